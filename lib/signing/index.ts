@@ -1,0 +1,2 @@
+export * from "./canonical-query";
+export * from "./signature";

@@ -1,0 +1,156 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { canonicalQuery } from "./canonical-query";
+
+export const SIGNATURE_VERSION = "1.0";
+export const TIMESTAMP_HEADER = "X-Service-Timestamp";
+export const DEFAULT_SKEW_SECONDS = 300;
+
+export interface SigningInput {
+  method: string;
+  /** Path as sent, with the version prefix (e.g. /v1/locations). */
+  path: string;
+  /** Raw query string, with or without the leading "?". */
+  query: string;
+  /** Exact value of the X-Service-Timestamp header. */
+  timestamp: string;
+}
+
+export function signingPayload(input: SigningInput): string {
+  return `${input.path}\n${canonicalQuery(input.query)}\n${input.method.toUpperCase()}\n${input.timestamp}\n`;
+}
+
+const BASE64URL_RAW = /^[A-Za-z0-9_-]*$/;
+
+/** Decodes a raw (unpadded) URL-safe base64 string; throws on anything else. */
+export function decodeSecret(secret: string): Buffer {
+  if (!BASE64URL_RAW.test(secret) || secret.length % 4 === 1) {
+    throw new Error("secret is not raw URL-safe base64");
+  }
+  return Buffer.from(secret, "base64url");
+}
+
+function digest(secretKey: Buffer, input: SigningInput): Buffer {
+  return createHmac("sha256", secretKey).update(signingPayload(input)).digest();
+}
+
+/** The signature of a request: raw URL-safe base64 of HMAC-SHA256(secret, payload). */
+export function sign(secret: string, input: SigningInput): string {
+  return digest(decodeSecret(secret), input).toString("base64url");
+}
+
+export function authorizationHeader(accessKeyId: string, signature: string): string {
+  return `Bearer ${SIGNATURE_VERSION}:${accessKeyId}:${signature}`;
+}
+
+/** Headers to add to a request: the timestamp and the Authorization value. */
+export function signedHeaders(
+  credentials: { accessKeyId: string; secretKey: string },
+  request: { method: string; url: string | URL },
+  now: Date = new Date(),
+): Record<string, string> {
+  const url = typeof request.url === "string" ? new URL(request.url) : request.url;
+  const timestamp = now.toISOString();
+  const signature = sign(credentials.secretKey, {
+    method: request.method,
+    path: url.pathname,
+    query: url.search,
+    timestamp,
+  });
+  return {
+    [TIMESTAMP_HEADER]: timestamp,
+    Authorization: authorizationHeader(credentials.accessKeyId, signature),
+  };
+}
+
+export interface ParsedAuthorization {
+  version: string;
+  accessKeyId: string;
+  signature: string;
+}
+
+/** Parses "Bearer <version>:<access_key_id>:<signature>"; null when malformed. */
+export function parseAuthorization(header: string | null | undefined): ParsedAuthorization | null {
+  if (!header) return null;
+  const match = /^Bearer ([^:\s]+):([^:\s]+):([^:\s]+)$/.exec(header.trim());
+  if (!match) return null;
+  const [, version, accessKeyId, signature] = match as unknown as [string, string, string, string];
+  return { version, accessKeyId, signature };
+}
+
+const RFC3339 =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
+
+/** Milliseconds since the epoch of an RFC 3339 timestamp; null when it is not one. */
+export function parseRfc3339(value: string): number | null {
+  const m = RFC3339.exec(value);
+  if (!m) return null;
+  const [, y, mo, d, h, mi, s] = m.map(Number) as number[] as [number, number, number, number, number, number, number];
+  if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60) return null;
+  // Date.parse accepts at most millisecond precision; trim longer fractions.
+  const normalized = value.replace(/(\.\d{3})\d+/, "$1").replace(/t/, "T").replace(/z$/, "Z");
+  const ms = Date.parse(normalized);
+  return Number.isNaN(ms) ? null : ms;
+}
+
+export type VerifyFailure =
+  | "missing_authorization"
+  | "malformed_authorization"
+  | "unsupported_signature_version"
+  | "missing_timestamp"
+  | "invalid_timestamp"
+  | "timestamp_out_of_window"
+  | "unknown_key"
+  | "bad_signature";
+
+export type VerifyResult<K> = { ok: true; key: K } | { ok: false; reason: VerifyFailure };
+
+export interface VerifyOptions<K> {
+  authorization: string | null | undefined;
+  timestamp: string | null | undefined;
+  method: string;
+  path: string;
+  query: string;
+  /** Resolves an access key id to its secret (raw URL-safe base64) and whatever the caller needs. */
+  lookupKey: (accessKeyId: string) => Promise<{ secret: string; key: K } | null>;
+  skewSeconds?: number;
+  now?: number;
+}
+
+const SIGNATURE_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * Verifies a signed request. Order: header shape, version, timestamp window, key
+ * lookup, HMAC, then a constant-time compare of two fixed-length digests.
+ */
+export async function verify<K>(opts: VerifyOptions<K>): Promise<VerifyResult<K>> {
+  if (!opts.authorization) return { ok: false, reason: "missing_authorization" };
+  const auth = parseAuthorization(opts.authorization);
+  if (!auth) return { ok: false, reason: "malformed_authorization" };
+  if (auth.version !== SIGNATURE_VERSION) return { ok: false, reason: "unsupported_signature_version" };
+  if (!SIGNATURE_SHAPE.test(auth.signature)) return { ok: false, reason: "malformed_authorization" };
+  if (!opts.timestamp) return { ok: false, reason: "missing_timestamp" };
+  const at = parseRfc3339(opts.timestamp);
+  if (at === null) return { ok: false, reason: "invalid_timestamp" };
+  const skewMs = (opts.skewSeconds ?? DEFAULT_SKEW_SECONDS) * 1000;
+  if (Math.abs((opts.now ?? Date.now()) - at) > skewMs) return { ok: false, reason: "timestamp_out_of_window" };
+
+  const found = await opts.lookupKey(auth.accessKeyId);
+  if (!found) return { ok: false, reason: "unknown_key" };
+  let secret: Buffer;
+  try {
+    secret = decodeSecret(found.secret);
+  } catch {
+    return { ok: false, reason: "unknown_key" };
+  }
+  const expected = digest(secret, {
+    method: opts.method,
+    path: opts.path,
+    query: opts.query,
+    timestamp: opts.timestamp,
+  });
+  const given = Buffer.from(auth.signature, "base64url");
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    return { ok: false, reason: "bad_signature" };
+  }
+  return { ok: true, key: found.key };
+}
