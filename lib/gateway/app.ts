@@ -1,0 +1,105 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import { Hono, type Context } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { HTTPException } from "hono/http-exception";
+import { auditFailures } from "./audit";
+import type { AppEnv, GatewayDeps } from "./context";
+import { errorBody, GatewayError } from "./errors";
+import { requestContext } from "./middleware/request-id";
+import { verifySignature } from "./middleware/verify-signature";
+import { buildOpenApiDocument } from "./openapi";
+import { createRouter, findOperation } from "./router";
+import { registerRoutes } from "./routes";
+
+export const VERSION_PREFIXES = ["/v1", "/v1alpha5"] as const;
+
+/** gRPC code names for the error status object of operations with a "default" response. */
+const RPC_CODES: Record<number, number> = { 400: 3, 401: 16, 403: 7, 404: 5, 413: 3, 500: 13 };
+
+function onError(err: Error, c: Context<AppEnv>): Response {
+  const requestId = c.get("requestId") ?? "";
+  let status: number;
+  let reason: string;
+  let message: string;
+  if (err instanceof GatewayError) {
+    ({ status, reason, message } = err);
+  } else if (err instanceof HTTPException) {
+    status = err.status === 415 ? 400 : err.status;
+    reason = status === 413 ? "payload_too_large" : status === 400 ? "bad_request" : "error";
+    message =
+      err.status === 415
+        ? "body: Content-Type must be application/json"
+        : status === 400
+          ? `body: ${err.message || "malformed request"}`
+          : err.message || "request refused";
+  } else {
+    status = 500;
+    reason = "internal";
+    message = "internal error";
+    c.get("deps")?.logger.error("unhandled error", { request_id: requestId, error: err.stack ?? String(err) });
+  }
+  c.set("errorMessage", message);
+
+  // Keep to the statuses each operation declares: an authentication failure on one
+  // that declares no 401 is a permissions error; the operations with a "default"
+  // response answer anything undeclared with the error status object.
+  const path = new URL(c.req.url).pathname.replace(/^\/v1(alpha5)?(?=\/)/, "");
+  const op = findOperation(c.req.method, path);
+  if (op && !op.statuses.has(status)) {
+    if (op.hasDefault) {
+      return c.json({ code: RPC_CODES[status] ?? 2, message, details: [] }, status as 400);
+    }
+    if (status === 401 && op.statuses.has(403)) status = 403;
+  }
+  return c.json(errorBody(status, reason, message, requestId), status as 400);
+}
+
+/** The versioned API: every operation, behind signature verification. */
+export function createApi(): OpenAPIHono<AppEnv> {
+  const api = createRouter();
+  api.use("*", verifySignature, auditFailures);
+  registerRoutes(api);
+  return api;
+}
+
+export function createApp(deps: GatewayDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.use("*", async (c, next) => {
+    c.set("deps", deps);
+    await next();
+  });
+  app.use("*", requestContext);
+  app.use(
+    "*",
+    bodyLimit({
+      maxSize: deps.maxBodyBytes,
+      onError: () => {
+        throw new GatewayError("payload_too_large", `body: larger than ${deps.maxBodyBytes} bytes`);
+      },
+    }),
+  );
+  app.onError(onError);
+  app.notFound((c) => {
+    c.set("errorMessage", "no such operation");
+    return c.json(errorBody(404, "not_found", `no operation ${c.req.method} ${new URL(c.req.url).pathname}`, c.get("requestId") ?? ""), 404);
+  });
+
+  app.get("/healthz", (c) => c.json({ status: "ok" }));
+  app.get("/readyz", async (c) => {
+    try {
+      await deps.db.execute("select 1" as never);
+      return c.json({ status: "ready" });
+    } catch {
+      return c.json({ status: "unavailable" }, 503);
+    }
+  });
+
+  const api = createApi();
+  api.onError(onError);
+  for (const prefix of VERSION_PREFIXES) {
+    app.get(`${prefix}/openapi.json`, (c) => c.json(buildOpenApiDocument(api, prefix)));
+    app.get(`${prefix}/healthz`, (c) => c.json({ status: "ok" }));
+    app.route(prefix, api);
+  }
+  return app;
+}

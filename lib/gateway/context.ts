@@ -1,0 +1,44 @@
+import type { Database } from "./store/client";
+import type { Logger } from "./logger";
+
+export interface GatewayDeps {
+  db: Database;
+  masterKey: Buffer;
+  skewSeconds: number;
+  logger: Logger;
+  /** Request bodies above this many bytes are refused with 413. */
+  maxBodyBytes: number;
+}
+
+export interface Caller {
+  userId: string;
+  email: string;
+  accessKeyId: string;
+}
+
+export interface AuditMeta {
+  organizationId?: string;
+  action: string;
+  actionDetail: string;
+  targetType: string;
+  targetIds?: string[];
+  targetNames?: string[];
+  projectId?: string | null;
+  projectName?: string | null;
+  locations?: string[];
+}
+
+export type AppEnv = {
+  Variables: {
+    requestId: string;
+    deps: GatewayDeps;
+    caller: Caller;
+    /** What a mutating call is about, set by its handler before it can fail. */
+    audit?: AuditMeta;
+    /** Set once the call's audit entry is written (in the mutation's own transaction). */
+    audited?: boolean;
+    errorMessage?: string;
+    startedAt: Date;
+    access: import("./authz").Access;
+  };
+};

@@ -1,0 +1,58 @@
+/** Machine-readable reasons and the status each one maps to. */
+export const REASONS = {
+  bad_request: 400,
+  unauthenticated: 401,
+  permission_denied: 403,
+  not_found: 404,
+  payload_too_large: 413,
+  internal: 500,
+} as const;
+
+export type Reason = keyof typeof REASONS;
+export type ErrorStatus = (typeof REASONS)[Reason];
+
+/** The error body of every 4xx/5xx: the reference's ErrorBody fields. */
+export interface ErrorBody {
+  code: string;
+  message: string;
+  error_id: string;
+  reason: string;
+}
+
+export class GatewayError extends Error {
+  readonly status: ErrorStatus;
+  constructor(
+    readonly reason: Reason,
+    message: string,
+  ) {
+    super(message);
+    this.status = REASONS[reason];
+  }
+}
+
+export const badRequest = (field: string, problem: string) => new GatewayError("bad_request", `${field}: ${problem}`);
+export const forbidden = (message: string) => new GatewayError("permission_denied", message);
+export const notFound = (message: string) => new GatewayError("not_found", message);
+
+export function errorBody(status: number, reason: string, message: string, errorId: string): ErrorBody {
+  return { code: String(status), message, error_id: errorId, reason };
+}
+
+/** Names the audit log gives a call's result, from its status. */
+export function resultName(status: number): string {
+  if (status < 400) return "OK";
+  switch (status) {
+    case 400:
+    case 413:
+    case 415:
+      return "INVALID_ARGUMENT";
+    case 401:
+      return "UNAUTHENTICATED";
+    case 403:
+      return "PERMISSION_DENIED";
+    case 404:
+      return "NOT_FOUND";
+    default:
+      return "INTERNAL";
+  }
+}

@@ -1,0 +1,46 @@
+import { and, eq, isNull } from "drizzle-orm";
+import type { MiddlewareHandler } from "hono";
+import { TIMESTAMP_HEADER, verify } from "@/lib/signing";
+import { Access } from "../authz";
+import type { AppEnv, Caller } from "../context";
+import { decrypt } from "../crypto";
+import { GatewayError } from "../errors";
+import { apiKeys, users } from "../store/schema";
+
+const MESSAGES: Record<string, string> = {
+  missing_authorization: "missing Authorization header",
+  malformed_authorization: "malformed Authorization header: expected Bearer 1.0:<access_key_id>:<signature>",
+  unsupported_signature_version: "unsupported signature version: expected 1.0",
+  missing_timestamp: `missing ${TIMESTAMP_HEADER} header`,
+  invalid_timestamp: `${TIMESTAMP_HEADER} is not an RFC 3339 timestamp`,
+  timestamp_out_of_window: `${TIMESTAMP_HEADER} is outside the allowed clock skew`,
+  unknown_key: "unknown or revoked access key",
+  bad_signature: "signature does not match",
+};
+
+/** Checks the request signature; on success the caller and their access are in the context. */
+export const verifySignature: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const { db, masterKey, skewSeconds } = c.get("deps");
+  const url = new URL(c.req.url);
+  const result = await verify<Caller>({
+    authorization: c.req.header("authorization"),
+    timestamp: c.req.header(TIMESTAMP_HEADER),
+    method: c.req.method,
+    path: url.pathname,
+    query: url.search,
+    skewSeconds,
+    lookupKey: async (accessKeyId) => {
+      const [row] = await db
+        .select({ secret: apiKeys.secretCiphertext, userId: users.id, email: users.email })
+        .from(apiKeys)
+        .innerJoin(users, eq(users.id, apiKeys.userId))
+        .where(and(eq(apiKeys.id, accessKeyId), isNull(apiKeys.revokedAt)));
+      if (!row) return null;
+      return { secret: decrypt(masterKey, row.secret), key: { userId: row.userId, email: row.email, accessKeyId } };
+    },
+  });
+  if (!result.ok) throw new GatewayError("unauthenticated", MESSAGES[result.reason] ?? "authentication failed");
+  c.set("caller", result.key);
+  c.set("access", new Access(db, result.key));
+  await next();
+};

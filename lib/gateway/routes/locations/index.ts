@@ -1,0 +1,23 @@
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { listLocationsResponseSchema } from "@/lib/contract/locations";
+import type { AppEnv } from "../../context";
+import { declare } from "../../router";
+import { locations } from "../../store/schema";
+import { errors, json } from "../shared";
+
+export const listLocations = createRoute({
+  method: "get",
+  path: "/locations",
+  operationId: "listLocations",
+  tags: ["Locations"],
+  summary: "Lists all the cloud platform locations usable for resource hosting.",
+  responses: { 200: json(listLocationsResponseSchema, "location identifiers"), ...errors(401, 500) },
+});
+
+export function registerLocations(api: OpenAPIHono<AppEnv>): void {
+  declare(listLocations);
+  api.openapi(listLocations, async (c) => {
+    const rows = await c.get("deps").db.select({ id: locations.id }).from(locations).orderBy(locations.id);
+    return c.json({ items: rows.map((r) => r.id) }, 200);
+  });
+}

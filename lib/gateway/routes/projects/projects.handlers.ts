@@ -1,0 +1,144 @@
+import { randomUUID } from "node:crypto";
+import { and, eq } from "drizzle-orm";
+import { auditAs, mutate } from "../../audit";
+import { requireOrgOwner, requirePermission, type Access } from "../../authz";
+import { badRequest, notFound } from "../../errors";
+import {
+  findProject,
+  listProjectsIn,
+  listVms,
+  projectNameTaken,
+  resourceCounts,
+  toProject,
+  type ProjectRow,
+} from "../../store/queries/projects";
+import { projects, roleBindings, roles } from "../../store/schema";
+import type { AppRouteHandler } from "../shared";
+import type * as routes from "./projects.routes";
+
+/** The project if the caller may see it; a missing and a hidden project are both 404. */
+async function visibleProject(access: Access, db: Parameters<typeof findProject>[0], projectId: string) {
+  const project = await findProject(db, projectId);
+  const relation = project ? await access.projectRelation(project.organizationId, project.id) : null;
+  if (!project || !relation) throw notFound(`project ${projectId} not found`);
+  return { project, relation };
+}
+
+export const listProjects: AppRouteHandler<typeof routes.listProjects> = async (c) => {
+  const { org_id: orgId, project_name: name, skip_loading_project_resources: skip } = c.req.valid("query");
+  const { db } = c.get("deps");
+  const access = c.get("access");
+  let visible: Array<{ row: ProjectRow; relation: string }>;
+  if (orgId !== undefined) {
+    await requireOrgOwner(access, orgId);
+    visible = (await listProjectsIn(db, [orgId], name)).map((row) => ({ row, relation: "owner" }));
+  } else {
+    const orgs = await access.memberships();
+    const rows = await listProjectsIn(db, [...orgs.keys()], name);
+    const relations = await Promise.all(rows.map((row) => access.projectRelation(row.organizationId, row.id)));
+    visible = rows.flatMap((row, i) => (relations[i] ? [{ row, relation: relations[i] }] : []));
+  }
+  const counts = skip ? undefined : await resourceCounts(db, visible.map((v) => v.row.id));
+  return c.json({ items: visible.map(({ row, relation }) => toProject(row, relation, counts?.get(row.id))) }, 200);
+};
+
+export const createProject: AppRouteHandler<typeof routes.createProject> = async (c) => {
+  const body = c.req.valid("json");
+  const access = c.get("access");
+  const audit = auditAs(c, {
+    organizationId: body.organization_id,
+    action: "Create",
+    actionDetail: "Create Project",
+    targetType: "Project",
+    targetNames: [body.name],
+  });
+  await requirePermission(access, body.organization_id, "projects.create");
+  const relation = (await access.relation(body.organization_id)) === "owner" ? "owner" : "member";
+  const row = await mutate(c, audit, async (tx, meta) => {
+    if (await projectNameTaken(tx, body.organization_id, body.name)) {
+      throw badRequest("name", `a project named "${body.name}" already exists in this organization`);
+    }
+    const [created] = await tx
+      .insert(projects)
+      .values({ id: randomUUID(), organizationId: body.organization_id, name: body.name })
+      .returning();
+    if (!created) throw new Error("insert returned nothing");
+    meta.targetIds = [created.id];
+    meta.projectId = created.id;
+    meta.projectName = created.name;
+    if (relation === "member") {
+      // A member who may create projects administers the ones they create.
+      const [admin] = await tx
+        .select({ id: roles.id })
+        .from(roles)
+        .where(and(eq(roles.organizationId, body.organization_id), eq(roles.roleName, "Project Admin")));
+      if (admin) {
+        await tx.insert(roleBindings).values({
+          id: randomUUID(),
+          organizationId: body.organization_id,
+          userId: c.get("caller").userId,
+          roleId: admin.id,
+          scopeType: "project",
+          scopeObjectId: created.id,
+        });
+      }
+    }
+    return created;
+  });
+  return c.json({ project: toProject(row, "owner") }, 200);
+};
+
+export const updateProject: AppRouteHandler<typeof routes.updateProject> = async (c) => {
+  const { project_id: projectId } = c.req.valid("query");
+  const { name } = c.req.valid("json");
+  const { db } = c.get("deps");
+  const access = c.get("access");
+  const audit = auditAs(c, { action: "Update", actionDetail: "Rename Project", targetType: "Project", targetIds: [projectId] });
+  const project = await findProject(db, projectId);
+  if (!project) throw notFound(`project ${projectId} not found`);
+  Object.assign(audit, { organizationId: project.organizationId, projectId, projectName: project.name, targetNames: [name] });
+  await requirePermission(access, project.organizationId, "projects.update", projectId);
+  const relation = (await access.projectRelation(project.organizationId, projectId)) ?? "member";
+  const updated = await mutate(c, { ...audit, organizationId: project.organizationId }, async (tx) => {
+    if (await projectNameTaken(tx, project.organizationId, name, projectId)) {
+      throw badRequest("name", `a project named "${name}" already exists in this organization`);
+    }
+    const [row] = await tx.update(projects).set({ name, updatedAt: new Date() }).where(eq(projects.id, projectId)).returning();
+    if (!row) throw notFound(`project ${projectId} not found`);
+    return row;
+  });
+  const counts = await resourceCounts(db, [projectId]);
+  return c.json({ project: toProject(updated, relation, counts.get(projectId)) }, 200);
+};
+
+export const getProject: AppRouteHandler<typeof routes.getProject> = async (c) => {
+  const { project_id: projectId } = c.req.valid("param");
+  const { db } = c.get("deps");
+  const { project, relation } = await visibleProject(c.get("access"), db, projectId);
+  const counts = await resourceCounts(db, [projectId]);
+  return c.json(toProject(project, relation, counts.get(projectId)), 200);
+};
+
+export const deleteProject: AppRouteHandler<typeof routes.deleteProject> = async (c) => {
+  const { project_id: projectId } = c.req.valid("param");
+  const { db } = c.get("deps");
+  const audit = auditAs(c, { action: "Delete", actionDetail: "Delete Project", targetType: "Project", targetIds: [projectId] });
+  const project = await findProject(db, projectId);
+  if (!project) throw notFound(`project ${projectId} not found`);
+  Object.assign(audit, { organizationId: project.organizationId, projectId, projectName: project.name, targetNames: [project.name] });
+  await requirePermission(c.get("access"), project.organizationId, "projects.delete", projectId);
+  await mutate(c, { ...audit, organizationId: project.organizationId }, async (tx) => {
+    // VMs, their disks and network interfaces go with the project (foreign-key cascades).
+    const gone = await tx.delete(projects).where(eq(projects.id, projectId)).returning({ id: projects.id });
+    if (gone.length === 0) throw notFound(`project ${projectId} not found`);
+    await tx.delete(roleBindings).where(and(eq(roleBindings.scopeType, "project"), eq(roleBindings.scopeObjectId, projectId)));
+  });
+  return c.json({}, 200);
+};
+
+export const listProjectVms: AppRouteHandler<typeof routes.listProjectVms> = async (c) => {
+  const { project_id: projectId } = c.req.valid("param");
+  const { db } = c.get("deps");
+  await visibleProject(c.get("access"), db, projectId);
+  return c.json({ items: await listVms(db, projectId) }, 200);
+};

@@ -1,0 +1,36 @@
+import type { RouteConfig, RouteHandler } from "@hono/zod-openapi";
+import type { z } from "zod";
+import { errorBodySchema, rpcStatusSchema } from "@/lib/contract/common";
+import type { AppEnv } from "../context";
+
+export type AppRouteHandler<R extends RouteConfig> = RouteHandler<R, AppEnv>;
+
+const ERROR_DESCRIPTIONS = {
+  400: "bad request",
+  401: "authentication error",
+  403: "permissions error",
+  404: "not found",
+  500: "server error",
+} as const;
+
+type ErrorCode = keyof typeof ERROR_DESCRIPTIONS;
+
+export function json<T extends z.ZodType>(schema: T, description: string) {
+  return { description, content: { "application/json": { schema } } };
+}
+
+/** The declared error responses of an operation, in the spec's status column. */
+export function errors<C extends ErrorCode>(...codes: C[]): Record<C, ReturnType<typeof json<typeof errorBodySchema>>> {
+  return Object.fromEntries(codes.map((code) => [code, json(errorBodySchema, ERROR_DESCRIPTIONS[code])])) as never;
+}
+
+export const defaultError = { default: json(rpcStatusSchema, "error status object") };
+
+export function jsonBody<T extends z.ZodType>(schema: T) {
+  return { required: true, content: { "application/json": { schema } } };
+}
+
+export const emptyOk = { description: "empty response" };
+
+/** A Date as RFC 3339 UTC. */
+export const iso = (d: Date | null | undefined): string => (d ? d.toISOString() : "");

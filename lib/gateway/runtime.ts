@@ -1,0 +1,74 @@
+import type { Hono } from "hono";
+import { env } from "@/lib/env";
+import { createApp } from "./app";
+import type { AppEnv, GatewayDeps } from "./context";
+import { loadMasterKey } from "./crypto";
+import { createLogger, type Logger } from "./logger";
+import { seedDemo, writeDemoCredentials } from "./seed";
+import { isEmpty, openStore, type Store, type StoreOptions } from "./store/client";
+
+export interface Gateway {
+  app: Hono<AppEnv>;
+  store: Store;
+  deps: GatewayDeps;
+  close(): Promise<void>;
+}
+
+export interface GatewayOptions {
+  store?: StoreOptions;
+  dataDir?: string;
+  masterKey?: Buffer;
+  seed?: boolean;
+  logger?: Logger;
+  skewSeconds?: number;
+  maxBodyBytes?: number;
+}
+
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+/** Opens the store (migrating it), writes the demo organization when empty, builds the app. */
+export async function startGateway(options: GatewayOptions = {}): Promise<Gateway> {
+  const config = env();
+  const dataDir = options.dataDir ?? config.STRATUS_DATA_DIR;
+  const logger = options.logger ?? createLogger(config.STRATUS_LOG_LEVEL);
+  const storeOptions: StoreOptions =
+    options.store ?? (config.DATABASE_URL ? { kind: "postgres", url: config.DATABASE_URL } : { kind: "pglite", dataDir });
+  const masterKey = options.masterKey ?? loadMasterKey(config.STRATUS_MASTER_KEY, dataDir);
+  const store = await openStore(storeOptions);
+  if ((options.seed ?? config.STRATUS_SEED_DEMO === "1") && (await isEmpty(store.db))) {
+    const credentials = await seedDemo(store.db, masterKey);
+    const file = writeDemoCredentials(dataDir, credentials);
+    // Demo keys only: printed once so a newcomer can sign requests right away.
+    logger.info("demo organization created", {
+      organization_id: credentials.organization_id,
+      credentials_file: file,
+      owner: `${credentials.owner.access_key_id}:${credentials.owner.secret_key}`,
+      member: `${credentials.member.access_key_id}:${credentials.member.secret_key}`,
+      outsider: `${credentials.outsider.access_key_id}:${credentials.outsider.secret_key}`,
+    });
+  }
+  const deps: GatewayDeps = {
+    db: store.db,
+    masterKey,
+    logger,
+    skewSeconds: options.skewSeconds ?? config.STRATUS_SIGNATURE_SKEW_SECONDS,
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+  };
+  return { app: createApp(deps), store, deps, close: () => store.close() };
+}
+
+const GLOBAL_KEY = Symbol.for("stratus.embeddedGateway");
+type GlobalWithGateway = typeof globalThis & { [GLOBAL_KEY]?: Promise<Gateway> };
+
+/**
+ * The gateway embedded in the console's server: one per process, kept on
+ * globalThis so hot reloads and route modules share the single PGlite client.
+ */
+export function embeddedGateway(): Promise<Gateway> {
+  const g = globalThis as GlobalWithGateway;
+  g[GLOBAL_KEY] ??= startGateway().catch((error: unknown) => {
+    delete g[GLOBAL_KEY];
+    throw error;
+  });
+  return g[GLOBAL_KEY];
+}

@@ -1,0 +1,99 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { addMember, bindRole, createApiKey, createOrganization, createUser } from "../admin";
+import type { Database } from "../store/client";
+import { featureFlagRules, featureFlags, projects } from "../store/schema";
+import { seedLocations, seedVms } from "./compute";
+import { rng } from "./random";
+
+export interface DemoUser {
+  user_id: string;
+  email: string;
+  access_key_id: string;
+  secret_key: string;
+}
+
+export interface DemoCredentials {
+  organization_id: string;
+  owner: DemoUser;
+  member: DemoUser;
+  outsider: DemoUser;
+}
+
+const PROJECTS = [
+  { name: "llm-training", vms: 6, member: "Project Admin" },
+  { name: "inference-prod", vms: 5, member: "Project Member" },
+  { name: "research-sandbox", vms: 4, member: "Project Member" },
+  { name: "data-pipeline", vms: 3, member: null },
+  { name: "eval-harness", vms: 2, member: null },
+  { name: "staging", vms: 2, member: null },
+] as const;
+
+/** Writes the demo organization into an empty store and returns the demo users' credentials. */
+export async function seedDemo(db: Database, masterKey: Buffer, now = new Date()): Promise<DemoCredentials> {
+  const r = rng(20_260_101);
+  const credentials = await db.transaction(async (txRaw) => {
+    const tx = txRaw as unknown as Database;
+    await seedLocations(tx);
+    const owner = await createUser(tx, { id: r.uuid(), email: "owner@acme.example", name: "Olivia Owner" });
+    const member = await createUser(tx, { id: r.uuid(), email: "member@acme.example", name: "Milo Member" });
+    const outsider = await createUser(tx, { id: r.uuid(), email: "outsider@globex.example", name: "Oscar Outsider" });
+    const org = await createOrganization(tx, {
+      id: r.uuid(),
+      name: "Acme AI Labs",
+      companyName: "Acme AI Labs, Inc.",
+      ownerId: owner.id,
+      organizationType: "enterprise",
+    });
+    await addMember(tx, org.id, member.id, "member");
+    const other = await createOrganization(tx, { id: r.uuid(), name: "Globex Research", companyName: "Globex Corp.", ownerId: outsider.id });
+
+    const network = r.uuid();
+    const projectIds: string[] = [];
+    for (const [i, p] of PROJECTS.entries()) {
+      const id = r.uuid();
+      projectIds.push(id);
+      const created = new Date(now.getTime() - (180 - i * 7) * 86_400_000);
+      await tx.insert(projects).values({ id, organizationId: org.id, name: p.name, createdAt: created, updatedAt: created });
+      await seedVms(tx, r, { organizationId: org.id, projectId: id, count: p.vms, namePrefix: p.name.split("-")[0] ?? "vm", network, subnet: r.uuid(), now });
+      if (p.member) await bindRole(tx, { organizationId: org.id, userId: member.id, roleName: p.member, scopeType: "project", scopeObjectId: id });
+    }
+    const globexProject = r.uuid();
+    await tx.insert(projects).values({ id: globexProject, organizationId: other.id, name: "globex-default" });
+    await seedVms(tx, r, { organizationId: other.id, projectId: globexProject, count: 2, namePrefix: "globex", network: r.uuid(), subnet: r.uuid(), now });
+
+    await tx.insert(featureFlags).values([
+      { key: "reservations", description: "Reserved capacity and GPU tracking", defaultValue: false },
+      { key: "usage_dashboard", description: "Usage charts in the console", defaultValue: true },
+      { key: "audit_log_export", description: "Export of audit-log searches", defaultValue: true },
+      { key: "image_catalog_v2", description: "Second version of the image catalog", defaultValue: false },
+      { key: "max_vms_per_request", description: "Largest VM count of one create request", defaultValue: 8 },
+    ]);
+    await tx.insert(featureFlagRules).values([
+      { id: r.uuid(), flagKey: "reservations", targetType: "user", targetId: owner.id, value: true },
+      { id: r.uuid(), flagKey: "max_vms_per_request", targetType: "organization", targetId: org.id, value: 32 },
+      { id: r.uuid(), flagKey: "image_catalog_v2", targetType: "project", targetId: projectIds[2]!, value: true },
+    ]);
+
+    const key = async (u: { id: string; email: string }) => {
+      const k = await createApiKey(tx, masterKey, u.id, "demo");
+      return { user_id: u.id, email: u.email, access_key_id: k.accessKeyId, secret_key: k.secretKey };
+    };
+    const result: DemoCredentials = {
+      organization_id: org.id,
+      owner: await key(owner),
+      member: await key(member),
+      outsider: await key(outsider),
+    };
+    return result;
+  });
+  return credentials;
+}
+
+export function writeDemoCredentials(dataDir: string, credentials: DemoCredentials): string {
+  const dir = path.resolve(dataDir);
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, "demo-credentials.json");
+  writeFileSync(file, JSON.stringify(credentials, null, 2) + "\n", { mode: 0o600 });
+  return file;
+}

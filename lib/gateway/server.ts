@@ -1,0 +1,27 @@
+import { serve } from "@hono/node-server";
+import { env } from "@/lib/env";
+import { startGateway } from "./runtime";
+
+/** Runs the gateway on its own: `npm run gateway`. */
+export async function runServer(): Promise<void> {
+  const config = env();
+  const gateway = await startGateway();
+  const server = serve({ fetch: gateway.app.fetch, port: config.PORT, hostname: process.env.HOST ?? "0.0.0.0" }, (info) => {
+    gateway.deps.logger.info("gateway listening", { port: info.port, store: gateway.store.kind });
+  });
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    gateway.deps.logger.info("shutting down", { signal });
+    // Finish in-flight requests, then close the store; give up after 10 s.
+    const timer = setTimeout(() => process.exit(1), 10_000);
+    timer.unref();
+    server.close(async () => {
+      await gateway.close();
+      process.exit(0);
+    });
+  };
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+}

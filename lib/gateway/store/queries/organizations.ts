@@ -1,0 +1,62 @@
+import { and, eq } from "drizzle-orm";
+import type { EntitiesPutPostRequest, Entity } from "@/lib/contract/organizations";
+import type { Database } from "../client";
+import { memberships, organizations } from "../schema";
+
+export type OrganizationRow = typeof organizations.$inferSelect;
+
+/** Integer cents as "$1,234.56" (no floats). */
+export function formatCents(cents: number): string {
+  const sign = cents < 0 ? "-" : "";
+  const abs = Math.abs(Math.trunc(cents));
+  const dollars = Math.floor(abs / 100).toLocaleString("en-US");
+  return `${sign}$${dollars}.${String(abs % 100).padStart(2, "0")}`;
+}
+
+export function toEntity(org: OrganizationRow, relation: string, features: Record<string, unknown>): Entity {
+  return {
+    id: org.id,
+    name: org.name,
+    relation,
+    billing: {
+      balance: formatCents(org.balanceCents),
+      billing_method: org.billingMethod as "stripe" | "manual",
+      delinquent: org.delinquent,
+      has_valid_payment_method: org.hasValidPaymentMethod,
+    },
+    ...(org.billingAddress ? { billing_addr: org.billingAddress } : {}),
+    company_name: org.companyName,
+    features,
+    organization_type: org.organizationType as Entity["organization_type"],
+    registration_type: org.registrationType,
+    state: org.state,
+    state_reason: org.stateReason,
+    ...(org.taxId ? { tax_id: org.taxId } : {}),
+    ...(org.taxIdType ? { tax_id_type: org.taxIdType as "EIN" | "VAT" } : {}),
+  };
+}
+
+export async function listActiveOrganizations(db: Database, userId: string) {
+  return db
+    .select({ org: organizations, relation: memberships.relation })
+    .from(memberships)
+    .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
+    .where(and(eq(memberships.userId, userId), eq(organizations.state, "active")))
+    .orderBy(organizations.name);
+}
+
+export async function updateOrganization(db: Database, orgId: string, body: EntitiesPutPostRequest): Promise<OrganizationRow | undefined> {
+  const [row] = await db
+    .update(organizations)
+    .set({
+      ...(body.organization_name !== undefined ? { name: body.organization_name } : {}),
+      ...(body.company_name !== undefined ? { companyName: body.company_name } : {}),
+      ...(body.billing_addr !== undefined ? { billingAddress: body.billing_addr } : {}),
+      ...(body.tax_id !== undefined ? { taxId: body.tax_id } : {}),
+      ...(body.tax_id_type !== undefined ? { taxIdType: body.tax_id_type } : {}),
+      updatedAt: new Date(),
+    })
+    .where(eq(organizations.id, orgId))
+    .returning();
+  return row;
+}

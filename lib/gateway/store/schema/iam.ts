@@ -1,0 +1,43 @@
+import { index, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { organizations, users } from "./identity";
+
+export const roles = pgTable(
+  "roles",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    roleName: text("role_name").notNull(),
+    description: text("description").notNull().default(""),
+    /** Scope types a binding of this role may use: "org", "project". */
+    allowedScopes: text("allowed_scopes").array().notNull(),
+    /** Permission names, e.g. "projects.create" (see lib/gateway/authz.ts). */
+    permissions: text("permissions").array().notNull(),
+  },
+  (t) => [uniqueIndex("roles_org_name_uq").on(t.organizationId, t.roleName)],
+);
+
+export const roleBindings = pgTable(
+  "role_bindings",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    roleId: text("role_id")
+      .notNull()
+      .references(() => roles.id, { onDelete: "cascade" }),
+    scopeType: text("scope_type").notNull(),
+    scopeObjectId: text("scope_object_id").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("role_bindings_uq").on(t.userId, t.roleId, t.scopeType, t.scopeObjectId),
+    index("role_bindings_org_idx").on(t.organizationId),
+    index("role_bindings_scope_idx").on(t.scopeType, t.scopeObjectId),
+  ],
+);
