@@ -1,0 +1,144 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { authorizationHeader, sign, TIMESTAMP_HEADER } from "@/lib/signing";
+import { buildUrl, createTestGateway, type TestGateway } from "../testing";
+
+let t: TestGateway;
+beforeAll(async () => {
+  t = await createTestGateway();
+});
+afterAll(() => t.close());
+
+async function raw(path: string, headers: Record<string, string>, method = "GET") {
+  return t.gateway.app.request(`http://gateway.test${path}`, { method, headers });
+}
+
+describe("request signing at the gateway", () => {
+  it("accepts signed requests under /v1 and /v1alpha5", async () => {
+    expect((await t.call("owner", "GET", "/locations")).status).toBe(200);
+    expect((await t.call("owner", "GET", "/locations", { prefix: "/v1alpha5" })).status).toBe(200);
+  });
+
+  it("accepts repeated and escaped query values", async () => {
+    const res = await t.call("owner", "GET", "/organizations/projects", {
+      query: [
+        ["project_name", "café ☁ a+b/c,d"],
+        ["skip_loading_project_resources", "true"],
+      ],
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ items: [] });
+  });
+
+  it("answers 401 with the error body, request id included", async () => {
+    const res = await raw("/v1/locations", {});
+    expect(res.status).toBe(401);
+    const body = (await res.json()) as Record<string, string>;
+    expect(body).toMatchObject({ code: "401", reason: "unauthenticated" });
+    expect(body.error_id).toBe(res.headers.get("x-request-id"));
+  });
+
+  const now = () => new Date();
+  const signedFor = (path: string, ts: string, secret: string, method = "GET") => {
+    const url = buildUrl("", path);
+    return sign(secret, { method, path: url.pathname, query: url.search, timestamp: ts });
+  };
+
+  it.each([
+    ["malformed header", () => ({ Authorization: "Bearer nonsense", [TIMESTAMP_HEADER]: now().toISOString() })],
+    [
+      "version 2.0",
+      () => {
+        const ts = now().toISOString();
+        return { Authorization: `Bearer 2.0:${t.demo.owner.access_key_id}:${signedFor("/v1/locations", ts, t.demo.owner.secret_key)}`, [TIMESTAMP_HEADER]: ts };
+      },
+    ],
+    [
+      "unknown key",
+      () => {
+        const ts = now().toISOString();
+        return { Authorization: authorizationHeader("AKNOSUCHKEY", signedFor("/v1/locations", ts, t.demo.owner.secret_key)), [TIMESTAMP_HEADER]: ts };
+      },
+    ],
+    [
+      "missing timestamp",
+      () => ({ Authorization: authorizationHeader(t.demo.owner.access_key_id, signedFor("/v1/locations", "x", t.demo.owner.secret_key)) }),
+    ],
+    [
+      "unparsable timestamp",
+      () => ({
+        Authorization: authorizationHeader(t.demo.owner.access_key_id, signedFor("/v1/locations", "yesterday", t.demo.owner.secret_key)),
+        [TIMESTAMP_HEADER]: "yesterday",
+      }),
+    ],
+    [
+      "stale timestamp",
+      () => {
+        const ts = new Date(Date.now() - 301_000).toISOString();
+        return { Authorization: authorizationHeader(t.demo.owner.access_key_id, signedFor("/v1/locations", ts, t.demo.owner.secret_key)), [TIMESTAMP_HEADER]: ts };
+      },
+    ],
+    [
+      "future timestamp",
+      () => {
+        const ts = new Date(Date.now() + 301_000).toISOString();
+        return { Authorization: authorizationHeader(t.demo.owner.access_key_id, signedFor("/v1/locations", ts, t.demo.owner.secret_key)), [TIMESTAMP_HEADER]: ts };
+      },
+    ],
+    [
+      "signature of another path",
+      () => {
+        const ts = now().toISOString();
+        return { Authorization: authorizationHeader(t.demo.owner.access_key_id, signedFor("/v1alpha5/locations", ts, t.demo.owner.secret_key)), [TIMESTAMP_HEADER]: ts };
+      },
+    ],
+    [
+      "signature with another secret",
+      () => {
+        const ts = now().toISOString();
+        return { Authorization: authorizationHeader(t.demo.owner.access_key_id, signedFor("/v1/locations", ts, t.demo.member.secret_key)), [TIMESTAMP_HEADER]: ts };
+      },
+    ],
+    [
+      "signature of another method",
+      () => {
+        const ts = now().toISOString();
+        return { Authorization: authorizationHeader(t.demo.owner.access_key_id, signedFor("/v1/locations", ts, t.demo.owner.secret_key, "POST")), [TIMESTAMP_HEADER]: ts };
+      },
+    ],
+  ])("401 for %s", async (_name, headers) => {
+    const res = await raw("/v1/locations", headers());
+    expect(res.status).toBe(401);
+  });
+
+  it("401 when the query differs from the signed one", async () => {
+    const ts = now().toISOString();
+    const sig = signedFor("/v1/organizations/projects?project_name=a", ts, t.demo.owner.secret_key);
+    const res = await raw("/v1/organizations/projects?project_name=b", {
+      Authorization: authorizationHeader(t.demo.owner.access_key_id, sig),
+      [TIMESTAMP_HEADER]: ts,
+    });
+    expect(res.status).toBe(401);
+  });
+
+  it("accepts a timestamp with an offset inside the window", async () => {
+    const d = new Date(Date.now() - 60_000);
+    const ts = new Date(d.getTime() + 2 * 3600_000).toISOString().replace("Z", "+02:00");
+    const sig = signedFor("/v1/locations", ts, t.demo.owner.secret_key);
+    const res = await raw("/v1/locations", { Authorization: authorizationHeader(t.demo.owner.access_key_id, sig), [TIMESTAMP_HEADER]: ts });
+    expect(res.status).toBe(200);
+  });
+
+  it("keeps to declared statuses: an operation without 401 answers 403", async () => {
+    const res = await raw("/v1/iam/roles", {});
+    expect(res.status).toBe(403);
+    expect(await res.json()).toMatchObject({ reason: "unauthenticated" });
+  });
+
+  it("serves health and the OpenAPI document without signing", async () => {
+    expect((await raw("/healthz", {})).status).toBe(200);
+    const doc = await raw("/v1/openapi.json", {});
+    expect(doc.status).toBe(200);
+    const body = (await doc.json()) as { paths: Record<string, unknown> };
+    expect(Object.keys(body.paths)).toContain("/organizations/projects");
+  });
+});
