@@ -1,9 +1,11 @@
 import { randomBytes } from "node:crypto";
+import pg from "pg";
 import { signedHeaders } from "@/lib/signing";
 import { createLogger } from "./logger";
 import { startGateway, type Gateway } from "./runtime";
 import type { DemoCredentials, DemoUser } from "./seed";
 import { seedDemo } from "./seed";
+import type { StoreOptions } from "./store/client";
 
 export type Who = "owner" | "member" | "outsider";
 
@@ -37,11 +39,37 @@ export function buildUrl(prefix: string, path: string, query?: CallOptions["quer
   return url;
 }
 
-/** A gateway on a fresh in-memory PGlite with the demo organization. One per test file. */
+/**
+ * A fresh, empty store: in-memory PGlite, or, when TEST_DATABASE_URL names a
+ * PostgreSQL server, a new database on it that is dropped on close.
+ */
+export async function freshStoreOptions(): Promise<{ store: StoreOptions; drop: () => Promise<void> }> {
+  const admin = process.env.TEST_DATABASE_URL;
+  if (!admin) return { store: { kind: "memory" }, drop: async () => {} };
+  const name = `stratus_test_${randomBytes(6).toString("hex")}`;
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  await client.query(`create database ${name}`);
+  await client.end();
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return {
+    store: { kind: "postgres", url: url.toString(), poolSize: 5 },
+    drop: async () => {
+      const c = new pg.Client({ connectionString: admin });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+/** A gateway on a fresh store with the demo organization. One per test file. */
 export async function createTestGateway(): Promise<TestGateway> {
   const masterKey = randomBytes(32);
+  const fresh = await freshStoreOptions();
   const gateway = await startGateway({
-    store: { kind: "memory" },
+    store: fresh.store,
     masterKey,
     seed: false,
     logger: createLogger("silent"),
@@ -70,6 +98,9 @@ export async function createTestGateway(): Promise<TestGateway> {
       const text = await res.text();
       return { status: res.status, body: (text ? JSON.parse(text) : undefined) as never };
     },
-    close: () => gateway.close(),
+    close: async () => {
+      await gateway.close();
+      await fresh.drop();
+    },
   };
 }
