@@ -4,7 +4,7 @@ import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { auditFailures } from "./audit";
 import type { AppEnv, GatewayDeps } from "./context";
-import { errorBody, GatewayError } from "./errors";
+import { errorBody, fromDatabaseError, GatewayError } from "./errors";
 import { requestContext } from "./middleware/request-id";
 import { verifySignature } from "./middleware/verify-signature";
 import { buildOpenApiDocument } from "./openapi";
@@ -16,7 +16,8 @@ export const VERSION_PREFIXES = ["/v1", "/v1alpha5"] as const;
 /** gRPC code names for the error status object of operations with a "default" response. */
 const RPC_CODES: Record<number, number> = { 400: 3, 401: 16, 403: 7, 404: 5, 413: 3, 500: 13 };
 
-function onError(err: Error, c: Context<AppEnv>): Response {
+function onError(thrown: Error, c: Context<AppEnv>): Response {
+  const err = fromDatabaseError(thrown) ?? thrown;
   const requestId = c.get("requestId") ?? "";
   let status: number;
   let reason: string;

@@ -56,3 +56,22 @@ export function resultName(status: number): string {
       return "INTERNAL";
   }
 }
+
+/** Unique constraints and the field a clash on each one is about. */
+const UNIQUE_FIELDS: Record<string, string> = {
+  projects_org_name_uq: "body.name: a project with this name already exists in this organization",
+  role_bindings_uq: "bindings_to_create: the user already has this binding",
+};
+
+/**
+ * A database error a concurrent request can cause (a unique clash lost to a
+ * parallel insert) as the 400 the same request would get when run alone.
+ */
+export function fromDatabaseError(error: unknown): GatewayError | null {
+  const e = error as { code?: unknown; constraint?: unknown; cause?: unknown };
+  const code = e?.code ?? (e?.cause as { code?: unknown } | undefined)?.code;
+  const constraint = e?.constraint ?? (e?.cause as { constraint?: unknown } | undefined)?.constraint;
+  if (code !== "23505") return null;
+  const known = typeof constraint === "string" ? UNIQUE_FIELDS[constraint] : undefined;
+  return new GatewayError("bad_request", known ?? "body: conflicts with an existing resource");
+}

@@ -34,6 +34,9 @@ const MIGRATION_LOCK_ID = 727_411_001;
 export async function openStore(options: StoreOptions): Promise<Store> {
   if (options.kind === "postgres") {
     const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
+    // An idle client losing its connection (server restart, failover) must not crash the process:
+    // the pool drops it and the next query opens a new one.
+    pool.on("error", (error) => process.stderr.write(`${JSON.stringify({ level: "warn", msg: "idle database connection lost", error: error.message })}\n`));
     const db = drizzleNodePg({ client: pool, schema });
     const client = await pool.connect();
     try {
