@@ -2,6 +2,7 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
+import { timeout } from "hono/timeout";
 import { auditFailures } from "./audit";
 import type { AppEnv, GatewayDeps } from "./context";
 import { errorBody, fromDatabaseError, GatewayError } from "./errors";
@@ -26,7 +27,7 @@ function onError(thrown: Error, c: Context<AppEnv>): Response {
     ({ status, reason, message } = err);
   } else if (err instanceof HTTPException) {
     status = err.status === 415 ? 400 : err.status;
-    reason = status === 413 ? "payload_too_large" : status === 400 ? "bad_request" : "error";
+    reason = status === 413 ? "payload_too_large" : status === 400 ? "bad_request" : status === 504 ? "timeout" : "error";
     message =
       err.status === 415
         ? "body: Content-Type must be application/json"
@@ -70,6 +71,18 @@ export function createApp(deps: GatewayDeps): Hono<AppEnv> {
     await next();
   });
   app.use("*", requestContext);
+  app.use("*", async (c, next) => {
+    await next();
+    // API answers may hold one-time secrets: never cached, never sniffed, never framed.
+    c.header("Cache-Control", "no-store");
+    c.header("X-Content-Type-Options", "nosniff");
+    c.header("X-Frame-Options", "DENY");
+  });
+  // Time to the first byte of the answer; a streamed export keeps streaming after it.
+  app.use(
+    "*",
+    timeout(deps.requestTimeoutMs, () => new HTTPException(504, { message: `the request took longer than ${deps.requestTimeoutMs} ms` })),
+  );
   app.use(
     "*",
     bodyLimit({

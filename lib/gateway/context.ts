@@ -8,6 +8,8 @@ export interface GatewayDeps {
   logger: Logger;
   /** Request bodies above this many bytes are refused with 413. */
   maxBodyBytes: number;
+  /** Longest time to the first byte of an answer. */
+  requestTimeoutMs: number;
 }
 
 export interface Caller {

@@ -6,6 +6,7 @@ export const REASONS = {
   not_found: 404,
   payload_too_large: 413,
   internal: 500,
+  timeout: 504,
 } as const;
 
 export type Reason = keyof typeof REASONS;

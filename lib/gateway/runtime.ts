@@ -22,6 +22,7 @@ export interface GatewayOptions {
   logger?: Logger;
   skewSeconds?: number;
   maxBodyBytes?: number;
+  requestTimeoutMs?: number;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -53,6 +54,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     logger,
     skewSeconds: options.skewSeconds ?? config.STRATUS_SIGNATURE_SKEW_SECONDS,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
   };
   return { app: createApp(deps), store, deps, close: () => store.close() };
 }

@@ -9,6 +9,11 @@ export async function runServer(): Promise<void> {
   const server = serve({ fetch: gateway.app.fetch, port: config.PORT, hostname: process.env.HOST ?? "0.0.0.0" }, (info) => {
     gateway.deps.logger.info("gateway listening", { port: info.port, store: gateway.store.kind });
   });
+  // Slow or idle clients cannot hold sockets open forever.
+  const http = server as unknown as { requestTimeout: number; headersTimeout: number; keepAliveTimeout: number };
+  http.headersTimeout = 15_000;
+  http.requestTimeout = 60_000;
+  http.keepAliveTimeout = 5_000;
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

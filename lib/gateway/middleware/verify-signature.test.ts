@@ -134,6 +134,12 @@ describe("request signing at the gateway", () => {
     expect(await res.json()).toMatchObject({ reason: "unauthenticated" });
   });
 
+  it("marks every answer uncacheable and unsniffable", async () => {
+    const res = await t.call("owner", "GET", "/locations");
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+  });
+
   it("serves health and the OpenAPI document without signing", async () => {
     expect((await raw("/healthz", {})).status).toBe(200);
     const doc = await raw("/v1/openapi.json", {});
