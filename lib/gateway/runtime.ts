@@ -1,11 +1,12 @@
+import { sql } from "drizzle-orm";
 import type { Hono } from "hono";
 import { env } from "@/lib/env";
 import { createApp } from "./app";
 import type { AppEnv, GatewayDeps } from "./context";
 import { loadMasterKey } from "./crypto";
 import { createLogger, type Logger } from "./logger";
-import { seedDemo, writeDemoCredentials } from "./seed";
-import { isEmpty, openStore, type Store, type StoreOptions } from "./store/client";
+import { seedDemo, writeDemoCredentials, type DemoCredentials } from "./seed";
+import { isEmpty, openStore, type Database, type Store, type StoreOptions } from "./store/client";
 
 export interface Gateway {
   app: Hono<AppEnv>;
@@ -36,8 +37,8 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     options.store ?? (config.DATABASE_URL ? { kind: "postgres", url: config.DATABASE_URL } : { kind: "pglite", dataDir });
   const masterKey = options.masterKey ?? loadMasterKey(config.STRATUS_MASTER_KEY, dataDir);
   const store = await openStore(storeOptions);
-  if ((options.seed ?? config.STRATUS_SEED_DEMO === "1") && (await isEmpty(store.db))) {
-    const credentials = await seedDemo(store.db, masterKey);
+  const credentials = (options.seed ?? config.STRATUS_SEED_DEMO === "1") ? await seedIfEmpty(store.db, masterKey) : null;
+  if (credentials) {
     const file = writeDemoCredentials(dataDir, credentials);
     // Demo keys only: printed once so a newcomer can sign requests right away.
     logger.info("demo organization created", {
@@ -57,6 +58,18 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
   };
   return { app: createApp(deps), store, deps, close: () => store.close() };
+}
+
+const SEED_LOCK_ID = 727_411_002;
+
+/** Seeds the demo organization unless the store has data; replicas starting together seed once. */
+async function seedIfEmpty(db: Database, masterKey: Buffer): Promise<DemoCredentials | null> {
+  return db.transaction(async (txRaw) => {
+    const tx = txRaw as unknown as Database;
+    await tx.execute(sql`select pg_advisory_xact_lock(${SEED_LOCK_ID})`);
+    if (!(await isEmpty(tx))) return null;
+    return seedDemo(tx, masterKey);
+  });
 }
 
 const GLOBAL_KEY = Symbol.for("stratus.embeddedGateway");
