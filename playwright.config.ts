@@ -34,7 +34,11 @@ export default defineConfig({
       ],
     },
   },
-  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
+  projects: [
+    // Signs in as the demo owner and member through the UI; specs reuse e2e/.auth/<who>.json.
+    { name: "setup", testMatch: /.*\.setup\.ts/, use: { ...devices["Desktop Chrome"], channel: undefined } },
+    { name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined }, dependencies: ["setup"] },
+  ],
   webServer: {
     command: `rm -rf ${DATA_DIR} && npx next start -p ${PORT} -H 127.0.0.1`,
     url: `http://127.0.0.1:${PORT}/healthz`,
@@ -46,6 +50,8 @@ export default defineConfig({
       NEXTAUTH_SECRET: process.env.AUTH_SECRET ?? "e2e-only-auth-secret-0123456789abcdef",
       NEXTAUTH_URL: `http://127.0.0.1:${PORT}`,
       STRATUS_LOG_LEVEL: "warn",
+      // next start runs in production mode: the demo sign-in must be asked for.
+      STRATUS_DEMO: "1",
     },
   },
 });

@@ -19,8 +19,26 @@ const envSchema = z.object({
   STRATUS_LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   /** Remote gateway for the console; unset means the embedded one. */
   CLOUD_API_URL: z.string().url().optional(),
+  /** Signs the console's session cookie and keys its vault; required in production (see lib/auth/secret.ts). */
   AUTH_SECRET: z.string().min(1).optional(),
   NEXTAUTH_SECRET: z.string().min(1).optional(),
+  /** Public URL of the console (next-auth); https turns on __Secure- cookies. */
+  NEXTAUTH_URL: z.string().url().optional(),
+  /** A console session ends after this many minutes without a request. */
+  STRATUS_SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(30),
+  /** …and this many hours after sign-in, whatever happens. */
+  STRATUS_SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(12),
+  /** Failed sign-ins from one client address within the window before it must wait. */
+  STRATUS_SIGN_IN_MAX_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
+  STRATUS_SIGN_IN_WINDOW_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(5),
+  /**
+   * Reverse proxies in front of the console that append to X-Forwarded-For: the client
+   * address is the entry this many places from the right (1: the one the nearest proxy,
+   * or the Next.js server itself, wrote).
+   */
+  STRATUS_TRUSTED_PROXY_HOPS: z.coerce.number().int().min(1).max(10).default(1),
+  /** Largest JSON body the console's backend forwards to the gateway. */
+  STRATUS_BFF_MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(16 * 1024 * 1024).default(1024 * 1024),
 });
 
 export type Env = z.infer<typeof envSchema>;

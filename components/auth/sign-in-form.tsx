@@ -1,0 +1,152 @@
+"use client";
+
+import { zodResolver } from "@hookform/resolvers/zod";
+import { KeyRound, LoaderCircle, UserRound } from "lucide-react";
+import { signIn } from "next-auth/react";
+import { useEffect, useId, useRef, useState } from "react";
+import { useForm } from "react-hook-form";
+import { Button } from "@/components/ui/button";
+import { signInErrorMessage } from "@/lib/auth/messages";
+import { apiKeySignInSchema, type ApiKeySignIn } from "@/lib/auth/schema";
+import { cn } from "@/lib/utils";
+
+export interface SignInFormProps {
+  callbackPath: string;
+  demo: boolean;
+  initialError: string | null;
+  notice: string | null;
+}
+
+type Pending = "api-key" | "owner" | "member" | null;
+
+const inputClass =
+  "mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm outline-none placeholder:text-slate-400 " +
+  "focus-visible:border-brand-500 focus-visible:ring-2 focus-visible:ring-brand-500/40 aria-[invalid=true]:border-red-500 " +
+  "dark:border-slate-700 dark:bg-slate-950 dark:placeholder:text-slate-500";
+
+export function SignInForm({ callbackPath, demo, initialError, notice }: SignInFormProps) {
+  const [error, setError] = useState<string | null>(initialError);
+  const [pending, setPending] = useState<Pending>(null);
+  const [failures, setFailures] = useState(0);
+  const alertRef = useRef<HTMLDivElement>(null);
+  const ids = { key: useId(), secret: useId(), keyError: useId(), secretError: useId() };
+  const form = useForm<ApiKeySignIn>({ resolver: zodResolver(apiKeySignInSchema), defaultValues: { access_key_id: "", secret_key: "" } });
+  const { errors } = form.formState;
+
+  async function attempt(kind: Exclude<Pending, null>, run: () => ReturnType<typeof signIn>) {
+    setError(null);
+    setPending(kind);
+    try {
+      const result = await run();
+      if (result?.ok && !result.error) {
+        // A full load, so every server component sees the new session cookie.
+        window.location.assign(callbackPath);
+        return;
+      }
+      setError(signInErrorMessage(result?.error ?? "unknown"));
+    } catch {
+      setError(signInErrorMessage("gateway_unavailable"));
+    }
+    form.resetField("secret_key");
+    setPending(null);
+    setFailures((n) => n + 1);
+  }
+
+  // After a failed attempt the message takes focus, so it is read out.
+  useEffect(() => {
+    if (failures > 0) alertRef.current?.focus();
+  }, [failures]);
+
+  const onSubmit = form.handleSubmit((values) =>
+    attempt("api-key", () => signIn("api-key", { redirect: false, access_key_id: values.access_key_id, secret_key: values.secret_key })),
+  );
+
+  const busy = pending !== null;
+
+  return (
+    <div className="mt-6 space-y-6">
+      {notice && !error ? (
+        <p role="status" className="rounded-md border border-brand-500/30 bg-brand-50 px-3 py-2 text-sm text-slate-800 dark:bg-brand-500/10 dark:text-slate-200">
+          {notice}
+        </p>
+      ) : null}
+      <div
+        ref={alertRef}
+        tabIndex={-1}
+        role="alert"
+        className={cn(
+          "rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800 outline-none dark:border-red-900 dark:bg-red-950/50 dark:text-red-200",
+          !error && "hidden",
+        )}
+      >
+        {error}
+      </div>
+
+      <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label="Sign in with an API key">
+        <div>
+          <label htmlFor={ids.key} className="block text-sm font-medium">
+            Access key ID
+          </label>
+          <input
+            id={ids.key}
+            type="text"
+            autoComplete="username"
+            autoCapitalize="none"
+            spellCheck={false}
+            aria-invalid={errors.access_key_id ? true : undefined}
+            aria-describedby={errors.access_key_id ? ids.keyError : undefined}
+            className={inputClass}
+            {...form.register("access_key_id")}
+          />
+          {errors.access_key_id ? (
+            <p id={ids.keyError} className="mt-1 text-sm text-red-600 dark:text-red-400">
+              {errors.access_key_id.message}
+            </p>
+          ) : null}
+        </div>
+        <div>
+          <label htmlFor={ids.secret} className="block text-sm font-medium">
+            Secret key
+          </label>
+          <input
+            id={ids.secret}
+            type="password"
+            autoComplete="current-password"
+            autoCapitalize="none"
+            spellCheck={false}
+            aria-invalid={errors.secret_key ? true : undefined}
+            aria-describedby={errors.secret_key ? ids.secretError : undefined}
+            className={inputClass}
+            {...form.register("secret_key")}
+          />
+          {errors.secret_key ? (
+            <p id={ids.secretError} className="mt-1 text-sm text-red-600 dark:text-red-400">
+              {errors.secret_key.message}
+            </p>
+          ) : null}
+        </div>
+        <Button type="submit" className="w-full" disabled={busy}>
+          {pending === "api-key" ? <LoaderCircle className="animate-spin" aria-hidden /> : <KeyRound aria-hidden />}
+          Sign in
+        </Button>
+      </form>
+
+      {demo ? (
+        <section aria-labelledby="demo-heading" className="border-t border-slate-200 pt-6 dark:border-slate-800">
+          <h2 id="demo-heading" className="text-sm font-medium">
+            Try the demo organization
+          </h2>
+          <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">Signs in with a demo user&apos;s key, kept on the server.</p>
+          <div className="mt-3 grid gap-2 sm:grid-cols-2">
+            {(["owner", "member"] as const).map((who) => (
+              <Button key={who} type="button" variant="secondary" disabled={busy} onClick={() => void attempt(who, () => signIn("demo", { redirect: false, who }))}>
+                {pending === who ? <LoaderCircle className="animate-spin" aria-hidden /> : <UserRound aria-hidden />}
+                Sign in as demo {who}
+              </Button>
+            ))}
+          </div>
+        </section>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,89 @@
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { test as base, expect, type Browser, type Page } from "@playwright/test";
+
+/** The data dir the web server was started on (playwright.config.ts wipes it first). */
+export const DATA_DIR = process.env.E2E_DATA_DIR ?? ".data-e2e";
+
+export interface DemoUser {
+  user_id: string;
+  email: string;
+  access_key_id: string;
+  secret_key: string;
+}
+
+export interface DemoCredentials {
+  organization_id: string;
+  owner: DemoUser;
+  member: DemoUser;
+  outsider: DemoUser;
+}
+
+export type Who = "owner" | "member";
+
+export function authFile(who: Who): string {
+  return path.resolve("e2e/.auth", `${who}.json`);
+}
+
+/**
+ * The demo users' keys, as the embedded gateway wrote them into the server's data
+ * dir when it seeded its store (on the first request that needed it).
+ */
+export async function readDemoCredentials(page?: Page): Promise<DemoCredentials> {
+  const file = path.resolve(DATA_DIR, "demo-credentials.json");
+  if (!existsSync(file) && page) await page.goto("/sign-in");
+  await expect.poll(() => existsSync(file), { message: `${file} is written when the gateway seeds` }).toBe(true);
+  return JSON.parse(readFileSync(file, "utf8")) as DemoCredentials;
+}
+
+export function signInForm(page: Page) {
+  return {
+    accessKeyId: page.getByLabel("Access key ID"),
+    secretKey: page.getByLabel("Secret key"),
+    submit: page.getByRole("button", { name: "Sign in", exact: true }),
+    demo: (who: Who) => page.getByRole("button", { name: `Sign in as demo ${who}` }),
+  };
+}
+
+/** Types the key pair into the sign-in page and submits it. */
+export async function signInWithKey(page: Page, accessKeyId: string, secretKey: string): Promise<void> {
+  if (!new URL(page.url(), "http://x").pathname.startsWith("/sign-in")) await page.goto("/sign-in");
+  const form = signInForm(page);
+  await form.accessKeyId.fill(accessKeyId);
+  await form.secretKey.fill(secretKey);
+  await form.submit.click();
+}
+
+/** Where a signed-in user lands: their first organization's overview. */
+export function orgUrl(demo: DemoCredentials): RegExp {
+  return new RegExp(`/orgs/${demo.organization_id}$`);
+}
+
+async function pageAs(browser: Browser, who: Who) {
+  const context = await browser.newContext({ storageState: authFile(who) });
+  return { context, page: await context.newPage() };
+}
+
+export const test = base.extend<{ demo: DemoCredentials; ownerPage: Page; memberPage: Page }>({
+  demo: async ({ page }, provide) => {
+    await provide(await readDemoCredentials(page));
+  },
+  ownerPage: async ({ browser }, provide) => {
+    const { context, page } = await pageAs(browser, "owner");
+    try {
+      await provide(page);
+    } finally {
+      await context.close();
+    }
+  },
+  memberPage: async ({ browser }, provide) => {
+    const { context, page } = await pageAs(browser, "member");
+    try {
+      await provide(page);
+    } finally {
+      await context.close();
+    }
+  },
+});
+
+export { expect };

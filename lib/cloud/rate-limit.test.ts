@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freshStoreOptions } from "@/lib/gateway/testing";
+import { checkSignIn, clearSignInFailures, clientAddress, recordSignInFailure, retryMinutes, type SignInLimit } from "./rate-limit";
+import { openConsoleStore, type ConsoleStore } from "./store/client";
+
+const limit: SignInLimit = { maxFailures: 5, windowMs: 5 * 60_000 };
+
+let store: ConsoleStore;
+let drop: () => Promise<void>;
+beforeAll(async () => {
+  const fresh = await freshStoreOptions();
+  drop = fresh.drop;
+  store = await openConsoleStore(fresh.store as Parameters<typeof openConsoleStore>[0]);
+});
+afterAll(async () => {
+  await store.close();
+  await drop();
+});
+
+const at = (t0: Date, seconds: number) => new Date(t0.getTime() + seconds * 1000);
+
+describe("sign-in rate limit", () => {
+  it("allows four failures, refuses after the fifth until the oldest leaves the window", async () => {
+    const t0 = new Date("2030-02-01T12:00:00Z");
+    const ip = "203.0.113.1";
+    for (let i = 0; i < 4; i++) {
+      expect(await checkSignIn(store.db, ip, limit, at(t0, i * 10))).toEqual({ allowed: true });
+      await recordSignInFailure(store.db, ip, limit, at(t0, i * 10));
+    }
+    expect((await checkSignIn(store.db, ip, limit, at(t0, 40))).allowed).toBe(true);
+    await recordSignInFailure(store.db, ip, limit, at(t0, 40));
+
+    const refused = await checkSignIn(store.db, ip, limit, at(t0, 60));
+    expect(refused).toEqual({ allowed: false, retryAfterMs: 240_000 });
+    expect(retryMinutes(240_000)).toBe(4);
+    // Still refused a second before the first failure is 5 minutes old, allowed after.
+    expect((await checkSignIn(store.db, ip, limit, at(t0, 299))).allowed).toBe(false);
+    expect((await checkSignIn(store.db, ip, limit, at(t0, 301))).allowed).toBe(true);
+  });
+
+  it("counts each client on its own", async () => {
+    const t0 = new Date("2030-02-02T12:00:00Z");
+    for (let i = 0; i < 5; i++) await recordSignInFailure(store.db, "198.51.100.7", limit, at(t0, i));
+    expect((await checkSignIn(store.db, "198.51.100.7", limit, at(t0, 10))).allowed).toBe(false);
+    expect((await checkSignIn(store.db, "198.51.100.8", limit, at(t0, 10))).allowed).toBe(true);
+  });
+
+  it("a successful sign-in clears the count", async () => {
+    const t0 = new Date("2030-02-03T12:00:00Z");
+    const ip = "192.0.2.9";
+    for (let i = 0; i < 5; i++) await recordSignInFailure(store.db, ip, limit, at(t0, i));
+    await clearSignInFailures(store.db, ip);
+    expect((await checkSignIn(store.db, ip, limit, at(t0, 10))).allowed).toBe(true);
+  });
+
+  it("never tells the user to wait 0 minutes", () => {
+    expect(retryMinutes(1)).toBe(1);
+    expect(retryMinutes(61_000)).toBe(2);
+  });
+});
+
+describe("client address", () => {
+  it("takes the entry the nearest trusted proxy wrote", () => {
+    const h = new Headers({ "x-forwarded-for": "10.0.0.1, 203.0.113.5" });
+    expect(clientAddress(h, 1)).toBe("203.0.113.5");
+    expect(clientAddress(h, 2)).toBe("10.0.0.1");
+    expect(clientAddress(h, 5)).toBe("10.0.0.1");
+  });
+
+  it("falls back to X-Real-IP, then to one shared bucket", () => {
+    expect(clientAddress({ "x-real-ip": "198.51.100.2" })).toBe("198.51.100.2");
+    expect(clientAddress({})).toBe("unknown");
+  });
+});

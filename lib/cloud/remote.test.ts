@@ -1,0 +1,63 @@
+import { existsSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { serve } from "@hono/node-server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signInWithKey, UNKNOWN_OWNER } from "@/lib/auth/sign-in";
+import { resetEnvCache } from "@/lib/env";
+import { cloudFetch, cloudJson } from "./gateway-client";
+import { setConsoleDbForTests } from "./store/client";
+import { createConsoleTestbed, type ConsoleTestbed } from "./testing";
+
+/** The console against a gateway elsewhere (CLOUD_API_URL): real HTTP, its own PGlite under the data dir. */
+let bed: ConsoleTestbed;
+let server: ReturnType<typeof serve>;
+beforeAll(async () => {
+  bed = await createConsoleTestbed();
+  const gatewayFetch = bed.t.gateway.app.fetch;
+  server = await new Promise<ReturnType<typeof serve>>((resolve) => {
+    const s = serve({ fetch: gatewayFetch, port: 0, hostname: "127.0.0.1" }, () => resolve(s));
+  });
+  process.env.CLOUD_API_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  resetEnvCache();
+  setConsoleDbForTests(undefined);
+});
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+  await bed.close();
+});
+
+describe("remote gateway", () => {
+  it("signs in over HTTP and keeps the vault in ${STRATUS_DATA_DIR}/console", async () => {
+    const owner = bed.t.demo.owner;
+    const s = await signInWithKey({ credentials: { accessKeyId: owner.access_key_id, secretKey: owner.secret_key }, clientIp: "203.0.113.70", rateLimited: true });
+    // No "who am I" operation in the interface: a remote gateway's key stays anonymous for display.
+    expect({ userId: s.userId, email: s.email }).toEqual(UNKNOWN_OWNER);
+    expect(existsSync(path.join(bed.dataDir, "console", "pgdata"))).toBe(true);
+
+    const entities = await cloudJson<{ items: Array<{ id: string }> }>(s, "/v1/organizations/entities");
+    expect(entities.items.map((o) => o.id)).toContain(bed.t.demo.organization_id);
+    const vms = await cloudFetch(s, "GET", "/v1alpha5/locations");
+    expect(vms.status).toBe(200);
+  });
+
+  it("a wrong secret is refused by the remote gateway", async () => {
+    await expect(
+      signInWithKey({ credentials: { accessKeyId: bed.t.demo.owner.access_key_id, secretKey: "B".repeat(43) }, clientIp: "203.0.113.71", rateLimited: true }),
+    ).rejects.toMatchObject({ code: "invalid_key" });
+  });
+
+  it("an unreachable gateway is reported as such, not as a wrong key", async () => {
+    process.env.CLOUD_API_URL = "http://127.0.0.1:9/";
+    resetEnvCache();
+    try {
+      const owner = bed.t.demo.owner;
+      await expect(
+        signInWithKey({ credentials: { accessKeyId: owner.access_key_id, secretKey: owner.secret_key }, clientIp: "203.0.113.72", rateLimited: true }),
+      ).rejects.toMatchObject({ code: "gateway_unavailable" });
+    } finally {
+      process.env.CLOUD_API_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+      resetEnvCache();
+    }
+  });
+});
