@@ -1,0 +1,37 @@
+import { dehydrate, HydrationBoundary } from "@tanstack/react-query";
+import type { Metadata } from "next";
+import { overviewQueries } from "@/components/overview/queries";
+import { AuditWidget, QuotasWidget, ReservationsWidget, ResourcesWidget, SpendWidget } from "@/components/overview/widgets";
+import { requireConsoleSession } from "@/lib/auth/session";
+import { cloudJson } from "@/lib/cloud/gateway-client";
+import { makeQueryClient } from "@/lib/query/query-client";
+
+export const metadata: Metadata = { title: "Overview" };
+
+export default async function OverviewPage({ params }: { params: Promise<{ orgId: string }> }) {
+  const { orgId } = await params;
+  const session = await requireConsoleSession();
+  const queryClient = makeQueryClient();
+  // Prefetch every widget in parallel; one that fails renders its own error state in the browser.
+  await Promise.all(
+    Object.values(overviewQueries(orgId)).map((q) =>
+      queryClient.prefetchQuery({ queryKey: q.queryKey, queryFn: () => cloudJson(session, q.path) }),
+    ),
+  );
+  return (
+    <HydrationBoundary state={dehydrate(queryClient)}>
+      <div className="space-y-6">
+        <h1 className="text-2xl font-semibold tracking-tight">Overview</h1>
+        <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
+          <ResourcesWidget orgId={orgId} />
+          <SpendWidget orgId={orgId} />
+          <QuotasWidget orgId={orgId} />
+          <ReservationsWidget orgId={orgId} />
+          <div className="md:col-span-2">
+            <AuditWidget orgId={orgId} />
+          </div>
+        </div>
+      </div>
+    </HydrationBoundary>
+  );
+}

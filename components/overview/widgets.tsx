@@ -1,0 +1,188 @@
+"use client";
+
+import { formatDistanceToNowStrict } from "date-fns";
+import dynamic from "next/dynamic";
+import type * as React from "react";
+import { Badge } from "@/components/ui/badge";
+import { Card, CardBody, CardHeader } from "@/components/ui/card";
+import { WidgetSkeleton } from "@/components/ui/skeleton";
+import { EmptyState, ErrorState } from "@/components/ui/states";
+import { useQuery, type UseQueryResult } from "@tanstack/react-query";
+import { overviewQueries } from "./queries";
+
+// recharts is heavy: load it only where a chart is drawn, after the page is interactive.
+const SpendSparkline = dynamic(() => import("./spend-sparkline").then((m) => m.SpendSparkline), {
+  ssr: false,
+  loading: () => <div className="h-24" aria-hidden />,
+});
+
+const money = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", maximumFractionDigits: 0 });
+
+interface WidgetProps<T> {
+  title: string;
+  description?: string;
+  what: string;
+  state: UseQueryResult<T>;
+  children: (data: T) => React.ReactNode;
+}
+
+function Widget<T>({ title, description, what, state, children }: WidgetProps<T>) {
+  return (
+    <Card>
+      <CardHeader title={title} description={description} />
+      {state.isPending ? (
+        <WidgetSkeleton label={what} />
+      ) : state.isError ? (
+        <ErrorState error={state.error} what={what} onRetry={() => void state.refetch()} />
+      ) : (
+        <CardBody>{children(state.data)}</CardBody>
+      )}
+    </Card>
+  );
+}
+
+function Stat({ label, value }: { label: string; value: React.ReactNode }) {
+  return (
+    <div>
+      <dt className="text-xs text-slate-500 dark:text-slate-400">{label}</dt>
+      <dd className="text-2xl font-semibold tabular-nums">{value}</dd>
+    </div>
+  );
+}
+
+export function ResourcesWidget({ orgId }: { orgId: string }) {
+  const state = useQuery(overviewQueries(orgId).projects);
+  return (
+    <Widget title="Resources" description="Projects you can see in this organization" what="projects" state={state}>
+      {(data) => {
+        const projects = data.items.filter((p) => p.organization_id === orgId);
+        const vms = projects.reduce((n, p) => n + p.resources.instances.count, 0);
+        const disks = projects.reduce((n, p) => n + p.resources.disks.count, 0);
+        return (
+          <dl className="grid grid-cols-3 gap-4">
+            <Stat label="Projects" value={projects.length} />
+            <Stat label="VMs" value={vms} />
+            <Stat label="Disks" value={disks} />
+          </dl>
+        );
+      }}
+    </Widget>
+  );
+}
+
+export function SpendWidget({ orgId }: { orgId: string }) {
+  const state = useQuery(overviewQueries(orgId).spend);
+  return (
+    <Widget title="Month-to-date spend" description="Daily spend since the first of the month" what="spend" state={state}>
+      {(data) => {
+        // Sum in integer cents: never add floats of money directly.
+        const byDay = new Map<string, number>();
+        for (const d of data.data) byDay.set(d.date, (byDay.get(d.date) ?? 0) + Math.round((d.cost ?? 0) * 100));
+        const series = [...byDay.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([date, cents]) => ({ date, cost: cents / 100 }));
+        const totalCents = [...byDay.values()].reduce((a, b) => a + b, 0);
+        if (series.length === 0) return <EmptyState title="No spend yet this month" />;
+        return (
+          <div className="space-y-2">
+            <p className="text-2xl font-semibold tabular-nums">{money.format(totalCents / 100)}</p>
+            <SpendSparkline series={series} />
+          </div>
+        );
+      }}
+    </Widget>
+  );
+}
+
+export function QuotasWidget({ orgId }: { orgId: string }) {
+  const state = useQuery(overviewQueries(orgId).quotas);
+  return (
+    <Widget title="Quota usage" description="The most used quotas" what="quotas" state={state}>
+      {(data) => {
+        const quotas = (data.quotas ?? [])
+          .filter((q) => (q.max ?? 0) > 0)
+          .map((q) => ({ ...q, ratio: (q.used ?? 0) / (q.max ?? 1) }))
+          .sort((a, b) => b.ratio - a.ratio)
+          .slice(0, 4);
+        if (quotas.length === 0) return <EmptyState title="No quotas set" />;
+        return (
+          <ul className="space-y-3">
+            {quotas.map((q) => (
+              <li key={q.programmatic_name ?? q.type}>
+                <div className="flex justify-between text-sm">
+                  <span>{q.description ?? q.programmatic_name}</span>
+                  <span className="tabular-nums text-slate-500">
+                    {q.used} / {q.max}
+                  </span>
+                </div>
+                <div
+                  className="mt-1 h-2 rounded-full bg-slate-100 dark:bg-slate-800"
+                  role="meter"
+                  aria-valuemin={0}
+                  aria-valuemax={q.max}
+                  aria-valuenow={q.used}
+                  aria-label={`${q.description ?? q.programmatic_name}: ${q.used} of ${q.max}`}
+                >
+                  <div
+                    className={`h-2 rounded-full ${q.ratio >= 0.9 ? "bg-red-500" : q.ratio >= 0.75 ? "bg-amber-500" : "bg-brand-500"}`}
+                    style={{ width: `${Math.min(100, Math.round(q.ratio * 100))}%` }}
+                  />
+                </div>
+              </li>
+            ))}
+          </ul>
+        );
+      }}
+    </Widget>
+  );
+}
+
+const RESULT_TONE: Record<string, "good" | "warn" | "bad"> = { OK: "good", PERMISSION_DENIED: "warn", INVALID_ARGUMENT: "warn" };
+
+export function AuditWidget({ orgId }: { orgId: string }) {
+  const state = useQuery(overviewQueries(orgId).audit);
+  return (
+    <Widget title="Latest activity" description="The newest audit-log entries" what="the audit log" state={state}>
+      {(data) =>
+        data.items.length === 0 ? (
+          <EmptyState title="No activity yet" />
+        ) : (
+          <ul className="divide-y divide-slate-100 dark:divide-slate-800">
+            {data.items.map((e, i) => (
+              <li key={`${e.start_time}-${i}`} className="flex items-center justify-between gap-3 py-2 text-sm">
+                <div className="min-w-0">
+                  <p className="truncate font-medium">
+                    {e.action_detail || e.action} {e.target_names?.length ? <span className="font-normal text-slate-500">· {e.target_names.join(", ")}</span> : null}
+                  </p>
+                  <p className="truncate text-xs text-slate-500">
+                    {e.actor_email} via {e.surface} · <time dateTime={e.start_time}>{formatDistanceToNowStrict(new Date(e.start_time), { addSuffix: true })}</time>
+                  </p>
+                </div>
+                <Badge tone={RESULT_TONE[e.result] ?? "bad"}>{e.result}</Badge>
+              </li>
+            ))}
+          </ul>
+        )
+      }
+    </Widget>
+  );
+}
+
+export function ReservationsWidget({ orgId }: { orgId: string }) {
+  const state = useQuery(overviewQueries(orgId).reservations);
+  return (
+    <Widget title="Reservations" description="Reserved capacity at a glance" what="reservations" state={state}>
+      {(data) => {
+        if (data.items.length === 0) return <EmptyState title="No reservations" />;
+        const quantity = data.items.reduce((n, r) => n + r.quantity, 0);
+        const used = data.items.reduce((n, r) => n + r.used_quantity, 0);
+        const next = [...data.items].filter((r) => r.contract_end_date).sort((a, b) => a.contract_end_date.localeCompare(b.contract_end_date))[0];
+        return (
+          <dl className="grid grid-cols-3 gap-4">
+            <Stat label="Reservations" value={data.items.length} />
+            <Stat label="Used / reserved" value={`${used} / ${quantity}`} />
+            <Stat label="Next end" value={<span className="text-base">{next ? next.contract_end_date.slice(0, 10) : "—"}</span>} />
+          </dl>
+        );
+      }}
+    </Widget>
+  );
+}

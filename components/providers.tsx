@@ -1,0 +1,20 @@
+"use client";
+
+import { QueryClientProvider } from "@tanstack/react-query";
+import { ThemeProvider } from "next-themes";
+import { NuqsAdapter } from "nuqs/adapters/next/app";
+import type * as React from "react";
+import { Toaster } from "sonner";
+import { getQueryClient } from "@/lib/query/query-client";
+
+export function Providers({ children }: { children: React.ReactNode }) {
+  const queryClient = getQueryClient();
+  return (
+    <ThemeProvider attribute="class" defaultTheme="system" enableSystem disableTransitionOnChange>
+      <QueryClientProvider client={queryClient}>
+        <NuqsAdapter>{children}</NuqsAdapter>
+        <Toaster richColors closeButton position="bottom-right" />
+      </QueryClientProvider>
+    </ThemeProvider>
+  );
+}

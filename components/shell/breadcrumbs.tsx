@@ -1,0 +1,48 @@
+"use client";
+
+import { ChevronRight } from "lucide-react";
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+import { NAV } from "./nav";
+
+const LABELS = new Map(NAV.flatMap((s) => s.items).map((i) => [i.href, i.label]));
+
+function labelFor(segment: string, path: string): string {
+  return LABELS.get(path) ?? decodeURIComponent(segment).replace(/-/g, " ").replace(/^\w/, (c) => c.toUpperCase());
+}
+
+/** Organization › area › detail, from the URL. */
+export function Breadcrumbs({ orgId, orgName }: { orgId: string; orgName: string }) {
+  const pathname = usePathname() ?? "";
+  const base = `/orgs/${orgId}`;
+  const rest = pathname.startsWith(base) ? pathname.slice(base.length).split("/").filter(Boolean) : [];
+  const crumbs = rest.map((segment, i) => {
+    const path = rest.slice(0, i + 1).join("/");
+    return { href: `${base}/${path}`, label: labelFor(segment, path) };
+  });
+  return (
+    <nav aria-label="Breadcrumb" className="min-w-0">
+      <ol className="flex items-center gap-1 truncate text-sm text-slate-500 dark:text-slate-400">
+        <li className="truncate">
+          <Link href={base} className="hover:text-slate-900 dark:hover:text-white">
+            {orgName}
+          </Link>
+        </li>
+        {crumbs.map((c, i) => (
+          <li key={c.href} className="flex items-center gap-1 truncate">
+            <ChevronRight className="size-3.5 shrink-0" aria-hidden />
+            {i === crumbs.length - 1 ? (
+              <span aria-current="page" className="truncate font-medium text-slate-900 dark:text-white">
+                {c.label}
+              </span>
+            ) : (
+              <Link href={c.href} className="truncate hover:text-slate-900 dark:hover:text-white">
+                {c.label}
+              </Link>
+            )}
+          </li>
+        ))}
+      </ol>
+    </nav>
+  );
+}

@@ -1,0 +1,20 @@
+import { cva, type VariantProps } from "class-variance-authority";
+import type * as React from "react";
+import { cn } from "@/lib/utils";
+
+const badgeVariants = cva("inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium", {
+  variants: {
+    tone: {
+      neutral: "bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-200",
+      good: "bg-emerald-100 text-emerald-800 dark:bg-emerald-950 dark:text-emerald-300",
+      warn: "bg-amber-100 text-amber-800 dark:bg-amber-950 dark:text-amber-300",
+      bad: "bg-red-100 text-red-800 dark:bg-red-950 dark:text-red-300",
+      info: "bg-brand-50 text-brand-700 dark:bg-slate-800 dark:text-brand-500",
+    },
+  },
+  defaultVariants: { tone: "neutral" },
+});
+
+export function Badge({ className, tone, ...props }: React.HTMLAttributes<HTMLSpanElement> & VariantProps<typeof badgeVariants>) {
+  return <span className={cn(badgeVariants({ tone }), className)} {...props} />;
+}
