@@ -1,0 +1,99 @@
+"use client";
+
+import Papa from "papaparse";
+import { AlertTriangle, Check, Copy, Download } from "lucide-react";
+import { useState } from "react";
+import { Button } from "./button";
+import { Dialog, DialogContent, DialogFooter } from "./dialog";
+
+export interface SecretField {
+  /** Shown as the label, and the name in the .env download (e.g. AWS_SECRET_ACCESS_KEY). */
+  label: string;
+  envName: string;
+  value: string;
+  secret?: boolean;
+}
+
+interface SecretDialogProps {
+  open: boolean;
+  title: string;
+  fields: SecretField[];
+  /** Base of the download file names, e.g. "s3-key-ci-runner". */
+  fileBase: string;
+  onClose: () => void;
+}
+
+function download(name: string, text: string, type: string) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = Object.assign(document.createElement("a"), { href: url, download: name });
+  a.click();
+  URL.revokeObjectURL(url);
+}
+
+/**
+ * Shows a one-time secret: an unmissable warning, copy buttons, .env and .csv
+ * downloads, and it closes only after the user confirms they saved it.
+ */
+export function SecretDialog({ open, title, fields, fileBase, onClose }: SecretDialogProps) {
+  const [saved, setSaved] = useState(false);
+  const [copied, setCopied] = useState<string | null>(null);
+  const copy = async (field: SecretField) => {
+    await navigator.clipboard.writeText(field.value);
+    setCopied(field.envName);
+  };
+  return (
+    <Dialog open={open}>
+      <DialogContent title={title} dismissible={false}>
+        <div role="alert" className="mb-4 flex gap-2 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200">
+          <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden />
+          <p>
+            <strong>This secret is shown only once.</strong> Copy it or download it now; it cannot be shown again.
+          </p>
+        </div>
+        <dl className="space-y-3">
+          {fields.map((f) => (
+            <div key={f.envName}>
+              <dt className="text-xs font-medium text-slate-500">{f.label}</dt>
+              <dd className="mt-1 flex items-center gap-2">
+                <code className="block min-w-0 flex-1 break-all rounded bg-slate-100 px-2 py-1.5 font-mono text-xs dark:bg-slate-800" data-secret={f.secret ? "true" : undefined}>
+                  {f.value}
+                </code>
+                <Button variant="secondary" size="sm" onClick={() => void copy(f)} aria-label={`Copy ${f.label}`}>
+                  {copied === f.envName ? <Check /> : <Copy />}
+                </Button>
+              </dd>
+            </div>
+          ))}
+        </dl>
+        <div className="mt-4 flex flex-wrap gap-2">
+          <Button variant="secondary" size="sm" onClick={() => download(`${fileBase}.env`, fields.map((f) => `${f.envName}=${f.value}`).join("\n") + "\n", "text/plain")}>
+            <Download /> Download .env
+          </Button>
+          <Button
+            variant="secondary"
+            size="sm"
+            onClick={() => download(`${fileBase}.csv`, Papa.unparse([fields.map((f) => f.envName), fields.map((f) => f.value)]) + "\n", "text/csv")}
+          >
+            <Download /> Download .csv
+          </Button>
+        </div>
+        <label className="mt-5 flex items-center gap-2 text-sm">
+          <input type="checkbox" checked={saved} onChange={(e) => setSaved(e.target.checked)} className="size-4" />
+          I have saved this secret somewhere safe
+        </label>
+        <DialogFooter>
+          <Button
+            disabled={!saved}
+            onClick={() => {
+              setSaved(false);
+              setCopied(null);
+              onClose();
+            }}
+          >
+            Done
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}

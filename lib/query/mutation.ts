@@ -1,0 +1,45 @@
+"use client";
+
+import { useMutation, useQueryClient, type QueryKey } from "@tanstack/react-query";
+import { toast } from "sonner";
+import { apiFetch, ApiError } from "./fetcher";
+
+interface GatewayMutationOptions<V, R> {
+  /** The gateway call for the given input. */
+  request: (vars: V) => { method: "POST" | "PUT" | "PATCH" | "DELETE"; path: string; query?: Record<string, string>; body?: unknown };
+  /** Query keys to refresh afterwards (an area's root refreshes the whole area). */
+  invalidate: (vars: V, result: R | undefined) => QueryKey[];
+  /** Toast text on success; none when omitted. */
+  success?: (result: R, vars: V) => string;
+  onSuccess?: (result: R, vars: V) => void;
+}
+
+/** The message of a failed call as the gateway wrote it (it names the field for a 400). */
+export function errorMessage(error: unknown): string {
+  if (error instanceof ApiError) return error.message;
+  return error instanceof Error ? error.message : "The request failed.";
+}
+
+/**
+ * A mutation through the backend-for-frontend: a toast either way, and the
+ * affected queries refreshed (the audit log's too: every mutation lands there).
+ */
+export function useGatewayMutation<V, R = unknown>(options: GatewayMutationOptions<V, R>) {
+  const queryClient = useQueryClient();
+  return useMutation<R, unknown, V>({
+    mutationFn: (vars) => {
+      const { method, path, query, body } = options.request(vars);
+      return apiFetch<R>(path, { method, query, body });
+    },
+    onSuccess: (result, vars) => {
+      if (options.success) toast.success(options.success(result, vars));
+      options.onSuccess?.(result, vars);
+    },
+    onError: (error) => {
+      toast.error(errorMessage(error));
+    },
+    onSettled: async (result, _error, vars) => {
+      await Promise.all([...options.invalidate(vars, result), ["audit-logs"]].map((queryKey) => queryClient.invalidateQueries({ queryKey })));
+    },
+  });
+}
