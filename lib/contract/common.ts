@@ -54,6 +54,13 @@ export const nameSchema = z
   .max(255, "must be at most 255 characters")
   .regex(/^[^\p{Cc}]*$/u, "must not contain control characters");
 
+/** A free-text label: trimmed, at most 255 characters, no control characters; may be empty. */
+export const aliasSchema = z
+  .string({ message: "must be a string" })
+  .trim()
+  .max(255, "must be at most 255 characters")
+  .regex(/^[^\p{Cc}]*$/u, "must not contain control characters");
+
 export const emptySchema = z.object({}).meta({ id: "Empty" });
 
 export type ErrorBody = z.infer<typeof errorBodySchema>;

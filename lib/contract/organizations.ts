@@ -52,6 +52,10 @@ export const entitySchema = z
     state_reason: z.string(),
     tax_id: z.string().optional(),
     tax_id_type: taxIdTypeSchema.optional(),
+    permissions: z
+      .array(z.string())
+      .optional()
+      .meta({ description: "Stratus extension: the caller's organization-wide permissions, so clients can offer only what will succeed." }),
   })
   .meta({ id: "Entity" });
 

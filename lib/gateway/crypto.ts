@@ -49,7 +49,8 @@ export function encrypt(key: Buffer, plaintext: string): string {
 export function decrypt(key: Buffer, sealed: string): string {
   const [version, iv, tag, body] = sealed.split(".");
   if (version !== "v1" || !iv || !tag || body === undefined) throw new Error("unreadable ciphertext");
-  const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(iv, "base64url"));
+  // A fixed tag length: GCM would otherwise accept a truncated tag, which is far easier to forge.
+  const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(iv, "base64url"), { authTagLength: 16 });
   decipher.setAuthTag(Buffer.from(tag, "base64url"));
   return Buffer.concat([decipher.update(Buffer.from(body, "base64url")), decipher.final()]).toString("utf8");
 }

@@ -72,6 +72,8 @@ export function fromDatabaseError(error: unknown): GatewayError | null {
   const e = error as { code?: unknown; constraint?: unknown; cause?: unknown };
   const code = e?.code ?? (e?.cause as { code?: unknown } | undefined)?.code;
   const constraint = e?.constraint ?? (e?.cause as { constraint?: unknown } | undefined)?.constraint;
+  // Text PostgreSQL cannot store (NUL, unpaired surrogates) that no validation caught.
+  if (code === "22021" || code === "22P05") return new GatewayError("bad_request", "request: text must not contain NUL characters or unpaired surrogates");
   if (code !== "23505") return null;
   const known = typeof constraint === "string" ? UNIQUE_FIELDS[constraint] : undefined;
   return new GatewayError("bad_request", known ?? "body: conflicts with an existing resource");

@@ -3,8 +3,11 @@ import path from "node:path";
 import { addMember, bindRole, createApiKey, createOrganization, createUser } from "../admin";
 import type { Database } from "../store/client";
 import { featureFlagRules, featureFlags, projects } from "../store/schema";
+import { seedAccounting } from "./billing";
+import { seedCatalog } from "./catalog";
 import { seedLocations, seedVms } from "./compute";
 import { rng } from "./random";
+import { seedSecurity } from "./security";
 
 export interface DemoUser {
   user_id: string;
@@ -74,6 +77,11 @@ export async function seedDemo(db: Database, masterKey: Buffer, now = new Date()
       { id: r.uuid(), flagKey: "max_vms_per_request", targetType: "organization", targetId: org.id, value: 32 },
       { id: r.uuid(), flagKey: "image_catalog_v2", targetType: "project", targetId: projectIds[2]!, value: true },
     ]);
+
+    await seedSecurity(tx, { organizationId: org.id, otherOrganizationId: other.id, ownerId: owner.id, memberId: member.id, outsiderId: outsider.id, now });
+    await seedCatalog(tx, now);
+
+    await seedAccounting(tx, { organizationId: org.id, otherOrganizationId: other.id, owner, member, outsider, now });
 
     const key = async (u: { id: string; email: string }) => {
       const k = await createApiKey(tx, masterKey, u.id, "demo");

@@ -65,7 +65,13 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     client = await PGlite.create();
   }
   const db = drizzlePglite({ client, schema });
-  await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
+  try {
+    await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
+  } catch (error) {
+    await client.close().catch(() => undefined);
+    releaseLock();
+    throw error;
+  }
   return {
     db: db as unknown as Database,
     kind: "pglite",
@@ -77,17 +83,34 @@ export async function openStore(options: StoreOptions): Promise<Store> {
 }
 
 /**
+ * Lock files this process holds. The pid in a lock file cannot tell this process's
+ * own open store from a stale file left by an earlier process that had the same pid
+ * (a restarted container is pid 1 again); this set can. On globalThis because a hot
+ * reload re-evaluates this module while the first client is still open.
+ */
+const HELD_KEY = Symbol.for("stratus.heldDataDirs");
+const held = ((globalThis as { [HELD_KEY]?: Set<string> })[HELD_KEY] ??= new Set<string>());
+
+/**
  * PGlite does not lock its data dir and a second opener corrupts it: take an
  * exclusive lock file, and take over one left by a process that no longer runs.
  */
 function lockDataDir(dir: string): () => void {
   const lockPath = path.join(dir, "stratus.lock");
+  if (held.has(lockPath)) {
+    throw new Error(
+      `The data dir ${dir} is already open in this process (${process.pid}). PGlite allows one client per data dir: ` +
+        "share the open store instead of opening it again, or use another STRATUS_DATA_DIR.",
+    );
+  }
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(lockPath, "wx");
       writeSync(fd, String(process.pid));
       closeSync(fd);
+      held.add(lockPath);
       return () => {
+        held.delete(lockPath);
         try {
           if (readFileSync(lockPath, "utf8") === String(process.pid)) unlinkSync(lockPath);
         } catch {

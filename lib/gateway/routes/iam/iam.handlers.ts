@@ -151,6 +151,8 @@ export const applyRoleBindings: AppRouteHandler<typeof routes.applyRoleBindings>
         throw badRequest(`bindings_to_delete[${missing}]`, `role binding ${deleteIds[missing]} of this user not found`);
       }
     }
+    // Ids go into the entry only once every change is made: a rolled-back apply names none it never made.
+    const created: string[] = [];
     for (const create of creates) {
       const [dup] = await tx
         .select({ id: roleBindings.id })
@@ -166,9 +168,9 @@ export const applyRoleBindings: AppRouteHandler<typeof routes.applyRoleBindings>
       if (dup) throw badRequest(`bindings_to_create[${create.index}]`, `the user already has this binding (${dup.id})`);
       const id = randomUUID();
       await tx.insert(roleBindings).values({ id, organizationId: create.organizationId, userId, roleId: create.roleId, scopeType: create.scopeType, scopeObjectId: create.scopeObjectId });
-      meta.targetIds?.push(id);
+      created.push(id);
     }
-    meta.targetIds?.push(...deleteIds);
+    meta.targetIds = [...created, ...deleteIds];
   });
   return c.json({}, 200);
 };

@@ -1,17 +1,31 @@
-import { requireOrgOwner } from "../../authz";
+import { PERMISSIONS, requireOrgOwner, type Access } from "../../authz";
 import { auditAs, mutate } from "../../audit";
 import { evaluateFlags } from "../../store/queries/flags";
+import { listMfaMethods, mfaMethodsByOrganization } from "../../store/queries/mfa";
 import { listActiveOrganizations, toEntity, updateOrganization as updateOrg } from "../../store/queries/organizations";
 import type { AppRouteHandler } from "../shared";
 import type * as routes from "./organizations.routes";
+
+/** The permissions the caller holds across the organization (org-scope bindings). */
+async function orgPermissions(access: Access, orgId: string): Promise<string[]> {
+  const held = await Promise.all(PERMISSIONS.map((p) => access.can(orgId, p)));
+  return PERMISSIONS.filter((_, i) => held[i]);
+}
 
 export const getOrganizations: AppRouteHandler<typeof routes.getOrganizations> = async (c) => {
   const { db } = c.get("deps");
   const caller = c.get("caller");
   const rows = await listActiveOrganizations(db, caller.userId);
+  const mfa = await mfaMethodsByOrganization(db, rows.map((r) => r.org.id));
   const items = await Promise.all(
     rows.map(async ({ org, relation }) =>
-      toEntity(org, relation, await evaluateFlags(db, { userId: caller.userId, organizationId: org.id })),
+      toEntity(
+        org,
+        relation,
+        await evaluateFlags(db, { userId: caller.userId, organizationId: org.id }),
+        mfa.get(org.id),
+        await orgPermissions(c.get("access"), org.id),
+      ),
     ),
   );
   return c.json({ items }, 200);
@@ -37,5 +51,5 @@ export const updateOrganization: AppRouteHandler<typeof routes.updateOrganizatio
     return updated;
   });
   const features = await evaluateFlags(db, { userId: caller.userId, organizationId: orgId });
-  return c.json({ entity: toEntity(org, "owner", features) }, 200);
+  return c.json({ entity: toEntity(org, "owner", features, await listMfaMethods(db, orgId), await orgPermissions(c.get("access"), orgId)) }, 200);
 };

@@ -85,7 +85,7 @@ export const createProject: AppRouteHandler<typeof routes.createProject> = async
     }
     return created;
   });
-  return c.json({ project: toProject(row, "owner") }, 200);
+  return c.json({ project: toProject(row, relation) }, 200);
 };
 
 export const updateProject: AppRouteHandler<typeof routes.updateProject> = async (c) => {

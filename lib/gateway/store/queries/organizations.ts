@@ -13,7 +13,13 @@ export function formatCents(cents: number): string {
   return `${sign}$${dollars}.${String(abs % 100).padStart(2, "0")}`;
 }
 
-export function toEntity(org: OrganizationRow, relation: string, features: Record<string, unknown>): Entity {
+export function toEntity(
+  org: OrganizationRow,
+  relation: string,
+  features: Record<string, unknown>,
+  mfaMethods: Entity["mfa_methods"] = [],
+  permissions: string[] = [],
+): Entity {
   return {
     id: org.id,
     name: org.name,
@@ -27,6 +33,8 @@ export function toEntity(org: OrganizationRow, relation: string, features: Recor
     ...(org.billingAddress ? { billing_addr: org.billingAddress } : {}),
     company_name: org.companyName,
     features,
+    mfa_methods: mfaMethods,
+    permissions,
     organization_type: org.organizationType as Entity["organization_type"],
     registration_type: org.registrationType,
     state: org.state,

@@ -1,0 +1,111 @@
+import { z } from "zod";
+import { aliasSchema, nameSchema } from "./common";
+import { futureTimestampSchema } from "./time";
+
+export const SCIM_STATUSES = ["active", "inactive"] as const;
+
+// Path values are checked for shape in the handlers: the reads declare no 400, so an
+// id that cannot exist is a 404 there, not a validation error.
+export const scimOrgPathSchema = z.object({ org_id: z.string() });
+export const scimIntegrationPathSchema = z.object({ org_id: z.string(), integration_id: z.string() });
+export const scimTokenPathSchema = z.object({ org_id: z.string(), integration_id: z.string(), access_key_id: z.string() });
+
+export const createScimTokenRequestSchema = z
+  .object({
+    alias: aliasSchema.min(1, "must not be empty"),
+    expires_at: futureTimestampSchema,
+  })
+  .meta({ id: "CreateSCIMTokenRequestBody" });
+
+export const createScimIntegrationRequestSchema = z
+  .object({
+    name: nameSchema,
+    identity_provider: z
+      .string({ message: "must be a string" })
+      .trim()
+      .min(1, "must not be empty")
+      .max(64, "must be at most 64 characters")
+      .regex(/^[\p{L}\p{N} ._()-]+$/u, "may hold only letters, digits, spaces, dots, dashes, underscores and parentheses")
+      .meta({ example: "okta" }),
+    token: createScimTokenRequestSchema.optional(),
+  })
+  .meta({ id: "CreateSCIMIntegrationRequestBody" });
+
+export const updateScimIntegrationRequestSchema = z
+  .object({
+    status: z.enum(SCIM_STATUSES, { message: 'must be "active" or "inactive"' }).optional(),
+  })
+  .meta({ id: "UpdateSCIMIntegrationRequestBody" });
+
+export const scimIntegrationSchema = z
+  .object({
+    id: z.string(),
+    organization_id: z.string(),
+    name: z.string(),
+    identity_provider: z.string(),
+    token_ids: z.array(z.string()),
+    status: z.string().meta({ example: "active" }),
+    created_at: z.string(),
+    updated_at: z.string(),
+    created_by: z.string(),
+    last_activity_at: z.string().optional(),
+    user_count: z.number().int(),
+  })
+  .meta({ id: "SCIMIntegrationResponse" });
+
+/**
+ * SCIM tokens are the platform's limited-usage API keys, whose `usage` the reference
+ * requires and allows only as inference or observability. Provisioning is neither;
+ * clients generated from the reference reject any other value, so SCIM tokens report
+ * the closer one, observability (they read and write directory data, never models).
+ */
+export const SCIM_TOKEN_USAGE = "observability" as const;
+const limitedUsageSchema = z.enum(["inference", "observability"]);
+
+/** A token as created: the secret (`api_key`) appears here once. */
+export const generatedLimitedUsageApiKeySchema = z
+  .object({
+    usage: limitedUsageSchema,
+    key_id: z.string(),
+    api_key: z.string(),
+    alias: z.string(),
+    created_at: z.string(),
+    expires_at: z.string(),
+  })
+  .meta({ id: "GeneratedLimitedUsageAPIKey" });
+
+export const createScimIntegrationResponseSchema = z
+  .object({
+    integration: scimIntegrationSchema,
+    api_key_info: generatedLimitedUsageApiKeySchema.optional(),
+  })
+  .meta({ id: "CreateSCIMIntegrationResponse" });
+
+export const listScimIntegrationsResponseSchema = z
+  .object({ integrations: z.array(scimIntegrationSchema) })
+  .meta({ id: "ListSCIMIntegrationsResponse" });
+
+export const limitedUsageApiKeyPostResponseSchema = z
+  .object({ api_key_info: generatedLimitedUsageApiKeySchema })
+  .meta({ id: "LimitedUsageAPIKeyPostResponse" });
+
+export const scimIntegrationTokenInfoSchema = z
+  .object({
+    usage: limitedUsageSchema,
+    key_id: z.string(),
+    alias: z.string(),
+    created_at: z.string(),
+    expires_at: z.string(),
+    /** Empty until the token is first used. */
+    last_used: z.string(),
+    user_id: z.string(),
+  })
+  .meta({ id: "SCIMIntegrationTokenInfo" });
+
+export const listScimIntegrationTokensResponseSchema = z
+  .object({ items: z.array(scimIntegrationTokenInfoSchema) })
+  .meta({ id: "ListSCIMIntegrationTokensResponse" });
+
+export type ScimIntegration = z.infer<typeof scimIntegrationSchema>;
+export type ScimTokenInfo = z.infer<typeof scimIntegrationTokenInfoSchema>;
+export type GeneratedLimitedUsageApiKey = z.infer<typeof generatedLimitedUsageApiKeySchema>;

@@ -1,0 +1,37 @@
+import { z } from "zod";
+
+/** The span the store's timestamps take: PostgreSQL has no year 0 and the gateway writes years of four digits. */
+export const EARLIEST = Date.parse("0001-01-01T00:00:00Z");
+export const LATEST = Date.parse("9999-12-31T23:59:59.999Z");
+const inSpan = (v: string) => {
+  const t = Date.parse(v);
+  return t >= EARLIEST && t <= LATEST;
+};
+
+/** A calendar date, YYYY-MM-DD. */
+export const dateSchema = z.iso
+  .date({ message: "must be a valid date YYYY-MM-DD" })
+  .refine((v) => inSpan(`${v}T00:00:00Z`), "must be a date from 0001-01-01 to 9999-12-31");
+
+/** An RFC 3339 timestamp with Z or a numeric offset. */
+export const timestampSchema = z.iso
+  .datetime({ offset: true, message: "must be an RFC 3339 timestamp with offset, e.g. 2024-01-31T23:59:59Z" })
+  .refine(inSpan, "must fall between years 0001 and 9999 in UTC");
+
+/** An RFC 3339 timestamp later than the moment the request is validated (expiry dates). */
+export const futureTimestampSchema = timestampSchema.refine((v) => Date.parse(v) > Date.now(), "must be in the future");
+
+/**
+ * Refuses a range whose start lies after its end, naming the start field.
+ * Dates and timestamps alike: both compare correctly once parsed.
+ */
+export function orderedRange<T extends Record<string, unknown>>(startKey: keyof T & string, endKey: keyof T & string) {
+  return (value: T, ctx: z.RefinementCtx) => {
+    const start = value[startKey];
+    const end = value[endKey];
+    if (typeof start !== "string" || typeof end !== "string") return;
+    if (Date.parse(start) > Date.parse(end)) {
+      ctx.addIssue({ code: "custom", path: [startKey], message: `must not be after ${endKey}` });
+    }
+  };
+}

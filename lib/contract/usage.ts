@@ -1,0 +1,74 @@
+import { z } from "zod";
+import { idSchema, queryArray } from "./common";
+import { dateSchema, orderedRange } from "./time";
+
+export const usageIntervalSchema = z.enum(["daily", "monthly"], { message: "must be daily or monthly" });
+
+/** GET /organizations/{org_id}/usage: arrays repeat the name once per value. */
+export const usageQuerySchema = z
+  .object({
+    projects: queryArray(),
+    resource_types: queryArray(),
+    regions: queryArray(),
+    start_date: dateSchema.optional(),
+    end_date: dateSchema.optional(),
+    interval: usageIntervalSchema.optional(),
+  })
+  .superRefine(orderedRange("start_date", "end_date"));
+
+export const usagePathSchema = z.object({ org_id: idSchema });
+export const organizationPathSchema = z.object({ organization_id: idSchema });
+
+/** An array parameter the reference declares required: present, with at least one value. */
+const requiredArray = () =>
+  z
+    .union([z.string(), z.array(z.string())], { error: (issue) => (issue.input === undefined ? "is required" : "must be a list of strings") })
+    .transform((v) => (Array.isArray(v) ? v : [v]).flatMap((x) => x.split(",")).map((x) => x.trim()).filter((x) => x !== ""))
+    .pipe(z.array(z.string().max(512)).min(1, "must name at least one value").max(100))
+    .meta({ type: "array", items: { type: "string" } } as never);
+
+export const usageExportQuerySchema = z
+  .object({
+    projects: requiredArray(),
+    resources: requiredArray(),
+    resource_types: requiredArray(),
+    regions: requiredArray(),
+    start_date: dateSchema,
+    end_date: dateSchema,
+  })
+  .superRefine(orderedRange("start_date", "end_date"));
+
+export const customerProductProjectUsageSchema = z
+  .object({
+    billable_metric: z.string(),
+    date: z.string().meta({ example: "2022-07-01" }),
+    project_id: z.string(),
+    quantity: z.number(),
+    region: z.string(),
+    reservation_id: z.string(),
+    resource_type: z.string(),
+  })
+  .meta({ id: "customerProductProjectUsage" });
+
+export const customerOrganizationUsageSchema = z
+  .object({ items: z.array(customerProductProjectUsageSchema) })
+  .meta({ id: "customerOrganizationUsage" });
+
+/** The values that exist for the usage and billing filters, and the span of the data. */
+export const usageOptionsSchema = z
+  .object({
+    projects: z.array(z.string()),
+    resource_types: z.array(z.string()),
+    product_lines: z.array(z.string()),
+    regions: z.array(z.string()),
+    start_date: z.string(),
+    end_date: z.string(),
+  })
+  .meta({ id: "UsageOptions" });
+
+/** Columns of the usage export, in the reference's order. */
+export const USAGE_EXPORT_COLUMNS = ["metric", "project_id", "quantity", "region", "resource_id", "resource_type", "usage_date"] as const;
+
+export type UsageQuery = z.infer<typeof usageQuerySchema>;
+export type CustomerProductProjectUsage = z.infer<typeof customerProductProjectUsageSchema>;
+export type UsageOptions = z.infer<typeof usageOptionsSchema>;

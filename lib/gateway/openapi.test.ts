@@ -1,0 +1,168 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createApp } from "./app";
+import { createLogger } from "./logger";
+import type { Database } from "./store/client";
+
+/**
+ * The gateway's OpenAPI document against the upstream reference: every
+ * operation, parameter and declared status of the reference, and every field the
+ * reference marks required in a response, must be in the gateway's document.
+ */
+const REFERENCE = path.join(process.cwd(), "../shared/reference/upstream-openapi-v1.subset.json");
+const present = existsSync(REFERENCE);
+if (!present) console.warn(`openapi.test: reference document not found at ${REFERENCE}; the comparison is skipped.`);
+
+type Schema = {
+  $ref?: string;
+  type?: string;
+  properties?: Record<string, Schema>;
+  required?: string[];
+  items?: Schema;
+  allOf?: Schema[];
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+  example?: unknown;
+};
+interface RefParameter {
+  name: string;
+  in: string;
+}
+interface RefResponse {
+  $ref?: string;
+  schema?: Schema;
+  headers?: Record<string, unknown>;
+}
+interface RefOperation {
+  operationId: string;
+  parameters?: RefParameter[];
+  responses: Record<string, RefResponse>;
+  produces?: string[];
+}
+interface Reference {
+  paths: Record<string, Record<string, RefOperation>>;
+  definitions: Record<string, Schema>;
+  responses: Record<string, RefResponse>;
+}
+interface GatewayOperation {
+  operationId?: string;
+  parameters?: Array<{ name: string; in: string }>;
+  responses: Record<string, { content?: Record<string, { schema?: Schema }> }>;
+}
+interface GatewayDocument {
+  paths: Record<string, Record<string, GatewayOperation> & { parameters?: Array<{ name: string; in: string }> }>;
+  components: { schemas: Record<string, Schema> };
+}
+
+const reference: Reference | null = present ? (JSON.parse(readFileSync(REFERENCE, "utf8")) as Reference) : null;
+const METHODS = ["get", "put", "post", "delete", "patch"];
+const operations = reference
+  ? Object.entries(reference.paths).flatMap(([p, ops]) =>
+      Object.entries(ops)
+        .filter(([method]) => METHODS.includes(method))
+        .map(([method, op]) => ({ label: `${method.toUpperCase()} ${p}`, path: p, method, op })),
+    )
+  : [];
+
+let doc: GatewayDocument;
+beforeAll(async () => {
+  // The document comes from the routes alone: no store is opened (one that were touched would throw).
+  const app = createApp({
+    db: {} as Database,
+    masterKey: randomBytes(32),
+    skewSeconds: 300,
+    logger: createLogger("silent"),
+    maxBodyBytes: 1024 * 1024,
+    requestTimeoutMs: 30_000,
+  });
+  const res = await app.request("http://gateway.test/v1/openapi.json");
+  expect(res.status).toBe(200);
+  doc = (await res.json()) as GatewayDocument;
+});
+
+function resolveReference(schema: Schema | undefined): Schema | undefined {
+  let s = schema;
+  for (let depth = 0; s?.$ref && depth < 20; depth++) {
+    const [, kind, name] = /^#\/(definitions|responses)\/(.+)$/.exec(s.$ref) ?? [];
+    s = kind === "responses" ? (reference?.responses[name ?? ""]?.schema ?? undefined) : reference?.definitions[name ?? ""];
+  }
+  return s;
+}
+
+function resolveGateway(schema: Schema | undefined): Schema | undefined {
+  let s = schema;
+  for (let depth = 0; s?.$ref && depth < 20; depth++) s = doc.components.schemas[s.$ref.replace("#/components/schemas/", "")];
+  const parts = [...(s?.allOf ?? []), ...(s?.anyOf ?? []), ...(s?.oneOf ?? [])].map(resolveGateway).filter((x): x is Schema => !!x);
+  if (s && parts.length) {
+    return { ...s, properties: Object.assign({}, s.properties, ...parts.map((p) => p.properties ?? {})), items: s.items ?? parts.find((p) => p.items)?.items };
+  }
+  return s;
+}
+
+/** Every required field of the reference schema, at any depth, that the gateway's schema lacks. */
+function missingFields(refSchema: Schema | undefined, gwSchema: Schema | undefined, at: string, seen = new Set<Schema>()): string[] {
+  const ref = resolveReference(refSchema);
+  const gw = resolveGateway(gwSchema);
+  if (!ref || seen.has(ref)) return [];
+  seen.add(ref);
+  if (ref.items) return missingFields(ref.items, gw?.items, `${at}[]`, seen);
+  const missing: string[] = [];
+  for (const name of ref.required ?? []) {
+    if (!gw?.properties?.[name]) missing.push(`${at}.${name}`);
+  }
+  for (const [name, prop] of Object.entries(ref.properties ?? {})) {
+    if (gw?.properties?.[name]) missing.push(...missingFields(prop, gw.properties[name], `${at}.${name}`, seen));
+  }
+  return missing;
+}
+
+function gatewayOperation(p: string, method: string): GatewayOperation | undefined {
+  return doc.paths[p]?.[method];
+}
+
+describe.skipIf(!present)(`the gateway's OpenAPI document covers the reference (${REFERENCE})`, () => {
+  it("has reference operations to compare", () => {
+    expect(operations.length).toBeGreaterThan(40);
+  });
+
+  for (const { label, path: p, method, op } of operations) describe(label, () => {
+    it("is an operation of the gateway with the reference's operationId", () => {
+      const gw = gatewayOperation(p, method);
+      expect(gw, `missing ${method.toUpperCase()} ${p}`).toBeDefined();
+      expect(gw?.operationId).toBe(op.operationId);
+    });
+
+    it("takes every path and query parameter of the reference", () => {
+      const gw = gatewayOperation(p, method);
+      const declared = new Set([...(doc.paths[p]?.parameters ?? []), ...(gw?.parameters ?? [])].map((x) => `${x.in}:${x.name}`));
+      const wanted = (op.parameters ?? []).filter((x) => x.in === "path" || x.in === "query").map((x) => `${x.in}:${x.name}`);
+      expect(wanted.filter((w) => !declared.has(w))).toEqual([]);
+    });
+
+    it("declares every status of the reference", () => {
+      const gw = gatewayOperation(p, method);
+      expect(Object.keys(op.responses).filter((status) => !(status in (gw?.responses ?? {})))).toEqual([]);
+    });
+
+    it("answers every response field the reference requires", () => {
+      const gw = gatewayOperation(p, method);
+      const missing: string[] = [];
+      for (const [status, response] of Object.entries(op.responses)) {
+        const refResponse = response.$ref ? reference?.responses[response.$ref.replace("#/responses/", "")] : response;
+        const content = gw?.responses[status]?.content;
+        if (refResponse?.headers && op.produces?.includes("text/csv")) {
+          // A CSV answer: the reference lists its columns as headers, in order; the gateway's example shows them.
+          const example = content?.["text/csv"]?.schema?.example;
+          const header = typeof example === "string" ? example.split("\n")[0] : undefined;
+          if (header !== Object.keys(refResponse.headers).join(",")) missing.push(`${status} text/csv columns (${header ?? "none"})`);
+          continue;
+        }
+        const gwSchema = content?.["application/json"]?.schema;
+        missing.push(...missingFields(refResponse?.schema, gwSchema, status));
+      }
+      expect(missing).toEqual([]);
+    });
+  });
+});

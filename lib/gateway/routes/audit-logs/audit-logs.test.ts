@@ -1,0 +1,279 @@
+import { ne, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { LogEntry } from "@/lib/contract/audit-logs";
+import { pageQuery } from "../../store/queries/audit-logs";
+import type { Database } from "../../store/client";
+import { organizations } from "../../store/schema";
+import { createTestGateway, type TestGateway, type Who } from "../../testing";
+
+let t: TestGateway;
+let org: string;
+/** Every entry of the demo organization, newest first, as the gateway answers them. */
+let all: LogEntry[];
+
+interface Page {
+  items: LogEntry[];
+  next_page_token: string;
+  prev_page_token: string;
+  message: string;
+}
+type Query = Array<[string, string]> | Record<string, string>;
+const logs = (query: Query = {}, who: Who = "owner", orgId = org) =>
+  t.json<Page>(who, "GET", `/organizations/${orgId}/audit-logs`, { query });
+const pairs = (q: Query): Array<[string, string]> => (Array.isArray(q) ? q : Object.entries(q));
+
+/** Every page of a search, following next tokens. */
+async function walk(query: Query, limit = 1000): Promise<Page[]> {
+  const pages: Page[] = [];
+  let token = "";
+  do {
+    const res = await logs([...pairs(query), ["limit", String(limit)], ...(token ? [["next_token", token] as [string, string]] : [])]);
+    expect(res.status, res.body.message).toBe(200);
+    pages.push(res.body);
+    token = res.body.next_page_token;
+  } while (token && pages.length < 100);
+  return pages;
+}
+const entries = async (query: Query) => (await walk(query)).flatMap((p) => p.items);
+const key = (e: LogEntry) => JSON.stringify(e);
+
+beforeAll(async () => {
+  t = await createTestGateway();
+  org = t.demo.organization_id;
+  all = await entries({});
+});
+afterAll(() => t.close());
+
+describe("GET /organizations/{organization_id}/audit-logs: pages", () => {
+  it("answers 20 entries newest first by default, with no previous page", async () => {
+    const res = await logs();
+    expect(res.status).toBe(200);
+    expect(res.body.items).toHaveLength(20);
+    expect(res.body.items).toEqual(all.slice(0, 20));
+    expect(res.body.prev_page_token).toBe("");
+    expect(res.body.next_page_token).not.toBe("");
+    expect(all.length).toBeGreaterThanOrEqual(2000);
+    const times = all.map((e) => Date.parse(e.start_time));
+    expect(times.every((time, i) => i === 0 || times[i - 1]! >= time)).toBe(true);
+    expect(all.every((e) => e.organization_id === org)).toBe(true);
+  });
+
+  it("walks forward to the end and back to the start with the same pages, no duplicate and no gap", async () => {
+    const forward: Page[] = [];
+    let res = await logs({ limit: "137" });
+    forward.push(res.body);
+    while (res.body.next_page_token) {
+      res = await logs({ limit: "137", next_token: res.body.next_page_token });
+      expect(res.status).toBe(200);
+      forward.push(res.body);
+    }
+    const seen = forward.flatMap((p) => p.items);
+    expect(seen).toEqual(all);
+    expect(new Set(seen.map(key)).size).toBe(all.length);
+    expect(forward.at(-1)!.next_page_token).toBe("");
+    expect(forward.slice(0, -1).every((p) => p.items.length === 137)).toBe(true);
+    expect(forward.slice(1).every((p) => p.prev_page_token !== "")).toBe(true);
+
+    const backward: Page[] = [forward.at(-1)!];
+    let back = forward.at(-1)!;
+    while (back.prev_page_token) {
+      const r = await logs({ limit: "137", prev_token: back.prev_page_token });
+      expect(r.status).toBe(200);
+      back = r.body;
+      backward.unshift(back);
+    }
+    expect(backward.map((p) => p.items)).toEqual(forward.map((p) => p.items));
+    expect(backward[0]!.prev_page_token).toBe("");
+  });
+
+  it("accepts limits from 1 to 1000 and refuses the rest with 400", async () => {
+    expect((await logs({ limit: "1" })).body.items).toEqual(all.slice(0, 1));
+    expect((await logs({ limit: "1000" })).body.items).toEqual(all.slice(0, 1000));
+    for (const limit of ["0", "-1", "1001", "abc", "1.5", "", "99999999999"]) {
+      const res = await logs({ limit });
+      expect(res.status, limit).toBe(400);
+      expect(res.body.message).toMatch(/^query\.limit:/);
+    }
+  });
+
+  it("refuses forged, garbled, misdirected and foreign tokens with 400", async () => {
+    const first = (await logs({ limit: "5" })).body;
+    const second = (await logs({ limit: "5", next_token: first.next_page_token })).body;
+    const [payload, mac] = first.next_page_token.split(".") as [string, string];
+    const decoded = JSON.parse(Buffer.from(payload, "base64url").toString()) as { d: string; t: string; s: number };
+    const forgedPayload = Buffer.from(JSON.stringify({ ...decoded, s: decoded.s + 1 })).toString("base64url");
+    const flip = (s: string) => (s[0] === "A" ? "B" : "A") + s.slice(1);
+    const bad: Array<[string, string]> = [
+      ["next_token", "garbage"],
+      ["next_token", `${forgedPayload}.${mac}`],
+      ["next_token", `${payload}.${flip(mac)}`],
+      ["next_token", `${payload}`],
+      ["next_token", `${payload}.${mac}.x`],
+      ["next_token", second.prev_page_token],
+      ["prev_token", first.next_page_token],
+    ];
+    for (const [name, value] of bad) {
+      const res = await logs([[name, value]]);
+      expect(res.status, `${name}=${value}`).toBe(400);
+      expect(res.body.message).toMatch(new RegExp(`^query\\.${name}:`));
+    }
+    const both = await logs({ next_token: first.next_page_token, prev_token: second.prev_page_token });
+    expect(both.status).toBe(400);
+
+    const [other] = await t.gateway.store.db.select({ id: organizations.id }).from(organizations).where(ne(organizations.id, org));
+    const foreign = await logs({ next_token: first.next_page_token }, "outsider", other!.id);
+    expect(foreign.status).toBe(400);
+    expect((await logs({}, "outsider", other!.id)).status).toBe(200);
+  });
+});
+
+describe("audit-log pages and the index", () => {
+  /** The plan of a page query when the planner may not scan the table whole: the index must give the order. */
+  async function plan(toward: "older" | "newer"): Promise<string> {
+    const middle = all[Math.floor(all.length / 2)]!;
+    const from = { t: new Date(middle.start_time).toISOString().replace("Z", "000Z"), s: 1 };
+    return t.gateway.store.db.transaction(async (txRaw) => {
+      const tx = txRaw as unknown as Database;
+      await tx.execute(sql`set local enable_seqscan = off`);
+      await tx.execute(sql`set local enable_bitmapscan = off`);
+      const result = await tx.execute(sql`explain ${pageQuery(tx, org, {}, 21, toward, from).getSQL()}`);
+      const rows = ((result as unknown as { rows?: unknown[] }).rows ?? (result as unknown as unknown[])) as Array<Record<string, string>>;
+      return rows.map((r) => Object.values(r)[0]).join("\n");
+    });
+  }
+
+  it("serves deep pages in both directions from the index, without sorting", async () => {
+    for (const toward of ["older", "newer"] as const) {
+      const text = await plan(toward);
+      expect(text, text).toContain("audit_org_time_idx");
+      expect(text, text).not.toMatch(/\bSort\b/);
+    }
+  });
+});
+
+describe("GET /organizations/{organization_id}/audit-logs: filters", () => {
+  const pick = <T>(values: T[]): T => values[Math.floor(values.length / 2)]!;
+
+  const cases: Array<[string, () => [Query, (e: LogEntry) => boolean]]> = [
+    [
+      "project_ids",
+      () => {
+        const ids = [...new Set(all.map((e) => e.project_id).filter(Boolean))].slice(0, 2);
+        return [{ project_ids: ids.join(",") }, (e) => ids.includes(e.project_id)];
+      },
+    ],
+    ["actions (any case)", () => [{ actions: "create,DELETE" }, (e) => e.action === "Create" || e.action === "Delete"]],
+    ["actor_ids", () => [{ actor_ids: t.demo.member.user_id }, (e) => e.actor_id === t.demo.member.user_id]],
+    [
+      "actor_emails (users only)",
+      () => [{ actor_emails: "OWNER@acme.example" }, (e) => e.actor_email === t.demo.owner.email && e.actor_type === "user"],
+    ],
+    ["actor_types", () => [{ actor_types: "System" }, (e) => e.actor_type === "system"]],
+    [
+      "target_ids (overlap)",
+      () => {
+        const id = pick(all.filter((e) => e.target_type === "VM")).target_ids[0]!;
+        return [[["target_ids", id], ["target_ids", "not-a-target"]], (e) => e.target_ids.includes(id)];
+      },
+    ],
+    ["target_types", () => [{ target_types: "VM,Disk" }, (e) => e.target_type === "VM" || e.target_type === "Disk"]],
+    [
+      "target_names (overlap)",
+      () => {
+        const name = pick(all.filter((e) => e.target_names.length > 0)).target_names[0]!;
+        return [{ target_names: name }, (e) => e.target_names.includes(name)];
+      },
+    ],
+    ["locations (overlap)", () => [{ locations: "us-east1-a,eu-north1-a" }, (e) => e.locations.some((l) => ["us-east1-a", "eu-north1-a"].includes(l))]],
+    ["results", () => [{ results: "PERMISSION_DENIED,not_found" }, (e) => ["PERMISSION_DENIED", "NOT_FOUND"].includes(e.result)]],
+    ["results_not", () => [{ results_not: "OK" }, (e) => e.result !== "OK"]],
+    ["surfaces", () => [{ surfaces: "terraform,cli" }, (e) => e.surface === "terraform" || e.surface === "cli"]],
+    [
+      "start_time and end_time (with offsets)",
+      () => {
+        const end = new Date(Date.now() - 10 * 86_400_000);
+        const start = new Date(Date.now() - 20 * 86_400_000);
+        const withOffset = (d: Date) => new Date(d.getTime() - 7 * 3_600_000).toISOString().replace(/\.\d+Z$/, "-07:00");
+        const s = Date.parse(withOffset(start));
+        const en = Date.parse(withOffset(end));
+        return [{ start_time: withOffset(start), end_time: withOffset(end) }, (e) => Date.parse(e.start_time) >= s && Date.parse(e.start_time) <= en];
+      },
+    ],
+    [
+      "several filters at once",
+      () => [
+        { actor_ids: t.demo.member.user_id, results: "PERMISSION_DENIED", surfaces: "console" },
+        (e) => e.actor_id === t.demo.member.user_id && e.result === "PERMISSION_DENIED" && e.surface === "console",
+      ],
+    ],
+  ];
+
+  it.each(cases)("honours %s", async (_name, build) => {
+    const [query, matches] = build();
+    const expected = all.filter(matches);
+    expect(expected.length).toBeGreaterThan(0);
+    expect(expected.length).toBeLessThan(all.length);
+    const found = await entries(query);
+    expect(found.map(key)).toEqual(expected.map(key));
+  });
+
+  it("pages a filtered search by its tokens", async () => {
+    const expected = all.filter((e) => e.actor_type === "system");
+    const pages = await walk({ actor_types: "system" }, 7);
+    expect(pages.length).toBe(Math.ceil(expected.length / 7));
+    expect(pages.flatMap((p) => p.items)).toEqual(expected);
+  });
+
+  it("refuses times without an offset, bad times and reversed windows with 400", async () => {
+    const cases: Array<[Record<string, string>, RegExp]> = [
+      [{ start_time: "2024-01-01" }, /^query\.start_time:/],
+      [{ start_time: "2024-01-01T00:00:00" }, /^query\.start_time:/],
+      [{ end_time: "now" }, /^query\.end_time:/],
+      [{ end_time: "2024-02-30T00:00:00Z" }, /^query\.end_time:/],
+      [{ start_time: "0000-01-01T00:00:00Z" }, /^query\.start_time:/],
+      [{ end_time: "9999-12-31T23:59:59-14:00" }, /^query\.end_time:/],
+      [{ start_time: "2024-02-01T00:00:00Z", end_time: "2024-01-01T00:00:00+01:00" }, /^query\.start_time: must not be after end_time/],
+    ];
+    for (const [query, message] of cases) {
+      const res = await logs(query);
+      expect(res.status, JSON.stringify(query)).toBe(400);
+      expect(res.body.message).toMatch(message);
+    }
+  });
+});
+
+describe("GET /organizations/{organization_id}/audit-logs: access and new entries", () => {
+  it("is open to members and refused to others", async () => {
+    expect((await logs({ limit: "3" }, "member")).body.items).toEqual(all.slice(0, 3));
+    expect((await logs({}, "outsider")).status).toBe(403);
+  });
+
+  it("shows a mutation made just now on top, and a refused one as PERMISSION_DENIED", async () => {
+    const created = await t.json<{ project: { id: string } }>("owner", "POST", "/organizations/projects", {
+      body: { organization_id: org, name: "audited-project" },
+    });
+    expect(created.status).toBe(200);
+    const refused = await t.json("member", "POST", "/organizations/projects", { body: { organization_id: org, name: "not-allowed" } });
+    expect(refused.status).toBe(403);
+
+    const top = (await logs({ limit: "2" })).body.items;
+    expect(top[1]).toMatchObject({
+      action: "Create",
+      action_detail: "Create Project",
+      actor_id: t.demo.owner.user_id,
+      actor_email: t.demo.owner.email,
+      actor_type: "user",
+      result: "OK",
+      surface: "api",
+      target_type: "Project",
+      target_ids: [created.body.project.id],
+      target_names: ["audited-project"],
+      project_id: created.body.project.id,
+    });
+    expect(top[0]).toMatchObject({ actor_id: t.demo.member.user_id, result: "PERMISSION_DENIED", target_names: ["not-allowed"] });
+    const found = await logs({ target_ids: created.body.project.id, results: "OK" });
+    expect(found.body.items).toHaveLength(1);
+    const byName = await logs({ target_names: "not-allowed", actor_emails: t.demo.member.email });
+    expect(byName.body.items.map((e) => e.result)).toEqual(["PERMISSION_DENIED"]);
+  });
+});

@@ -1,0 +1,36 @@
+import { requireOrgMember } from "../../authz";
+import { csvResponse } from "../../csv";
+import { dailyCosts, usageLines, usageOptions } from "../../store/queries/usage";
+import { BILLING_EXPORT_COLUMNS } from "@/lib/contract/billing";
+import type { AppRouteHandler } from "../shared";
+import { dateRange } from "../usage/range";
+import type * as routes from "./billing.routes";
+
+export const getBillingCosts: AppRouteHandler<typeof routes.getBillingCosts> = async (c) => {
+  const { organization_id: orgId } = c.req.valid("param");
+  const { start_date, end_date } = c.req.valid("query");
+  await requireOrgMember(c.get("access"), orgId);
+  const { data, lastUpdated } = await dailyCosts(c.get("deps").db, orgId, dateRange(start_date, end_date));
+  return c.json({ data, last_updated: lastUpdated ? lastUpdated.toISOString() : "" }, 200);
+};
+
+export const getBillingExportProductline: AppRouteHandler<typeof routes.getBillingExportProductline> = async (c) => {
+  const { organization_id: orgId } = c.req.valid("param");
+  const q = c.req.valid("query");
+  await requireOrgMember(c.get("access"), orgId);
+  const filter = { startDate: q.start_date, endDate: q.end_date, projects: q.projects, productLines: q.product_lines, regions: q.regions };
+  return csvResponse(c, {
+    fileName: `billing-productline-${q.start_date}-to-${q.end_date}.csv`,
+    columns: BILLING_EXPORT_COLUMNS,
+    batches: usageLines(c.get("deps").db, orgId, filter),
+    toRow: (l) => [l.cost, l.billableMetric, l.productLine, l.projectId, l.projectName, l.quantity, l.region, l.resourceName, l.unitPrice, l.usageDate],
+  });
+};
+
+export const getBillingOptions: AppRouteHandler<typeof routes.getBillingOptions> = async (c) => {
+  const { organization_id: orgId } = c.req.valid("param");
+  const { start_date, end_date } = c.req.valid("query");
+  await requireOrgMember(c.get("access"), orgId);
+  const options = await usageOptions(c.get("deps").db, orgId, { startDate: start_date, endDate: end_date, withoutReservations: true });
+  return c.json(options, 200);
+};

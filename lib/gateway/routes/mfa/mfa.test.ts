@@ -1,0 +1,130 @@
+import { asc, gt, max } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { auditLog } from "../../store/schema";
+import { createTestGateway, type TestGateway } from "../../testing";
+
+let t: TestGateway;
+let path: string;
+beforeAll(async () => {
+  t = await createTestGateway();
+  path = `/organizations/${t.demo.organization_id}/mfa`;
+});
+afterAll(() => t.close());
+
+interface Mfa {
+  method: "totp" | "webauthn";
+  created_at: string;
+}
+interface ErrorBody {
+  code: string;
+  message: string;
+  reason: string;
+}
+type Who = "owner" | "member" | "outsider";
+
+async function audited<T>(call: () => Promise<T>) {
+  const [row] = await t.gateway.store.db.select({ seq: max(auditLog.seq) }).from(auditLog);
+  const before = Number(row?.seq ?? 0);
+  const result = await call();
+  const entries = await t.gateway.store.db.select().from(auditLog).where(gt(auditLog.seq, before)).orderBy(asc(auditLog.seq));
+  return { result, entries };
+}
+
+const get = (who: Who = "owner") => t.json<{ mfa_methods: Mfa[] } & ErrorBody>(who, "GET", path);
+const patch = (body: unknown, who: Who = "owner") => t.json<{ mfa_methods: Mfa[] } & ErrorBody>(who, "PATCH", path, { body });
+
+describe("GET /organizations/{organization_id}/mfa", () => {
+  it("shows the seeded requirement to the owner and a member", async () => {
+    for (const who of ["owner", "member"] as const) {
+      const res = await get(who);
+      expect(res.status).toBe(200);
+      expect(res.body.mfa_methods).toEqual([{ method: "totp", created_at: expect.stringMatching(/Z$/) }]);
+    }
+  });
+
+  it("refuses an outsider with 403 and answers 401 unsigned", async () => {
+    const res = await get("outsider");
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({ code: "403", reason: "permission_denied" });
+    expect((await t.gateway.app.request(`http://gateway.test/v1${path}`)).status).toBe(401);
+  });
+});
+
+describe("PATCH /organizations/{organization_id}/mfa", () => {
+  it("sets the required methods: kept ones keep created_at, new ones get now, duplicates collapse", async () => {
+    const [totp] = (await get()).body.mfa_methods;
+    const started = Date.now();
+    const { result: res, entries } = await audited(() => patch({ intended_methods: ["webauthn", "totp", "webauthn"] }));
+    expect(res.status).toBe(200);
+    expect(res.body.mfa_methods.map((m) => m.method).sort()).toEqual(["totp", "webauthn"]);
+    const byMethod = new Map(res.body.mfa_methods.map((m) => [m.method, m]));
+    expect(byMethod.get("totp")!.created_at).toBe(totp!.created_at);
+    expect(Date.parse(byMethod.get("webauthn")!.created_at)).toBeGreaterThanOrEqual(started - 1000);
+    expect((await get()).body).toEqual(res.body);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ organizationId: t.demo.organization_id, action: "Update", result: "OK", targetType: "OrganizationMFA", targetIds: [t.demo.organization_id], targetNames: ["webauthn", "totp"] });
+  });
+
+  it("drops methods that are no longer listed, and an empty list requires none", async () => {
+    const webauthn = (await get()).body.mfa_methods.find((m) => m.method === "webauthn")!;
+    const res = await patch({ intended_methods: ["webauthn"] });
+    expect(res.body.mfa_methods).toEqual([webauthn]);
+    const none = await patch({ intended_methods: [] });
+    expect(none.status).toBe(200);
+    expect(none.body.mfa_methods).toEqual([]);
+    expect((await get()).body.mfa_methods).toEqual([]);
+  });
+
+  it("shows the required methods in the organization entity", async () => {
+    await patch({ intended_methods: ["totp"] });
+    const entities = await t.json<{ items: Array<{ id: string; mfa_methods?: Mfa[] }> }>("owner", "GET", "/organizations/entities");
+    const entity = entities.body.items.find((o) => o.id === t.demo.organization_id)!;
+    expect(entity.mfa_methods).toEqual((await get()).body.mfa_methods);
+    expect(entity.mfa_methods?.map((m) => m.method)).toEqual(["totp"]);
+    const put = await t.json<{ entity: { mfa_methods?: Mfa[] } }>("owner", "PUT", "/organizations/entities", {
+      query: { org_id: t.demo.organization_id },
+      body: { company_name: "Acme AI Labs, Inc." },
+    });
+    expect(put.body.entity.mfa_methods).toEqual(entity.mfa_methods);
+  });
+
+  it.each([
+    ["an unknown method", { intended_methods: ["totp", "sms"] }, "body.intended_methods[1]: must be one of totp, webauthn"],
+    ["a method of the wrong type", { intended_methods: [1] }, "body.intended_methods[0]"],
+    ["a string instead of a list", { intended_methods: "totp" }, "body.intended_methods: must be an array"],
+    ["no intended_methods", {}, "body.intended_methods: is required"],
+    ["a null body", null, "body"],
+  ])("answers 400 for %s and changes nothing", async (_name, body, message) => {
+    const before = (await get()).body;
+    const { result: res, entries } = await audited(() => patch(body));
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: "400", reason: "bad_request" });
+    expect(res.body.message).toContain(message);
+    expect((await get()).body).toEqual(before);
+    expect(entries.map((e) => e.result)).toEqual(["INVALID_ARGUMENT"]);
+  });
+
+  it.each(["member", "outsider"] as const)("refuses the %s with 403, audited, and changes nothing", async (who) => {
+    const before = (await get()).body;
+    const { result: res, entries } = await audited(() => patch({ intended_methods: [] }, who));
+    expect(res.status).toBe(403);
+    expect(entries.map((e) => [e.result, e.organizationId, e.actorId])).toEqual([["PERMISSION_DENIED", t.demo.organization_id, t.demo[who].user_id]]);
+    expect((await get()).body).toEqual(before);
+  });
+
+  it("answers a status it does not declare (413) with the error status object", async () => {
+    const res = await t.json<{ code: number; message: string; details: unknown[] }>("owner", "PATCH", path, {
+      rawBody: JSON.stringify({ intended_methods: ["totp"], pad: "x".repeat(2 * 1024 * 1024) }),
+    });
+    expect(res.status).toBe(413);
+    expect(res.body).toMatchObject({ code: expect.any(Number), message: expect.any(String), details: [] });
+  });
+
+  it("ends concurrent updates in one of the requested sets", async () => {
+    const sets = [["totp"], ["webauthn"], ["totp", "webauthn"], []];
+    const results = await Promise.all(sets.map((intended_methods) => patch({ intended_methods })));
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    const final = (await get()).body.mfa_methods.map((m) => m.method).sort();
+    expect(sets.map((s) => [...s].sort())).toContainEqual(final);
+  });
+});

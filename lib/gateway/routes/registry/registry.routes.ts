@@ -1,0 +1,54 @@
+import { createRoute } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
+import {
+  ccrTokenRequestSchema,
+  ccrTokenResponseSchema,
+  listSupportedLocationsResponseSchema,
+  listSupportedProvidersResponseSchema,
+} from "@/lib/contract/registry";
+import type { AppEnv } from "../../context";
+import { errors, json } from "../shared";
+
+const tags = ["Ccr", "Container Registry"];
+
+export const listSupportedLocations = createRoute({
+  method: "get",
+  path: "/ccr/supported-locations",
+  operationId: "listSupportedLocations",
+  tags,
+  summary: "Lists the locations where container registry repositories can be hosted.",
+  responses: { 200: json(listSupportedLocationsResponseSchema, "locations"), ...errors(401, 500) },
+});
+
+export const listSupportedProviders = createRoute({
+  method: "get",
+  path: "/ccr/supported-providers",
+  operationId: "listSupportedProviders",
+  tags,
+  summary: "Lists the upstream registry providers supported for pull-through-cache repositories.",
+  responses: { 200: json(listSupportedProvidersResponseSchema, "providers"), ...errors(401, 500) },
+});
+
+/**
+ * The body is optional: an empty one sent with a JSON content type (as many clients
+ * do for a bodiless POST) reads as {}, not as malformed JSON.
+ */
+const emptyBodyIsEmptyObject: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if ((await c.req.text()).trim() === "") {
+    // Hono parses JSON from its cache of the body text (a promise, though typed as a string).
+    (c.req.bodyCache as unknown as { text: Promise<string> }).text = Promise.resolve("{}");
+  }
+  await next();
+};
+
+export const createCcrToken = createRoute({
+  method: "post",
+  path: "/ccr/tokens",
+  operationId: "createCcrToken",
+  tags,
+  summary: "Creates a limited-scope token for authenticating to the container registry and returns it.",
+  description: "The token is shown only in this response. It belongs to the caller's first organization.",
+  middleware: [emptyBodyIsEmptyObject] as const,
+  request: { body: { required: false, content: { "application/json": { schema: ccrTokenRequestSchema } } } },
+  responses: { 200: json(ccrTokenResponseSchema, "the created token"), ...errors(400, 401, 500) },
+});

@@ -1,0 +1,208 @@
+import { randomUUID } from "node:crypto";
+import { and, eq } from "drizzle-orm";
+import { auditAs, mutate } from "../../audit";
+import { requireOrgMember, requirePermission } from "../../authz";
+import { hashSecret, newSecret } from "../../crypto";
+import { notFound } from "../../errors";
+import type { Database } from "../../store/client";
+import {
+  findScimIntegration,
+  insertScimToken,
+  listScimIntegrations as listIntegrationRows,
+  listScimTokens,
+  scimIntegrationWithTokens,
+  toScimIntegration,
+  TOKEN_KEY_ID,
+} from "../../store/queries/scim";
+import { scimIntegrations, scimTokens } from "../../store/schema";
+import type { AppRouteHandler } from "../shared";
+import type * as routes from "./scim.routes";
+
+const integrationNotFound = () => notFound("SCIM integration not found in this organization");
+const tokenNotFound = () => notFound("SCIM token not found in this integration");
+
+async function existingIntegration(db: Database, orgId: string, integrationId: string) {
+  const row = await findScimIntegration(db, orgId, integrationId);
+  if (!row) throw integrationNotFound();
+  return row;
+}
+
+/** A token secret with a recognizable prefix, so secret scanners can spot a leaked one. */
+function newTokenSecret(): { secret: string; secretHash: string } {
+  const secret = `scim_${newSecret()}`;
+  return { secret, secretHash: hashSecret(secret) };
+}
+
+export const listScimIntegrations: AppRouteHandler<typeof routes.listScimIntegrations> = async (c) => {
+  const { org_id: orgId } = c.req.valid("param");
+  await requireOrgMember(c.get("access"), orgId);
+  return c.json({ integrations: await listIntegrationRows(c.get("deps").db, orgId) }, 200);
+};
+
+export const createScimIntegration: AppRouteHandler<typeof routes.createScimIntegration> = async (c) => {
+  const { org_id: orgId } = c.req.valid("param");
+  const body = c.req.valid("json");
+  const caller = c.get("caller");
+  const audit = auditAs(c, {
+    organizationId: orgId,
+    action: "Create",
+    actionDetail: "Create SCIM Integration",
+    targetType: "SCIMIntegration",
+    targetNames: [body.name],
+  });
+  await requirePermission(c.get("access"), orgId, "scim.manage");
+  const token = body.token ? { ...body.token, ...newTokenSecret() } : undefined;
+  const now = new Date();
+  const created = await mutate(c, audit, async (tx, meta) => {
+    const [row] = await tx
+      .insert(scimIntegrations)
+      .values({
+        id: randomUUID(),
+        organizationId: orgId,
+        name: body.name,
+        identityProvider: body.identity_provider,
+        createdBy: caller.userId,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    if (!row) throw new Error("integration insert returned nothing");
+    meta.targetIds = [row.id];
+    const apiKeyInfo = token
+      ? await insertScimToken(tx, {
+          organizationId: orgId,
+          integrationId: row.id,
+          alias: token.alias,
+          expiresAt: new Date(token.expires_at),
+          userId: caller.userId,
+          secret: token.secret,
+          secretHash: token.secretHash,
+          now,
+        })
+      : undefined;
+    return { row, apiKeyInfo };
+  });
+  const integration = toScimIntegration(created.row, created.apiKeyInfo ? [created.apiKeyInfo.key_id] : []);
+  return c.json({ integration, ...(created.apiKeyInfo ? { api_key_info: created.apiKeyInfo } : {}) }, 200);
+};
+
+export const getScimIntegration: AppRouteHandler<typeof routes.getScimIntegration> = async (c) => {
+  const { org_id: orgId, integration_id: integrationId } = c.req.valid("param");
+  const { db } = c.get("deps");
+  await requireOrgMember(c.get("access"), orgId);
+  return c.json(await scimIntegrationWithTokens(db, await existingIntegration(db, orgId, integrationId)), 200);
+};
+
+export const updateScimIntegration: AppRouteHandler<typeof routes.updateScimIntegration> = async (c) => {
+  const { org_id: orgId, integration_id: integrationId } = c.req.valid("param");
+  const body = c.req.valid("json");
+  const { db } = c.get("deps");
+  const audit = auditAs(c, {
+    organizationId: orgId,
+    action: "Update",
+    actionDetail: body.status ? `Set SCIM Integration ${body.status}` : "Update SCIM Integration",
+    targetType: "SCIMIntegration",
+    targetIds: [integrationId],
+  });
+  await requirePermission(c.get("access"), orgId, "scim.manage");
+  const existing = await existingIntegration(db, orgId, integrationId);
+  audit.targetNames = [existing.name];
+  const updated = await mutate(c, audit, async (tx) => {
+    const [row] = await tx
+      .update(scimIntegrations)
+      .set({ ...(body.status ? { status: body.status } : {}), updatedAt: new Date() })
+      .where(and(eq(scimIntegrations.organizationId, orgId), eq(scimIntegrations.id, existing.id)))
+      .returning();
+    if (!row) throw integrationNotFound();
+    return row;
+  });
+  return c.json(await scimIntegrationWithTokens(db, updated), 200);
+};
+
+export const deleteScimIntegration: AppRouteHandler<typeof routes.deleteScimIntegration> = async (c) => {
+  const { org_id: orgId, integration_id: integrationId } = c.req.valid("param");
+  const { db } = c.get("deps");
+  const audit = auditAs(c, {
+    organizationId: orgId,
+    action: "Delete",
+    actionDetail: "Delete SCIM Integration",
+    targetType: "SCIMIntegration",
+    targetIds: [integrationId],
+  });
+  await requirePermission(c.get("access"), orgId, "scim.manage");
+  const existing = await existingIntegration(db, orgId, integrationId);
+  audit.targetNames = [existing.name];
+  await mutate(c, audit, async (tx) => {
+    // Its tokens go with it (foreign-key cascade).
+    const gone = await tx
+      .delete(scimIntegrations)
+      .where(and(eq(scimIntegrations.organizationId, orgId), eq(scimIntegrations.id, existing.id)))
+      .returning({ id: scimIntegrations.id });
+    if (gone.length === 0) throw integrationNotFound();
+  });
+  return c.body(null, 204);
+};
+
+export const listScimIntegrationTokens: AppRouteHandler<typeof routes.listScimIntegrationTokens> = async (c) => {
+  const { org_id: orgId, integration_id: integrationId } = c.req.valid("param");
+  const { db } = c.get("deps");
+  await requireOrgMember(c.get("access"), orgId);
+  const integration = await existingIntegration(db, orgId, integrationId);
+  return c.json({ items: await listScimTokens(db, orgId, integration.id) }, 200);
+};
+
+export const createScimIntegrationToken: AppRouteHandler<typeof routes.createScimIntegrationToken> = async (c) => {
+  const { org_id: orgId, integration_id: integrationId } = c.req.valid("param");
+  const body = c.req.valid("json");
+  const { db } = c.get("deps");
+  const caller = c.get("caller");
+  const audit = auditAs(c, {
+    organizationId: orgId,
+    action: "Create",
+    actionDetail: "Create SCIM Token",
+    targetType: "SCIMToken",
+    targetNames: [body.alias],
+  });
+  await requirePermission(c.get("access"), orgId, "scim.manage");
+  const integration = await existingIntegration(db, orgId, integrationId);
+  const { secret, secretHash } = newTokenSecret();
+  const apiKeyInfo = await mutate(c, audit, async (tx, meta) => {
+    const info = await insertScimToken(tx, {
+      organizationId: orgId,
+      integrationId: integration.id,
+      alias: body.alias,
+      expiresAt: new Date(body.expires_at),
+      userId: caller.userId,
+      secret,
+      secretHash,
+      now: new Date(),
+    });
+    meta.targetIds = [info.key_id];
+    return info;
+  });
+  return c.json({ api_key_info: apiKeyInfo }, 200);
+};
+
+export const deleteScimIntegrationToken: AppRouteHandler<typeof routes.deleteScimIntegrationToken> = async (c) => {
+  const { org_id: orgId, integration_id: integrationId, access_key_id: keyId } = c.req.valid("param");
+  const { db } = c.get("deps");
+  const audit = auditAs(c, {
+    organizationId: orgId,
+    action: "Delete",
+    actionDetail: "Delete SCIM Token",
+    targetType: "SCIMToken",
+    targetIds: [keyId],
+  });
+  await requirePermission(c.get("access"), orgId, "scim.manage");
+  const integration = await existingIntegration(db, orgId, integrationId);
+  if (!TOKEN_KEY_ID.test(keyId)) throw tokenNotFound();
+  await mutate(c, audit, async (tx, meta) => {
+    const gone = await tx
+      .delete(scimTokens)
+      .where(and(eq(scimTokens.organizationId, orgId), eq(scimTokens.integrationId, integration.id), eq(scimTokens.id, keyId)))
+      .returning({ alias: scimTokens.alias });
+    if (gone.length === 0) throw tokenNotFound();
+    meta.targetNames = gone.map((g) => g.alias);
+  });
+  return c.body(null, 204);
+};

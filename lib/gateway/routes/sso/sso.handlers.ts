@@ -1,0 +1,78 @@
+import { randomUUID } from "node:crypto";
+import { and, eq } from "drizzle-orm";
+import { auditAs, mutate } from "../../audit";
+import { requireOrgMember, requirePermission } from "../../authz";
+import { badRequest, notFound } from "../../errors";
+import { findSsoProvider, listSsoProviders as listProviderRows, toSsoProvider } from "../../store/queries/sso";
+import { organizations, ssoProviders } from "../../store/schema";
+import type { AppRouteHandler } from "../shared";
+import type * as routes from "./sso.routes";
+
+const providerNotFound = () => notFound("SSO provider not found in this organization");
+
+export const listSsoProviders: AppRouteHandler<typeof routes.listSsoProviders> = async (c) => {
+  const { organization_id: orgId } = c.req.valid("param");
+  await requireOrgMember(c.get("access"), orgId);
+  const rows = await listProviderRows(c.get("deps").db, orgId);
+  return c.json({ sso_providers: rows.map(toSsoProvider) }, 200);
+};
+
+export const createSsoProvider: AppRouteHandler<typeof routes.createSsoProvider> = async (c) => {
+  const { organization_id: orgId } = c.req.valid("param");
+  const body = c.req.valid("json");
+  const audit = auditAs(c, {
+    organizationId: orgId,
+    action: "Create",
+    actionDetail: "Create SSO Provider",
+    targetType: "SSOProvider",
+    targetNames: [body.issuer_uri],
+  });
+  await requirePermission(c.get("access"), orgId, "sso.manage");
+  const domains = [...new Set(body.email_domains)];
+  const row = await mutate(c, audit, async (tx, meta) => {
+    // One provider per e-mail domain in an organization, so sign-in knows where to send a user;
+    // the organization's row lock makes concurrent creates check one after the other.
+    await tx.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, orgId)).for("update");
+    const claimed = new Map<string, string>();
+    for (const provider of await listProviderRows(tx, orgId)) {
+      for (const domain of provider.emailDomains) claimed.set(domain, provider.id);
+    }
+    const index = body.email_domains.findIndex((d) => claimed.has(d));
+    if (index >= 0) {
+      const domain = body.email_domains[index] ?? "";
+      throw badRequest(`body.email_domains[${index}]`, `${domain} is already served by SSO provider ${claimed.get(domain)}`);
+    }
+    const [created] = await tx
+      .insert(ssoProviders)
+      .values({ id: randomUUID(), organizationId: orgId, clientId: body.client_id, issuerUri: body.issuer_uri, emailDomains: domains })
+      .returning();
+    if (!created) throw new Error("provider insert returned nothing");
+    meta.targetIds = [created.id];
+    return created;
+  });
+  return c.json(toSsoProvider(row), 200);
+};
+
+export const deleteSsoProvider: AppRouteHandler<typeof routes.deleteSsoProvider> = async (c) => {
+  const { organization_id: orgId, provider_id: providerId } = c.req.valid("param");
+  const audit = auditAs(c, {
+    organizationId: orgId,
+    action: "Delete",
+    actionDetail: "Delete SSO Provider",
+    targetType: "SSOProvider",
+    targetIds: [providerId],
+  });
+  await requirePermission(c.get("access"), orgId, "sso.manage");
+  const existing = await findSsoProvider(c.get("deps").db, orgId, providerId);
+  if (!existing) throw providerNotFound();
+  audit.targetNames = [existing.issuerUri];
+  const deleted = await mutate(c, audit, async (tx) => {
+    const [row] = await tx
+      .delete(ssoProviders)
+      .where(and(eq(ssoProviders.organizationId, orgId), eq(ssoProviders.id, existing.id)))
+      .returning();
+    if (!row) throw providerNotFound();
+    return row;
+  });
+  return c.json(toSsoProvider(deleted), 200);
+};

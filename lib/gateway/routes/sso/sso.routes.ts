@@ -1,0 +1,37 @@
+import { createRoute } from "@hono/zod-openapi";
+import { createSsoProviderRequestSchema, listSsoProvidersResponseSchema, ssoOrgPathSchema, ssoProviderPathSchema, ssoProviderSchema } from "@/lib/contract/sso";
+import { errors, json, jsonBody } from "../shared";
+
+const tags = ["SSO"];
+
+// These operations declare no 401: the app answers an authentication failure with 403.
+
+export const listSsoProviders = createRoute({
+  method: "get",
+  path: "/organizations/{organization_id}/sso/providers",
+  operationId: "listSSOProviders",
+  tags,
+  summary: "Returns the active sso providers for a given orgID.",
+  request: { params: ssoOrgPathSchema },
+  responses: { 200: json(listSsoProvidersResponseSchema, "the organization's SSO providers"), ...errors(400, 403, 404, 500) },
+});
+
+export const createSsoProvider = createRoute({
+  method: "post",
+  path: "/organizations/{organization_id}/sso/providers",
+  operationId: "createSSOProvider",
+  tags,
+  summary: "Create a new SSO provider for a specific org.",
+  request: { params: ssoOrgPathSchema, body: jsonBody(createSsoProviderRequestSchema) },
+  responses: { 200: json(ssoProviderSchema, "the created provider"), ...errors(400, 403, 404, 500) },
+});
+
+export const deleteSsoProvider = createRoute({
+  method: "delete",
+  path: "/organizations/{organization_id}/sso/providers/{provider_id}",
+  operationId: "deleteSSOProvider",
+  tags,
+  summary: "Delete a specific SSO provider for a specific org.",
+  request: { params: ssoProviderPathSchema },
+  responses: { 200: json(ssoProviderSchema, "the deleted provider"), ...errors(400, 403, 404, 500) },
+});

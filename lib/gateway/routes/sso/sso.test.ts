@@ -1,0 +1,148 @@
+import { asc, gt, max } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { auditLog } from "../../store/schema";
+import { createTestGateway, type TestGateway } from "../../testing";
+
+let t: TestGateway;
+let base: string;
+beforeAll(async () => {
+  t = await createTestGateway();
+  base = `/organizations/${t.demo.organization_id}/sso/providers`;
+});
+afterAll(() => t.close());
+
+interface Provider {
+  id: string;
+  org_id: string;
+  client_id: string;
+  issuer_uri: string;
+  created_at: string;
+  email_domains: string[];
+}
+interface ErrorBody {
+  code: string;
+  message: string;
+  reason: string;
+}
+type Who = "owner" | "member" | "outsider";
+
+async function audited<T>(call: () => Promise<T>) {
+  const [row] = await t.gateway.store.db.select({ seq: max(auditLog.seq) }).from(auditLog);
+  const before = Number(row?.seq ?? 0);
+  const result = await call();
+  const entries = await t.gateway.store.db.select().from(auditLog).where(gt(auditLog.seq, before)).orderBy(asc(auditLog.seq));
+  return { result, entries };
+}
+
+const list = (who: Who = "owner") => t.json<{ sso_providers: Provider[] } & ErrorBody>(who, "GET", base);
+const create = (body: unknown, who: Who = "owner") => t.json<Provider & ErrorBody>(who, "POST", base, { body });
+const valid = { client_id: "0oa-new-client", issuer_uri: "https://idp.acme.example/oauth2/default", email_domains: ["Research.Acme.Example"] };
+
+describe("listing SSO providers", () => {
+  it("lists the organization's providers with every required field", async () => {
+    const res = await list();
+    expect(res.status).toBe(200);
+    expect(res.body.sso_providers).toEqual([
+      {
+        id: expect.any(String),
+        org_id: t.demo.organization_id,
+        client_id: "0oa8f3k2l1acmeSSO697",
+        issuer_uri: "https://acme.okta.example/oauth2/default",
+        created_at: expect.stringMatching(/Z$/),
+        email_domains: ["acme.example", "acme-ai.example"],
+      },
+    ]);
+    expect((await list("member")).status).toBe(200);
+  });
+
+  it("refuses an outsider with 403; an unsigned request is 403 too (no 401 declared)", async () => {
+    const res = await list("outsider");
+    expect(res.status).toBe(403);
+    expect(res.body.reason).toBe("permission_denied");
+    const unsigned = await t.gateway.app.request(`http://gateway.test/v1${base}`);
+    expect(unsigned.status).toBe(403);
+  });
+});
+
+describe("creating SSO providers", () => {
+  it("creates a provider with normalized domains, audited", async () => {
+    const { result: res, entries } = await audited(() => create({ ...valid, email_domains: ["Research.Acme.Example", "research.acme.example", "labs.acme.example"] }));
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ org_id: t.demo.organization_id, client_id: valid.client_id, issuer_uri: valid.issuer_uri, email_domains: ["research.acme.example", "labs.acme.example"] });
+    expect((await list()).body.sso_providers.map((p) => p.id)).toContain(res.body.id);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ organizationId: t.demo.organization_id, action: "Create", result: "OK", targetType: "SSOProvider", targetIds: [res.body.id], targetNames: [valid.issuer_uri] });
+  });
+
+  it.each([
+    ["an http issuer", { ...valid, issuer_uri: "http://idp.acme.example" }, "body.issuer_uri: must be an https URL"],
+    ["an issuer that is not a URL", { ...valid, issuer_uri: "idp.acme.example" }, "body.issuer_uri"],
+    ["an issuer with an IP address", { ...valid, issuer_uri: "https://10.0.0.1/" }, "body.issuer_uri"],
+    ["an issuer with a fragment", { ...valid, issuer_uri: "https://idp.acme.example/#x" }, "body.issuer_uri: must not hold credentials, a query or a fragment"],
+    ["an empty issuer", { ...valid, issuer_uri: "" }, "body.issuer_uri"],
+    ["no issuer", { client_id: "x", email_domains: ["acme.example"] }, "body.issuer_uri: is required"],
+    ["an empty client_id", { ...valid, client_id: "" }, "body.client_id: must not be empty"],
+    ["a blank client_id", { ...valid, client_id: "   " }, "body.client_id"],
+    ["a numeric client_id", { ...valid, client_id: 12 }, "body.client_id"],
+    ["no email_domains", { client_id: "x", issuer_uri: valid.issuer_uri }, "body.email_domains: is required"],
+    ["an empty email_domains", { ...valid, email_domains: [] }, "body.email_domains: must hold at least one domain"],
+    ["email_domains as a string", { ...valid, email_domains: "acme.example" }, "body.email_domains"],
+    ["an invalid second domain", { ...valid, email_domains: ["ok.example", "not a domain"] }, "body.email_domains[1]: must be a domain name"],
+    ["a domain without a dot", { ...valid, email_domains: ["localhost"] }, "body.email_domains[0]"],
+    ["a domain with an @", { ...valid, email_domains: ["user@acme.example"] }, "body.email_domains[0]"],
+    ["a numeric domain entry", { ...valid, email_domains: ["ok.example", 5] }, "body.email_domains[1]"],
+    ["a domain another provider serves", { ...valid, email_domains: ["new.example", "ACME.example"] }, "body.email_domains[1]: acme.example is already served"],
+    ["a null body", null, "body"],
+  ])("answers 400 for %s, naming the field, and creates nothing", async (_name, body, message) => {
+    const before = (await list()).body.sso_providers.length;
+    const { result: res, entries } = await audited(() => create(body));
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: "400", reason: "bad_request" });
+    expect(res.body.message).toContain(message);
+    expect((await list()).body.sso_providers).toHaveLength(before);
+    expect(entries.map((e) => e.result)).toEqual(["INVALID_ARGUMENT"]);
+  });
+
+  it.each(["member", "outsider"] as const)("refuses the %s with 403 and audits it", async (who) => {
+    const before = (await list()).body.sso_providers.length;
+    const { result: res, entries } = await audited(() => create({ ...valid, email_domains: ["x.acme.example"] }, who));
+    expect(res.status).toBe(403);
+    expect(entries.map((e) => [e.result, e.organizationId, e.actorId])).toEqual([["PERMISSION_DENIED", t.demo.organization_id, t.demo[who].user_id]]);
+    expect((await list()).body.sso_providers).toHaveLength(before);
+  });
+});
+
+describe("deleting SSO providers", () => {
+  it("returns the deleted provider, audited; a repeated delete is 404", async () => {
+    const created = (await create({ ...valid, email_domains: ["gone.acme.example"] })).body;
+    const { result: res, entries } = await audited(() => t.json<Provider>("owner", "DELETE", `${base}/${created.id}`));
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual(created);
+    expect(entries[0]).toMatchObject({ action: "Delete", result: "OK", targetType: "SSOProvider", targetIds: [created.id], targetNames: [valid.issuer_uri] });
+    expect((await list()).body.sso_providers.map((p) => p.id)).not.toContain(created.id);
+
+    const again = await audited(() => t.json<ErrorBody>("owner", "DELETE", `${base}/${created.id}`));
+    expect(again.result.status).toBe(404);
+    expect(again.result.body.reason).toBe("not_found");
+    expect(again.entries.map((e) => e.result)).toEqual(["NOT_FOUND"]);
+    expect((await t.json("owner", "DELETE", `${base}/not-an-id`)).status).toBe(404);
+
+    // The domain is free again once its provider is gone.
+    expect((await create({ ...valid, email_domains: ["gone.acme.example"] })).status).toBe(200);
+  });
+
+  it("refuses the member and an outsider with 403", async () => {
+    const provider = (await list()).body.sso_providers[0]!;
+    for (const who of ["member", "outsider"] as const) {
+      expect((await t.json(who, "DELETE", `${base}/${provider.id}`)).status, who).toBe(403);
+    }
+    expect((await list()).body.sso_providers.map((p) => p.id)).toContain(provider.id);
+  });
+
+  it("does not delete another organization's provider through this organization's path", async () => {
+    const globex = (await t.json<{ items: Array<{ id: string }> }>("outsider", "GET", "/organizations/entities")).body.items[0]!.id;
+    const theirs = (await t.json<{ sso_providers: Provider[] }>("outsider", "GET", `/organizations/${globex}/sso/providers`)).body.sso_providers[0]!;
+    expect((await t.json("owner", "DELETE", `${base}/${theirs.id}`)).status).toBe(404);
+    expect((await t.json<{ sso_providers: Provider[] }>("outsider", "GET", `/organizations/${globex}/sso/providers`)).body.sso_providers).toHaveLength(1);
+  });
+});

@@ -1,0 +1,42 @@
+import { requireOrgMember } from "../../authz";
+import { csvResponse } from "../../csv";
+import { usageByPeriod, usageLines, usageOptions } from "../../store/queries/usage";
+import { USAGE_EXPORT_COLUMNS } from "@/lib/contract/usage";
+import type { AppRouteHandler } from "../shared";
+import { dateRange } from "./range";
+import type * as routes from "./usage.routes";
+
+export const getUsage: AppRouteHandler<typeof routes.getUsage> = async (c) => {
+  const { org_id: orgId } = c.req.valid("param");
+  const q = c.req.valid("query");
+  await requireOrgMember(c.get("access"), orgId);
+  const filter = { ...dateRange(q.start_date, q.end_date), projects: q.projects, resourceTypes: q.resource_types, regions: q.regions };
+  const items = await usageByPeriod(c.get("deps").db, orgId, filter, q.interval ?? "daily");
+  return c.json({ items }, 200);
+};
+
+export const getUsageExport: AppRouteHandler<typeof routes.getUsageExport> = async (c) => {
+  const { organization_id: orgId } = c.req.valid("param");
+  const q = c.req.valid("query");
+  await requireOrgMember(c.get("access"), orgId);
+  const filter = {
+    startDate: q.start_date,
+    endDate: q.end_date,
+    projects: q.projects,
+    resources: q.resources,
+    resourceTypes: q.resource_types,
+    regions: q.regions,
+  };
+  return csvResponse(c, {
+    fileName: `usage-${q.start_date}-to-${q.end_date}.csv`,
+    columns: USAGE_EXPORT_COLUMNS,
+    batches: usageLines(c.get("deps").db, orgId, filter),
+    toRow: (l) => [l.billableMetric, l.projectId, l.quantity, l.region, l.resourceId, l.resourceType, l.usageDate],
+  });
+};
+
+export const getUsageOptions: AppRouteHandler<typeof routes.getUsageOptions> = async (c) => {
+  const { organization_id: orgId } = c.req.valid("param");
+  await requireOrgMember(c.get("access"), orgId);
+  return c.json(await usageOptions(c.get("deps").db, orgId, {}), 200);
+};

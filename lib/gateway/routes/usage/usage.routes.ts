@@ -1,0 +1,63 @@
+import { createRoute } from "@hono/zod-openapi";
+import { z } from "zod";
+import {
+  customerOrganizationUsageSchema,
+  organizationPathSchema,
+  USAGE_EXPORT_COLUMNS,
+  usageExportQuerySchema,
+  usageOptionsSchema,
+  usagePathSchema,
+  usageQuerySchema,
+} from "@/lib/contract/usage";
+import { defaultError, errors, json } from "../shared";
+
+const tags = ["Usage"];
+
+export const getUsage = createRoute({
+  method: "get",
+  path: "/organizations/{org_id}/usage",
+  operationId: "getUsage",
+  tags,
+  summary: "Get project-level usage for products in the cloud platform.",
+  description:
+    "Array parameters repeat their name once per value. Without dates, the last 30 days; interval daily (default) " +
+    "or monthly, which sums each month under its first day.",
+  request: { params: usagePathSchema, query: usageQuerySchema },
+  responses: { 200: json(customerOrganizationUsageSchema, "usage by project"), ...errors(400, 500), ...defaultError },
+});
+
+// The reference declares no 403 for the export and options; a caller outside the organization is still refused.
+export const getUsageExport = createRoute({
+  method: "get",
+  path: "/organizations/{organization_id}/usage/export",
+  operationId: "getUsageExport",
+  tags,
+  summary: "Get resource-level usage for products in the cloud platform.",
+  description: `CSV columns: ${USAGE_EXPORT_COLUMNS.join(", ")}. One row per resource and day.`,
+  request: { params: organizationPathSchema, query: usageExportQuerySchema },
+  responses: {
+    200: {
+      description: "resource-level usage",
+      content: {
+        "text/csv": {
+          schema: z.string().meta({
+            example:
+              `${USAGE_EXPORT_COLUMNS.join(",")}\n` +
+              "gpu-hours,ab4a6b00-aa5f-408e-a9fb-ac6de5eb45ab,261.271111,us-east1,d8f58dfd-dd86-4ee4-8f01-643e6d0f15bb,h100-80gb-sxm-ib.8x,2025-02-14\n",
+          }),
+        },
+      },
+    },
+    ...errors(400, 403, 500),
+  },
+});
+
+export const getUsageOptions = createRoute({
+  method: "get",
+  path: "/organizations/{organization_id}/usage/options",
+  operationId: "getUsageOptions",
+  tags,
+  summary: "Get options which exist for filters for /usage and /usage/export routes.",
+  request: { params: organizationPathSchema },
+  responses: { 200: json(usageOptionsSchema, "filter values"), ...errors(401, 403, 500) },
+});

@@ -1,0 +1,201 @@
+import { and, eq, gte, inArray, lte, sql } from "drizzle-orm";
+import Papa from "papaparse";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { USAGE_EXPORT_COLUMNS } from "@/lib/contract/usage";
+import { projects, usageRecords } from "../../store/schema";
+import { createTestGateway, type TestGateway } from "../../testing";
+
+let t: TestGateway;
+let org: string;
+const ids: Record<string, string> = {};
+beforeAll(async () => {
+  t = await createTestGateway();
+  org = t.demo.organization_id;
+  const rows = await t.gateway.store.db.select().from(projects).where(eq(projects.organizationId, org));
+  for (const row of rows) ids[row.name] = row.id;
+});
+afterAll(() => t.close());
+
+const today = () => new Date().toISOString().slice(0, 10);
+const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
+
+interface Usage {
+  billable_metric: string;
+  date: string;
+  project_id: string;
+  quantity: number;
+  region: string;
+  reservation_id: string;
+  resource_type: string;
+}
+type Query = Array<[string, string]> | Record<string, string>;
+const usage = (query: Query = {}, who: "owner" | "member" | "outsider" = "owner") =>
+  t.json<{ items: Usage[]; code: number; message: string; details: unknown[] }>(who, "GET", `/organizations/${org}/usage`, { query });
+
+const total = (items: Usage[]) => items.reduce((sum, i) => sum + i.quantity, 0);
+
+describe("GET /organizations/{org_id}/usage", () => {
+  it("answers daily usage of the last 30 days by project, product, region and reservation", async () => {
+    const res = await usage();
+    expect(res.status).toBe(200);
+    const dates = [...new Set(res.body.items.map((i) => i.date))].sort();
+    expect(dates).toHaveLength(30);
+    expect([dates[0], dates.at(-1)]).toEqual([daysAgo(29), today()]);
+    // 6 projects × 6 products × 5 regions, each once a day.
+    expect(res.body.items).toHaveLength(30 * 180);
+    expect(res.body.items.some((i) => i.reservation_id !== "")).toBe(true);
+    expect(res.body.items.every((i) => i.quantity > 0 && /^\d{4}-\d{2}-\d{2}$/.test(i.date))).toBe(true);
+  });
+
+  it("sums each month under its first day, in fewer rows with the same totals", async () => {
+    const range = { start_date: daysAgo(120), end_date: daysAgo(1) };
+    const daily = await usage({ ...range, interval: "daily" });
+    const monthly = await usage({ ...range, interval: "monthly" });
+    expect(monthly.status).toBe(200);
+    expect(monthly.body.items.length).toBeLessThan(daily.body.items.length);
+    expect(monthly.body.items.every((i) => i.date.endsWith("-01"))).toBe(true);
+    expect(new Set(monthly.body.items.map((i) => i.date)).size).toBeGreaterThanOrEqual(4);
+    expect(total(monthly.body.items)).toBeCloseTo(total(daily.body.items), 3);
+    const key = (i: Usage) => `${i.project_id}|${i.resource_type}|${i.region}|${i.reservation_id}`;
+    const byKey = (items: Usage[]) => items.reduce((m, i) => m.set(key(i), (m.get(key(i)) ?? 0) + i.quantity), new Map<string, number>());
+    const d = byKey(daily.body.items);
+    for (const [k, q] of byKey(monthly.body.items)) expect(q).toBeCloseTo(d.get(k) ?? -1, 3);
+  });
+
+  it("filters by repeated projects, resource_types and regions, and does not split commas", async () => {
+    const res = await usage([
+      ["projects", ids["llm-training"]!],
+      ["projects", ids["staging"]!],
+      ["resource_types", "h100-80gb-sxm-ib.8x"],
+      ["regions", "us-east1"],
+      ["regions", "eu-north1"],
+      ["start_date", daysAgo(9)],
+    ]);
+    expect(res.status).toBe(200);
+    expect(res.body.items).toHaveLength(10 * 2 * 2);
+    expect(new Set(res.body.items.map((i) => i.project_id))).toEqual(new Set([ids["llm-training"], ids["staging"]]));
+    expect(new Set(res.body.items.map((i) => i.region))).toEqual(new Set(["us-east1", "eu-north1"]));
+    const commas = await usage({ projects: `${ids["llm-training"]},${ids["staging"]}` });
+    expect(commas.status).toBe(200);
+    expect(commas.body.items).toEqual([]);
+  });
+
+  it("matches the store's totals for a period", async () => {
+    const res = await usage({ start_date: daysAgo(5), end_date: daysAgo(3), resource_types: "persistent-ssd" });
+    const [stored] = await t.gateway.store.db
+      .select({ q: sql<string>`sum(${usageRecords.quantity})` })
+      .from(usageRecords)
+      .where(
+        and(
+          eq(usageRecords.organizationId, org),
+          gte(usageRecords.usageDate, daysAgo(5)),
+          lte(usageRecords.usageDate, daysAgo(3)),
+          eq(usageRecords.resourceType, "persistent-ssd"),
+        ),
+      );
+    expect(total(res.body.items)).toBeCloseTo(Number(stored?.q), 3);
+  });
+
+  it("refuses a bad interval or date with 400 naming the field", async () => {
+    const cases: Array<[Record<string, string>, RegExp]> = [
+      [{ interval: "weekly" }, /^query\.interval: must be daily or monthly/],
+      [{ start_date: "2025-1-1" }, /^query\.start_date:/],
+      [{ end_date: "2025-02-29" }, /^query\.end_date:/],
+      [{ start_date: "0000-01-01" }, /^query\.start_date:/],
+      [{ start_date: "2025-03-02", end_date: "2025-03-01" }, /^query\.start_date: must not be after end_date/],
+      [{ start_date: "2999-01-01" }, /^query\.start_date: must not be after end_date/],
+    ];
+    for (const [query, message] of cases) {
+      const res = await usage(query);
+      expect(res.status, JSON.stringify(query)).toBe(400);
+      expect(res.body.message).toMatch(message);
+    }
+  });
+
+  it("refuses a non-member with 403 as the error status object", async () => {
+    const res = await usage({}, "outsider");
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ code: 7, message: expect.stringMatching(/not a member/), details: [] });
+  });
+
+  it("answers an unsigned call with 401 as the error status object", async () => {
+    const res = await t.gateway.app.request(`http://gateway.test/v1/organizations/${org}/usage`);
+    expect(res.status).toBe(401);
+    expect(await res.json()).toMatchObject({ code: 16, details: [] });
+  });
+});
+
+describe("GET /organizations/{organization_id}/usage/export", () => {
+  const path = () => `/organizations/${org}/usage/export`;
+  const all = () => ({
+    projects: Object.values(ids).join(","),
+    resource_types: "h100-80gb-sxm-ib.8x,persistent-ssd",
+    regions: "us-east1,us-west1",
+    start_date: daysAgo(29),
+    end_date: today(),
+  });
+
+  async function resourceIds(resourceTypes: string[]): Promise<string[]> {
+    const rows = await t.gateway.store.db
+      .selectDistinct({ id: usageRecords.resourceId })
+      .from(usageRecords)
+      .where(and(eq(usageRecords.organizationId, org), inArray(usageRecords.resourceType, resourceTypes)));
+    return rows.map((r) => r.id);
+  }
+
+  it("streams resource-level usage as CSV with the reference's columns", async () => {
+    const resources = await resourceIds(["h100-80gb-sxm-ib.8x", "persistent-ssd"]);
+    const res = await t.call("member", "GET", path(), { query: { ...all(), resources: resources.join(",") } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^text\/csv/);
+    expect(res.headers.get("content-disposition")).toMatch(/^attachment; filename="usage-.+\.csv"$/);
+    const [header, ...rows] = Papa.parse<string[]>((await res.text()).trim()).data;
+    expect(header).toEqual([...USAGE_EXPORT_COLUMNS]);
+    // 6 projects × 2 products × 2 regions × 30 days.
+    expect(rows).toHaveLength(6 * 2 * 2 * 30);
+    expect(new Set(rows.map((r) => r[5]))).toEqual(new Set(["h100-80gb-sxm-ib.8x", "persistent-ssd"]));
+    expect(new Set(rows.map((r) => r[3]))).toEqual(new Set(["us-east1", "us-west1"]));
+    expect(rows.every((r) => resources.includes(r[4] ?? ""))).toBe(true);
+  });
+
+  it("keeps to the resources named", async () => {
+    const [one] = await resourceIds(["persistent-ssd"]);
+    const res = await t.call("owner", "GET", path(), {
+      query: [...Object.entries({ ...all(), projects: Object.values(ids).join(",") }), ["resources", one!]],
+    });
+    const rows = Papa.parse<string[]>((await res.text()).trim()).data.slice(1);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.length).toBeLessThanOrEqual(30);
+    expect(new Set(rows.map((r) => r[4]))).toEqual(new Set([one]));
+  });
+
+  it("requires every parameter the reference requires", async () => {
+    const full = { ...all(), resources: "x" };
+    for (const name of Object.keys(full)) {
+      const query = Object.fromEntries(Object.entries(full).filter(([k]) => k !== name));
+      const res = await t.json<{ message: string }>("owner", "GET", path(), { query });
+      expect(res.status, name).toBe(400);
+      expect(res.body.message).toContain(`query.${name}: is required`);
+    }
+    const reversed = await t.json<{ message: string }>("owner", "GET", path(), { query: { ...full, start_date: today(), end_date: daysAgo(1) } });
+    expect(reversed.status).toBe(400);
+  });
+
+  it("refuses non-members", async () => {
+    expect((await t.call("outsider", "GET", path(), { query: { ...all(), resources: "x" } })).status).toBe(403);
+  });
+});
+
+describe("GET /organizations/{organization_id}/usage/options", () => {
+  it("lists the values of every filter and the span of the data", async () => {
+    const res = await t.json<Record<string, unknown>>("member", "GET", `/organizations/${org}/usage/options`);
+    expect(res.status).toBe(200);
+    expect(new Set(res.body.projects as string[])).toEqual(new Set(Object.values(ids)));
+    expect(res.body.resource_types).toHaveLength(6);
+    expect(res.body.product_lines).toHaveLength(6);
+    expect(res.body.regions).toHaveLength(5);
+    expect(res.body.start_date).toBe(daysAgo(179));
+    expect(res.body.end_date).toBe(today());
+    expect((await t.json("outsider", "GET", `/organizations/${org}/usage/options`)).status).toBe(403);
+  });
+});

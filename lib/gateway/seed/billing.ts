@@ -1,0 +1,39 @@
+import type { Database } from "../store/client";
+import { seedAuditLog } from "./audit-logs";
+import { rng } from "./random";
+import { seedReservations } from "./reservations";
+import { seedQuotas, seedUsage } from "./usage";
+
+interface Person {
+  id: string;
+  email: string;
+}
+
+/**
+ * Reservations, GPU tracking, metered usage, quotas and audit-log history of
+ * both demo organizations. A generator of its own keeps the rest of the demo
+ * data the same whatever is added here.
+ */
+export async function seedAccounting(
+  tx: Database,
+  input: { organizationId: string; otherOrganizationId: string; owner: Person; member: Person; outsider: Person; now: Date },
+) {
+  const r = rng(20_260_301);
+  const { now } = input;
+  const reserved = await seedReservations(tx, r, { organizationId: input.organizationId, now, extra: true });
+  await seedUsage(tx, r, { organizationId: input.organizationId, now, reservations: reserved });
+  await seedQuotas(tx, input.organizationId);
+  await seedAuditLog(tx, r, {
+    organizationId: input.organizationId,
+    actors: [
+      { ...input.owner, type: "user" },
+      { ...input.member, type: "user" },
+    ],
+    count: 2400,
+    now,
+  });
+
+  const otherReserved = await seedReservations(tx, r, { organizationId: input.otherOrganizationId, now, extra: false });
+  await seedUsage(tx, r, { organizationId: input.otherOrganizationId, now, regions: ["us-west1"], reservations: otherReserved });
+  await seedAuditLog(tx, r, { organizationId: input.otherOrganizationId, actors: [{ ...input.outsider, type: "user" }], count: 60, now });
+}

@@ -1,0 +1,156 @@
+import { and, arrayOverlaps, eq, gte, inArray, lte, notInArray, sql, type SQL } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import type { LogEntry } from "@/lib/contract/audit-logs";
+import type { Database } from "../client";
+import { auditLog } from "../schema";
+
+export interface AuditFilter {
+  projectIds?: string[];
+  actions?: string[];
+  actorIds?: string[];
+  actorEmails?: string[];
+  actorTypes?: string[];
+  targetIds?: string[];
+  targetTypes?: string[];
+  targetNames?: string[];
+  locations?: string[];
+  results?: string[];
+  resultsNot?: string[];
+  surfaces?: string[];
+  start?: Date;
+  end?: Date;
+}
+
+/** A position in the (start_time desc, seq desc) order: start_time to the microsecond, and seq. */
+export interface AuditPosition {
+  t: string;
+  s: number;
+}
+
+const a = auditLog;
+const some = (values?: string[]): values is string[] => values !== undefined && values.length > 0;
+/** Enumerated values (actions, types, results, surfaces) match whatever their case. */
+const anyCase = (column: AnyPgColumn, values: string[]) => inArray(sql`lower(${column})`, values.map((v) => v.toLowerCase()));
+
+function filterConditions(orgId: string, f: AuditFilter): Array<SQL | undefined> {
+  return [
+    eq(a.organizationId, orgId),
+    some(f.projectIds) ? inArray(a.projectId, f.projectIds) : undefined,
+    some(f.actions) ? anyCase(a.action, f.actions) : undefined,
+    some(f.actorIds) ? inArray(a.actorId, f.actorIds) : undefined,
+    // E-mails of users only: an operator's administrator e-mail is never matched.
+    some(f.actorEmails) ? and(eq(a.actorType, "user"), inArray(sql`lower(${a.actorEmail})`, f.actorEmails.map((e) => e.toLowerCase()))) : undefined,
+    some(f.actorTypes) ? anyCase(a.actorType, f.actorTypes) : undefined,
+    some(f.targetIds) ? arrayOverlaps(a.targetIds, f.targetIds) : undefined,
+    some(f.targetTypes) ? anyCase(a.targetType, f.targetTypes) : undefined,
+    some(f.targetNames) ? arrayOverlaps(a.targetNames, f.targetNames) : undefined,
+    some(f.locations) ? arrayOverlaps(a.locations, f.locations) : undefined,
+    some(f.results) ? anyCase(a.result, f.results) : undefined,
+    some(f.resultsNot) ? notInArray(sql`lower(${a.result})`, f.resultsNot.map((v) => v.toLowerCase())) : undefined,
+    some(f.surfaces) ? anyCase(a.surface, f.surfaces) : undefined,
+    f.start ? gte(a.startTime, f.start) : undefined,
+    f.end ? lte(a.startTime, f.end) : undefined,
+  ];
+}
+
+const position = sql<string>`to_char(${a.startTime} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+const older = (p: AuditPosition) => sql`(${a.startTime}, ${a.seq}) < (${p.t}::timestamptz, ${p.s})`;
+const newer = (p: AuditPosition) => sql`(${a.startTime}, ${a.seq}) > (${p.t}::timestamptz, ${p.s})`;
+
+type Row = typeof auditLog.$inferSelect & { position: string };
+
+// NULLS LAST/FIRST exactly as the index (organization_id, start_time DESC NULLS LAST, seq DESC NULLS LAST)
+// is built: any other null ordering makes the planner sort every entry of the organization.
+const NEWEST_FIRST = [sql`${a.startTime} desc nulls last`, sql`${a.seq} desc nulls last`];
+const OLDEST_FIRST = [sql`${a.startTime} asc nulls first`, sql`${a.seq} asc nulls first`];
+
+/** One page's query: entries older (or newer) than a position, in index order, no OFFSET. */
+export function pageQuery(db: Database, orgId: string, f: AuditFilter, limit: number, toward: "older" | "newer", from?: AuditPosition) {
+  return db
+    .select({ row: a, position })
+    .from(a)
+    .where(and(...filterConditions(orgId, f), from ? (toward === "older" ? older(from) : newer(from)) : undefined))
+    .orderBy(...(toward === "older" ? NEWEST_FIRST : OLDEST_FIRST))
+    .limit(limit);
+}
+
+async function readPage(db: Database, orgId: string, f: AuditFilter, limit: number, toward: "older" | "newer", from?: AuditPosition): Promise<Row[]> {
+  const rows = await pageQuery(db, orgId, f, limit, toward, from);
+  return rows.map(({ row, position: p }) => ({ ...row, position: p }));
+}
+
+async function exists(db: Database, orgId: string, f: AuditFilter, toward: "older" | "newer", from: AuditPosition): Promise<boolean> {
+  return (await readPage(db, orgId, f, 1, toward, from)).length > 0;
+}
+
+const at = (row: Row): AuditPosition => ({ t: row.position, s: row.seq });
+
+export interface AuditPage {
+  items: LogEntry[];
+  /** Where the next (older) page starts after; null on the last page. */
+  next: AuditPosition | null;
+  /** Where the previous (newer) page ends before; null on the first page. */
+  prev: AuditPosition | null;
+}
+
+/**
+ * One page, newest first, by keyset on (start_time, seq): the index
+ * (organization_id, start_time desc, seq desc) serves every page alike.
+ */
+export async function auditPage(
+  db: Database,
+  orgId: string,
+  f: AuditFilter,
+  page: { limit: number; after?: AuditPosition; before?: AuditPosition },
+): Promise<AuditPage> {
+  let rows: Row[];
+  let hasOlder: boolean;
+  let hasNewer: boolean;
+  if (page.before) {
+    const found = await readPage(db, orgId, f, page.limit + 1, "newer", page.before);
+    hasNewer = found.length > page.limit;
+    rows = found.slice(0, page.limit).reverse();
+    // Back at the top with a short page (entries came or went): show the full first page instead.
+    if (!hasNewer && rows.length < page.limit) return auditPage(db, orgId, f, { limit: page.limit });
+    const last = rows.at(-1);
+    hasOlder = last ? await exists(db, orgId, f, "older", at(last)) : await exists(db, orgId, f, "older", page.before);
+  } else {
+    const found = await readPage(db, orgId, f, page.limit + 1, "older", page.after);
+    hasOlder = found.length > page.limit;
+    rows = found.slice(0, page.limit);
+    const first = rows[0];
+    hasNewer = page.after ? await exists(db, orgId, f, "newer", first ? at(first) : page.after) : false;
+  }
+  const first = rows[0];
+  const last = rows.at(-1);
+  return {
+    items: rows.map(toLogEntry),
+    next: hasOlder && last ? at(last) : null,
+    // An empty page past the end: the previous page is the one that ends with the token's own entry.
+    prev: hasNewer ? (first ? at(first) : page.after ? { t: page.after.t, s: page.after.s - 1 } : null) : null,
+  };
+}
+
+function toLogEntry(row: Row): LogEntry {
+  return {
+    action: row.action,
+    action_detail: row.actionDetail,
+    actor_email: row.actorEmail,
+    actor_id: row.actorId,
+    actor_type: row.actorType,
+    client_ip: row.clientIp,
+    end_time: row.endTime.toISOString(),
+    error_message: row.errorMessage,
+    locations: row.locations,
+    organization_id: row.organizationId,
+    organization_name: row.organizationName,
+    project_id: row.projectId ?? "",
+    project_name: row.projectName ?? "",
+    result: row.result,
+    start_time: row.startTime.toISOString(),
+    surface: row.surface,
+    target_ids: row.targetIds,
+    target_names: row.targetNames,
+    target_type: row.targetType,
+  };
+}

@@ -1,0 +1,108 @@
+import { randomBytes } from "node:crypto";
+import { and, asc, eq, inArray } from "drizzle-orm";
+import { SCIM_TOKEN_USAGE, type GeneratedLimitedUsageApiKey, type ScimIntegration, type ScimTokenInfo } from "@/lib/contract/scim";
+import type { Database } from "../client";
+import { scimIntegrations, scimTokens } from "../schema";
+
+export type ScimIntegrationRow = typeof scimIntegrations.$inferSelect;
+export type ScimTokenRow = typeof scimTokens.$inferSelect;
+
+/** Integration ids are UUIDs; token key ids are 22 characters of URL-safe base64. */
+export const INTEGRATION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const TOKEN_KEY_ID = /^[A-Za-z0-9_-]{22}$/;
+
+export function toScimIntegration(row: ScimIntegrationRow, tokenIds: string[]): ScimIntegration {
+  return {
+    id: row.id,
+    organization_id: row.organizationId,
+    name: row.name,
+    identity_provider: row.identityProvider,
+    token_ids: tokenIds,
+    status: row.status,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+    created_by: row.createdBy,
+    ...(row.lastActivityAt ? { last_activity_at: row.lastActivityAt.toISOString() } : {}),
+    user_count: row.userCount,
+  };
+}
+
+export function toScimTokenInfo(row: ScimTokenRow): ScimTokenInfo {
+  return {
+    usage: SCIM_TOKEN_USAGE,
+    key_id: row.id,
+    alias: row.alias,
+    created_at: row.createdAt.toISOString(),
+    expires_at: row.expiresAt.toISOString(),
+    last_used: row.lastUsedAt ? row.lastUsedAt.toISOString() : "",
+    user_id: row.userId,
+  };
+}
+
+/** Token key ids per integration, oldest first. */
+async function tokenIdsOf(db: Database, organizationId: string, integrationIds: string[]): Promise<Map<string, string[]>> {
+  const byIntegration = new Map<string, string[]>(integrationIds.map((id) => [id, []]));
+  if (integrationIds.length === 0) return byIntegration;
+  const rows = await db
+    .select({ id: scimTokens.id, integrationId: scimTokens.integrationId })
+    .from(scimTokens)
+    .where(and(eq(scimTokens.organizationId, organizationId), inArray(scimTokens.integrationId, integrationIds)))
+    .orderBy(asc(scimTokens.createdAt), asc(scimTokens.id));
+  for (const row of rows) byIntegration.get(row.integrationId)?.push(row.id);
+  return byIntegration;
+}
+
+export async function listScimIntegrations(db: Database, organizationId: string): Promise<ScimIntegration[]> {
+  const rows = await db
+    .select()
+    .from(scimIntegrations)
+    .where(eq(scimIntegrations.organizationId, organizationId))
+    .orderBy(asc(scimIntegrations.createdAt), asc(scimIntegrations.id));
+  const tokens = await tokenIdsOf(db, organizationId, rows.map((r) => r.id));
+  return rows.map((row) => toScimIntegration(row, tokens.get(row.id) ?? []));
+}
+
+export async function findScimIntegration(db: Database, organizationId: string, integrationId: string): Promise<ScimIntegrationRow | undefined> {
+  if (!INTEGRATION_ID.test(integrationId)) return undefined;
+  const [row] = await db
+    .select()
+    .from(scimIntegrations)
+    .where(and(eq(scimIntegrations.organizationId, organizationId), eq(scimIntegrations.id, integrationId)));
+  return row;
+}
+
+export async function scimIntegrationWithTokens(db: Database, row: ScimIntegrationRow): Promise<ScimIntegration> {
+  const tokens = await tokenIdsOf(db, row.organizationId, [row.id]);
+  return toScimIntegration(row, tokens.get(row.id) ?? []);
+}
+
+export async function listScimTokens(db: Database, organizationId: string, integrationId: string): Promise<ScimTokenInfo[]> {
+  const rows = await db
+    .select()
+    .from(scimTokens)
+    .where(and(eq(scimTokens.organizationId, organizationId), eq(scimTokens.integrationId, integrationId)))
+    .orderBy(asc(scimTokens.createdAt), asc(scimTokens.id));
+  return rows.map(toScimTokenInfo);
+}
+
+/** Stores a token (only the hash of its secret) and returns what the create response shows, secret included. */
+export async function insertScimToken(
+  db: Database,
+  input: { organizationId: string; integrationId: string; alias: string; expiresAt: Date; userId: string; secret: string; secretHash: string; now: Date },
+): Promise<GeneratedLimitedUsageApiKey> {
+  const [row] = await db
+    .insert(scimTokens)
+    .values({
+      id: randomBytes(16).toString("base64url"),
+      organizationId: input.organizationId,
+      integrationId: input.integrationId,
+      alias: input.alias,
+      secretHash: input.secretHash,
+      userId: input.userId,
+      createdAt: input.now,
+      expiresAt: input.expiresAt,
+    })
+    .returning();
+  if (!row) throw new Error("token insert returned nothing");
+  return { usage: SCIM_TOKEN_USAGE, key_id: row.id, api_key: input.secret, alias: row.alias, created_at: row.createdAt.toISOString(), expires_at: row.expiresAt.toISOString() };
+}

@@ -1,0 +1,185 @@
+import { and, asc, eq, gte, inArray, isNull, lte, max, sql, type SQL } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import type { BillingCostDatum } from "@/lib/contract/billing";
+import type { CustomerProductProjectUsage, UsageOptions } from "@/lib/contract/usage";
+import type { Database } from "../client";
+import { projects, usageRecords } from "../schema";
+
+export interface UsageFilter {
+  startDate?: string;
+  endDate?: string;
+  projects?: string[];
+  resources?: string[];
+  resourceTypes?: string[];
+  productLines?: string[];
+  regions?: string[];
+  /** Only usage billed on demand, outside any reservation. */
+  withoutReservations?: boolean;
+}
+
+const u = usageRecords;
+
+/** The organization first: every query of this file is scoped to one. */
+function where(orgId: string, f: UsageFilter, ...more: Array<SQL | undefined>): SQL | undefined {
+  const list = (column: Parameters<typeof inArray>[0], values?: string[]) => (values?.length ? inArray(column, values) : undefined);
+  return and(
+    eq(u.organizationId, orgId),
+    f.startDate ? gte(u.usageDate, f.startDate) : undefined,
+    f.endDate ? lte(u.usageDate, f.endDate) : undefined,
+    list(u.projectId, f.projects),
+    list(u.resourceId, f.resources),
+    list(u.resourceType, f.resourceTypes),
+    list(u.productLine, f.productLines),
+    list(u.region, f.regions),
+    f.withoutReservations ? isNull(u.reservationId) : undefined,
+    ...more,
+  );
+}
+
+/** Usage summed per project, product, region and reservation, per day or per month (dated the 1st). */
+export async function usageByPeriod(
+  db: Database,
+  orgId: string,
+  f: UsageFilter,
+  interval: "daily" | "monthly",
+): Promise<CustomerProductProjectUsage[]> {
+  const period =
+    interval === "monthly" ? sql<string>`to_char(date_trunc('month', ${u.usageDate}), 'YYYY-MM-DD')` : sql<string>`to_char(${u.usageDate}, 'YYYY-MM-DD')`;
+  const reservation = sql<string>`coalesce(${u.reservationId}, '')`;
+  const rows = await db
+    .select({
+      date: period,
+      projectId: u.projectId,
+      resourceType: u.resourceType,
+      region: u.region,
+      billableMetric: u.billableMetric,
+      reservationId: reservation,
+      quantity: sql<string>`sum(${u.quantity})`,
+    })
+    .from(u)
+    .where(where(orgId, f))
+    .groupBy(period, u.projectId, u.resourceType, u.region, u.billableMetric, reservation)
+    .orderBy(period, u.projectId, u.resourceType, u.region, reservation);
+  return rows.map((r) => ({
+    billable_metric: r.billableMetric,
+    date: r.date,
+    project_id: r.projectId,
+    quantity: Number(r.quantity),
+    region: r.region,
+    reservation_id: r.reservationId,
+    resource_type: r.resourceType,
+  }));
+}
+
+/** Daily spend per project, product and region; the unit price is the effective one of the day. */
+export async function dailyCosts(db: Database, orgId: string, f: UsageFilter): Promise<{ data: BillingCostDatum[]; lastUpdated: Date | null }> {
+  const day = sql<string>`to_char(${u.usageDate}, 'YYYY-MM-DD')`;
+  const rows = await db
+    .select({
+      date: day,
+      projectId: u.projectId,
+      resourceType: u.resourceType,
+      region: u.region,
+      billableMetric: u.billableMetric,
+      quantity: sql<string>`sum(${u.quantity})`,
+      cost: sql<string>`sum(${u.cost})`,
+      // One price all day is that price; a day partly under a reservation gets the effective price.
+      unitPrice: sql<string>`case when min(${u.unitPrice}) = max(${u.unitPrice}) then min(${u.unitPrice})
+        else round(sum(${u.cost}) / nullif(sum(${u.quantity}), 0), 6) end`,
+    })
+    .from(u)
+    .where(where(orgId, f))
+    .groupBy(day, u.projectId, u.resourceType, u.region, u.billableMetric)
+    .orderBy(day, u.projectId, u.resourceType, u.region);
+  const [updated] = await db.select({ at: max(u.recordedAt) }).from(u).where(where(orgId, f));
+  return {
+    data: rows.map((r) => ({
+      billable_metric: r.billableMetric,
+      cost: Number(r.cost),
+      date: r.date,
+      project_id: r.projectId,
+      quantity: Number(r.quantity),
+      region: r.region,
+      resource_type: r.resourceType,
+      unit_price: Number(r.unitPrice ?? 0),
+    })),
+    lastUpdated: updated?.at ?? null,
+  };
+}
+
+/** The values that exist for each filter, and the first and last day of the data. */
+export async function usageOptions(db: Database, orgId: string, f: UsageFilter): Promise<UsageOptions> {
+  const agg = (column: AnyPgColumn) => sql<string[] | null>`array_agg(distinct ${column} order by ${column})`;
+  const [row] = await db
+    .select({
+      projects: agg(u.projectId),
+      resourceTypes: agg(u.resourceType),
+      productLines: agg(u.productLine),
+      regions: agg(u.region),
+      first: sql<string | null>`to_char(min(${u.usageDate}), 'YYYY-MM-DD')`,
+      last: sql<string | null>`to_char(max(${u.usageDate}), 'YYYY-MM-DD')`,
+    })
+    .from(u)
+    .where(where(orgId, f));
+  return {
+    projects: row?.projects ?? [],
+    resource_types: row?.resourceTypes ?? [],
+    product_lines: row?.productLines ?? [],
+    regions: row?.regions ?? [],
+    start_date: row?.first ?? "",
+    end_date: row?.last ?? "",
+  };
+}
+
+export interface UsageLine {
+  seq: number;
+  usageDate: string;
+  projectId: string;
+  projectName: string;
+  region: string;
+  resourceType: string;
+  productLine: string;
+  resourceId: string;
+  resourceName: string;
+  billableMetric: string;
+  quantity: string;
+  unitPrice: string;
+  cost: string;
+}
+
+/**
+ * Resource-level usage in (usage_date, seq) order, one batch per query: each
+ * batch starts after the last row of the one before (keyset, no OFFSET), so an
+ * export of any size holds one batch in memory at a time.
+ */
+export async function* usageLines(db: Database, orgId: string, f: UsageFilter, batchSize = 1000): AsyncGenerator<UsageLine[]> {
+  let after: { date: string; seq: number } | null = null;
+  for (;;) {
+    const batch: UsageLine[] = await db
+      .select({
+        seq: u.seq,
+        usageDate: sql<string>`to_char(${u.usageDate}, 'YYYY-MM-DD')`,
+        projectId: u.projectId,
+        // The current name of a project that still exists, else the name it had.
+        projectName: sql<string>`coalesce(${projects.name}, ${u.projectName})`,
+        region: u.region,
+        resourceType: u.resourceType,
+        productLine: u.productLine,
+        resourceId: u.resourceId,
+        resourceName: u.resourceName,
+        billableMetric: u.billableMetric,
+        quantity: u.quantity,
+        unitPrice: u.unitPrice,
+        cost: sql<string>`${u.cost}`,
+      })
+      .from(u)
+      .leftJoin(projects, and(eq(projects.id, u.projectId), eq(projects.organizationId, orgId)))
+      .where(where(orgId, f, after ? sql`(${u.usageDate}, ${u.seq}) > (${after.date}::date, ${after.seq})` : undefined))
+      .orderBy(asc(u.usageDate), asc(u.seq))
+      .limit(batchSize);
+    if (batch.length > 0) yield batch;
+    const last = batch.at(-1);
+    if (!last || batch.length < batchSize) return;
+    after = { date: last.usageDate, seq: last.seq };
+  }
+}
