@@ -7,7 +7,7 @@ export default defineConfig({
     include: ["lib/**/*.test.ts", "app/**/*.test.ts", "components/**/*.test.ts", "scripts/**/*.test.ts"],
     environment: "node",
     testTimeout: 30_000,
-    hookTimeout: 60_000,
+    hookTimeout: 180_000,
     // Each gateway test file opens its own in-memory PGlite; two workers fit two cores.
     maxWorkers: 2,
   },

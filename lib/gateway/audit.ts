@@ -3,8 +3,10 @@ import { eq } from "drizzle-orm";
 import type { Context } from "hono";
 import type { AppEnv, AuditMeta } from "./context";
 import { resultName } from "./errors";
+import { findOperation } from "./router";
 import type { Database } from "./store/client";
-import { auditLog, memberships, organizations } from "./store/schema";
+import { firstOrganization } from "./store/queries/first-organization";
+import { auditLog, organizations } from "./store/schema";
 
 export type AuditedMeta = AuditMeta & { organizationId: string };
 
@@ -89,18 +91,13 @@ export async function auditFailures(c: Context<AppEnv>, next: () => Promise<void
   if (!(c.req.method in ACTIONS) || c.get("audited")) return;
   const caller = c.get("caller");
   if (!caller) return; // unauthenticated: no actor, no organization to file it under
+  // A call to no operation at all changed nothing and names nothing: not an audit event.
+  if (!findOperation(c.req.method, new URL(c.req.url).pathname.replace(/^\/v1(alpha5)?(?=\/)/, ""))) return;
   const meta = c.get("audit");
   const params = c.req.param() as Record<string, string | undefined>;
   let organizationId = meta?.organizationId ?? params.org_id ?? params.organization_id ?? c.req.query("org_id");
   const db = c.get("deps").db;
-  if (!organizationId) {
-    const [first] = await db
-      .select({ id: memberships.organizationId })
-      .from(memberships)
-      .where(eq(memberships.userId, caller.userId))
-      .limit(1);
-    organizationId = first?.id;
-  }
+  organizationId ??= await firstOrganization(db, caller.userId);
   if (!organizationId) return;
   const action = ACTIONS[c.req.method] ?? "Update";
   try {

@@ -98,6 +98,15 @@ describe("fuzzing every operation", () => {
     expect(failures).toEqual([]);
   }, 300_000);
 
+  it("names a field of the wrong type as such, and a missing one as required", async () => {
+    const wrong = await t.json<{ message: string }>("owner", "POST", "/organizations/projects", { body: { organization_id: t.demo.organization_id, name: 5 } });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.message).toMatch(/^body\.name: /);
+    expect(wrong.body.message).not.toContain("is required");
+    const missing = await t.json<{ message: string }>("owner", "POST", "/organizations/projects", { body: { organization_id: t.demo.organization_id } });
+    expect(missing.body.message).toBe("body.name: is required");
+  });
+
   it("a malformed JSON body is a 400 naming the body", async () => {
     const res = await t.call("owner", "POST", "/organizations/projects", { rawBody: "{not json" });
     expect(res.status).toBe(400);

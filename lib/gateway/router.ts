@@ -3,27 +3,71 @@ import type { ZodError } from "zod";
 import type { AppEnv } from "./context";
 import { GatewayError } from "./errors";
 
-/** "body.billing_addr.city: must not be empty; query.limit: …" */
-export function describeZodError(error: ZodError, target: string): string {
+/** "email_domains", 1, "x" → "body.email_domains[1].x" */
+function fieldName(target: string, path: PropertyKey[]): string {
+  return path.reduce<string>((name, segment) => (typeof segment === "number" ? `${name}[${segment}]` : `${name}.${String(segment)}`), target);
+}
+
+function valueAt(input: unknown, path: PropertyKey[]): unknown {
+  let value = input;
+  for (const segment of path) {
+    if (value === null || typeof value !== "object") return undefined;
+    value = (value as Record<PropertyKey, unknown>)[segment];
+  }
+  return value;
+}
+
+/**
+ * "body.email_domains[1]: must be a domain name; query.limit: …". Says "is required"
+ * only when the field is really absent: zod 4 issues carry no input, so the value is
+ * looked up in the raw input the validator hands over.
+ */
+export function describeZodError(error: ZodError, target: string, input: unknown): string {
   return error.issues
     .slice(0, 5)
     .map((issue) => {
-      const where = [target, ...issue.path.map(String)].join(".");
-      const message = issue.code === "invalid_type" && issue.input === undefined ? "is required" : issue.message;
-      return `${where}: ${message}`;
+      const missing = issue.code === "invalid_type" && valueAt(input, issue.path) === undefined;
+      return `${fieldName(target, issue.path)}: ${missing ? "is required" : issue.message}`;
     })
     .join("; ");
 }
 
 const TARGET_NAMES: Record<string, string> = { json: "body", query: "query", param: "path", header: "header" };
 
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * The name of the first string in a validated input that PostgreSQL cannot store
+ * (a NUL, or half of a surrogate pair), e.g. "body.billing_addr.city"; null when none.
+ */
+export function unstorableField(value: unknown, at: string): string | null {
+  if (typeof value === "string") return UNSTORABLE.test(value) ? at : null;
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) {
+      const found = unstorableField(item, `${at}[${i}]`);
+      if (found) return found;
+    }
+  } else if (value !== null && typeof value === "object") {
+    for (const [key, item] of Object.entries(value)) {
+      const found = unstorableField(key, `${at}.${key}`) ?? unstorableField(item, `${at}.${key}`);
+      if (found) return found;
+    }
+  }
+  return null;
+}
+
 /** A router whose validation failures are 400s that name the field. */
 export function createRouter(): OpenAPIHono<AppEnv> {
   return new OpenAPIHono<AppEnv>({
     defaultHook: (result) => {
+      const target = TARGET_NAMES[result.target] ?? result.target;
       if (!result.success) {
-        throw new GatewayError("bad_request", describeZodError(result.error as ZodError, TARGET_NAMES[result.target] ?? result.target));
+        // On failure the validator hands over the raw input as `data`.
+        throw new GatewayError("bad_request", describeZodError(result.error as ZodError, target, (result as { data?: unknown }).data));
       }
+      // Valid to the schema but not storable: a 400 naming the field, not a database error.
+      const field = unstorableField(result.data, target);
+      if (field) throw new GatewayError("bad_request", `${field}: must not contain NUL characters or unpaired surrogates`);
     },
   });
 }

@@ -1,0 +1,175 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { eq, inArray } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLogger } from "../logger";
+import { startGateway } from "../runtime";
+import { openStore } from "../store/client";
+import { disks, memberships, networkInterfaces, organizations, projects, roleBindings, roles, vms } from "../store/schema";
+import { createTestGateway, type TestGateway } from "../testing";
+import { seedDemo, writeDemoCredentials } from "./index";
+
+/** A fresh store with the whole demo seeded; slow on a busy machine. */
+const SETUP_MS = 180_000;
+
+let t: TestGateway;
+beforeAll(async () => {
+  t = await createTestGateway();
+}, SETUP_MS);
+afterAll(() => t.close());
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+const tempDir = () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "stratus-seed-"));
+  dirs.push(dir);
+  return dir;
+};
+
+const db = () => t.gateway.store.db;
+
+function expectCredentialsShape(value: unknown) {
+  const c = value as Record<string, Record<string, string>>;
+  expect(Object.keys(c).sort()).toEqual(["member", "organization_id", "outsider", "owner"]);
+  expect(typeof c.organization_id).toBe("string");
+  for (const who of ["owner", "member", "outsider"]) {
+    expect(Object.keys(c[who]!).sort()).toEqual(["access_key_id", "email", "secret_key", "user_id"]);
+    expect(Object.values(c[who]!).every((v) => typeof v === "string" && v !== "")).toBe(true);
+    expect(c[who]!.secret_key).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  }
+}
+
+describe("the demo organization", () => {
+  it("returns the demo credentials in exactly the documented shape, each key usable", async () => {
+    expectCredentialsShape(t.demo);
+    for (const who of ["owner", "member", "outsider"] as const) {
+      expect((await t.call(who, "GET", "/organizations/entities")).status).toBe(200);
+    }
+    const ids = [t.demo.owner, t.demo.member, t.demo.outsider];
+    expect(new Set(ids.map((u) => u.user_id)).size).toBe(3);
+    expect(new Set(ids.map((u) => u.access_key_id)).size).toBe(3);
+  });
+
+  it("has at least five projects and twenty VMs of realistic types in several states", async () => {
+    const orgProjects = await db().select().from(projects).where(eq(projects.organizationId, t.demo.organization_id));
+    expect(orgProjects.length).toBeGreaterThanOrEqual(5);
+    const orgVms = await db().select().from(vms).where(eq(vms.organizationId, t.demo.organization_id));
+    expect(orgVms.length).toBeGreaterThanOrEqual(20);
+    for (const vm of orgVms) {
+      expect(vm.type).toMatch(/^[a-z0-9-]+\.\d+x$/);
+      expect(vm.state).toMatch(/^STATE_[A-Z_]+$/);
+      expect(vm.name).toMatch(/^[A-Za-z0-9_-]+$/);
+      expect(orgProjects.some((p) => p.id === vm.projectId)).toBe(true);
+    }
+    expect(new Set(orgVms.map((v) => v.type)).size).toBeGreaterThanOrEqual(3);
+    const states = new Set(orgVms.map((v) => v.state));
+    expect(states.has("STATE_RUNNING")).toBe(true);
+    expect(states.size).toBeGreaterThanOrEqual(3);
+    expect(new Set(orgVms.map((v) => v.location)).size).toBeGreaterThanOrEqual(2);
+
+    // Every VM has exactly one OS disk and at least one network interface.
+    const vmIds = orgVms.map((v) => v.id);
+    const vmDisks = await db().select().from(disks).where(inArray(disks.vmId, vmIds));
+    const nics = await db().select().from(networkInterfaces).where(inArray(networkInterfaces.vmId, vmIds));
+    for (const id of vmIds) {
+      expect(vmDisks.filter((d) => d.vmId === id && d.attachmentType === "os")).toHaveLength(1);
+      expect(nics.filter((n) => n.vmId === id).length).toBeGreaterThanOrEqual(1);
+    }
+  });
+
+  it("binds the member to some projects and not to at least one", async () => {
+    const orgProjects = await db().select({ id: projects.id }).from(projects).where(eq(projects.organizationId, t.demo.organization_id));
+    const bindings = await db()
+      .select({ scopeType: roleBindings.scopeType, scopeObjectId: roleBindings.scopeObjectId, roleName: roles.roleName, org: roleBindings.organizationId })
+      .from(roleBindings)
+      .innerJoin(roles, eq(roles.id, roleBindings.roleId))
+      .where(eq(roleBindings.userId, t.demo.member.user_id));
+    expect(bindings.every((b) => b.org === t.demo.organization_id)).toBe(true);
+    // No organization-wide permission: the member's reach is their project bindings.
+    expect(bindings.filter((b) => b.scopeType === "org").map((b) => b.roleName)).toEqual(["Organization Member"]);
+    const bound = new Set(bindings.filter((b) => b.scopeType === "project").map((b) => b.scopeObjectId));
+    expect(bound.size).toBeGreaterThan(0);
+    expect(orgProjects.filter((p) => !bound.has(p.id)).length).toBeGreaterThanOrEqual(1);
+
+    const [membership] = await db().select().from(memberships).where(eq(memberships.userId, t.demo.member.user_id));
+    expect(membership).toMatchObject({ organizationId: t.demo.organization_id, relation: "member" });
+  });
+
+  it("keeps the outsider in another organization only", async () => {
+    const theirs = await db().select().from(memberships).where(eq(memberships.userId, t.demo.outsider.user_id));
+    expect(theirs).toHaveLength(1);
+    expect(theirs[0]!.organizationId).not.toBe(t.demo.organization_id);
+    expect(theirs[0]!.relation).toBe("owner");
+    const bindings = await db().select().from(roleBindings).where(eq(roleBindings.userId, t.demo.outsider.user_id));
+    expect(bindings.every((b) => b.organizationId === theirs[0]!.organizationId)).toBe(true);
+    const [other] = await db().select().from(organizations).where(eq(organizations.id, theirs[0]!.organizationId));
+    expect(other?.name).not.toBe("");
+    const demoMembers = await db().select().from(memberships).where(eq(memberships.organizationId, t.demo.organization_id));
+    expect(demoMembers.map((m) => [m.userId, m.relation]).sort()).toEqual(
+      [
+        [t.demo.owner.user_id, "owner"],
+        [t.demo.member.user_id, "member"],
+      ].sort(),
+    );
+  });
+
+  it("is the same on every run but for the secrets", { timeout: 180_000 }, async () => {
+    const store = await openStore({ kind: "memory" });
+    try {
+      const again = await seedDemo(store.db, randomBytes(32));
+      expect(again.organization_id).toBe(t.demo.organization_id);
+      for (const who of ["owner", "member", "outsider"] as const) {
+        expect(again[who].user_id).toBe(t.demo[who].user_id);
+        expect(again[who].email).toBe(t.demo[who].email);
+        expect(again[who].secret_key).not.toBe(t.demo[who].secret_key);
+      }
+      const names = async (d: typeof store.db) =>
+        (await d.select({ id: projects.id, name: projects.name }).from(projects).orderBy(projects.id)).map((p) => `${p.id} ${p.name}`);
+      expect(await names(store.db)).toEqual(await names(db()));
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe("demo credentials file", { timeout: 180_000 }, () => {
+  it("is written with mode 0600 in exactly the documented shape", () => {
+    const dir = tempDir();
+    const file = writeDemoCredentials(path.join(dir, "data"), t.demo);
+    expect(file).toBe(path.join(dir, "data", "demo-credentials.json"));
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const parsed = JSON.parse(readFileSync(file, "utf8")) as unknown;
+    expectCredentialsShape(parsed);
+    expect(parsed).toEqual(t.demo);
+  });
+
+  it("is written by the first start on an empty store and not rewritten on the next", async () => {
+    const dataDir = tempDir();
+    const options = { store: { kind: "pglite" as const, dataDir }, dataDir, seed: true, logger: createLogger("silent") };
+    const first = await startGateway(options);
+    const file = path.join(dataDir, "demo-credentials.json");
+    let written: string;
+    try {
+      written = readFileSync(file, "utf8");
+      expectCredentialsShape(JSON.parse(written));
+      expect(statSync(path.join(dataDir, "master.key")).mode & 0o777).toBe(0o600);
+    } finally {
+      await first.close();
+    }
+    const second = await startGateway(options);
+    try {
+      expect(readFileSync(file, "utf8")).toBe(written);
+      expect(await second.store.db.select().from(organizations)).toHaveLength(2);
+      // The key in the file still signs against the restarted gateway (same master key).
+      const creds = JSON.parse(written) as { owner: { access_key_id: string; secret_key: string } };
+      const { signedHeaders } = await import("@/lib/signing");
+      const url = "http://gateway.test/v1/organizations/entities";
+      const headers = signedHeaders({ accessKeyId: creds.owner.access_key_id, secretKey: creds.owner.secret_key }, { method: "GET", url });
+      expect((await second.app.request(url, { headers })).status).toBe(200);
+    } finally {
+      await second.close();
+    }
+  });
+});
