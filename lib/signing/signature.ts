@@ -84,7 +84,7 @@ const RFC3339 =
 export function parseRfc3339(value: string): number | null {
   const m = RFC3339.exec(value);
   if (!m) return null;
-  const [, y, mo, d, h, mi, s] = m.map(Number) as number[] as [number, number, number, number, number, number, number];
+  const [, , mo, d, h, mi, s] = m.map(Number) as number[] as [number, number, number, number, number, number, number];
   if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60) return null;
   // Date.parse accepts at most millisecond precision; trim longer fractions.
   const normalized = value.replace(/(\.\d{3})\d+/, "$1").replace(/t/, "T").replace(/z$/, "Z");
