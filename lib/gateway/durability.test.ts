@@ -49,6 +49,12 @@ async function start(dataDir: string, databaseUrl?: string): Promise<Running> {
   throw new Error(`gateway did not start: ${stderr}`);
 }
 
+/** Resolves when the child has exited, including when it already has. */
+function exited(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => child.once("exit", () => resolve()));
+}
+
 async function signed(port: number, creds: { access_key_id: string; secret_key: string }, method: string, pathAndQuery: string, body?: unknown) {
   const url = `http://127.0.0.1:${port}/v1${pathAndQuery}`;
   const headers = signedHeaders({ accessKeyId: creds.access_key_id, secretKey: creds.secret_key }, { method, url });
@@ -84,7 +90,7 @@ async function killMidStream(dataDir: string, databaseUrl?: string) {
   first.child.kill("SIGKILL");
   stop = true;
   await Promise.all(writers);
-  await new Promise((r) => first.child.once("exit", r));
+  await exited(first.child);
 
   const second = await start(dataDir, databaseUrl);
   try {
@@ -96,7 +102,7 @@ async function killMidStream(dataDir: string, databaseUrl?: string) {
     expect(acknowledged.length).toBeGreaterThanOrEqual(40);
   } finally {
     second.child.kill("SIGTERM");
-    await new Promise((r) => second.child.once("exit", r));
+    await exited(second.child);
   }
 }
 

@@ -1,0 +1,170 @@
+import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import type { ExtractTablesWithRelations } from "drizzle-orm";
+import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
+import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import pg from "pg";
+
+/**
+ * Opening a PostgreSQL store for one Drizzle schema: embedded PGlite (in memory or
+ * in a data dir) or a PostgreSQL server, migrated on open. Shared by the gateway's
+ * store and the console's own tables.
+ */
+
+export type StoreOptions =
+  | { kind: "memory" }
+  | { kind: "pglite"; dataDir: string }
+  | { kind: "postgres"; url: string; poolSize?: number };
+
+export type SchemaDb<S extends Record<string, unknown>> = PgDatabase<PgQueryResultHKT, S, ExtractTablesWithRelations<S>>;
+
+export interface OpenedStore<S extends Record<string, unknown>> {
+  db: SchemaDb<S>;
+  kind: "pglite" | "postgres";
+  close(): Promise<void>;
+}
+
+export interface Migrations {
+  folder: string;
+  /** Drizzle's bookkeeping table; schemas that share a database each need their own. */
+  table?: string;
+  /** Advisory lock serialising replicas that migrate one PostgreSQL at once. */
+  lockId: number;
+}
+
+function migrationConfig(m: Migrations) {
+  return { migrationsFolder: m.folder, ...(m.table ? { migrationsTable: m.table } : {}) };
+}
+
+/** Applies a schema's migrations to an open database of either kind. */
+export async function migrateDatabase(db: unknown, kind: "pglite" | "postgres", migrations: Migrations): Promise<void> {
+  if (kind === "pglite") {
+    await migratePglite(db as never, migrationConfig(migrations));
+    return;
+  }
+  const client = await (db as { $client: pg.Pool }).$client.connect();
+  try {
+    await client.query("select pg_advisory_lock($1)", [migrations.lockId]);
+    await migrateNodePg(drizzleNodePg({ client }) as never, migrationConfig(migrations));
+  } finally {
+    await client.query("select pg_advisory_unlock($1)", [migrations.lockId]).catch(() => undefined);
+    client.release();
+  }
+}
+
+export async function openDatabase<S extends Record<string, unknown>>(
+  options: StoreOptions,
+  schema: S,
+  migrations: Migrations,
+  lockName = "stratus.lock",
+): Promise<OpenedStore<S>> {
+  if (options.kind === "postgres") {
+    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
+    // An idle client losing its connection (server restart, failover) must not crash the process:
+    // the pool drops it and the next query opens a new one.
+    pool.on("error", (error) => process.stderr.write(`${JSON.stringify({ level: "warn", msg: "idle database connection lost", error: error.message })}\n`));
+    const db = drizzleNodePg({ client: pool, schema });
+    try {
+      await migrateDatabase(db, "postgres", migrations);
+    } catch (error) {
+      await pool.end().catch(() => undefined);
+      throw error;
+    }
+    return { db: db as unknown as SchemaDb<S>, kind: "postgres", close: () => pool.end() };
+  }
+
+  let release = () => {};
+  let client: PGlite;
+  if (options.kind === "pglite") {
+    const dir = path.resolve(options.dataDir);
+    mkdirSync(dir, { recursive: true });
+    release = lockDataDir(dir, lockName);
+    try {
+      client = await PGlite.create(path.join(dir, "pgdata"));
+    } catch (error) {
+      release();
+      throw error;
+    }
+  } else {
+    client = await PGlite.create();
+  }
+  const db = drizzlePglite({ client, schema });
+  try {
+    await migrateDatabase(db, "pglite", migrations);
+  } catch (error) {
+    await client.close().catch(() => undefined);
+    release();
+    throw error;
+  }
+  return {
+    db: db as unknown as SchemaDb<S>,
+    kind: "pglite",
+    close: async () => {
+      await client.close();
+      release();
+    },
+  };
+}
+
+/**
+ * Lock files this process holds. The pid in a lock file cannot tell this process's
+ * own open store from a stale file left by an earlier process that had the same pid
+ * (a restarted container is pid 1 again); this set can. On globalThis because a hot
+ * reload re-evaluates this module while the first client is still open.
+ */
+const HELD_KEY = Symbol.for("stratus.heldDataDirs");
+const held = ((globalThis as { [HELD_KEY]?: Set<string> })[HELD_KEY] ??= new Set<string>());
+
+/**
+ * PGlite does not lock its data dir and a second opener corrupts it: take an
+ * exclusive lock file, and take over one left by a process that no longer runs.
+ */
+export function lockDataDir(dir: string, lockName = "stratus.lock"): () => void {
+  const lockPath = path.join(dir, lockName);
+  if (held.has(lockPath)) {
+    throw new Error(
+      `The data dir ${dir} is already open in this process (${process.pid}). PGlite allows one client per data dir: ` +
+        "share the open store instead of opening it again, or use another STRATUS_DATA_DIR.",
+    );
+  }
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(lockPath, "wx");
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      held.add(lockPath);
+      return () => {
+        held.delete(lockPath);
+        try {
+          if (readFileSync(lockPath, "utf8") === String(process.pid)) unlinkSync(lockPath);
+        } catch {
+          // already gone
+        }
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      const holder = Number(readFileSync(lockPath, "utf8"));
+      if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && isAlive(holder)) {
+        throw new Error(
+          `The data dir ${dir} is in use by process ${holder}. PGlite allows one process per data dir: ` +
+            "stop that process, use another STRATUS_DATA_DIR, or set DATABASE_URL to share PostgreSQL.",
+        );
+      }
+      unlinkSync(lockPath);
+    }
+  }
+  throw new Error(`Could not lock the data dir ${dir}`);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
