@@ -1,23 +1,12 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { test as base, expect, type Browser, type Page } from "@playwright/test";
+import type { DemoCredentials } from "@/lib/gateway/seed";
 
 /** The data dir the web server was started on (playwright.config.ts wipes it first). */
 export const DATA_DIR = process.env.E2E_DATA_DIR ?? ".data-e2e";
 
-export interface DemoUser {
-  user_id: string;
-  email: string;
-  access_key_id: string;
-  secret_key: string;
-}
-
-export interface DemoCredentials {
-  organization_id: string;
-  owner: DemoUser;
-  member: DemoUser;
-  outsider: DemoUser;
-}
+export type { DemoCredentials, DemoUser } from "@/lib/gateway/seed";
 
 export type Who = "owner" | "member";
 

@@ -3,7 +3,7 @@ import { and, desc, eq, isNull } from "drizzle-orm";
 import { encrypt, newAccessKeyId, newSecret } from "./crypto";
 import type { Database } from "./store/client";
 import { apiKeys, memberships, organizations, roleBindings, roles, users } from "./store/schema";
-import type { Permission, Relation } from "./authz";
+import { PERMISSIONS, type Permission, type Relation } from "./authz";
 
 /** The roles every organization starts with. Permissions are data: edit here, not in handlers. */
 export const DEFAULT_ROLES: Array<{ name: string; description: string; scopes: Array<"org" | "project">; permissions: Permission[] }> = [
@@ -11,21 +11,7 @@ export const DEFAULT_ROLES: Array<{ name: string; description: string; scopes: A
     name: "Organization Admin",
     description: "Full control of the organization: projects, IAM, security settings, billing and audit logs.",
     scopes: ["org"],
-    permissions: [
-      "organization.update",
-      "projects.create",
-      "projects.read",
-      "projects.update",
-      "projects.delete",
-      "iam.read",
-      "iam.write",
-      "scim.manage",
-      "s3.manage",
-      "sso.manage",
-      "mfa.manage",
-      "billing.read",
-      "audit.read",
-    ],
+    permissions: [...PERMISSIONS],
   },
   { name: "Project Creator", description: "May create projects in the organization.", scopes: ["org"], permissions: ["projects.create"] },
   { name: "Billing Viewer", description: "Reads billing, usage and quotas.", scopes: ["org"], permissions: ["billing.read"] },
