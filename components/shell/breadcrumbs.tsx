@@ -7,8 +7,13 @@ import { NAV } from "./nav";
 
 const LABELS = new Map(NAV.flatMap((s) => s.items).map((i) => [i.href, i.label]));
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 function labelFor(segment: string, path: string): string {
-  return LABELS.get(path) ?? decodeURIComponent(segment).replace(/-/g, " ").replace(/^\w/, (c) => c.toUpperCase());
+  const text = decodeURIComponent(segment);
+  // An id is shown as itself (shortened), not as words.
+  if (UUID.test(text)) return `${text.slice(0, 8)}…`;
+  return LABELS.get(path) ?? text.replace(/-/g, " ").replace(/^\w/, (c) => c.toUpperCase());
 }
 
 /** Organization › area › detail, from the URL. */

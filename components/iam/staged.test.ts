@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { additionKey, buildApply, failedKey, removalKey, type StagedChange } from "./staged";
+
+const add = (roleId: string, scopeType: "org" | "project", scopeObjectId: string): StagedChange => ({
+  key: additionKey(roleId, scopeType, scopeObjectId),
+  kind: "add",
+  roleId,
+  roleName: roleId,
+  allowedScopes: ["project"],
+  scopeType,
+  scopeObjectId,
+});
+const remove = (id: string): StagedChange => ({
+  key: removalKey(id),
+  kind: "remove",
+  binding: { id, customer_id: "u1", role_id: "r", role_name: "R", scope_type: "project", scope_object_id: "p" },
+});
+
+describe("buildApply", () => {
+  const changes = [add("r1", "project", "p1"), remove("b1"), add("r2", "org", "o1"), remove("b2")];
+
+  it("puts additions and removals, in staged order, into one request for the user", () => {
+    const { body } = buildApply("u1", changes);
+    expect(body).toEqual({
+      bindings_to_create: [
+        { customer_id: "u1", role_id: "r1", scope_type: "project", scope_object_id: "p1" },
+        { customer_id: "u1", role_id: "r2", scope_type: "org", scope_object_id: "o1" },
+      ],
+      bindings_to_delete: ["b1", "b2"],
+    });
+  });
+
+  it("maps a failure named by index back to the staged change", () => {
+    const apply = buildApply("u1", changes);
+    expect(failedKey("bindings_to_create[1].scope_type: role r2 cannot be bound at org scope", apply)).toBe(additionKey("r2", "org", "o1"));
+    expect(failedKey("bindings_to_delete[1]: role binding b2 of this user not found", apply)).toBe(removalKey("b2"));
+    expect(failedKey("bindings_to_create[5].role_id: role not found", apply)).toBeNull();
+    expect(failedKey("the caller lacks the permission iam.write", apply)).toBeNull();
+  });
+});

@@ -1,0 +1,42 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { useOrg } from "@/components/settings/use-org";
+import type { Role } from "@/lib/contract/iam";
+import { iamQueries } from "@/lib/query/iam";
+import { projectQueries, type Project } from "@/lib/query/projects";
+
+/**
+ * What the IAM page resolves names with: this organization's roles and the projects
+ * the caller can see (listing by org_id is for owners only, so everyone lists all
+ * and keeps this organization's).
+ */
+export function useIamContext(orgId: string) {
+  const org = useOrg(orgId);
+  const roles = useQuery(iamQueries.roles());
+  const projects = useQuery(projectQueries.list());
+  const orgRoles: Role[] = (roles.data?.roles ?? []).filter((r) => r.org_id === orgId);
+  const orgProjects: Project[] = (projects.data?.items ?? []).filter((p) => p.organization_id === orgId);
+  const roleIds = new Set(orgRoles.map((r) => r.id));
+  const orgName = org.entity?.name ?? "this organization";
+
+  return {
+    ...org,
+    orgName,
+    roles,
+    projects,
+    orgRoles,
+    orgProjects,
+    /** Whether a binding belongs to this organization (the list spans all of the caller's). */
+    inOrg: (binding: { role_id: string }) => roleIds.has(binding.role_id),
+    /** "Acme AI Labs", "llm-training", or null when the caller cannot see the project. */
+    scopeName: (scopeType: string, scopeObjectId: string): string | null =>
+      scopeType === "org"
+        ? scopeObjectId === orgId
+          ? orgName
+          : null
+        : (orgProjects.find((p) => p.id === scopeObjectId)?.name ?? null),
+  };
+}
+
+export type IamContext = ReturnType<typeof useIamContext>;

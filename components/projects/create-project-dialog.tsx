@@ -1,0 +1,75 @@
+"use client";
+
+import { zodResolver } from "@hookform/resolvers/zod";
+import { Plus } from "lucide-react";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import type { z } from "zod";
+import { Button } from "@/components/ui/button";
+import { Dialog, DialogContent, DialogFooter } from "@/components/ui/dialog";
+import { Field, Input } from "@/components/ui/field";
+import { gatewayFieldProblems } from "@/components/settings/field-errors";
+import { projectsPostRequestSchema } from "@/lib/contract/projects";
+import { errorMessage } from "@/lib/query/mutation";
+import { GuardedButton } from "./guarded-button";
+import { useCreateProject } from "./use-project-mutations";
+
+type FormInput = z.input<typeof projectsPostRequestSchema>;
+type FormOutput = z.output<typeof projectsPostRequestSchema>;
+
+export function CreateProjectDialog({ orgId, orgName, reason }: { orgId: string; orgName: string; reason: string | null }) {
+  const [open, setOpen] = useState(false);
+  const create = useCreateProject();
+  const form = useForm<FormInput, unknown, FormOutput>({ resolver: zodResolver(projectsPostRequestSchema), defaultValues: { organization_id: orgId, name: "" } });
+  const { errors } = form.formState;
+
+  const onOpenChange = (next: boolean) => {
+    if (!next) form.reset({ organization_id: orgId, name: "" });
+    setOpen(next);
+  };
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    try {
+      await create.mutateAsync(values);
+      onOpenChange(false);
+    } catch (error) {
+      const message = errorMessage(error);
+      const status = (error as { status?: number }).status;
+      const named = gatewayFieldProblems(message).find((p) => p.field === "name");
+      form.setError(named ? "name" : "root", {
+        type: "server",
+        message: named?.message ?? (status === 403 ? `You may not create projects here: ${message}.` : message),
+      });
+    }
+  });
+
+  return (
+    <>
+      <GuardedButton reason={reason} onClick={() => setOpen(true)}>
+        <Plus aria-hidden /> Create project
+      </GuardedButton>
+      <Dialog open={open} onOpenChange={onOpenChange}>
+        <DialogContent title="Create project" description={`A new project in ${orgName}.`}>
+          <form onSubmit={onSubmit} noValidate className="space-y-4">
+            <Field label="Project name" htmlFor="create-project-name" hint="Unique in the organization; up to 255 characters." error={errors.name?.message}>
+              <Input id="create-project-name" autoComplete="off" autoFocus {...form.register("name")} />
+            </Field>
+            {errors.root?.message ? (
+              <p role="alert" className="text-sm text-red-600 dark:text-red-400">
+                {errors.root.message}
+              </p>
+            ) : null}
+            <DialogFooter>
+              <Button type="button" variant="secondary" onClick={() => onOpenChange(false)}>
+                Cancel
+              </Button>
+              <Button type="submit" disabled={create.isPending}>
+                {create.isPending ? "Creating…" : "Create"}
+              </Button>
+            </DialogFooter>
+          </form>
+        </DialogContent>
+      </Dialog>
+    </>
+  );
+}

@@ -1,0 +1,182 @@
+"use client";
+
+import { zodResolver } from "@hookform/resolvers/zod";
+import { Lock } from "lucide-react";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { useForm, type Path } from "react-hook-form";
+import type { z } from "zod";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card, CardBody, CardHeader } from "@/components/ui/card";
+import { Field, Input, Select } from "@/components/ui/field";
+import { WidgetSkeleton } from "@/components/ui/skeleton";
+import { ErrorState } from "@/components/ui/states";
+import type { EntitiesPutPostRequest, entitiesPutPostResponseSchema, Entity } from "@/lib/contract/organizations";
+import { orgKeys } from "@/lib/query/keys";
+import { errorMessage, useGatewayMutation } from "@/lib/query/mutation";
+import { gatewayFieldProblems } from "./field-errors";
+import {
+  ADDRESS_FIELDS,
+  SETTINGS_FIELDS,
+  settingsFormSchema,
+  toFormValues,
+  toRequest,
+  type SettingsFormInput,
+  type SettingsFormOutput,
+} from "./settings-schema";
+import { useOrg } from "./use-org";
+
+type UpdateResponse = z.infer<typeof entitiesPutPostResponseSchema>;
+
+export function OrganizationSettings({ orgId }: { orgId: string }) {
+  const { state, entity, access } = useOrg(orgId);
+  if (state.isPending) {
+    return (
+      <Card>
+        <WidgetSkeleton label="organization settings" lines={6} />
+      </Card>
+    );
+  }
+  if (state.isError) {
+    return (
+      <Card>
+        <ErrorState error={state.error} what="the organization's settings" onRetry={() => void state.refetch()} />
+      </Card>
+    );
+  }
+  if (!entity) {
+    return (
+      <Card>
+        <ErrorState error={{ status: 403, message: "This organization is not among yours" }} what="this organization" />
+      </Card>
+    );
+  }
+  // Keyed by the entity so a saved answer re-seeds the form's defaults.
+  return <SettingsForm key={`${entity.id}:${JSON.stringify(toFormValues(entity))}`} entity={entity} canEdit={access.isOwner} />;
+}
+
+function SettingsForm({ entity, canEdit }: { entity: Entity; canEdit: boolean }) {
+  const router = useRouter();
+  const [submitError, setSubmitError] = useState<string | null>(null);
+  const form = useForm<SettingsFormInput, unknown, SettingsFormOutput>({
+    resolver: zodResolver(settingsFormSchema(entity.billing_addr !== undefined)),
+    defaultValues: toFormValues(entity),
+    mode: "onTouched",
+  });
+  const { register, handleSubmit, formState, setError } = form;
+  const errors = formState.errors;
+
+  const update = useGatewayMutation<EntitiesPutPostRequest, UpdateResponse>({
+    request: (body) => ({ method: "PUT", path: "/v1/organizations/entities", query: { org_id: entity.id }, body }),
+    invalidate: () => [orgKeys.all],
+    success: (r) => `Settings of ${r.entity.name} saved`,
+    // The shell's organization name comes from the server.
+    onSuccess: () => router.refresh(),
+  });
+
+  const onSubmit = handleSubmit(async (values) => {
+    setSubmitError(null);
+    try {
+      await update.mutateAsync(toRequest(values));
+    } catch (error) {
+      const message = errorMessage(error);
+      for (const p of gatewayFieldProblems(message)) {
+        if (SETTINGS_FIELDS.has(p.field)) setError(p.field as Path<SettingsFormInput>, { type: "server", message: p.message });
+      }
+      const status = (error as { status?: number }).status;
+      setSubmitError(status === 403 ? `Only an owner of ${entity.name} can change its settings (${message}).` : `Nothing was saved: ${message}`);
+    }
+  });
+
+  const addressError = (name: (typeof ADDRESS_FIELDS)[number]["name"]) => errors.billing_addr?.[name]?.message;
+
+  return (
+    <form onSubmit={onSubmit} noValidate aria-label="Organization settings" className="space-y-6">
+      {!canEdit ? (
+        <div role="note" className="flex gap-2 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200">
+          <Lock className="mt-0.5 size-4 shrink-0" aria-hidden />
+          <p>
+            Read-only: only owners of {entity.name} can change these settings. You are a {entity.relation} of this organization.
+          </p>
+        </div>
+      ) : null}
+      <fieldset disabled={!canEdit || update.isPending} className="space-y-6">
+        <Card>
+          <CardHeader title="Organization" description="How the organization is named across the console." />
+          <CardBody className="grid gap-4 sm:grid-cols-2">
+            <Field label="Organization name" htmlFor="organization_name" error={errors.organization_name?.message}>
+              <Input id="organization_name" autoComplete="organization" {...register("organization_name")} />
+            </Field>
+            <Field label="Company name" htmlFor="company_name" hint="The legal name on invoices." error={errors.company_name?.message}>
+              <Input id="company_name" {...register("company_name")} />
+            </Field>
+            <dl className="grid grid-cols-2 gap-3 text-sm sm:col-span-2 sm:grid-cols-4">
+              <div>
+                <dt className="text-xs text-slate-500 dark:text-slate-400">Organization ID</dt>
+                <dd className="break-all font-mono text-xs">{entity.id}</dd>
+              </div>
+              <div>
+                <dt className="text-xs text-slate-500 dark:text-slate-400">Type</dt>
+                <dd>{entity.organization_type ?? "—"}</dd>
+              </div>
+              <div>
+                <dt className="text-xs text-slate-500 dark:text-slate-400">State</dt>
+                <dd>
+                  <Badge tone={entity.state === "active" ? "good" : "warn"}>{entity.state}</Badge>
+                </dd>
+              </div>
+              <div>
+                <dt className="text-xs text-slate-500 dark:text-slate-400">Your relation</dt>
+                <dd>{entity.relation}</dd>
+              </div>
+            </dl>
+          </CardBody>
+        </Card>
+
+        <Card>
+          <CardHeader title="Tax" description="The tax identifier printed on invoices." />
+          <CardBody className="grid gap-4 sm:grid-cols-2">
+            <Field label="Tax ID" htmlFor="tax_id" error={errors.tax_id?.message}>
+              <Input id="tax_id" {...register("tax_id")} />
+            </Field>
+            <Field label="Tax ID type" htmlFor="tax_id_type" error={errors.tax_id_type?.message}>
+              <Select id="tax_id_type" {...register("tax_id_type")}>
+                <option value="">Not set</option>
+                <option value="EIN">EIN (United States)</option>
+                <option value="VAT">VAT (European Union)</option>
+              </Select>
+            </Field>
+          </CardBody>
+        </Card>
+
+        <Card>
+          <CardHeader title="Billing address" description="All fields but the second line are required once any is filled in." />
+          <CardBody className="grid gap-4 sm:grid-cols-2">
+            {ADDRESS_FIELDS.map((f) => (
+              <Field key={f.name} label={f.label} htmlFor={`billing_addr-${f.name}`} error={addressError(f.name)}>
+                <Input id={`billing_addr-${f.name}`} autoComplete={f.autoComplete} {...register(`billing_addr.${f.name}`)} />
+              </Field>
+            ))}
+          </CardBody>
+        </Card>
+      </fieldset>
+
+      {submitError ? (
+        <p role="alert" className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-800 dark:border-red-900 dark:bg-red-950 dark:text-red-200">
+          {submitError}
+        </p>
+      ) : null}
+
+      <div className="flex flex-wrap items-center gap-3">
+        <Button type="submit" disabled={!canEdit || update.isPending}>
+          {update.isPending ? "Saving…" : "Save changes"}
+        </Button>
+        <Button type="button" variant="secondary" disabled={!canEdit || !formState.isDirty || update.isPending} onClick={() => form.reset()}>
+          Discard changes
+        </Button>
+        {!canEdit ? <span className="text-sm text-slate-500 dark:text-slate-400">Saving needs the owner relation.</span> : null}
+      </div>
+    </form>
+  );
+}

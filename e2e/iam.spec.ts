@@ -1,0 +1,203 @@
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+
+interface ApiProject {
+  id: string;
+  name: string;
+}
+interface ApiRole {
+  id: string;
+  role_name: string;
+  org_id: string;
+}
+interface ApiBinding {
+  id: string;
+  role_name: string;
+  scope_type: string;
+  scope_object_id: string;
+}
+
+const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
+
+async function call<T>(page: Page, method: string, path: string, data?: unknown): Promise<T> {
+  const res = await page.request.fetch(`/api/cloud${path}`, { method, data });
+  expect(res.ok(), `${method} ${path}: ${await res.text()}`).toBe(true);
+  return (await res.json()) as T;
+}
+
+const createProject = async (page: Page, orgId: string, name: string) =>
+  (await call<{ project: ApiProject }>(page, "POST", "/v1/organizations/projects", { organization_id: orgId, name })).project;
+
+/** Deleting a project also removes the role bindings on it. */
+const deleteProject = (page: Page, id: string) => page.request.delete(`/api/cloud/v1/organizations/projects/${id}`);
+
+async function bindingsOf(page: Page, userId: string): Promise<ApiBinding[]> {
+  return (await call<{ role_bindings: ApiBinding[] }>(page, "GET", `/v1/iam/role-bindings?user_id=${userId}`)).role_bindings;
+}
+
+async function pickUser(page: Page, userId: string) {
+  const picker = page.getByRole("form", { name: "Pick a user" });
+  await picker.getByLabel("User ID").fill(userId);
+  await picker.getByRole("button", { name: "Edit bindings" }).click();
+  await expect(page.getByText("Editing the bindings of")).toContainText(userId);
+}
+
+async function stageAddition(page: Page, role: string, scopeType: "org" | "project", scope: string) {
+  const form = page.getByRole("form", { name: "Stage an addition" });
+  await form.getByLabel("Role", { exact: true }).selectOption({ label: role });
+  await form.getByLabel("Scope type").selectOption(scopeType);
+  await form.getByLabel("Scope", { exact: true }).selectOption({ label: scope });
+  await form.getByRole("button", { name: "Stage addition" }).click();
+}
+
+const staged = (page: Page) => page.getByRole("list", { name: "Staged changes" }).getByRole("listitem");
+
+test.describe("IAM", () => {
+  test("roles are listed with their allowed scopes and descriptions", async ({ ownerPage: page, demo }) => {
+    await page.goto(`/orgs/${demo.organization_id}/iam`);
+    const roles = page.getByRole("table", { name: "Roles" });
+    const admin = roles.getByRole("row").filter({ hasText: "Project Admin" });
+    await expect(admin).toContainText("Manages a project: rename, delete and its resources.");
+    await expect(admin.getByRole("cell").nth(1)).toHaveText(/project\s*org/);
+    await expect(roles.getByRole("row").filter({ hasText: "Project Creator" }).getByRole("cell").nth(1)).toHaveText("org");
+  });
+
+  test("the owner stages two additions and one removal for the member, reviews the diff and applies them at once", async ({ ownerPage: page, demo }) => {
+    const orgId = demo.organization_id;
+    const member = demo.member.user_id;
+    const a = await createProject(page, orgId, unique("e2e-iam-a"));
+    const b = await createProject(page, orgId, unique("e2e-iam-b"));
+    try {
+      const roles = (await call<{ roles: ApiRole[] }>(page, "GET", "/v1/iam/roles")).roles.filter((r) => r.org_id === orgId);
+      const projectMember = roles.find((r) => r.role_name === "Project Member")!;
+      await call(page, "POST", `/v1/iam/users/${member}/role-bindings`, {
+        bindings_to_create: [{ customer_id: member, role_id: projectMember.id, scope_type: "project", scope_object_id: a.id }],
+        bindings_to_delete: [],
+      });
+
+      await page.goto(`/orgs/${orgId}/iam`);
+      await pickUser(page, member);
+      const current = page.getByRole("region", { name: "Current bindings" });
+      await current.getByRole("button", { name: `Stage removal of Project Member on project ${a.name}` }).click();
+      await expect(current.getByText("Removal staged")).toBeVisible();
+      await stageAddition(page, "Project Admin", "project", a.name);
+      await stageAddition(page, "Project Member", "project", b.name);
+
+      await expect(staged(page)).toHaveCount(3);
+      await expect(staged(page).nth(0)).toContainText("− Remove Project Member");
+      await expect(staged(page).nth(0)).toContainText(a.name);
+      await expect(staged(page).nth(1)).toContainText("+ Add Project Admin");
+      await expect(staged(page).nth(2)).toContainText("+ Add Project Member");
+      await expect(staged(page).nth(2)).toContainText(b.name);
+      await expect(page.getByLabel("2 to add, 1 to remove")).toHaveText("+2 added · −1 removed");
+      // Nothing is applied before the button.
+      expect((await bindingsOf(page, member)).filter((x) => x.scope_object_id === b.id)).toEqual([]);
+
+      await page.getByRole("button", { name: "Apply 3 changes" }).click();
+      await expect(page.getByText("Applied 3 changes to the role bindings")).toBeVisible();
+      await expect(page.getByText("Nothing staged yet.")).toBeVisible();
+
+      // The bindings table, filtered to the member, shows the result.
+      const filters = page.getByRole("form", { name: "Filter role bindings" });
+      await filters.getByLabel("User ID").fill(member);
+      await filters.getByLabel("User ID").press("Enter");
+      await expect(page).toHaveURL(new RegExp(`user_id=${member}`));
+      const table = page.getByRole("table", { name: "Role bindings" });
+      const onA = table.getByRole("row").filter({ hasText: a.name });
+      await expect(onA).toHaveCount(1);
+      await expect(onA).toContainText("Project Admin");
+      const onB = table.getByRole("row").filter({ hasText: b.name });
+      await expect(onB).toHaveCount(1);
+      await expect(onB).toContainText("Project Member");
+      await expect(current.getByText(a.name)).toHaveCount(1);
+
+      const after = await bindingsOf(page, member);
+      expect(after.filter((x) => x.scope_object_id === a.id).map((x) => x.role_name)).toEqual(["Project Admin"]);
+      expect(after.filter((x) => x.scope_object_id === b.id).map((x) => x.role_name)).toEqual(["Project Member"]);
+    } finally {
+      await deleteProject(page, a.id);
+      await deleteProject(page, b.id);
+    }
+  });
+
+  test("a failing apply names the change that failed, highlights it, and changes nothing", async ({ ownerPage: page, demo }) => {
+    const orgId = demo.organization_id;
+    const member = demo.member.user_id;
+    const p = await createProject(page, orgId, unique("e2e-iam-fail"));
+    try {
+      const before = await bindingsOf(page, member);
+      await page.goto(`/orgs/${orgId}/iam`);
+      await pickUser(page, member);
+      await stageAddition(page, "Project Member", "project", p.name);
+      // Project Creator may be bound at org scope only: the editor warns, the gateway refuses.
+      await stageAddition(page, "Project Creator", "project", p.name);
+      await expect(staged(page).nth(1)).toContainText("Project Creator can be bound only at org scope.");
+
+      await page.getByRole("button", { name: "Apply 2 changes" }).click();
+      const alert = page.getByRole("alert").filter({ hasText: "Nothing was applied" });
+      await expect(alert).toContainText("Change 2 of 2 failed. Nothing was applied.");
+      await expect(alert).toContainText("bindings_to_create[1].scope_type");
+      await expect(staged(page).nth(1)).toHaveAttribute("data-failed", "true");
+      await expect(staged(page).nth(1)).toContainText("Change 2 failed");
+      await expect(staged(page).nth(0)).not.toHaveAttribute("data-failed", "true");
+      // Both changes stay staged to fix or unstage.
+      await expect(staged(page)).toHaveCount(2);
+
+      // Not even the valid first change was made.
+      const filters = page.getByRole("form", { name: "Filter role bindings" });
+      await filters.getByLabel("Scope", { exact: true }).selectOption({ label: `project ${p.name}` });
+      await expect(page.getByText("No role binding matches these filters")).toBeVisible();
+      expect(await bindingsOf(page, member)).toEqual(before);
+
+      // Unstaging the failed change and applying again makes the valid one.
+      await staged(page).nth(1).getByRole("button", { name: /^Unstage addition of Project Creator/ }).click();
+      await expect(alert).toHaveCount(0);
+      await page.getByRole("button", { name: "Apply 1 change" }).click();
+      await expect(page.getByRole("table", { name: "Role bindings" }).getByRole("row").filter({ hasText: p.name })).toContainText("Project Member");
+    } finally {
+      await deleteProject(page, p.id);
+    }
+  });
+
+  test("role-binding filters live in the URL and survive a reload", async ({ ownerPage: page, demo }) => {
+    await page.goto(`/orgs/${demo.organization_id}/iam`);
+    const filters = page.getByRole("form", { name: "Filter role bindings" });
+    await filters.getByLabel("Role", { exact: true }).selectOption({ label: "Organization Admin" });
+    await expect(page).toHaveURL(/role_id=/);
+    const table = page.getByRole("table", { name: "Role bindings" });
+    const ownerRow = table.getByRole("row").filter({ hasText: demo.owner.user_id });
+    await expect(ownerRow).toContainText("you");
+    await expect(ownerRow).toContainText("Acme AI Labs");
+    await expect(table.getByRole("row")).toHaveCount(2); // header + the owner's
+
+    await page.reload();
+    await expect(page.getByRole("form", { name: "Filter role bindings" }).getByLabel("Role", { exact: true })).toHaveValue(/.+/);
+    await expect(table.getByRole("row")).toHaveCount(2);
+
+    await filters.getByLabel("Scope type").selectOption("project");
+    await expect(page).toHaveURL(/scope_type=project/);
+    await expect(page.getByText("No role binding matches these filters")).toBeVisible();
+    await page.getByRole("button", { name: "Clear filters" }).first().click();
+    await expect(page).not.toHaveURL(/role_id=|scope_type=/);
+    await expect(table.getByRole("row").filter({ hasText: "Project Admin" }).first()).toBeVisible();
+  });
+
+  test("the member sees only their own bindings, and the editor disabled with the reason", async ({ memberPage: page, demo }) => {
+    await page.goto(`/orgs/${demo.organization_id}/iam`);
+    await expect(page.getByRole("note")).toContainText("You need the iam.write permission");
+    const picker = page.getByRole("form", { name: "Pick a user" });
+    await expect(picker.getByLabel("User ID")).toBeDisabled();
+    await expect(picker.getByRole("button", { name: "Edit bindings" })).toBeDisabled();
+    await expect(page.getByText("Without the iam.read permission you see only your own bindings.")).toBeVisible();
+
+    const rows = page.getByRole("table", { name: "Role bindings" }).getByRole("row");
+    await expect(rows).toHaveCount(5); // header + Organization Member + 3 project roles
+    for (const row of await rows.all().then((all) => all.slice(1))) {
+      await expect(row).toContainText(demo.member.user_id);
+      await expect(row).toContainText("you");
+      await expect(row.getByRole("button", { name: /^Stage removal/ })).toBeDisabled();
+    }
+    await expect(rows.filter({ hasText: "Project Admin" })).toContainText("llm-training");
+    await expect(page.getByRole("table", { name: "Roles" })).toContainText("Organization Admin");
+  });
+});
