@@ -8,7 +8,7 @@ import type * as React from "react";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/lib/utils";
 import { Breadcrumbs } from "./breadcrumbs";
-import { visibleNav } from "./nav";
+import { visibleNav, type NavItem } from "./nav";
 import { OrgSwitcher, type OrgSummary } from "./org-switcher";
 import { ThemeToggle } from "./theme-toggle";
 import { UserMenu } from "./user-menu";
@@ -24,15 +24,22 @@ interface ShellProps {
 function SideNav({ orgId, flags, onNavigate }: { orgId: string; flags: Record<string, unknown>; onNavigate?: () => void }) {
   const pathname = usePathname() ?? "";
   const base = `/orgs/${orgId}`;
+  const sections = visibleNav(flags);
+  const hrefOf = (item: NavItem) => (item.href.startsWith("/") ? item.href : item.href ? `${base}/${item.href}` : base);
+  // Only the most specific item under the current page is active (GPU tracking, not also Reservations).
+  const activeHref = sections
+    .flatMap((s) => s.items.map(hrefOf))
+    .filter((href) => pathname === href || (href !== base && pathname.startsWith(`${href}/`)))
+    .sort((a, b) => b.length - a.length)[0];
   return (
     <nav aria-label="Console" className="flex flex-col gap-5 p-3">
-      {visibleNav(flags).map((section, i) => (
+      {sections.map((section, i) => (
         <div key={section.title ?? i}>
           {section.title ? <p className="px-2 pb-1 text-xs font-semibold uppercase tracking-wide text-slate-500">{section.title}</p> : null}
           <ul className="space-y-0.5">
             {section.items.map((item) => {
-              const href = item.href.startsWith("/") ? item.href : item.href ? `${base}/${item.href}` : base;
-              const active = item.href === "" ? pathname === base : pathname === href || pathname.startsWith(`${href}/`);
+              const href = hrefOf(item);
+              const active = href === activeHref;
               return (
                 <li key={item.href}>
                   <Link

@@ -1,0 +1,30 @@
+/**
+ * Formatting shared by the reservation pages. Dates are shown in UTC so the
+ * server's render and the browser's hydration agree.
+ */
+
+/** "2025-03-14" from an RFC 3339 timestamp; "—" when absent. */
+export function utcDate(iso: string | undefined | null): string {
+  return iso ? iso.slice(0, 10) : "—";
+}
+
+/** "2025-03-14 09:00 UTC" from an RFC 3339 timestamp. */
+export function utcDateTime(iso: string | undefined | null): string {
+  if (!iso) return "—";
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return `${d.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}
+
+const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", minimumFractionDigits: 2, maximumFractionDigits: 4 });
+
+/** A decimal-string or numeric price as dollars, without summing floats. */
+export function price(value: string | number): string {
+  const n = typeof value === "number" ? value : Number(value);
+  return Number.isFinite(n) ? usd.format(n) : String(value);
+}
+
+export function percent(part: number, whole: number): string {
+  if (whole <= 0) return "—";
+  return `${Math.round((part / whole) * 100)}%`;
+}

@@ -1,0 +1,236 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { Lock } from "lucide-react";
+import dynamic from "next/dynamic";
+import Link from "next/link";
+import { useQueryStates } from "nuqs";
+import { useState } from "react";
+import { Button } from "@/components/ui/button";
+import { Card, CardHeader } from "@/components/ui/card";
+import { Field, Select } from "@/components/ui/field";
+import { Skeleton, WidgetSkeleton } from "@/components/ui/skeleton";
+import { EmptyState, ErrorState } from "@/components/ui/states";
+import { ApiError } from "@/lib/query/fetcher";
+import { orgAccess, orgQueries } from "@/lib/query/organizations";
+import { gpuTrackingWindow, reservationQueries, type GpuRange, type GpuTrackingFilters } from "@/lib/query/reservations";
+import { cn } from "@/lib/utils";
+import { utcDateTime } from "./format";
+import { customRangeProblem } from "./gpu-range";
+import { CustomRangeForm } from "./gpu-range-form";
+import { LatestSnapshot } from "./latest-snapshot";
+import { gpuTrackingParams } from "./search-params";
+
+// recharts is heavy: loaded in the browser only, once there is data to draw.
+const GpuCharts = dynamic(() => import("./gpu-charts").then((m) => m.GpuCharts), {
+  ssr: false,
+  loading: () => <Skeleton className="h-72" />,
+});
+
+const PRESETS: Array<{ value: Exclude<GpuRange, "custom">; label: string }> = [
+  { value: "24h", label: "24 hours" },
+  { value: "7d", label: "7 days" },
+  { value: "30d", label: "30 days" },
+];
+
+/** What to show instead of the page when the caller lacks the reservations feature. */
+export function FeatureMissing({ orgId, orgName, detail }: { orgId: string; orgName?: string; detail?: string }) {
+  return (
+    <Card>
+      <div role="alert" className="flex flex-col items-center gap-2 px-4 py-10 text-center">
+        <Lock className="size-6 text-amber-500" aria-hidden />
+        <h2 className="text-base font-semibold">GPU tracking is not enabled for you</h2>
+        <p className="max-w-xl text-sm text-slate-600 dark:text-slate-300">
+          GPU tracking needs the <strong>reservations</strong> feature, which is not enabled for your user
+          {orgName ? ` in ${orgName}` : ""}. An owner of the organization can ask for it to be enabled.
+        </p>
+        {detail ? <p className="text-sm text-slate-500 dark:text-slate-400">The gateway answered: {detail}</p> : null}
+        <Button variant="secondary" size="sm" asChild className="mt-2">
+          <Link href={`/orgs/${orgId}/reservations`}>See the organization&apos;s reservations</Link>
+        </Button>
+      </div>
+    </Card>
+  );
+}
+
+function distinct(values: string[]): string[] {
+  return [...new Set(values)].sort();
+}
+
+function GpuTrackingView({ orgId, orgName }: { orgId: string; orgName?: string }) {
+  const [params, setParams] = useQueryStates(gpuTrackingParams, { history: "push" });
+  const [editingCustom, setEditingCustom] = useState(false);
+  const filters: GpuTrackingFilters = {
+    range: params.range,
+    start: params.start ?? undefined,
+    end: params.end ?? undefined,
+    product_line: params.product_line ?? undefined,
+    region: params.region ?? undefined,
+  };
+  const rangeProblem = params.range === "custom" ? customRangeProblem(params.start, params.end) : null;
+  const series = useQuery({ ...reservationQueries.gpuTracking(orgId, filters), enabled: rangeProblem === null });
+  const options = useQuery(reservationQueries.gpuTrackingLatest(orgId));
+  const latest = useQuery(reservationQueries.gpuTrackingLatest(orgId, { product_line: filters.product_line, region: filters.region }));
+
+  const refused = [series.error, latest.error, options.error].find((e) => e instanceof ApiError && e.status === 403);
+  if (refused) return <FeatureMissing orgId={orgId} orgName={orgName} detail={(refused as ApiError).message} />;
+
+  const productLines = distinct([...(options.data?.data ?? []).map((d) => d.product_line), ...(filters.product_line ? [filters.product_line] : [])]);
+  const regions = distinct([...(options.data?.data ?? []).map((d) => d.region), ...(filters.region ? [filters.region] : [])]);
+  const showCustom = editingCustom || (params.range === "custom" && rangeProblem !== null);
+  // The window in words; a preset's end is "now" when the data was fetched.
+  const windowText = rangeProblem
+    ? null
+    : params.range === "custom"
+      ? `${utcDateTime(filters.start)} to ${utcDateTime(filters.end)}`
+      : `Last ${PRESETS.find((p) => p.value === params.range)?.label ?? params.range}`;
+  const presetWindow = gpuTrackingWindow(params.range === "custom" ? filters : { range: params.range });
+
+  return (
+    <div className="space-y-6">
+      <Card>
+        <div className="flex flex-col gap-4 p-4">
+          <div className="flex flex-wrap items-end gap-4">
+            <div>
+              <p id="gpu-range-label" className="mb-1 text-sm font-medium">
+                Time range
+              </p>
+              <div role="group" aria-labelledby="gpu-range-label" className="inline-flex flex-wrap rounded-md border border-slate-300 p-0.5 dark:border-slate-700">
+                {PRESETS.map((p) => (
+                  <button
+                    key={p.value}
+                    type="button"
+                    aria-pressed={params.range === p.value}
+                    onClick={() => {
+                      setEditingCustom(false);
+                      void setParams({ range: p.value, start: null, end: null });
+                    }}
+                    className={cn(
+                      "rounded px-3 py-1.5 text-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500",
+                      params.range === p.value ? "bg-brand-600 text-white" : "text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800",
+                    )}
+                  >
+                    {p.label}
+                  </button>
+                ))}
+                <button
+                  type="button"
+                  aria-pressed={params.range === "custom"}
+                  aria-expanded={showCustom}
+                  onClick={() => setEditingCustom(true)}
+                  className={cn(
+                    "rounded px-3 py-1.5 text-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500",
+                    params.range === "custom" ? "bg-brand-600 text-white" : "text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800",
+                  )}
+                >
+                  Custom
+                </button>
+              </div>
+            </div>
+            <Field label="Product line" htmlFor="gpu-product-line" className="w-48">
+              <Select id="gpu-product-line" value={filters.product_line ?? ""} onChange={(e) => void setParams({ product_line: e.target.value || null })}>
+                <option value="">All product lines</option>
+                {productLines.map((p) => (
+                  <option key={p} value={p}>
+                    {p}
+                  </option>
+                ))}
+              </Select>
+            </Field>
+            <Field label="Region" htmlFor="gpu-region" className="w-48">
+              <Select id="gpu-region" value={filters.region ?? ""} onChange={(e) => void setParams({ region: e.target.value || null })}>
+                <option value="">All regions</option>
+                {regions.map((r) => (
+                  <option key={r} value={r}>
+                    {r}
+                  </option>
+                ))}
+              </Select>
+            </Field>
+          </div>
+          {showCustom ? (
+            <div className="space-y-2">
+              {rangeProblem && !editingCustom ? (
+                <p role="alert" className="text-sm text-red-600 dark:text-red-400">
+                  The range in the address cannot be used: {rangeProblem}
+                </p>
+              ) : null}
+              <CustomRangeForm
+                start={presetWindow.start_time}
+                end={presetWindow.end_time}
+                onCancel={() => {
+                  setEditingCustom(false);
+                  if (rangeProblem) void setParams({ range: null, start: null, end: null });
+                }}
+                onApply={(r) => {
+                  setEditingCustom(false);
+                  void setParams({ range: "custom", start: r.start, end: r.end });
+                }}
+              />
+            </div>
+          ) : null}
+        </div>
+      </Card>
+
+      <section aria-label="GPU usage over time" className="space-y-3">
+        <div>
+          <h2 className="text-lg font-semibold">Usage against reserved capacity</h2>
+          <p className="text-sm text-slate-600 dark:text-slate-300">{windowText ?? "Choose a valid range."}</p>
+        </div>
+        {rangeProblem ? null : series.isPending ? (
+          <Card>
+            <WidgetSkeleton label="GPU tracking data" lines={6} />
+          </Card>
+        ) : series.isError ? (
+          <Card>
+            <ErrorState error={series.error} what="GPU tracking data" onRetry={() => void series.refetch()} />
+          </Card>
+        ) : series.data.data.length === 0 ? (
+          <Card>
+            <EmptyState title="No GPU tracking data in this range">Choose a longer range, or other filters.</EmptyState>
+          </Card>
+        ) : (
+          <GpuCharts data={series.data.data} />
+        )}
+      </section>
+
+      <Card aria-label="Latest snapshot">
+        <CardHeader title="Latest snapshot" description="The newest sample per product line and region, and the effective reservations behind it" />
+        {latest.isPending ? (
+          <WidgetSkeleton label="the latest snapshot" />
+        ) : latest.isError ? (
+          <ErrorState error={latest.error} what="the latest snapshot" onRetry={() => void latest.refetch()} />
+        ) : latest.data.data.length === 0 ? (
+          <EmptyState title="No GPU tracking samples yet" />
+        ) : (
+          <LatestSnapshot orgId={orgId} data={latest.data} />
+        )}
+      </Card>
+    </div>
+  );
+}
+
+/**
+ * GPU usage against reserved capacity. Gated by the reservations feature: the
+ * entity's evaluated flags decide first, a 403 from the gateway says the same.
+ */
+export function GpuTracking({ orgId }: { orgId: string }) {
+  const entities = useQuery(orgQueries.entities());
+  if (entities.isPending) {
+    return (
+      <Card>
+        <WidgetSkeleton label="GPU tracking" lines={6} />
+      </Card>
+    );
+  }
+  if (entities.isError) {
+    return (
+      <Card>
+        <ErrorState error={entities.error} what="your organizations" onRetry={() => void entities.refetch()} />
+      </Card>
+    );
+  }
+  const entity = entities.data.items.find((o) => o.id === orgId);
+  if (orgAccess(entity).features.reservations !== true) return <FeatureMissing orgId={orgId} orgName={entity?.name} />;
+  return <GpuTrackingView orgId={orgId} orgName={entity?.name} />;
+}

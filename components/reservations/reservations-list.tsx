@@ -1,0 +1,156 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useQueryStates } from "nuqs";
+import { useMemo, useState } from "react";
+import { Badge } from "@/components/ui/badge";
+import { Card, CardBody, CardHeader } from "@/components/ui/card";
+import { DataTable, type ColumnDef } from "@/components/ui/data-table";
+import { Field, Select } from "@/components/ui/field";
+import { WidgetSkeleton } from "@/components/ui/skeleton";
+import { EmptyState, ErrorState } from "@/components/ui/states";
+import { RESERVATION_STATUSES, type Reservation, type ReservationStatus } from "@/lib/contract/reservations";
+import { reservationQueries } from "@/lib/query/reservations";
+import { price, utcDate } from "./format";
+import { reservationListParams } from "./search-params";
+import { UsageMeter } from "./usage-meter";
+
+const STATUS_LABELS: Record<ReservationStatus, string> = {
+  effective: "Effective",
+  pending: "Pending",
+  expired: "Expired",
+  cancelled: "Cancelled",
+};
+
+const STATUS_TONES: Record<ReservationStatus, "good" | "info" | "neutral" | "bad"> = {
+  effective: "good",
+  pending: "info",
+  expired: "neutral",
+  cancelled: "bad",
+};
+
+/**
+ * A reservation's status, by the gateway's rule: cancelled ones are known only
+ * from the cancelled list; the others follow from the contract dates.
+ */
+function statusOf(r: Reservation, cancelled: Set<string>, now: number): ReservationStatus {
+  if (cancelled.has(r.id)) return "cancelled";
+  if (Date.parse(r.contract_start_date) > now) return "pending";
+  if (Date.parse(r.contract_end_date) <= now) return "expired";
+  return "effective";
+}
+
+function columns(orgId: string, status: (r: Reservation) => ReservationStatus | undefined): ColumnDef<Reservation, unknown>[] {
+  return [
+    {
+      id: "product_line",
+      header: "Product line",
+      accessorFn: (r) => r.product_line,
+      cell: ({ row }) => (
+        <div>
+          <Link
+            href={`/orgs/${orgId}/reservations/${encodeURIComponent(row.original.id)}`}
+            className="font-medium text-brand-600 hover:underline dark:text-brand-500"
+          >
+            {row.original.product_line}
+          </Link>
+          <p className="font-mono text-xs text-slate-500 dark:text-slate-400">{row.original.id.slice(0, 8)}</p>
+        </div>
+      ),
+    },
+    {
+      id: "status",
+      header: "Status",
+      accessorFn: (r) => status(r) ?? "",
+      cell: ({ row }) => {
+        const value = status(row.original);
+        return value ? <Badge tone={STATUS_TONES[value]}>{STATUS_LABELS[value]}</Badge> : <span className="text-slate-400">—</span>;
+      },
+    },
+    { id: "type", header: "Type", accessorFn: (r) => r.reservation_type, cell: ({ row }) => <Badge>{row.original.reservation_type}</Badge> },
+    {
+      id: "used",
+      header: "Used / reserved",
+      accessorFn: (r) => (r.quantity > 0 ? r.used_quantity / r.quantity : 0),
+      cell: ({ row }) => (
+        <UsageMeter used={row.original.used_quantity} total={row.original.quantity} label={`GPUs in use of reservation ${row.original.id}`} />
+      ),
+    },
+    { id: "locations", header: "Locations", accessorFn: (r) => r.locations.join(", ") },
+    {
+      id: "contract",
+      header: "Contract",
+      accessorFn: (r) => r.contract_start_date,
+      cell: ({ row }) => (
+        <span className="tabular-nums">
+          {utcDate(row.original.contract_start_date)} → {utcDate(row.original.contract_end_date)}
+        </span>
+      ),
+    },
+    { id: "duration", header: "Term", accessorFn: (r) => r.duration, cell: ({ row }) => `${row.original.duration} months` },
+    {
+      id: "price",
+      header: "Price / GPU-hour",
+      accessorFn: (r) => Number(r.price),
+      cell: ({ row }) => <span className="tabular-nums">{price(row.original.price)}</span>,
+    },
+  ];
+}
+
+/** The organization's reservations, filtered by status (kept in the URL). */
+export function ReservationsList({ orgId }: { orgId: string }) {
+  const [{ status }, setParams] = useQueryStates(reservationListParams, { history: "push" });
+  const state = useQuery(reservationQueries.list(orgId, status ?? undefined));
+  // Without a status filter, the cancelled list tells cancelled reservations from pending ones.
+  const cancelled = useQuery({ ...reservationQueries.list(orgId, "cancelled"), enabled: !status });
+  const [now] = useState(() => Date.now());
+  const cols = useMemo(() => {
+    const cancelledIds = cancelled.data ? new Set(cancelled.data.items.map((r) => r.id)) : null;
+    const statusFor = (r: Reservation) => status ?? (cancelledIds ? statusOf(r, cancelledIds, now) : undefined);
+    return columns(orgId, statusFor);
+  }, [orgId, status, cancelled.data, now]);
+  const statusLabel = status ? STATUS_LABELS[status].toLowerCase() : "";
+
+  return (
+    <Card>
+      <CardHeader
+        title="Reservations"
+        description="Reserved GPU capacity: how much of it is in use, where, and for how long"
+        action={
+          <Field label="Status" htmlFor="reservation-status" className="w-44">
+            <Select
+              id="reservation-status"
+              value={status ?? ""}
+              onChange={(e) => void setParams({ status: (e.target.value || null) as ReservationStatus | null })}
+            >
+              <option value="">All statuses</option>
+              {RESERVATION_STATUSES.map((s) => (
+                <option key={s} value={s}>
+                  {STATUS_LABELS[s]}
+                </option>
+              ))}
+            </Select>
+          </Field>
+        }
+      />
+      {state.isPending ? (
+        <WidgetSkeleton label="reservations" lines={5} />
+      ) : state.isError ? (
+        <ErrorState error={state.error} what="reservations" onRetry={() => void state.refetch()} />
+      ) : state.data.items.length === 0 ? (
+        <EmptyState title={status ? `No ${statusLabel} reservations` : "No reservations"}>
+          {status ? "Choose another status, or all statuses." : "Reserved capacity your organization contracts appears here."}
+        </EmptyState>
+      ) : (
+        <CardBody className="space-y-3">
+          <p className="text-sm text-slate-600 dark:text-slate-300" role="status">
+            {state.data.items.length} {statusLabel} reservation{state.data.items.length === 1 ? "" : "s"} ·{" "}
+            {state.data.items.reduce((n, r) => n + r.used_quantity, 0)} of {state.data.items.reduce((n, r) => n + r.quantity, 0)} reserved GPUs in use
+          </p>
+          <DataTable columns={cols} data={state.data.items} label={status ? `${STATUS_LABELS[status]} reservations` : "Reservations"} getRowId={(r) => r.id} />
+        </CardBody>
+      )}
+    </Card>
+  );
+}
