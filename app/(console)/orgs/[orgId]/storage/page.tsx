@@ -1,0 +1,23 @@
+import { dehydrate, HydrationBoundary, type QueryKey } from "@tanstack/react-query";
+import type { Metadata } from "next";
+import { S3KeysView } from "@/components/storage/s3-keys";
+import { requireConsoleSession } from "@/lib/auth/session";
+import { cloudJson } from "@/lib/cloud/gateway-client";
+import { orgQueries } from "@/lib/query/organizations";
+import { makeQueryClient } from "@/lib/query/query-client";
+import { storageQueries } from "@/lib/query/storage";
+
+export const metadata: Metadata = { title: "Object storage keys" };
+
+export default async function StoragePage({ params }: { params: Promise<{ orgId: string }> }) {
+  const { orgId } = await params;
+  const session = await requireConsoleSession();
+  const queryClient = makeQueryClient();
+  const queries: Array<{ queryKey: QueryKey; path: string }> = [orgQueries.entities(), storageQueries.s3Keys(orgId)];
+  await Promise.all(queries.map((q) => queryClient.prefetchQuery({ queryKey: q.queryKey, queryFn: () => cloudJson(session, q.path) })));
+  return (
+    <HydrationBoundary state={dehydrate(queryClient)}>
+      <S3KeysView orgId={orgId} userId={session.userId} />
+    </HydrationBoundary>
+  );
+}

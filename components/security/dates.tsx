@@ -1,0 +1,72 @@
+"use client";
+
+import { formatDistanceToNowStrict } from "date-fns";
+import { Badge } from "@/components/ui/badge";
+
+const DAY = 86_400_000;
+
+/** Tokens and keys expiring within this many days are flagged. */
+export const EXPIRY_WARNING_DAYS = 14;
+
+/** YYYY-MM-DD in UTC: the same on the server and in any browser, so hydration agrees. */
+export function formatDate(iso: string): string {
+  return new Date(iso).toISOString().slice(0, 10);
+}
+
+/** YYYY-MM-DD HH:mm UTC */
+export function formatDateTime(iso: string): string {
+  const s = new Date(iso).toISOString();
+  return `${s.slice(0, 10)} ${s.slice(11, 16)} UTC`;
+}
+
+export function DateText({ value, withTime, empty = "—" }: { value: string | undefined; withTime?: boolean; empty?: string }) {
+  if (!value || Number.isNaN(Date.parse(value))) return <span className="text-slate-500 dark:text-slate-400">{empty}</span>;
+  return (
+    <time dateTime={value} title={formatDateTime(value)}>
+      {withTime ? formatDateTime(value) : formatDate(value)}
+    </time>
+  );
+}
+
+/** "3 hours ago"; the exact time in the tooltip. */
+export function RelativeTime({ value, empty = "Never" }: { value: string | undefined; empty?: string }) {
+  if (!value || Number.isNaN(Date.parse(value))) return <span className="text-slate-500 dark:text-slate-400">{empty}</span>;
+  return (
+    <time dateTime={value} title={formatDateTime(value)} suppressHydrationWarning>
+      {formatDistanceToNowStrict(new Date(value), { addSuffix: true })}
+    </time>
+  );
+}
+
+export type ExpiryState = "none" | "ok" | "soon" | "expired";
+
+/** Calendar days (UTC) from today to the day of `iso`: 0 for today, 1 for tomorrow. */
+export function daysLeft(iso: string, now = Date.now()): number {
+  return Math.round((Date.parse(formatDate(iso)) - Date.parse(formatDate(new Date(now).toISOString()))) / DAY);
+}
+
+export function expiryState(iso: string | undefined, now = Date.now()): ExpiryState {
+  if (!iso || Number.isNaN(Date.parse(iso))) return "none";
+  const left = Date.parse(iso) - now;
+  if (left <= 0) return "expired";
+  return left <= EXPIRY_WARNING_DAYS * DAY ? "soon" : "ok";
+}
+
+/** The expiry date, flagged when it is past or within EXPIRY_WARNING_DAYS. */
+export function ExpiryCell({ value, never = "Never" }: { value: string | undefined; never?: string }) {
+  const state = expiryState(value);
+  if (state === "none" || !value) return <span className="text-slate-500 dark:text-slate-400">{never}</span>;
+  const days = daysLeft(value);
+  return (
+    <span className="inline-flex items-center gap-2">
+      <DateText value={value} />
+      {state === "expired" ? (
+        <Badge tone="bad">Expired</Badge>
+      ) : state === "soon" ? (
+        <Badge tone="warn" suppressHydrationWarning>
+          {days <= 0 ? "Expires today" : days === 1 ? "Expires tomorrow" : `Expires in ${days} days`}
+        </Badge>
+      ) : null}
+    </span>
+  );
+}

@@ -1,0 +1,155 @@
+"use client";
+
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useState } from "react";
+import { useForm, useWatch } from "react-hook-form";
+import { z } from "zod";
+import { Button } from "@/components/ui/button";
+import { Dialog, DialogContent, DialogFooter } from "@/components/ui/dialog";
+import { Field, Input } from "@/components/ui/field";
+import { SecretDialog } from "@/components/ui/secret-dialog";
+import { createScimIntegrationRequestSchema, type createScimIntegrationResponseSchema } from "@/lib/contract/scim";
+import { securityKeys } from "@/lib/query/keys";
+import { useGatewayMutation } from "@/lib/query/mutation";
+import { securityPaths } from "@/lib/query/security";
+import { dateFromToday, endOfDayUtc, ExpiryField } from "./expiry-field";
+import { applyGatewayErrors, FormError, sentence } from "./form-errors";
+import { SCIM_TOKEN_ENV, scimTokenFormSchema, tokenFileBase } from "./scim-token-form";
+
+type CreateBody = z.input<typeof createScimIntegrationRequestSchema>;
+type CreateResponse = z.infer<typeof createScimIntegrationResponseSchema>;
+
+const IDENTITY_PROVIDERS = ["okta", "azure-ad", "google-workspace", "onelogin", "jumpcloud", "ping-identity"];
+
+const formSchema = z
+  .object({
+    name: createScimIntegrationRequestSchema.shape.name,
+    identity_provider: createScimIntegrationRequestSchema.shape.identity_provider,
+    with_token: z.boolean(),
+    token_alias: z.string(),
+    token_expires_on: z.string(),
+  })
+  .superRefine((v, ctx) => {
+    if (!v.with_token) return;
+    const token = scimTokenFormSchema.safeParse({ alias: v.token_alias, expires_on: v.token_expires_on });
+    for (const issue of token.error?.issues ?? []) {
+      ctx.addIssue({ code: "custom", path: [issue.path[0] === "alias" ? "token_alias" : "token_expires_on"], message: issue.message });
+    }
+  });
+type FormValues = z.input<typeof formSchema>;
+
+const defaults = (): FormValues => ({ name: "", identity_provider: "", with_token: true, token_alias: "", token_expires_on: dateFromToday(90) });
+
+/** "New integration": name, identity provider and, usually, a first token whose secret is shown once. */
+export function CreateScimIntegrationButton({ orgId, disabledReason }: { orgId: string; disabledReason?: string }) {
+  const [open, setOpen] = useState(false);
+  const [secret, setSecret] = useState<{ name: string; token: NonNullable<CreateResponse["api_key_info"]> } | null>(null);
+  const form = useForm<FormValues, unknown, z.output<typeof formSchema>>({ resolver: zodResolver(formSchema), defaultValues: defaults(), mode: "onTouched" });
+  const create = useGatewayMutation<CreateBody, CreateResponse>({
+    request: (body) => ({ method: "POST", path: securityPaths.scimIntegrations(orgId), body }),
+    invalidate: () => [securityKeys.scimIntegrations(orgId)],
+    success: (r) => `SCIM integration ${r.integration.name} created`,
+    onSuccess: (r) => {
+      setOpen(false);
+      form.reset(defaults());
+      if (r.api_key_info) setSecret({ name: r.integration.name, token: r.api_key_info });
+    },
+  });
+  const submit = form.handleSubmit((v) => {
+    const body: CreateBody = {
+      name: v.name,
+      identity_provider: v.identity_provider,
+      ...(v.with_token ? { token: { alias: v.token_alias, expires_at: endOfDayUtc(v.token_expires_on) } } : {}),
+    };
+    create.mutate(body, {
+      onError: (error) =>
+        applyGatewayErrors(error, form.setError, {
+          name: "name",
+          identity_provider: "identity_provider",
+          "token.alias": "token_alias",
+          "token.expires_at": "token_expires_on",
+        }),
+    });
+  });
+  const { errors } = form.formState;
+  const withToken = useWatch({ control: form.control, name: "with_token" });
+  return (
+    <>
+      <Button
+        disabled={disabledReason !== undefined}
+        title={disabledReason}
+        aria-describedby={disabledReason ? "scim-permission" : undefined}
+        onClick={() => {
+          create.reset();
+          setOpen(true);
+        }}
+      >
+        New integration
+      </Button>
+      <Dialog open={open} onOpenChange={setOpen}>
+        <DialogContent title="New SCIM integration" description="Lets an identity provider create, update and deactivate this organization's users.">
+          <form onSubmit={(e) => void submit(e)} noValidate className="space-y-4">
+            <Field label="Name" htmlFor="scim-name" error={sentence(errors.name?.message)}>
+              <Input id="scim-name" autoComplete="off" {...form.register("name")} />
+            </Field>
+            <Field label="Identity provider" htmlFor="scim-idp" error={sentence(errors.identity_provider?.message)} hint="Pick one or type another.">
+              <Input id="scim-idp" list="scim-idp-options" autoComplete="off" {...form.register("identity_provider")} />
+            </Field>
+            <datalist id="scim-idp-options">
+              {IDENTITY_PROVIDERS.map((p) => (
+                <option key={p} value={p} />
+              ))}
+            </datalist>
+            <fieldset className="space-y-4 rounded-md border border-slate-200 p-3 dark:border-slate-700">
+              <legend className="px-1 text-sm font-medium">First token</legend>
+              <label className="flex items-center gap-2 text-sm">
+                <input type="checkbox" className="size-4" {...form.register("with_token")} />
+                Create a token now (the identity provider needs one to connect)
+              </label>
+              {withToken ? (
+                <>
+                  <Field label="Token alias" htmlFor="scim-token-alias" error={sentence(errors.token_alias?.message)} hint="e.g. okta-2025">
+                    <Input id="scim-token-alias" autoComplete="off" {...form.register("token_alias")} />
+                  </Field>
+                  <ExpiryField
+                    id="scim-token-expiry"
+                    label="Token expires on"
+                    error={errors.token_expires_on?.message}
+                    input={form.register("token_expires_on")}
+                    onPick={(d) => form.setValue("token_expires_on", d, { shouldValidate: true, shouldDirty: true })}
+                  />
+                </>
+              ) : null}
+            </fieldset>
+            <FormError error={create.error} />
+            <DialogFooter>
+              <Button type="button" variant="secondary" onClick={() => setOpen(false)}>
+                Cancel
+              </Button>
+              <Button type="submit" disabled={create.isPending}>
+                {create.isPending ? "Creating…" : "Create integration"}
+              </Button>
+            </DialogFooter>
+          </form>
+        </DialogContent>
+      </Dialog>
+      <SecretDialog
+        open={secret !== null}
+        title={secret ? `Token for ${secret.name}` : "SCIM token"}
+        fileBase={secret ? tokenFileBase(secret.token.alias) : "scim-token"}
+        fields={
+          secret
+            ? [
+                { label: "Token ID", envName: SCIM_TOKEN_ENV.id, value: secret.token.key_id },
+                { label: "Bearer token", envName: SCIM_TOKEN_ENV.token, value: secret.token.api_key, secret: true },
+              ]
+            : []
+        }
+        onClose={() => {
+          setSecret(null);
+          create.reset();
+        }}
+      />
+    </>
+  );
+}

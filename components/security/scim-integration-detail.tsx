@@ -1,0 +1,80 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { ArrowLeft } from "lucide-react";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import type * as React from "react";
+import { Card, CardBody, CardHeader } from "@/components/ui/card";
+import { WidgetSkeleton } from "@/components/ui/skeleton";
+import { ErrorState } from "@/components/ui/states";
+import { scimQueries } from "@/lib/query/security";
+import { missingPermission, useOrgAccess } from "./access";
+import { DateText, RelativeTime } from "./dates";
+import { PermissionNote } from "./permission-note";
+import { ScimIntegrationActions } from "./scim-integration-actions";
+import { ScimStatusBadge } from "./scim-integrations";
+import { ScimTokens } from "./scim-tokens";
+
+function Detail({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div>
+      <dt className="text-xs text-slate-500 dark:text-slate-400">{label}</dt>
+      <dd className="mt-0.5 text-sm">{children}</dd>
+    </div>
+  );
+}
+
+export function ScimIntegrationDetail({ orgId, integrationId }: { orgId: string; integrationId: string }) {
+  const router = useRouter();
+  const integration = useQuery(scimQueries.detail(orgId, integrationId));
+  const access = useOrgAccess(orgId);
+  const reason = access.can("scim.manage") ? undefined : missingPermission("scim.manage");
+  const listHref = `/orgs/${orgId}/security/scim`;
+  return (
+    <div className="space-y-4">
+      <Link href={listHref} className="inline-flex items-center gap-1 text-sm text-brand-600 hover:underline dark:text-brand-500">
+        <ArrowLeft className="size-4" aria-hidden /> All SCIM integrations
+      </Link>
+      {access.ready && reason ? <PermissionNote id="scim-permission" what="this integration and its tokens" permission="scim.manage" /> : null}
+      {integration.isPending ? (
+        <Card>
+          <WidgetSkeleton label="the SCIM integration" lines={4} />
+        </Card>
+      ) : integration.isError ? (
+        <Card>
+          <ErrorState error={integration.error} what="the SCIM integration" onRetry={() => void integration.refetch()} />
+        </Card>
+      ) : (
+        <>
+          <Card>
+            <CardHeader
+              title={integration.data.name}
+              description={`SCIM integration with ${integration.data.identity_provider}`}
+              action={<ScimIntegrationActions orgId={orgId} integration={integration.data} disabledReason={reason} onDeleted={() => router.push(listHref)} />}
+            />
+            <CardBody>
+              <dl className="grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-6">
+                <Detail label="Status">
+                  <ScimStatusBadge status={integration.data.status} />
+                </Detail>
+                <Detail label="Identity provider">{integration.data.identity_provider}</Detail>
+                <Detail label="Users">{integration.data.user_count}</Detail>
+                <Detail label="Last activity">
+                  <RelativeTime value={integration.data.last_activity_at} />
+                </Detail>
+                <Detail label="Created">
+                  <DateText value={integration.data.created_at} />
+                </Detail>
+                <Detail label="Created by">
+                  <code className="break-all font-mono text-xs">{integration.data.created_by}</code>
+                </Detail>
+              </dl>
+            </CardBody>
+          </Card>
+          <ScimTokens orgId={orgId} integrationId={integrationId} disabledReason={reason} />
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,79 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useMemo } from "react";
+import { Badge } from "@/components/ui/badge";
+import { Card, CardHeader } from "@/components/ui/card";
+import { DataTable, type ColumnDef } from "@/components/ui/data-table";
+import { WidgetSkeleton } from "@/components/ui/skeleton";
+import { EmptyState, ErrorState } from "@/components/ui/states";
+import type { ScimIntegration } from "@/lib/contract/scim";
+import { scimQueries } from "@/lib/query/security";
+import { ActionsHeader } from "./actions-header";
+import { missingPermission, useOrgAccess } from "./access";
+import { DateText, RelativeTime } from "./dates";
+import { PermissionNote } from "./permission-note";
+import { CreateScimIntegrationButton } from "./scim-create-dialog";
+import { ScimIntegrationActions } from "./scim-integration-actions";
+
+export function ScimStatusBadge({ status }: { status: string }) {
+  return <Badge tone={status === "active" ? "good" : "neutral"}>{status === "active" ? "Active" : status === "inactive" ? "Inactive" : status}</Badge>;
+}
+
+export function ScimIntegrationsView({ orgId }: { orgId: string }) {
+  const integrations = useQuery(scimQueries.list(orgId));
+  const access = useOrgAccess(orgId);
+  const reason = access.can("scim.manage") ? undefined : missingPermission("scim.manage");
+
+  const columns = useMemo<ColumnDef<ScimIntegration, unknown>[]>(
+    () => [
+      {
+        accessorKey: "name",
+        header: "Name",
+        cell: ({ row }) => (
+          <Link href={`/orgs/${orgId}/security/scim/${encodeURIComponent(row.original.id)}`} className="font-medium text-brand-600 hover:underline dark:text-brand-500">
+            {row.original.name}
+          </Link>
+        ),
+      },
+      { accessorKey: "identity_provider", header: "Identity provider" },
+      { accessorKey: "status", header: "Status", cell: ({ row }) => <ScimStatusBadge status={row.original.status} /> },
+      { id: "tokens", accessorFn: (i) => i.token_ids.length, header: "Tokens" },
+      { accessorKey: "user_count", header: "Users" },
+      { accessorKey: "last_activity_at", header: "Last activity", cell: ({ row }) => <RelativeTime value={row.original.last_activity_at} /> },
+      { accessorKey: "created_at", header: "Created", cell: ({ row }) => <DateText value={row.original.created_at} /> },
+      {
+        id: "actions",
+        header: () => <ActionsHeader />,
+        enableSorting: false,
+        cell: ({ row }) => <ScimIntegrationActions orgId={orgId} integration={row.original} disabledReason={reason} />,
+      },
+    ],
+    [orgId, reason],
+  );
+
+  return (
+    <div className="space-y-4">
+      {access.ready && reason ? <PermissionNote id="scim-permission" what="the SCIM integrations" permission="scim.manage" /> : null}
+      <Card>
+        <CardHeader
+          title="SCIM integrations"
+          description="Identity providers that create, update and deactivate this organization's users. Open one to manage its tokens."
+          action={<CreateScimIntegrationButton orgId={orgId} disabledReason={reason} />}
+        />
+        {integrations.isPending ? (
+          <WidgetSkeleton label="SCIM integrations" lines={3} />
+        ) : integrations.isError ? (
+          <ErrorState error={integrations.error} what="the SCIM integrations" onRetry={() => void integrations.refetch()} />
+        ) : integrations.data.integrations.length === 0 ? (
+          <EmptyState title="No SCIM integrations">Connect an identity provider to provision users automatically.</EmptyState>
+        ) : (
+          <div className="p-4">
+            <DataTable label="SCIM integrations" columns={columns} data={integrations.data.integrations} getRowId={(i) => i.id} />
+          </div>
+        )}
+      </Card>
+    </div>
+  );
+}

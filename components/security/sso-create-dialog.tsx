@@ -1,0 +1,107 @@
+"use client";
+
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useState } from "react";
+import { useController, useForm, type FieldError, type Merge } from "react-hook-form";
+import type { z } from "zod";
+import { Button } from "@/components/ui/button";
+import { Dialog, DialogContent, DialogFooter } from "@/components/ui/dialog";
+import { Field, Input } from "@/components/ui/field";
+import { createSsoProviderRequestSchema, type CreateSsoProviderRequest, type SsoProvider } from "@/lib/contract/sso";
+import { securityKeys } from "@/lib/query/keys";
+import { useGatewayMutation } from "@/lib/query/mutation";
+import { securityPaths } from "@/lib/query/security";
+import { DomainTagsInput } from "./domain-tags-input";
+import { applyGatewayErrors, FormError, sentence } from "./form-errors";
+
+type FormValues = z.input<typeof createSsoProviderRequestSchema>;
+
+/** The list's own error ("must hold at least one domain") or its first bad element's. */
+function domainsError(error: Merge<FieldError, Array<FieldError | undefined>> | undefined): string | undefined {
+  if (!error) return undefined;
+  if (error.message) return error.message;
+  if (error.root?.message) return error.root.message;
+  for (const [key, value] of Object.entries(error)) {
+    if (/^\d+$/.test(key) && value && typeof value === "object" && "message" in value && typeof value.message === "string") return value.message;
+  }
+  return undefined;
+}
+
+/** The add-provider form, checked as the gateway checks it: an https issuer, a client id, valid e-mail domains. */
+export function CreateSsoProviderButton({ orgId, disabledReason }: { orgId: string; disabledReason?: string }) {
+  const [open, setOpen] = useState(false);
+  const [draftError, setDraftError] = useState<string | null>(null);
+  const form = useForm<FormValues, unknown, CreateSsoProviderRequest>({
+    resolver: zodResolver(createSsoProviderRequestSchema),
+    defaultValues: { issuer_uri: "", client_id: "", email_domains: [] },
+    mode: "onTouched",
+  });
+  const create = useGatewayMutation<CreateSsoProviderRequest, SsoProvider>({
+    request: (body) => ({ method: "POST", path: securityPaths.ssoProviders(orgId), body }),
+    invalidate: () => [securityKeys.ssoProviders(orgId)],
+    success: (p) => `SSO provider ${new URL(p.issuer_uri).host} added`,
+    onSuccess: () => {
+      setOpen(false);
+      form.reset();
+    },
+  });
+  const submit = form.handleSubmit((body) => {
+    if (draftError) return;
+    create.mutate(body, {
+      onError: (error) => applyGatewayErrors(error, form.setError, { issuer_uri: "issuer_uri", client_id: "client_id", email_domains: "email_domains" }),
+    });
+  });
+  const { errors } = form.formState;
+  const domains = useController({ control: form.control, name: "email_domains" });
+  return (
+    <>
+      <Button
+        disabled={disabledReason !== undefined}
+        title={disabledReason}
+        aria-describedby={disabledReason ? "sso-permission" : undefined}
+        onClick={() => {
+          create.reset();
+          setDraftError(null);
+          setOpen(true);
+        }}
+      >
+        Add provider
+      </Button>
+      <Dialog open={open} onOpenChange={setOpen}>
+        <DialogContent title="Add an SSO provider" description="An OpenID Connect identity provider. People whose e-mail address is at one of its domains sign in through it.">
+          <form onSubmit={(e) => void submit(e)} noValidate className="space-y-4">
+            <Field label="Issuer URI" htmlFor="sso-issuer" error={sentence(errors.issuer_uri?.message)} hint="The provider's issuer identifier, e.g. https://login.example.com/oauth2/default">
+              <Input id="sso-issuer" type="url" inputMode="url" autoComplete="off" placeholder="https://" {...form.register("issuer_uri")} />
+            </Field>
+            <Field label="Client ID" htmlFor="sso-client-id" error={sentence(errors.client_id?.message)} hint="The ID of the application registered for this console at the provider.">
+              <Input id="sso-client-id" autoComplete="off" {...form.register("client_id")} />
+            </Field>
+            <Field
+              label="Email domains"
+              htmlFor="sso-domains"
+              error={sentence(draftError ?? domainsError(errors.email_domains))}
+              hint="Press Enter, comma or space after each domain."
+            >
+              <DomainTagsInput
+                id="sso-domains"
+                value={domains.field.value as string[]}
+                onChange={(next) => domains.field.onChange(next)}
+                onBlur={domains.field.onBlur}
+                onDraftError={setDraftError}
+              />
+            </Field>
+            <FormError error={create.error} />
+            <DialogFooter>
+              <Button type="button" variant="secondary" onClick={() => setOpen(false)}>
+                Cancel
+              </Button>
+              <Button type="submit" disabled={create.isPending}>
+                {create.isPending ? "Adding…" : "Add provider"}
+              </Button>
+            </DialogFooter>
+          </form>
+        </DialogContent>
+      </Dialog>
+    </>
+  );
+}

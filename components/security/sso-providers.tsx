@@ -1,0 +1,121 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { useMemo, useState } from "react";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card, CardHeader } from "@/components/ui/card";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { DataTable, type ColumnDef } from "@/components/ui/data-table";
+import { WidgetSkeleton } from "@/components/ui/skeleton";
+import { EmptyState, ErrorState } from "@/components/ui/states";
+import type { SsoProvider } from "@/lib/contract/sso";
+import { securityKeys } from "@/lib/query/keys";
+import { useGatewayMutation } from "@/lib/query/mutation";
+import { securityPaths, ssoQueries } from "@/lib/query/security";
+import { ActionsHeader } from "./actions-header";
+import { missingPermission, useOrgAccess } from "./access";
+import { DateText } from "./dates";
+import { PermissionNote } from "./permission-note";
+import { CreateSsoProviderButton } from "./sso-create-dialog";
+
+/** What a user types to confirm a deletion: the issuer's host name. */
+function issuerHost(uri: string): string {
+  return URL.canParse(uri) ? new URL(uri).host : uri;
+}
+
+export function SsoProvidersView({ orgId }: { orgId: string }) {
+  const providers = useQuery(ssoQueries.list(orgId));
+  const access = useOrgAccess(orgId);
+  const canManage = access.can("sso.manage");
+  const reason = canManage ? undefined : missingPermission("sso.manage");
+  const [deleting, setDeleting] = useState<SsoProvider | null>(null);
+  const remove = useGatewayMutation<SsoProvider>({
+    request: (p) => ({ method: "DELETE", path: securityPaths.ssoProvider(orgId, p.id) }),
+    invalidate: () => [securityKeys.ssoProviders(orgId)],
+    success: (_r, p) => `SSO provider ${issuerHost(p.issuer_uri)} deleted`,
+    onSuccess: () => setDeleting(null),
+  });
+
+  const columns = useMemo<ColumnDef<SsoProvider, unknown>[]>(
+    () => [
+      { accessorKey: "issuer_uri", header: "Issuer", cell: ({ row }) => <span className="font-medium">{row.original.issuer_uri}</span> },
+      { accessorKey: "client_id", header: "Client ID", cell: ({ row }) => <code className="font-mono text-xs">{row.original.client_id}</code> },
+      {
+        id: "email_domains",
+        header: "Email domains",
+        enableSorting: false,
+        cell: ({ row }) => (
+          <ul className="flex flex-wrap gap-1" aria-label="Email domains">
+            {row.original.email_domains.map((d) => (
+              <li key={d}>
+                <Badge>{d}</Badge>
+              </li>
+            ))}
+          </ul>
+        ),
+      },
+      { accessorKey: "created_at", header: "Added", cell: ({ row }) => <DateText value={row.original.created_at} /> },
+      {
+        id: "actions",
+        header: () => <ActionsHeader />,
+        enableSorting: false,
+        cell: ({ row }) => (
+          <Button
+            variant="ghost"
+            size="sm"
+            className="text-red-700 dark:text-red-400"
+            disabled={!canManage}
+            title={reason}
+            aria-label={`Delete SSO provider ${row.original.issuer_uri}`}
+            onClick={() => setDeleting(row.original)}
+          >
+            Delete
+          </Button>
+        ),
+      },
+    ],
+    [canManage, reason],
+  );
+
+  return (
+    <div className="space-y-4">
+      {access.ready && !canManage ? <PermissionNote id="sso-permission" what="the SSO providers" permission="sso.manage" /> : null}
+      <Card>
+        <CardHeader
+          title="SSO providers"
+          description="OpenID Connect providers people of this organization sign in with, chosen by their e-mail domain."
+          action={<CreateSsoProviderButton orgId={orgId} disabledReason={reason} />}
+        />
+        {providers.isPending ? (
+          <WidgetSkeleton label="SSO providers" lines={3} />
+        ) : providers.isError ? (
+          <ErrorState error={providers.error} what="the SSO providers" onRetry={() => void providers.refetch()} />
+        ) : providers.data.sso_providers.length === 0 ? (
+          <EmptyState title="No SSO providers">Without one, people sign in with their own credentials.</EmptyState>
+        ) : (
+          <div className="p-4">
+            <DataTable label="SSO providers" columns={columns} data={providers.data.sso_providers} getRowId={(p) => p.id} />
+          </div>
+        )}
+      </Card>
+      <ConfirmDialog
+        key={deleting?.id ?? "none"}
+        open={deleting !== null}
+        onOpenChange={(open) => {
+          if (!open) setDeleting(null);
+        }}
+        title="Delete this SSO provider?"
+        confirmLabel="Delete provider"
+        typeToConfirm={deleting ? issuerHost(deleting.issuer_uri) : undefined}
+        pending={remove.isPending}
+        onConfirm={() => deleting && remove.mutate(deleting)}
+      >
+        <p>
+          <span className="font-medium">{deleting?.issuer_uri}</span> will no longer sign anyone in. People with addresses at{" "}
+          <span className="font-medium">{deleting?.email_domains.join(", ")}</span> must use another way to sign in.
+        </p>
+      </ConfirmDialog>
+    </div>
+  );
+}

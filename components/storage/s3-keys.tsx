@@ -1,0 +1,154 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { parseAsStringLiteral, useQueryState } from "nuqs";
+import { useMemo, useState } from "react";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card, CardHeader } from "@/components/ui/card";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { DataTable, type ColumnDef } from "@/components/ui/data-table";
+import { PageHeader } from "@/components/ui/page-header";
+import { WidgetSkeleton } from "@/components/ui/skeleton";
+import { EmptyState, ErrorState } from "@/components/ui/states";
+import { ActionsHeader } from "@/components/security/actions-header";
+import { useOrgAccess } from "@/components/security/access";
+import { DateText, expiryState, ExpiryCell } from "@/components/security/dates";
+import type { S3Key } from "@/lib/contract/s3";
+import { storageKeys } from "@/lib/query/keys";
+import { useGatewayMutation } from "@/lib/query/mutation";
+import { storagePaths, storageQueries } from "@/lib/query/storage";
+import { cn } from "@/lib/utils";
+import { CreateS3KeyButton } from "./s3-key-create-dialog";
+
+const OWNERS = ["all", "mine"] as const;
+
+const keyName = (key: S3Key) => key.alias || key.access_key_id;
+
+function OwnerFilter({ value, onChange }: { value: (typeof OWNERS)[number]; onChange: (v: (typeof OWNERS)[number]) => void }) {
+  return (
+    <div role="group" aria-label="Show keys of" className="inline-flex rounded-md border border-slate-300 p-0.5 dark:border-slate-700">
+      {OWNERS.map((o) => (
+        <button
+          key={o}
+          type="button"
+          aria-pressed={value === o}
+          onClick={() => onChange(o)}
+          className={cn(
+            "whitespace-nowrap rounded px-3 py-1 text-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500",
+            value === o ? "bg-slate-900 text-white dark:bg-slate-100 dark:text-slate-900" : "text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800",
+          )}
+        >
+          {o === "all" ? "All keys" : "My keys"}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/** The organization's S3 access keys: anyone may hold their own; deleting another's needs s3.manage. */
+export function S3KeysView({ orgId, userId }: { orgId: string; userId: string }) {
+  const keys = useQuery(storageQueries.s3Keys(orgId));
+  const access = useOrgAccess(orgId);
+  const [owner, setOwner] = useQueryState("owner", parseAsStringLiteral(OWNERS).withDefault("all"));
+  const [deleting, setDeleting] = useState<S3Key | null>(null);
+  const remove = useGatewayMutation<S3Key>({
+    request: (key) => ({ method: "DELETE", path: storagePaths.s3Key(orgId, key.access_key_id) }),
+    invalidate: () => [storageKeys.s3Keys(orgId)],
+    success: (_r, key) => `S3 key ${keyName(key)} deleted`,
+    onSuccess: () => setDeleting(null),
+  });
+  const canManageOthers = access.can("s3.manage");
+
+  const columns = useMemo<ColumnDef<S3Key, unknown>[]>(
+    () => [
+      { accessorKey: "alias", header: "Alias", cell: ({ row }) => row.original.alias || <span className="text-slate-500">(no alias)</span> },
+      { accessorKey: "access_key_id", header: "Access key ID", cell: ({ row }) => <code className="font-mono text-xs">{row.original.access_key_id}</code> },
+      {
+        accessorKey: "status",
+        header: "Status",
+        cell: ({ row }) => {
+          const expired = expiryState(row.original.expire_at) === "expired";
+          return <Badge tone={row.original.status === "enabled" ? "good" : "neutral"}>{row.original.status === "enabled" ? "Enabled" : expired ? "Disabled (expired)" : "Disabled"}</Badge>;
+        },
+      },
+      { accessorKey: "created_at", header: "Created", cell: ({ row }) => <DateText value={row.original.created_at} /> },
+      { accessorKey: "expire_at", header: "Expires", cell: ({ row }) => <ExpiryCell value={row.original.expire_at} /> },
+      {
+        accessorKey: "user_id",
+        header: "Owner",
+        cell: ({ row }) =>
+          row.original.user_id === userId ? <Badge tone="info">you</Badge> : <code className="font-mono text-xs">{row.original.user_id}</code>,
+      },
+      {
+        id: "actions",
+        header: () => <ActionsHeader />,
+        enableSorting: false,
+        cell: ({ row }) => {
+          const key = row.original;
+          const allowed = key.user_id === userId || canManageOthers;
+          return (
+            <Button
+              variant="ghost"
+              size="sm"
+              className="text-red-700 dark:text-red-400"
+              disabled={!allowed}
+              title={allowed ? undefined : "Only the key's owner, or someone with the s3.manage permission, can delete it."}
+              aria-label={`Delete S3 key ${keyName(key)}`}
+              onClick={() => setDeleting(key)}
+            >
+              Delete
+            </Button>
+          );
+        },
+      },
+    ],
+    [userId, canManageOthers],
+  );
+
+  const rows = (keys.data?.items ?? []).filter((k) => owner === "all" || k.user_id === userId);
+  return (
+    <div className="space-y-6">
+      <PageHeader
+        title="Object storage keys"
+        description="S3-compatible access keys for this organization's object storage. A key acts as the user who created it; its secret is shown only once."
+        actions={<CreateS3KeyButton orgId={orgId} />}
+      />
+      <Card>
+        <CardHeader title="S3 access keys" description={
+            canManageOthers
+              ? "Every key in the organization, yours and your colleagues'."
+              : "Every key in the organization. You can delete only your own: deleting others' needs the s3.manage permission."
+          } action={<OwnerFilter value={owner} onChange={(v) => void setOwner(v === "all" ? null : v)} />} />
+        {keys.isPending ? (
+          <WidgetSkeleton label="S3 keys" lines={4} />
+        ) : keys.isError ? (
+          <ErrorState error={keys.error} what="the S3 keys" onRetry={() => void keys.refetch()} />
+        ) : rows.length === 0 ? (
+          <EmptyState title={owner === "mine" ? "You have no S3 keys" : "No S3 keys yet"}>Create a key to reach the object storage with any S3 client.</EmptyState>
+        ) : (
+          <div className="p-4">
+            <DataTable label="S3 access keys" columns={columns} data={rows} getRowId={(k) => k.access_key_id} />
+          </div>
+        )}
+      </Card>
+      <ConfirmDialog
+        key={deleting?.access_key_id ?? "none"}
+        open={deleting !== null}
+        onOpenChange={(open) => {
+          if (!open) setDeleting(null);
+        }}
+        title={`Delete S3 key ${deleting ? keyName(deleting) : ""}?`}
+        confirmLabel="Delete key"
+        typeToConfirm={deleting ? keyName(deleting) : undefined}
+        pending={remove.isPending}
+        onConfirm={() => deleting && remove.mutate(deleting)}
+      >
+        <p>
+          Clients using access key <code className="font-mono text-xs">{deleting?.access_key_id}</code> lose access to the object storage at once. The
+          stored objects stay.
+        </p>
+      </ConfirmDialog>
+    </div>
+  );
+}
