@@ -1,4 +1,4 @@
-import { LayoutDashboard, type LucideIcon } from "lucide-react";
+import { Activity, Boxes, CalendarClock, ChartColumn, Container, FolderKanban, Gauge, KeyRound, LayoutDashboard, Receipt, ScrollText, Settings, ShieldCheck, UsersRound, type LucideIcon } from "lucide-react";
 
 export interface NavItem {
   label: string;
@@ -15,7 +15,47 @@ export interface NavSection {
 }
 
 /** The console's areas: an area is listed once its page exists. */
-export const NAV: NavSection[] = [{ items: [{ label: "Overview", href: "", icon: LayoutDashboard }] }];
+export const NAV: NavSection[] = [
+  {
+    items: [
+      { label: "Overview", href: "", icon: LayoutDashboard },
+      { label: "Projects", href: "projects", icon: FolderKanban },
+    ],
+  },
+  {
+    title: "Access",
+    items: [
+      { label: "IAM", href: "iam", icon: UsersRound },
+      { label: "Security", href: "security", icon: ShieldCheck },
+      { label: "Object storage keys", href: "storage", icon: KeyRound },
+    ],
+  },
+  {
+    title: "Billing & usage",
+    items: [
+      { label: "Billing", href: "billing", icon: Receipt },
+      { label: "Usage", href: "usage", icon: ChartColumn },
+      { label: "Quotas", href: "quotas", icon: Gauge },
+    ],
+  },
+  {
+    title: "Activity",
+    items: [{ label: "Audit logs", href: "audit-logs", icon: ScrollText }],
+  },
+  {
+    title: "Capacity",
+    items: [
+      { label: "Reservations", href: "reservations", icon: CalendarClock },
+      { label: "GPU tracking", href: "reservations/gpu-tracking", icon: Activity, flag: "reservations" },
+      { label: "Catalog", href: "/catalog", icon: Boxes },
+      { label: "Registry tokens", href: "/catalog/registry", icon: Container },
+    ],
+  },
+  {
+    title: "Organization",
+    items: [{ label: "Settings", href: "settings", icon: Settings }],
+  },
+];
 
 /** Hides the flagged items the caller does not have. */
 export function visibleNav(flags: Record<string, unknown>): NavSection[] {

@@ -12,11 +12,22 @@ export async function csvResponse<T>(
   c: Context<AppEnv>,
   input: { fileName: string; columns: readonly string[]; batches: AsyncGenerator<T[]>; toRow: (item: T) => Array<string | number> },
 ): Promise<Response> {
+  const { batches, toRow } = input;
+  async function* text(): AsyncGenerator<string> {
+    for await (const batch of batches) yield stringify(batch.map(toRow));
+  }
+  return csvTextResponse(c, { fileName: input.fileName, columns: input.columns, chunks: text() });
+}
+
+/** The same, for CSV text the store already wrote (lines ending in a newline, one chunk per batch). */
+export async function csvTextResponse(
+  c: Context<AppEnv>,
+  input: { fileName: string; columns: readonly string[]; chunks: AsyncGenerator<string> },
+): Promise<Response> {
   const encoder = new TextEncoder();
-  const { batches, columns, toRow } = input;
-  const encode = (rows: Array<Array<string | number>>) => encoder.encode(stringify(rows));
-  const first = await batches.next();
-  let pending: Uint8Array | null = encode([[...columns], ...(first.done ? [] : first.value.map(toRow))]);
+  const { chunks } = input;
+  const first = await chunks.next();
+  let pending: Uint8Array | null = encoder.encode(stringify([[...input.columns]]) + (first.done ? "" : first.value));
   let done = first.done === true;
   const stream = new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -27,12 +38,12 @@ export async function csvResponse<T>(
         return;
       }
       try {
-        const next = await batches.next();
+        const next = await chunks.next();
         if (next.done) {
           done = true;
           controller.close();
         } else {
-          controller.enqueue(encode(next.value.map(toRow)));
+          controller.enqueue(encoder.encode(next.value));
         }
       } catch (error) {
         c.get("deps").logger.error("CSV export cut short", { request_id: c.get("requestId"), error: String(error) });
@@ -40,7 +51,7 @@ export async function csvResponse<T>(
       }
     },
     async cancel() {
-      await batches.return(undefined);
+      await chunks.return(undefined);
     },
   });
   return c.body(stream, 200, {

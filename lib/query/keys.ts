@@ -39,6 +39,7 @@ export const usageKeys = {
   all: ["usage"] as const,
   org: (orgId: string) => [...usageKeys.all, orgId] as const,
   report: (orgId: string, filters: Filters = {}) => [...usageKeys.org(orgId), "report", filters] as const,
+  options: (orgId: string) => [...usageKeys.org(orgId), "options"] as const,
 };
 
 export const quotaKeys = {
@@ -74,4 +75,20 @@ export const catalogKeys = {
 export const flagKeys = {
   all: ["featureflags"] as const,
   evaluated: (projectId?: string) => [...flagKeys.all, { project_id: projectId }] as const,
+};
+
+export const securityKeys = {
+  all: ["security"] as const,
+  org: (orgId: string) => [...securityKeys.all, orgId] as const,
+  scimIntegrations: (orgId: string) => [...securityKeys.org(orgId), "scim"] as const,
+  scimIntegration: (orgId: string, integrationId: string) => [...securityKeys.scimIntegrations(orgId), integrationId] as const,
+  scimTokens: (orgId: string, integrationId: string) => [...securityKeys.scimIntegration(orgId, integrationId), "tokens"] as const,
+  ssoProviders: (orgId: string) => [...securityKeys.org(orgId), "sso"] as const,
+  mfa: (orgId: string) => [...securityKeys.org(orgId), "mfa"] as const,
+};
+
+export const storageKeys = {
+  all: ["storage"] as const,
+  org: (orgId: string) => [...storageKeys.all, orgId] as const,
+  s3Keys: (orgId: string) => [...storageKeys.org(orgId), "s3-keys"] as const,
 };

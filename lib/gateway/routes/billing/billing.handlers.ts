@@ -1,6 +1,6 @@
 import { requireOrgMember } from "../../authz";
-import { csvResponse } from "../../csv";
-import { dailyCosts, usageLines, usageOptions } from "../../store/queries/usage";
+import { csvTextResponse } from "../../csv";
+import { dailyCosts, usageCsv, usageOptions } from "../../store/queries/usage";
 import { BILLING_EXPORT_COLUMNS } from "@/lib/contract/billing";
 import type { AppRouteHandler } from "../shared";
 import { dateRange } from "../usage/range";
@@ -19,11 +19,10 @@ export const getBillingExportProductline: AppRouteHandler<typeof routes.getBilli
   const q = c.req.valid("query");
   await requireOrgMember(c.get("access"), orgId);
   const filter = { startDate: q.start_date, endDate: q.end_date, projects: q.projects, productLines: q.product_lines, regions: q.regions };
-  return csvResponse(c, {
+  return csvTextResponse(c, {
     fileName: `billing-productline-${q.start_date}-to-${q.end_date}.csv`,
     columns: BILLING_EXPORT_COLUMNS,
-    batches: usageLines(c.get("deps").db, orgId, filter),
-    toRow: (l) => [l.cost, l.billableMetric, l.productLine, l.projectId, l.projectName, l.quantity, l.region, l.resourceName, l.unitPrice, l.usageDate],
+    chunks: usageCsv(c.get("deps").db, orgId, filter, BILLING_EXPORT_COLUMNS),
   });
 };
 

@@ -1,0 +1,35 @@
+import { dehydrate, HydrationBoundary } from "@tanstack/react-query";
+import type { Metadata } from "next";
+import type { SearchParams } from "nuqs/server";
+import { BillingView } from "@/components/billing/billing-view";
+import { resolveRange } from "@/components/billing/date-range";
+import { loadBillingSearchParams } from "@/components/billing/search-params";
+import { PageHeader } from "@/components/ui/page-header";
+import { requireConsoleSession } from "@/lib/auth/session";
+import { cloudJson } from "@/lib/cloud/gateway-client";
+import { billingQueries } from "@/lib/query/billing";
+import { projectQueries } from "@/lib/query/projects";
+import { makeQueryClient } from "@/lib/query/query-client";
+
+export const metadata: Metadata = { title: "Billing" };
+
+export default async function BillingPage({ params, searchParams }: { params: Promise<{ orgId: string }>; searchParams: Promise<SearchParams> }) {
+  const { orgId } = await params;
+  const search = await loadBillingSearchParams(searchParams);
+  const session = await requireConsoleSession();
+  const now = new Date();
+  const today = now.toISOString().slice(0, 10);
+  const queryClient = makeQueryClient();
+  const resolved = resolveRange(search.range, search.from, search.to, now);
+  const mtd = resolveRange("mtd", null, null, now);
+  const queries = [projectQueries.list(), ...(mtd.ok ? [billingQueries.costs(orgId, mtd.range)] : [])];
+  const ranged = resolved.ok ? [billingQueries.costs(orgId, resolved.range), billingQueries.options(orgId, resolved.range)] : [];
+  // In parallel; one that fails shows its own error state in the browser.
+  await Promise.all([...queries, ...ranged].map((q) => queryClient.prefetchQuery({ queryKey: q.queryKey, queryFn: () => cloudJson(session, q.path) })));
+  return (
+    <HydrationBoundary state={dehydrate(queryClient)}>
+      <PageHeader title="Billing" description="Daily spend by project over any range, totals per project and product line, and CSV exports." />
+      <BillingView orgId={orgId} today={today} />
+    </HydrationBoundary>
+  );
+}

@@ -1,0 +1,200 @@
+"use client";
+
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { ChevronLeft, ChevronRight, ChevronsLeft, FileBraces, FileDown } from "lucide-react";
+import { useQueryStates } from "nuqs";
+import { useState } from "react";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card, CardBody, CardHeader } from "@/components/ui/card";
+import { DataTable, type ColumnDef } from "@/components/ui/data-table";
+import { Select } from "@/components/ui/field";
+import { WidgetSkeleton } from "@/components/ui/skeleton";
+import { EmptyState, ErrorState } from "@/components/ui/states";
+import { AUDIT_PAGE_SIZES, AUDIT_WINDOWS, auditLogQuery, type AuditSearch, type LogEntry } from "@/lib/query/audit-logs";
+import { catalogQueries } from "@/lib/query/catalog";
+import { projectQueries } from "@/lib/query/projects";
+import { EntrySheet } from "./entry-sheet";
+import { entriesToCsv, entriesToJson, saveText } from "./export";
+import { AuditFiltersForm } from "./filters-form";
+import { formatInstant, resultTone } from "./format";
+import { auditSearchParams } from "./search-params";
+
+/** The audit-log search: filters, one page of entries, paging by token, details and exports. */
+export function AuditLogView({ orgId }: { orgId: string }) {
+  const [search, setSearch] = useQueryStates(auditSearchParams, { history: "push" });
+  const [selected, setSelected] = useState<LogEntry | null>(null);
+  const page = useQuery({ ...auditLogQuery(orgId, search), placeholderData: keepPreviousData });
+  const projects = useQuery(projectQueries.list());
+  const locations = useQuery(catalogQueries.locations());
+
+  const projectOptions = (projects.data?.items ?? []).filter((p) => p.organization_id === orgId).map((p) => ({ value: p.id, label: p.name }))
+    .sort((a, b) => a.label.localeCompare(b.label));
+  const windowInfo = AUDIT_WINDOWS.find((w) => w.value === search.window);
+  const paged = search.next !== null || search.prev !== null;
+  const items = page.data?.items ?? [];
+  const save = (ext: "csv" | "json") => {
+    const name = `audit-log-${new Date().toISOString().replace(/[:.]/g, "-")}.${ext}`;
+    if (ext === "csv") saveText(name, entriesToCsv(items), "text/csv");
+    else saveText(name, entriesToJson(items), "application/json");
+  };
+
+  const columns: ColumnDef<LogEntry, unknown>[] = [
+    {
+      id: "time",
+      accessorFn: (e) => e.start_time,
+      header: "Time",
+      cell: ({ row }) => (
+        <time dateTime={row.original.start_time} suppressHydrationWarning className="tabular-nums">
+          {formatInstant(row.original.start_time)}
+        </time>
+      ),
+    },
+    { id: "action", accessorFn: (e) => e.action_detail || e.action, header: "Action" },
+    { id: "actor", accessorFn: (e) => e.actor_email || e.actor_id, header: "Actor", cell: ({ row }) => <ActorCell entry={row.original} /> },
+    {
+      id: "target",
+      accessorFn: (e) => `${e.target_type} ${e.target_names.join(", ")}`,
+      header: "Target",
+      cell: ({ row }) => (
+        <span>
+          <span className="text-slate-500 dark:text-slate-400">{row.original.target_type}</span> {row.original.target_names.join(", ")}
+        </span>
+      ),
+    },
+    { id: "project", accessorFn: (e) => e.project_name, header: "Project" },
+    { accessorKey: "result", header: "Result", cell: ({ row }) => <Badge tone={resultTone(row.original.result)}>{row.original.result}</Badge> },
+    { accessorKey: "surface", header: "Surface" },
+    {
+      id: "details",
+      header: () => <span className="sr-only">Details</span>,
+      enableSorting: false,
+      cell: ({ row }) => (
+        <Button
+          size="sm"
+          variant="ghost"
+          onClick={(e) => {
+            e.stopPropagation();
+            setSelected(row.original);
+          }}
+          aria-label={`Details of ${row.original.action_detail || row.original.action} at ${row.original.start_time}`}
+        >
+          Details
+        </Button>
+      ),
+    },
+  ];
+
+  return (
+    <div className="space-y-6">
+      <Card>
+        <CardBody>
+          <AuditFiltersForm
+            key={JSON.stringify({ ...search, next: null, prev: null, limit: null })}
+            search={search}
+            projects={projectOptions}
+            locations={locations.data?.items ?? []}
+            onApply={(change) => void setSearch(change)}
+          />
+        </CardBody>
+      </Card>
+
+      <Card>
+        <CardHeader
+          title="Entries"
+          description={`${windowInfo?.label ?? ""}, newest first${paged ? "" : " · first page"}`}
+          action={
+            <div className="flex flex-wrap gap-2">
+              <Button size="sm" variant="secondary" disabled={items.length === 0} onClick={() => save("csv")}>
+                <FileDown /> Export CSV
+              </Button>
+              <Button size="sm" variant="secondary" disabled={items.length === 0} onClick={() => save("json")}>
+                <FileBraces /> Export JSON
+              </Button>
+            </div>
+          }
+        />
+        {page.isPending ? (
+          <WidgetSkeleton label="audit-log entries" lines={8} />
+        ) : page.isError ? (
+          <ErrorState error={page.error} what="the audit log" onRetry={() => void page.refetch()} />
+        ) : (
+          <CardBody className="space-y-4" aria-busy={page.isFetching} data-testid="audit-results">
+            {items.length === 0 ? (
+              <EmptyState title="No entries match">Widen the time window or remove a filter.</EmptyState>
+            ) : (
+              <DataTable
+                label="Audit-log entries"
+                columns={columns}
+                data={items}
+                onRowClick={setSelected}
+                // relative: the header's screen-reader-only label stays inside the scrolling box, not past the page's edge.
+                className={page.isPlaceholderData ? "relative opacity-60" : "relative"}
+              />
+            )}
+            <Pager search={search} data={page.data} loading={page.isFetching} onChange={(change) => void setSearch(change)} />
+          </CardBody>
+        )}
+      </Card>
+      <EntrySheet entry={selected} onClose={() => setSelected(null)} />
+    </div>
+  );
+}
+
+function ActorCell({ entry }: { entry: LogEntry }) {
+  return (
+    <span>
+      {entry.actor_email || entry.actor_id}
+      {entry.actor_type && entry.actor_type !== "user" ? <span className="ml-1 text-xs text-slate-500">({entry.actor_type})</span> : null}
+    </span>
+  );
+}
+
+function Pager({
+  search,
+  data,
+  loading,
+  onChange,
+}: {
+  search: AuditSearch;
+  data: { items: LogEntry[]; next_page_token: string; prev_page_token: string };
+  loading: boolean;
+  onChange: (change: Partial<AuditSearch>) => void;
+}) {
+  return (
+    <nav aria-label="Pages" className="flex flex-wrap items-center justify-between gap-3">
+      <div className="flex flex-wrap items-center gap-2 text-sm">
+        <label htmlFor="audit-page-size">Page size</label>
+        <Select
+          id="audit-page-size"
+          className="w-24"
+          value={String(search.limit)}
+          onChange={(e) => {
+            const size = AUDIT_PAGE_SIZES.find((n) => String(n) === e.target.value);
+            if (size) onChange({ limit: size, next: null, prev: null });
+          }}
+        >
+          {AUDIT_PAGE_SIZES.map((n) => (
+            <option key={n} value={n}>
+              {n}
+            </option>
+          ))}
+        </Select>
+        <span className="text-slate-500 dark:text-slate-400" aria-live="polite">
+          {loading ? "Loading…" : `${data.items.length} ${data.items.length === 1 ? "entry" : "entries"} on this page`}
+        </span>
+      </div>
+      <div className="flex flex-wrap gap-2">
+        <Button size="sm" variant="secondary" disabled={search.next === null && search.prev === null} onClick={() => onChange({ next: null, prev: null })}>
+          <ChevronsLeft /> Newest
+        </Button>
+        <Button size="sm" variant="secondary" disabled={!data.prev_page_token} onClick={() => onChange({ prev: data.prev_page_token, next: null })}>
+          <ChevronLeft /> Previous page
+        </Button>
+        <Button size="sm" variant="secondary" disabled={!data.next_page_token} onClick={() => onChange({ next: data.next_page_token, prev: null })}>
+          Next page <ChevronRight />
+        </Button>
+      </div>
+    </nav>
+  );
+}

@@ -1,0 +1,232 @@
+"use client";
+
+import { zodResolver } from "@hookform/resolvers/zod";
+import { format, formatRFC3339 } from "date-fns";
+import { RotateCcw, Search } from "lucide-react";
+import { Controller, useForm, useWatch } from "react-hook-form";
+import { z } from "zod";
+import { Button } from "@/components/ui/button";
+import { Field, Input, Select } from "@/components/ui/field";
+import { MultiSelect, type MultiSelectOption } from "@/components/ui/multi-select";
+import { AUDIT_WINDOWS, AUDIT_WINDOW_VALUES, type AuditListFilter, type AuditSearch } from "@/lib/query/audit-logs";
+
+/** Values seen in this gateway's log; others can be typed, as the operation's value sets are open. */
+const KNOWN = {
+  actions: ["Create", "Update", "Delete"],
+  actor_types: ["user", "system", "admin"],
+  target_types: ["VM", "Disk", "Project", "RoleBinding", "S3Key", "SSHKey", "Organization", "Snapshot"],
+  results: ["OK", "INVALID_ARGUMENT", "UNAUTHENTICATED", "PERMISSION_DENIED", "NOT_FOUND", "INTERNAL"],
+  surfaces: ["console", "api", "cli", "terraform"],
+};
+
+/** The lists typed as text, comma-separated. */
+type TextList = "actor_emails" | "actor_ids" | "target_ids" | "target_names";
+type ChoiceList = Exclude<AuditListFilter, TextList>;
+
+const splitList = (v: string) =>
+  v
+    .split(",")
+    .map((x) => x.trim())
+    .filter(Boolean);
+
+const textList = (what: string) =>
+  z
+    .string()
+    .refine((v) => splitList(v).length <= 100, `${what}: at most 100 values`)
+    .refine((v) => splitList(v).every((x) => x.length <= 512), `${what}: each value at most 512 characters`);
+
+const choice = z.array(z.string()).max(100, "at most 100 values");
+
+const filterSchema = z
+  .object({
+    window: z.enum(AUDIT_WINDOW_VALUES),
+    from: z.string(),
+    to: z.string(),
+    project_ids: choice,
+    actions: choice,
+    actor_types: choice,
+    target_types: choice,
+    locations: choice,
+    results: choice,
+    results_not: choice,
+    surfaces: choice,
+    actor_emails: textList("Actor e-mails").refine(
+      (v) => splitList(v).every((e) => z.email().safeParse(e).success),
+      "Actor e-mails: each must be an e-mail address, e.g. someone@example.com",
+    ),
+    actor_ids: textList("Actor IDs"),
+    target_ids: textList("Target IDs"),
+    target_names: textList("Target names"),
+  })
+  .superRefine((v, ctx) => {
+    if (v.window !== "custom") return;
+    if (!v.from && !v.to) ctx.addIssue({ code: "custom", path: ["from"], message: "Choose a start, an end, or both" });
+    if (v.from && Number.isNaN(Date.parse(v.from))) ctx.addIssue({ code: "custom", path: ["from"], message: "Start is not a valid date and time" });
+    if (v.to && Number.isNaN(Date.parse(v.to))) ctx.addIssue({ code: "custom", path: ["to"], message: "End is not a valid date and time" });
+    if (v.from && v.to && Date.parse(v.from) > Date.parse(v.to)) ctx.addIssue({ code: "custom", path: ["from"], message: "Start must not be after the end" });
+  });
+type FilterValues = z.infer<typeof filterSchema>;
+
+/** datetime-local value (the user's zone) of an RFC 3339 instant. */
+function toLocalInput(rfc3339: string | null): string {
+  if (!rfc3339) return "";
+  const t = Date.parse(rfc3339);
+  return Number.isNaN(t) ? "" : format(new Date(t), "yyyy-MM-dd'T'HH:mm");
+}
+
+/** RFC 3339 with the user's offset, of a datetime-local value. */
+function fromLocalInput(local: string): string | null {
+  if (!local) return null;
+  return formatRFC3339(new Date(local));
+}
+
+function zoneName(): string {
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return `${zone} (UTC${format(new Date(), "xxx")})`;
+}
+
+export type AuditFilterChange = Partial<AuditSearch>;
+
+interface FiltersFormProps {
+  search: AuditSearch;
+  projects: MultiSelectOption[];
+  locations: string[];
+  onApply: (change: AuditFilterChange) => void;
+}
+
+/** Every filter of the search, applied together (the URL changes once, and a new first page loads). */
+export function AuditFiltersForm({ search, projects, locations, onApply }: FiltersFormProps) {
+  const form = useForm<FilterValues>({
+    resolver: zodResolver(filterSchema),
+    defaultValues: {
+      window: search.window,
+      from: toLocalInput(search.from),
+      to: toLocalInput(search.to),
+      project_ids: search.project_ids,
+      actions: search.actions,
+      actor_types: search.actor_types,
+      target_types: search.target_types,
+      locations: search.locations,
+      results: search.results,
+      results_not: search.results_not,
+      surfaces: search.surfaces,
+      actor_emails: search.actor_emails.join(", "),
+      actor_ids: search.actor_ids.join(", "),
+      target_ids: search.target_ids.join(", "),
+      target_names: search.target_names.join(", "),
+    },
+  });
+  const { errors } = form.formState;
+  const windowValue = useWatch({ control: form.control, name: "window" });
+
+  const choiceField = (name: ChoiceList, label: string, options: MultiSelectOption[], emptyLabel = "Any") => (
+    <div>
+      <Controller
+        control={form.control}
+        name={name}
+        render={({ field }) => <MultiSelect label={label} emptyLabel={emptyLabel} options={options} value={field.value} onChange={field.onChange} allowCustom />}
+      />
+      {errors[name]?.message ? <p role="alert" className="mt-1 text-xs text-red-600 dark:text-red-400">{`${label}: ${errors[name]?.message}`}</p> : null}
+    </div>
+  );
+  const textField = (name: TextList, label: string, placeholder: string) => (
+    <Field label={label} htmlFor={`audit-${name}`} error={errors[name]?.message}>
+      <Input id={`audit-${name}`} placeholder={placeholder} autoComplete="off" spellCheck={false} {...form.register(name)} />
+    </Field>
+  );
+  const options = (values: string[]) => values.map((value) => ({ value }));
+
+  return (
+    <form
+      noValidate
+      aria-label="Audit log filters"
+      onSubmit={form.handleSubmit((v) => {
+        const lists: Record<AuditListFilter, string[]> = {
+          project_ids: v.project_ids,
+          actions: v.actions,
+          actor_types: v.actor_types,
+          target_types: v.target_types,
+          locations: v.locations,
+          results: v.results,
+          results_not: v.results_not,
+          surfaces: v.surfaces,
+          actor_emails: splitList(v.actor_emails),
+          actor_ids: splitList(v.actor_ids),
+          target_ids: splitList(v.target_ids),
+          target_names: splitList(v.target_names),
+        };
+        const custom = v.window === "custom";
+        onApply({ ...lists, window: v.window, from: custom ? fromLocalInput(v.from) : null, to: custom ? fromLocalInput(v.to) : null, next: null, prev: null });
+      })}
+      className="space-y-4"
+    >
+      <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-4">
+        <Field label="Time window" htmlFor="audit-window">
+          <Select id="audit-window" {...form.register("window")}>
+            {AUDIT_WINDOWS.map((w) => (
+              <option key={w.value} value={w.value}>
+                {w.label}
+              </option>
+            ))}
+          </Select>
+        </Field>
+        {windowValue === "custom" ? (
+          <>
+            <Field label="From" htmlFor="audit-from" error={errors.from?.message} hint={<span suppressHydrationWarning>In {zoneName()}</span>}>
+              <Input id="audit-from" type="datetime-local" suppressHydrationWarning {...form.register("from")} />
+            </Field>
+            <Field label="To" htmlFor="audit-to" error={errors.to?.message}>
+              <Input id="audit-to" type="datetime-local" suppressHydrationWarning {...form.register("to")} />
+            </Field>
+          </>
+        ) : null}
+      </div>
+      <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-4">
+        {choiceField("project_ids", "Projects", projects, "All projects")}
+        {choiceField("actions", "Actions", options(KNOWN.actions))}
+        {choiceField("actor_types", "Actor types", options(KNOWN.actor_types))}
+        {choiceField("target_types", "Target types", options(KNOWN.target_types))}
+        {choiceField("locations", "Locations", options(locations))}
+        {choiceField("results", "Results", options(KNOWN.results))}
+        {choiceField("results_not", "Results not", options(KNOWN.results), "None excluded")}
+        {choiceField("surfaces", "Surfaces", options(KNOWN.surfaces))}
+        {textField("actor_emails", "Actor e-mails", "alice@example.com, bob@example.com")}
+        {textField("actor_ids", "Actor IDs", "Comma-separated IDs")}
+        {textField("target_ids", "Target IDs", "Comma-separated IDs")}
+        {textField("target_names", "Target names", "Comma-separated names")}
+      </div>
+      <div className="flex flex-wrap gap-2">
+        <Button type="submit">
+          <Search /> Apply filters
+        </Button>
+        <Button
+          type="button"
+          variant="secondary"
+          onClick={() =>
+            onApply({
+              window: "1d",
+              from: null,
+              to: null,
+              project_ids: [],
+              actions: [],
+              actor_ids: [],
+              actor_emails: [],
+              actor_types: [],
+              target_ids: [],
+              target_types: [],
+              target_names: [],
+              locations: [],
+              results: [],
+              results_not: [],
+              surfaces: [],
+              next: null,
+              prev: null,
+            })
+          }
+        >
+          <RotateCcw /> Reset
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,316 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { format } from "date-fns";
+import dynamic from "next/dynamic";
+import { useQueryStates } from "nuqs";
+import { useMemo } from "react";
+import type * as React from "react";
+import { Card, CardBody, CardHeader } from "@/components/ui/card";
+import { DataTable, type ColumnDef } from "@/components/ui/data-table";
+import { MultiSelect } from "@/components/ui/multi-select";
+import { WidgetSkeleton } from "@/components/ui/skeleton";
+import { EmptyState, ErrorState } from "@/components/ui/states";
+import { billingQueries, type DayRange } from "@/lib/query/billing";
+import { projectQueries } from "@/lib/query/projects";
+import { centsByDayAndProject, filterCosts, productLinesOf, projectLabeler, sumCents, totalsBy, type Total } from "./aggregate";
+import { seriesColor } from "./chart-theme";
+import { eachDay, monthEndForecastCents, resolveRange } from "./date-range";
+import { BillingExportDialog } from "./export-dialog";
+import { formatCents, formatCentsShort } from "./money";
+import { RangePicker } from "./range-picker";
+import { billingSearchParams } from "./search-params";
+
+// recharts is heavy: loaded only in the browser, once the page is interactive.
+const StackedBarChart = dynamic(() => import("./stacked-bar-chart").then((m) => m.StackedBarChart), {
+  ssr: false,
+  loading: () => <div className="h-72" aria-hidden />,
+});
+
+const quantity = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 });
+
+/** The billing page: spend by day and project over a range, totals, forecast and export. */
+export function BillingView({ orgId, today }: { orgId: string; today: string }) {
+  const [state, setState] = useQueryStates(billingSearchParams, { history: "push" });
+  // "Today" comes from the server's render, so the browser reads the very keys the server prefetched.
+  const now = useMemo(() => new Date(`${today}T12:00:00Z`), [today]);
+  const resolved = resolveRange(state.range, state.from, state.to, now);
+  const range = resolved.ok ? resolved.range : null;
+  const mtd = resolveRange("mtd", null, null, now);
+  const filters = { projects: state.projects, resource_types: state.resource_types, regions: state.regions };
+
+  const projects = useQuery(projectQueries.list());
+  const label = projectLabeler(projects.data, orgId);
+  const options = useQuery({ ...billingQueries.options(orgId, range ?? mtdRange(mtd)), enabled: range !== null });
+  const costs = useQuery({ ...billingQueries.costs(orgId, range ?? mtdRange(mtd)), enabled: range !== null });
+  const monthToDate = useQuery(billingQueries.costs(orgId, mtdRange(mtd)));
+
+  // Filter values: what the options list, plus anything in the data (reserved usage is not in the options).
+  const values = (fromOptions: string[] | undefined, field: "project_id" | "resource_type" | "region") =>
+    [...new Set([...(fromOptions ?? []), ...(costs.data?.data ?? []).map((d) => d[field])])].sort();
+
+  return (
+    <div className="space-y-6">
+      <Card>
+        <CardBody className="space-y-4">
+          <RangePicker
+            key={`${state.range}:${state.from}:${state.to}`}
+            preset={state.range}
+            current={range}
+            error={resolved.ok ? undefined : resolved.error}
+            onPreset={(preset) => void setState({ range: preset, from: null, to: null })}
+            onCustom={(from, to) => void setState({ range: "custom", from, to })}
+          />
+          <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-4">
+            <MultiSelect
+              label="Projects"
+              emptyLabel="All projects"
+              options={byLabel(values(options.data?.projects, "project_id").map((id) => ({ value: id, label: label(id) })))}
+              value={state.projects}
+              onChange={(v) => void setState({ projects: v })}
+            />
+            <MultiSelect
+              label="Product lines"
+              emptyLabel="All product lines"
+              options={values(options.data?.resource_types, "resource_type").map((v) => ({ value: v }))}
+              value={state.resource_types}
+              onChange={(v) => void setState({ resource_types: v })}
+            />
+            <MultiSelect
+              label="Regions"
+              emptyLabel="All regions"
+              options={values(options.data?.regions, "region").map((v) => ({ value: v }))}
+              value={state.regions}
+              onChange={(v) => void setState({ regions: v })}
+            />
+            <div className="flex items-end">
+              <BillingExportDialog
+                orgId={orgId}
+                options={options.data}
+                projectLabel={label}
+                defaults={{
+                  projects: state.projects,
+                  regions: state.regions,
+                  product_lines: productLinesOf(state.resource_types, options.data?.product_lines ?? []),
+                  start_date: range?.start_date ?? "",
+                  end_date: range?.end_date ?? "",
+                }}
+              />
+            </div>
+          </div>
+          {range ? (
+            <p className="text-sm text-slate-600 dark:text-slate-300">
+              Showing <span className="font-medium">{range.start_date}</span> to <span className="font-medium">{range.end_date}</span> (UTC days)
+              {options.isError ? <span className="text-amber-700 dark:text-amber-400"> · filter values could not be loaded</span> : null}
+            </p>
+          ) : null}
+        </CardBody>
+      </Card>
+
+      <div className="grid grid-cols-1 gap-4 md:grid-cols-3">
+        <SummaryCard title="Spend in period" state={costs} disabled={!range}>
+          {(data) => <Big>{formatCents(sumCents(filterCosts(data.data, filters)))}</Big>}
+        </SummaryCard>
+        <SummaryCard title="Month to date" state={monthToDate}>
+          {(data) => <Big>{formatCents(sumCents(filterCosts(data.data, filters)))}</Big>}
+        </SummaryCard>
+        <SummaryCard title={`Forecast for ${format(now, "MMMM")}`} state={monthToDate}>
+          {(data) => {
+            const f = monthEndForecastCents(sumCents(filterCosts(data.data, filters)), now);
+            return (
+              <>
+                <Big>{formatCents(f.forecastCents)}</Big>
+                <p className="text-xs text-slate-500 dark:text-slate-400">
+                  Month-to-date run rate over {f.daysElapsed} of {f.daysInMonth} days
+                </p>
+              </>
+            );
+          }}
+        </SummaryCard>
+      </div>
+
+      {range === null ? null : costs.isPending ? (
+        <Card>
+          <WidgetSkeleton label="spend" lines={6} />
+        </Card>
+      ) : costs.isError ? (
+        <Card>
+          <ErrorState error={costs.error} what="billing" onRetry={() => void costs.refetch()} />
+        </Card>
+      ) : (
+        <SpendSections data={filterCosts(costs.data.data, filters)} range={range} label={label} lastUpdated={costs.data.last_updated} />
+      )}
+    </div>
+  );
+}
+
+/** Options in the order a reader looks for them. */
+function byLabel<T extends { label: string }>(options: T[]): T[] {
+  return [...options].sort((a, b) => a.label.localeCompare(b.label));
+}
+
+function mtdRange(mtd: ReturnType<typeof resolveRange>): DayRange {
+  return mtd.ok ? mtd.range : { start_date: "", end_date: "" };
+}
+
+function Big({ children }: { children: React.ReactNode }) {
+  return <p className="text-2xl font-semibold tabular-nums">{children}</p>;
+}
+
+interface QueryLike<T> {
+  isPending: boolean;
+  isError: boolean;
+  error: unknown;
+  data: T | undefined;
+  refetch: () => unknown;
+}
+
+function SummaryCard<T>({ title, state, disabled, children }: { title: string; state: QueryLike<T>; disabled?: boolean; children: (data: T) => React.ReactNode }) {
+  return (
+    <Card>
+      <CardHeader title={title} />
+      {disabled ? (
+        <CardBody>
+          <p className="text-sm text-slate-500">Choose a valid range.</p>
+        </CardBody>
+      ) : state.isPending ? (
+        <WidgetSkeleton label={title} lines={2} />
+      ) : state.isError || state.data === undefined ? (
+        <ErrorState error={state.error} what={title.toLowerCase()} onRetry={() => void state.refetch()} />
+      ) : (
+        <CardBody>{children(state.data)}</CardBody>
+      )}
+    </Card>
+  );
+}
+
+type DayRow = { date: string; total: number } & Record<string, number | string>;
+
+function SpendSections({
+  data,
+  range,
+  label,
+  lastUpdated,
+}: {
+  data: ReturnType<typeof filterCosts>;
+  range: DayRange;
+  label: (id: string) => string;
+  lastUpdated: string;
+}) {
+  const byProject = totalsBy(data, "project_id");
+  const byProduct = totalsBy(data, "resource_type");
+  const total = byProject.reduce((sum, t) => sum + t.cents, 0);
+  const days = centsByDayAndProject(data);
+  // Series keys p0, p1…: project ids are not safe as chart data keys.
+  const series = byProject.map((t, i) => ({ key: `p${i}`, id: t.key, label: label(t.key), color: seriesColor(i) }));
+  const rows: DayRow[] = eachDay(range).map((date) => {
+    const day = days.get(date);
+    const row: DayRow = { date, total: 0 };
+    for (const s of series) {
+      const cents = day?.get(s.id) ?? 0;
+      row[s.key] = cents;
+      row.total += cents;
+    }
+    return row;
+  });
+  const chartData = rows.map((r) => Object.fromEntries([["date", r.date], ...series.map((s) => [s.key, Number(r[s.key]) / 100])]));
+
+  if (data.length === 0) {
+    return (
+      <Card>
+        <EmptyState title="No spend in this period">Choose a longer range, or clear the filters.</EmptyState>
+      </Card>
+    );
+  }
+
+  const dayColumns: ColumnDef<DayRow, unknown>[] = [
+    { accessorKey: "date", header: "Date" },
+    ...series.map(
+      (s): ColumnDef<DayRow, unknown> => ({
+        id: s.key,
+        accessorFn: (r) => r[s.key],
+        header: s.label,
+        cell: (c) => <span className="tabular-nums">{formatCents(Number(c.getValue()))}</span>,
+      }),
+    ),
+    { accessorKey: "total", header: "Total", cell: (c) => <span className="font-medium tabular-nums">{formatCents(Number(c.getValue()))}</span> },
+  ];
+
+  return (
+    <>
+      <Card>
+        <CardHeader
+          title="Daily spend by project"
+          description={lastUpdated ? `Costs recorded up to ${format(new Date(lastUpdated), "PPp")}` : undefined}
+        />
+        <CardBody className="space-y-4">
+          <StackedBarChart
+            data={chartData}
+            xKey="date"
+            series={series}
+            label={`Daily spend by project from ${range.start_date} to ${range.end_date}; the table below lists the same amounts`}
+            formatValue={(v) => formatCents(Math.round(v * 100))}
+            formatAxis={(v) => formatCentsShort(Math.round(v * 100))}
+          />
+          <DataTable className="max-h-96 overflow-y-auto" label="Daily spend by project" columns={dayColumns} data={rows} getRowId={(r) => r.date} />
+        </CardBody>
+      </Card>
+      <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
+        <TotalsCard title="Totals per project" label="Spend per project" rows={byProject} total={total} name={label} />
+        <TotalsCard title="Totals per product line" label="Spend per product line" rows={byProduct} total={total} name={(k) => k} showQuantity />
+      </div>
+    </>
+  );
+}
+
+function TotalsCard({
+  title,
+  label,
+  rows,
+  total,
+  name,
+  showQuantity,
+}: {
+  title: string;
+  label: string;
+  rows: Total[];
+  total: number;
+  name: (key: string) => string;
+  showQuantity?: boolean;
+}) {
+  const columns: ColumnDef<Total, unknown>[] = [
+    { id: "name", accessorFn: (r) => name(r.key), header: label.replace("Spend per ", "").replace(/^\w/, (c) => c.toUpperCase()) },
+    ...(showQuantity
+      ? [
+          {
+            id: "quantity",
+            accessorFn: (r: Total) => r.quantity ?? 0,
+            header: "Usage",
+            cell: ({ row }: { row: { original: Total } }) =>
+              row.original.metric ? (
+                <span className="tabular-nums">
+                  {quantity.format(row.original.quantity ?? 0)} {row.original.metric}
+                </span>
+              ) : (
+                "—"
+              ),
+          } satisfies ColumnDef<Total, unknown>,
+        ]
+      : []),
+    { id: "cents", accessorFn: (r) => r.cents, header: "Spend", cell: (c) => <span className="tabular-nums">{formatCents(Number(c.getValue()))}</span> },
+    {
+      id: "share",
+      accessorFn: (r) => (total ? r.cents / total : 0),
+      header: "Share",
+      cell: (c) => <span className="tabular-nums">{(Number(c.getValue()) * 100).toFixed(1)} %</span>,
+    },
+  ];
+  return (
+    <Card>
+      <CardHeader title={title} description={`Total ${formatCents(total)}`} />
+      <CardBody>
+        <DataTable label={label} columns={columns} data={rows} getRowId={(r) => r.key} />
+      </CardBody>
+    </Card>
+  );
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { daysBetween, eachDay, monthEndForecastCents, resolveRange } from "./date-range";
+
+const today = new Date("2026-03-15T18:30:00Z");
+
+describe("resolveRange", () => {
+  it("turns each preset into UTC days", () => {
+    expect(resolveRange("mtd", null, null, today)).toEqual({ ok: true, range: { start_date: "2026-03-01", end_date: "2026-03-15" } });
+    expect(resolveRange("last-month", null, null, today)).toEqual({ ok: true, range: { start_date: "2026-02-01", end_date: "2026-02-28" } });
+    expect(resolveRange("30d", null, null, today)).toEqual({ ok: true, range: { start_date: "2026-02-14", end_date: "2026-03-15" } });
+    expect(resolveRange("90d", null, null, today)).toEqual({ ok: true, range: { start_date: "2025-12-16", end_date: "2026-03-15" } });
+  });
+
+  it("crosses a year for last month in January", () => {
+    expect(resolveRange("last-month", null, null, new Date("2026-01-03T00:00:00Z"))).toEqual({
+      ok: true,
+      range: { start_date: "2025-12-01", end_date: "2025-12-31" },
+    });
+  });
+
+  it("takes a custom range as given and refuses bad ones with a reason", () => {
+    expect(resolveRange("custom", "2026-01-01", "2026-01-31", today)).toEqual({ ok: true, range: { start_date: "2026-01-01", end_date: "2026-01-31" } });
+    expect(resolveRange("custom", null, "2026-01-31", today)).toMatchObject({ ok: false, error: /both/ });
+    expect(resolveRange("custom", "2026-02-30", "2026-03-01", today)).toMatchObject({ ok: false, error: /start date must be a valid date/ });
+    expect(resolveRange("custom", "2026-03-02", "2026-03-01", today)).toMatchObject({ ok: false, error: /not be after/ });
+    expect(resolveRange("custom", "2024-01-01", "2026-01-01", today)).toMatchObject({ ok: false, error: /at most 366 days/ });
+  });
+});
+
+describe("days", () => {
+  it("counts and lists both ends", () => {
+    expect(daysBetween("2026-02-27", "2026-03-02")).toBe(4);
+    expect(eachDay({ start_date: "2026-02-27", end_date: "2026-03-02" })).toEqual(["2026-02-27", "2026-02-28", "2026-03-01", "2026-03-02"]);
+  });
+});
+
+describe("monthEndForecastCents", () => {
+  it("spreads the month-to-date spend over the whole month", () => {
+    expect(monthEndForecastCents(15_000, today)).toEqual({ forecastCents: 31_000, daysElapsed: 15, daysInMonth: 31 });
+  });
+});

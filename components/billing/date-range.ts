@@ -1,0 +1,72 @@
+import { dateSchema } from "@/lib/contract/time";
+import type { DayRange } from "@/lib/query/billing";
+
+/** The ranges a user picks from; dates are UTC days, as the gateway meters them. */
+export const RANGE_PRESETS = [
+  { value: "mtd", label: "Month to date" },
+  { value: "last-month", label: "Last month" },
+  { value: "30d", label: "Last 30 days" },
+  { value: "90d", label: "Last 90 days" },
+  { value: "custom", label: "Custom" },
+] as const;
+export type RangePreset = (typeof RANGE_PRESETS)[number]["value"];
+export const RANGE_PRESET_VALUES = RANGE_PRESETS.map((p) => p.value) as [RangePreset, ...RangePreset[]];
+
+/** The longest custom range: a year and a day, so a leap year fits. */
+export const MAX_RANGE_DAYS = 366;
+const DAY_MS = 86_400_000;
+
+export function isoDay(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+function utcMidnight(d: Date): number {
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
+}
+
+/** Days from start to end, both included. */
+export function daysBetween(start: string, end: string): number {
+  return Math.round((Date.parse(`${end}T00:00:00Z`) - Date.parse(`${start}T00:00:00Z`)) / DAY_MS) + 1;
+}
+
+export type ResolvedRange = { ok: true; range: DayRange } | { ok: false; error: string };
+
+/** The days a preset (or a custom from/to) stands for on a given day. */
+export function resolveRange(preset: RangePreset, from: string | null, to: string | null, today = new Date()): ResolvedRange {
+  const t = utcMidnight(today);
+  const y = today.getUTCFullYear();
+  const m = today.getUTCMonth();
+  switch (preset) {
+    case "mtd":
+      return { ok: true, range: { start_date: isoDay(Date.UTC(y, m, 1)), end_date: isoDay(t) } };
+    case "last-month":
+      return { ok: true, range: { start_date: isoDay(Date.UTC(y, m - 1, 1)), end_date: isoDay(Date.UTC(y, m, 0)) } };
+    case "30d":
+      return { ok: true, range: { start_date: isoDay(t - 29 * DAY_MS), end_date: isoDay(t) } };
+    case "90d":
+      return { ok: true, range: { start_date: isoDay(t - 89 * DAY_MS), end_date: isoDay(t) } };
+    case "custom": {
+      if (!from || !to) return { ok: false, error: "Choose both a start and an end date." };
+      if (!dateSchema.safeParse(from).success) return { ok: false, error: "The start date must be a valid date (YYYY-MM-DD)." };
+      if (!dateSchema.safeParse(to).success) return { ok: false, error: "The end date must be a valid date (YYYY-MM-DD)." };
+      if (from > to) return { ok: false, error: "The start date must not be after the end date." };
+      if (daysBetween(from, to) > MAX_RANGE_DAYS) return { ok: false, error: `Choose at most ${MAX_RANGE_DAYS} days.` };
+      return { ok: true, range: { start_date: from, end_date: to } };
+    }
+  }
+}
+
+/** Every day of a range, in order. */
+export function eachDay(range: DayRange): string[] {
+  const days: string[] = [];
+  const end = Date.parse(`${range.end_date}T00:00:00Z`);
+  for (let d = Date.parse(`${range.start_date}T00:00:00Z`); d <= end; d += DAY_MS) days.push(isoDay(d));
+  return days;
+}
+
+/** Month-to-date run rate: the spend so far, spread evenly over the whole month. */
+export function monthEndForecastCents(mtdCents: number, today = new Date()): { forecastCents: number; daysElapsed: number; daysInMonth: number } {
+  const daysInMonth = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + 1, 0)).getUTCDate();
+  const daysElapsed = today.getUTCDate();
+  return { forecastCents: Math.round((mtdCents / daysElapsed) * daysInMonth), daysElapsed, daysInMonth };
+}

@@ -1,0 +1,127 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { CircleCheck, CircleMinus, OctagonExclamationPoint, TriangleAlert } from "lucide-react";
+import { Badge } from "@/components/ui/badge";
+import { Card, CardBody, CardHeader } from "@/components/ui/card";
+import { DataTable, type ColumnDef } from "@/components/ui/data-table";
+import { WidgetSkeleton } from "@/components/ui/skeleton";
+import { EmptyState, ErrorState } from "@/components/ui/states";
+import { quotaLevel, quotaQueries, type OrgQuota, type QuotaLevel } from "@/lib/query/quotas";
+import { cn } from "@/lib/utils";
+
+const number = new Intl.NumberFormat("en-US");
+
+/** Colour never carries the level alone: each has a word and an icon too. */
+const LEVELS: Record<QuotaLevel, { text: string; tone: "good" | "warn" | "bad" | "neutral"; bar: string; Icon: typeof CircleCheck }> = {
+  ok: { text: "Within limit", tone: "good", bar: "bg-brand-500", Icon: CircleCheck },
+  near: { text: "Near limit", tone: "warn", bar: "bg-amber-500", Icon: TriangleAlert },
+  critical: { text: "At limit", tone: "bad", bar: "bg-red-500", Icon: OctagonExclamationPoint },
+  none: { text: "None granted", tone: "neutral", bar: "bg-slate-400", Icon: CircleMinus },
+};
+
+function percent(q: OrgQuota): number {
+  return q.max > 0 ? Math.round((q.used / q.max) * 100) : q.used > 0 ? 100 : 0;
+}
+
+/** Each organization quota: used against maximum, with a warning from 80 % and an alarm from 95 %. */
+export function QuotasView({ orgId }: { orgId: string }) {
+  const state = useQuery(quotaQueries.org(orgId));
+  if (state.isPending) {
+    return (
+      <Card>
+        <WidgetSkeleton label="quotas" lines={6} />
+      </Card>
+    );
+  }
+  if (state.isError) {
+    return (
+      <Card>
+        <ErrorState error={state.error} what="quotas" onRetry={() => void state.refetch()} />
+      </Card>
+    );
+  }
+  const quotas = state.data.quotas ?? [];
+  if (quotas.length === 0) {
+    return (
+      <Card>
+        <EmptyState title="No quotas are set for this organization" />
+      </Card>
+    );
+  }
+  const warned = quotas.filter((q) => quotaLevel(q) === "near" || quotaLevel(q) === "critical");
+  const columns: ColumnDef<OrgQuota, unknown>[] = [
+    { accessorKey: "description", header: "Quota" },
+    { accessorKey: "programmatic_name", header: "Name", cell: (c) => <code className="text-xs">{String(c.getValue())}</code> },
+    { accessorKey: "used", header: "Used", cell: (c) => <span className="tabular-nums">{number.format(Number(c.getValue()))}</span> },
+    { accessorKey: "max", header: "Maximum", cell: (c) => <span className="tabular-nums">{number.format(Number(c.getValue()))}</span> },
+    { accessorKey: "available", header: "Available", cell: (c) => <span className="tabular-nums">{number.format(Number(c.getValue()))}</span> },
+    { id: "percent", accessorFn: percent, header: "Used %", cell: (c) => <span className="tabular-nums">{String(c.getValue())} %</span> },
+    {
+      id: "level",
+      accessorFn: (q) => quotaLevel(q),
+      header: "Status",
+      cell: (c) => {
+        const level = LEVELS[c.getValue() as QuotaLevel];
+        return <Badge tone={level.tone}>{level.text}</Badge>;
+      },
+    },
+  ];
+  return (
+    <div className="space-y-6">
+      {warned.length > 0 ? (
+        <div role="status" className="flex gap-2 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200">
+          <TriangleAlert className="mt-0.5 size-4 shrink-0" aria-hidden />
+          <p>
+            {warned.length === 1 ? "1 quota is" : `${warned.length} quotas are`} at 80 % or more of its maximum: {warned.map((q) => q.description).join(", ")}.
+            Ask the platform for a higher maximum before new resources are refused.
+          </p>
+        </div>
+      ) : null}
+      <Card>
+        <CardHeader title="Used against maximum" description="Amber from 80 %, red from 95 % of the maximum" />
+        <CardBody>
+          <ul className="grid gap-x-8 gap-y-5 md:grid-cols-2">
+            {quotas.map((q) => {
+              const level = LEVELS[quotaLevel(q)];
+              const pct = percent(q);
+              return (
+                <li key={q.type} data-testid={`quota-${q.programmatic_name}`}>
+                  <div className="flex items-baseline justify-between gap-3 text-sm">
+                    <span className="font-medium">{q.description}</span>
+                    <span className="tabular-nums text-slate-600 dark:text-slate-300">
+                      {number.format(q.used)} / {number.format(q.max)}
+                    </span>
+                  </div>
+                  <div
+                    className="mt-1.5 h-2.5 rounded-full bg-slate-100 dark:bg-slate-800"
+                    role="meter"
+                    aria-valuemin={0}
+                    aria-valuemax={q.max}
+                    aria-valuenow={Math.min(q.used, Math.max(q.max, 0))}
+                    aria-valuetext={`${number.format(q.used)} of ${number.format(q.max)} used, ${pct} %: ${level.text}`}
+                    aria-label={q.description}
+                  >
+                    <div className={cn("h-2.5 rounded-full", level.bar)} style={{ width: `${Math.min(100, pct)}%` }} />
+                  </div>
+                  <p className="mt-1 flex items-center gap-1 text-xs text-slate-600 dark:text-slate-400">
+                    <level.Icon className={cn("size-3.5", level.tone === "warn" && "text-amber-600", level.tone === "bad" && "text-red-600")} aria-hidden />
+                    <span>
+                      {level.text} · {pct} % used · {number.format(q.available)} available
+                    </span>
+                  </p>
+                </li>
+              );
+            })}
+          </ul>
+        </CardBody>
+      </Card>
+      <Card>
+        <CardHeader title="All quotas" />
+        <CardBody>
+          <DataTable label="Organization quotas" columns={columns} data={quotas} getRowId={(q) => q.type} />
+        </CardBody>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,36 @@
+import { createLoader, parseAsNativeArrayOf, parseAsString, parseAsStringLiteral } from "nuqs/server";
+import { RANGE_PRESET_VALUES, resolveRange, type RangePreset } from "@/components/billing/date-range";
+import type { UsageFilters } from "@/lib/query/usage";
+
+export const USAGE_INTERVALS = ["daily", "monthly"] as const;
+
+/** The usage page's URL: lists repeat their name once per value, as the usage operation takes them. */
+export const usageSearchParams = {
+  range: parseAsStringLiteral(RANGE_PRESET_VALUES).withDefault("30d"),
+  from: parseAsString,
+  to: parseAsString,
+  interval: parseAsStringLiteral(USAGE_INTERVALS).withDefault("daily"),
+  projects: parseAsNativeArrayOf(parseAsString),
+  resource_types: parseAsNativeArrayOf(parseAsString),
+  regions: parseAsNativeArrayOf(parseAsString),
+  metric: parseAsString,
+};
+
+export const loadUsageSearchParams = createLoader(usageSearchParams);
+
+interface UsageUrlState {
+  range: RangePreset;
+  from: string | null;
+  to: string | null;
+  interval: UsageFilters["interval"];
+  projects: string[];
+  resource_types: string[];
+  regions: string[];
+}
+
+/** The usage operation's filters for a URL state, or null while a custom range is not valid. */
+export function usageFilters(state: UsageUrlState, today: Date): UsageFilters | null {
+  const resolved = resolveRange(state.range, state.from, state.to, today);
+  if (!resolved.ok) return null;
+  return { ...resolved.range, interval: state.interval, projects: state.projects, resource_types: state.resource_types, regions: state.regions };
+}

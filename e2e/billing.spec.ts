@@ -1,0 +1,133 @@
+import { readFileSync } from "node:fs";
+import type { Locator, Page } from "@playwright/test";
+import Papa from "papaparse";
+import { BILLING_EXPORT_COLUMNS } from "@/lib/contract/billing";
+import { expect, test } from "./fixtures";
+
+const money = (text: string) => Number(text.replace(/[^0-9.-]/g, ""));
+
+function spendInPeriod(page: Page): Locator {
+  return page.locator("section", { has: page.getByRole("heading", { name: "Spend in period" }) }).locator("p").first();
+}
+
+async function openBilling(page: Page, orgId: string, query = "") {
+  await page.goto(`/orgs/${orgId}/billing${query}`);
+  await expect(page.getByRole("heading", { name: "Billing", level: 1 })).toBeVisible();
+}
+
+test.describe("billing", () => {
+  test("the owner sees daily spend as a chart and a table, and totals per project and product line", async ({ ownerPage: page, demo }) => {
+    await openBilling(page, demo.organization_id, "?range=30d");
+    await expect(page.getByRole("img", { name: /Daily spend by project from/ })).toBeVisible();
+    // The chart is drawn (recharts renders bars as paths) and the table beside it has one row per day.
+    await expect(page.locator(".recharts-bar-rectangle").first()).toBeVisible();
+    const daily = page.getByRole("table", { name: "Daily spend by project" });
+    await expect(daily.locator("tbody tr")).toHaveCount(30);
+    const perProject = page.getByRole("table", { name: "Spend per project" });
+    await expect(perProject.getByRole("cell", { name: "llm-training" })).toBeVisible();
+    await expect(perProject.locator("tbody tr")).toHaveCount(6);
+    const perProduct = page.getByRole("table", { name: "Spend per product line" });
+    await expect(perProduct.getByRole("cell", { name: "h100-80gb-sxm-ib.8x" })).toBeVisible();
+    await expect(perProduct.getByText(/gpu-hours/).first()).toBeVisible();
+    // The headline total is the sum of the per-project totals.
+    const total = money(await spendInPeriod(page).innerText());
+    expect(total).toBeGreaterThan(0);
+    const cells = await perProject.locator("tbody tr td:nth-child(2)").allInnerTexts();
+    const centsSum = cells.reduce((sum, c) => sum + Math.round(money(c) * 100), 0);
+    expect(centsSum).toBe(Math.round(total * 100));
+    await expect(page.getByRole("heading", { name: /^Forecast for / })).toBeVisible();
+  });
+
+  test("changing the range changes the URL and the totals, and Back restores them", async ({ ownerPage: page, demo }) => {
+    await openBilling(page, demo.organization_id);
+    await expect(page.getByRole("button", { name: "Month to date", pressed: true })).toBeVisible();
+    const mtd = money(await spendInPeriod(page).innerText());
+
+    await page.getByRole("button", { name: "Last 90 days" }).click();
+    await expect(page).toHaveURL(/[?&]range=90d/);
+    await expect(page.getByRole("table", { name: "Daily spend by project" }).locator("tbody tr")).toHaveCount(90);
+    await expect.poll(async () => money(await spendInPeriod(page).innerText())).toBeGreaterThan(mtd);
+
+    await page.getByRole("button", { name: "Custom" }).click();
+    await page.getByLabel("From", { exact: true }).fill("2020-01-01");
+    await page.getByLabel("To", { exact: true }).fill("2020-01-31");
+    await page.getByRole("button", { name: "Apply range" }).click();
+    await expect(page).toHaveURL(/range=custom/);
+    await expect(page).toHaveURL(/from=2020-01-01/);
+    // Long before the demo data: nothing to bill, said plainly.
+    await expect(page.getByText("No spend in this period")).toBeVisible();
+    await expect(spendInPeriod(page)).toHaveText("$0.00");
+
+    await page.goBack();
+    await expect(page).toHaveURL(/[?&]range=90d/);
+    await expect.poll(async () => money(await spendInPeriod(page).innerText())).toBeGreaterThan(mtd);
+    // A refresh keeps the range.
+    await page.reload();
+    await expect(page.getByRole("button", { name: "Last 90 days", pressed: true })).toBeVisible();
+  });
+
+  test("a project filter is kept in the URL and narrows the totals", async ({ ownerPage: page, demo }) => {
+    await openBilling(page, demo.organization_id, "?range=30d");
+    const all = money(await spendInPeriod(page).innerText());
+    await page.getByRole("button", { name: /^Projects/ }).first().click();
+    await page.getByRole("group", { name: "Projects", exact: true }).getByText("inference-prod").click();
+    await page.keyboard.press("Escape");
+    await expect(page).toHaveURL(/[?&]projects=/);
+    const perProject = page.getByRole("table", { name: "Spend per project" });
+    await expect(perProject.locator("tbody tr")).toHaveCount(1);
+    await expect(perProject.getByRole("cell", { name: "inference-prod" })).toBeVisible();
+    const one = money(await spendInPeriod(page).innerText());
+    expect(one).toBeGreaterThan(0);
+    expect(one).toBeLessThan(all);
+    await page.reload();
+    await expect(page.getByRole("table", { name: "Spend per project" }).locator("tbody tr")).toHaveCount(1);
+  });
+
+  test("the CSV export downloads the product-line costs with a header and rows", async ({ ownerPage: page, demo }) => {
+    await openBilling(page, demo.organization_id, "?range=30d");
+    await page.getByRole("button", { name: "Export CSV" }).click();
+    const dialog = page.getByRole("dialog", { name: "Export costs as CSV" });
+    await expect(dialog.getByLabel("Start date")).not.toHaveValue("");
+    // A reversed range is refused in the form, with the field named.
+    const start = await dialog.getByLabel("Start date").inputValue();
+    const end = await dialog.getByLabel("End date").inputValue();
+    await dialog.getByLabel("Start date").fill(end);
+    await dialog.getByLabel("End date").fill(start);
+    await dialog.getByRole("button", { name: "Download CSV" }).click();
+    await expect(dialog.getByText("Start date must not be after end_date")).toBeVisible();
+    await dialog.getByLabel("Start date").fill(end);
+    await dialog.getByLabel("End date").fill(end);
+
+    await dialog.getByRole("button", { name: /^Regions/ }).click();
+    await page.getByRole("group", { name: "Regions", exact: true }).getByText("us-east1").click();
+    await page.keyboard.press("Escape");
+    const [download] = await Promise.all([page.waitForEvent("download"), dialog.getByRole("button", { name: "Download CSV" }).click()]);
+    expect(download.suggestedFilename()).toMatch(/\.csv$/);
+    const text = readFileSync(await download.path(), "utf8");
+    const [header, ...rows] = Papa.parse<string[]>(text.trim()).data;
+    expect(header).toEqual([...BILLING_EXPORT_COLUMNS]);
+    expect(rows.length).toBeGreaterThan(0);
+    const region = BILLING_EXPORT_COLUMNS.indexOf("region");
+    const date = BILLING_EXPORT_COLUMNS.indexOf("usage_date");
+    expect(new Set(rows.map((r) => r[region]))).toEqual(new Set(["us-east1"]));
+    expect(new Set(rows.map((r) => r[date]))).toEqual(new Set([end]));
+  });
+
+  test("the member sees billing too: membership suffices", async ({ memberPage: page, demo }) => {
+    await openBilling(page, demo.organization_id, "?range=30d");
+    await expect(page.getByRole("img", { name: /Daily spend by project from/ })).toBeVisible();
+    await expect(page.getByRole("table", { name: "Spend per project" }).locator("tbody tr")).toHaveCount(6);
+    // Projects outside the member's bindings appear by id, the others by name.
+    await expect(page.getByRole("table", { name: "Spend per project" }).getByRole("cell", { name: "llm-training" })).toBeVisible();
+    await expect(page.getByRole("table", { name: "Spend per project" }).getByRole("cell", { name: /^Project [0-9a-f]{8}$/ }).first()).toBeVisible();
+    expect(money(await spendInPeriod(page).innerText())).toBeGreaterThan(0);
+  });
+
+  test("on a phone the page does not scroll sideways: wide tables scroll in their own box", async ({ ownerPage: page, demo }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await openBilling(page, demo.organization_id, "?range=30d");
+    await expect(page.getByRole("table", { name: "Spend per product line" })).toBeVisible();
+    await expect(page.locator(".recharts-bar-rectangle").first()).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+  });
+});

@@ -1,0 +1,119 @@
+import { readFileSync } from "node:fs";
+import type { Page } from "@playwright/test";
+import Papa from "papaparse";
+import { USAGE_EXPORT_COLUMNS } from "@/lib/contract/usage";
+import { expect, test } from "./fixtures";
+
+async function openUsage(page: Page, orgId: string, query = "") {
+  await page.goto(`/orgs/${orgId}/usage${query}`);
+  await expect(page.getByRole("heading", { name: "Usage", level: 1 })).toBeVisible();
+}
+
+test.describe("usage", () => {
+  test("daily usage has a row per day; monthly has fewer, and the interval is in the URL", async ({ ownerPage: page, demo }) => {
+    await openUsage(page, demo.organization_id);
+    await expect(page.getByRole("img", { name: /gpu-hours per day by resource type/ })).toBeVisible();
+    const periods = page.getByRole("table", { name: "Usage by period" }).locator("tbody tr");
+    await expect(periods).toHaveCount(30);
+    await expect(page.getByRole("table", { name: "Usage per project and resource type" }).getByRole("cell", { name: "llm-training" }).first()).toBeVisible();
+
+    await page.getByRole("group", { name: "Interval" }).getByRole("button", { name: "Monthly" }).click();
+    await expect(page).toHaveURL(/[?&]interval=monthly/);
+    await expect(page.getByRole("img", { name: /gpu-hours per month by resource type/ })).toBeVisible();
+    const monthly = await periods.count();
+    expect(monthly).toBeGreaterThanOrEqual(1);
+    expect(monthly).toBeLessThan(30);
+    // Months are shown as YYYY-MM.
+    await expect(periods.first().locator("td").first()).toHaveText(/^\d{4}-\d{2}$/);
+
+    await page.goBack();
+    await expect(page).not.toHaveURL(/interval=monthly/);
+    await expect(periods).toHaveCount(30);
+  });
+
+  test("resource-type filters repeat in the URL and narrow the data", async ({ ownerPage: page, demo }) => {
+    await openUsage(page, demo.organization_id, "?range=30d");
+    await page.getByRole("button", { name: /^Resource types/ }).click();
+    const types = page.getByRole("group", { name: "Resource types", exact: true });
+    await types.getByText("persistent-ssd").click();
+    await types.getByText("network-egress").click();
+    await page.keyboard.press("Escape");
+    await expect(page).toHaveURL(/resource_types=persistent-ssd/);
+    await expect(page).toHaveURL(/resource_types=network-egress/);
+    // No GPU product left: the chart offers the remaining metrics only.
+    const metrics = page.getByRole("group", { name: "Metric" });
+    await expect(metrics.getByRole("button", { name: "gib-months" })).toBeVisible();
+    await expect(metrics.getByRole("button")).toHaveText(["gb", "gib-months"]);
+    const totals = page.getByRole("table", { name: "Usage per project and resource type" });
+    await expect.poll(async () => new Set(await totals.locator("tbody tr td:nth-child(2)").allInnerTexts())).toEqual(new Set(["persistent-ssd", "network-egress"]));
+
+    await page.getByRole("group", { name: "Metric" }).getByRole("button", { name: "gib-months" }).click();
+    await expect(page).toHaveURL(/[?&]metric=gib-months/);
+    await expect(page.getByRole("img", { name: /^gib-months per day/ })).toBeVisible();
+
+    await page.reload();
+    await expect(page.getByRole("button", { name: /^Resource types 2 selected/ })).toBeVisible();
+  });
+
+  test("the usage export asks for what the operation requires and downloads its CSV", async ({ ownerPage: page, demo }) => {
+    await openUsage(page, demo.organization_id, "?range=30d");
+    await page.getByRole("button", { name: "Export CSV" }).click();
+    const dialog = page.getByRole("dialog", { name: "Export usage as CSV" });
+    await dialog.getByRole("button", { name: "Download CSV" }).click();
+    await expect(dialog.getByText("Resource IDs name at least one resource ID")).toBeVisible();
+
+    await dialog.getByLabel("Resource IDs").fill("00000000-0000-0000-0000-000000000000");
+    const [download] = await Promise.all([page.waitForEvent("download"), dialog.getByRole("button", { name: "Download CSV" }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^usage-.+\.csv$/);
+    const [header, ...rows] = Papa.parse<string[]>(readFileSync(await download.path(), "utf8").trim()).data;
+    expect(header).toEqual([...USAGE_EXPORT_COLUMNS]);
+    // No resource has that id: the header alone.
+    expect(rows).toHaveLength(0);
+  });
+
+  test("on a phone the page does not scroll sideways", async ({ ownerPage: page, demo }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await openUsage(page, demo.organization_id);
+    await expect(page.getByRole("table", { name: "Usage per project and resource type" })).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    await page.goto(`/orgs/${demo.organization_id}/quotas`);
+    await expect(page.getByRole("table", { name: "Organization quotas" })).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+  });
+
+  test("the member sees usage too", async ({ memberPage: page, demo }) => {
+    await openUsage(page, demo.organization_id);
+    await expect(page.getByRole("table", { name: "Usage by period" }).locator("tbody tr")).toHaveCount(30);
+  });
+});
+
+test.describe("quotas", () => {
+  test("each quota shows used against maximum, as the gateway counts them", async ({ ownerPage: page, demo }) => {
+    // A project made now counts at once.
+    const created = await page.request.post("/api/cloud/v1/organizations/projects", {
+      data: { organization_id: demo.organization_id, name: `e2e-quota-${Date.now().toString(36)}` },
+    });
+    expect(created.status()).toBe(200);
+    const api = await page.request.get(`/api/cloud/v1/organizations/${demo.organization_id}/quotas`);
+    const { quotas } = (await api.json()) as { quotas: Array<{ programmatic_name: string; description: string; used: number; max: number }> };
+    const projects = quotas.find((q) => q.programmatic_name === "projects");
+    expect(projects?.used).toBeGreaterThanOrEqual(7);
+
+    await page.goto(`/orgs/${demo.organization_id}/quotas`);
+    await expect(page.getByRole("heading", { name: "Quotas", level: 1 })).toBeVisible();
+    for (const q of quotas) {
+      const item = page.getByTestId(`quota-${q.programmatic_name}`);
+      await expect(item).toContainText(q.description);
+      await expect(item).toContainText(`${q.used.toLocaleString("en-US")} / ${q.max.toLocaleString("en-US")}`);
+      await expect(item.getByRole("meter", { name: q.description })).toHaveAttribute("aria-valuemax", String(q.max));
+    }
+    // The level is said in words, not only in colour.
+    await expect(page.getByTestId("quota-projects")).toContainText(/Within limit|Near limit|At limit/);
+    await expect(page.getByRole("table", { name: "Organization quotas" }).locator("tbody tr")).toHaveCount(quotas.length);
+  });
+
+  test("the member sees the quotas too", async ({ memberPage: page, demo }) => {
+    await page.goto(`/orgs/${demo.organization_id}/quotas`);
+    await expect(page.getByTestId("quota-vms")).toContainText(/\d+ \/ \d+/);
+  });
+});

@@ -1,0 +1,48 @@
+import type { z } from "zod";
+import type { billingCostDataSchema } from "@/lib/contract/billing";
+import type { usageOptionsSchema } from "@/lib/contract/usage";
+import { apiUrl } from "./fetcher";
+import { gatewayQuery, segment } from "./gateway-query";
+import { billingKeys } from "./keys";
+
+export type BillingCostData = z.infer<typeof billingCostDataSchema>;
+export type BillingOptions = z.infer<typeof usageOptionsSchema>;
+
+/** A period of whole days, YYYY-MM-DD, both ends inclusive. */
+export interface DayRange {
+  start_date: string;
+  end_date: string;
+}
+
+const billingPath = (orgId: string) => `/v1/organizations/${segment(orgId)}/billing`;
+
+export const billingQueries = {
+  /** GET …/billing/costs: daily spend by project, product and region. */
+  costs: (orgId: string, range: DayRange) =>
+    gatewayQuery<BillingCostData, ReturnType<typeof billingKeys.costs>>(billingKeys.costs(orgId, { ...range }), `${billingPath(orgId)}/costs`, { ...range }),
+  /** GET …/billing/options: the projects, product lines and regions with on-demand costs in the period. */
+  options: (orgId: string, range: DayRange) =>
+    gatewayQuery<BillingOptions, ReturnType<typeof billingKeys.options>>(billingKeys.options(orgId, { ...range }), `${billingPath(orgId)}/options`, { ...range }),
+};
+
+export interface BillingExportFilters extends DayRange {
+  projects: string[];
+  product_lines: string[];
+  regions: string[];
+}
+
+/**
+ * The backend-for-frontend URL of the product-line CSV: the browser downloads it
+ * with a plain link, streamed, under the file name the gateway gives. Empty lists
+ * mean "all" and are left out.
+ */
+export function billingExportUrl(orgId: string, f: BillingExportFilters): string {
+  const list = (values: string[]) => (values.length ? values : undefined);
+  return apiUrl(`${billingPath(orgId)}/export-productline`, {
+    projects: list(f.projects),
+    product_lines: list(f.product_lines),
+    regions: list(f.regions),
+    start_date: f.start_date,
+    end_date: f.end_date,
+  });
+}

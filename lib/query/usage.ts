@@ -1,0 +1,52 @@
+import type { z } from "zod";
+import type { customerOrganizationUsageSchema, usageIntervalSchema, usageOptionsSchema } from "@/lib/contract/usage";
+import { apiUrl } from "./fetcher";
+import { gatewayQuery, segment } from "./gateway-query";
+import { usageKeys } from "./keys";
+
+export type UsageReport = z.infer<typeof customerOrganizationUsageSchema>;
+export type UsageItem = UsageReport["items"][number];
+export type UsageOptions = z.infer<typeof usageOptionsSchema>;
+export type UsageInterval = z.infer<typeof usageIntervalSchema>;
+
+export interface UsageFilters {
+  projects: string[];
+  resource_types: string[];
+  regions: string[];
+  start_date: string;
+  end_date: string;
+  interval: UsageInterval;
+}
+
+const orgPath = (orgId: string) => `/v1/organizations/${segment(orgId)}`;
+
+export const usageQueries = {
+  /** GET …/usage: arrays repeat their name once per value; empty means all. */
+  report: (orgId: string, f: UsageFilters) => {
+    const query = {
+      projects: f.projects.length ? f.projects : undefined,
+      resource_types: f.resource_types.length ? f.resource_types : undefined,
+      regions: f.regions.length ? f.regions : undefined,
+      start_date: f.start_date,
+      end_date: f.end_date,
+      interval: f.interval,
+    };
+    return gatewayQuery<UsageReport, ReturnType<typeof usageKeys.report>>(usageKeys.report(orgId, { ...query }), `${orgPath(orgId)}/usage`, query);
+  },
+  /** GET …/usage/options: the values each filter can take, and the span of the data. */
+  options: (orgId: string) => gatewayQuery<UsageOptions, ReturnType<typeof usageKeys.options>>(usageKeys.options(orgId), `${orgPath(orgId)}/usage/options`),
+};
+
+export interface UsageExportFilters {
+  projects: string[];
+  resources: string[];
+  resource_types: string[];
+  regions: string[];
+  start_date: string;
+  end_date: string;
+}
+
+/** The backend-for-frontend URL of the resource-level usage CSV (every list is required by the operation). */
+export function usageExportUrl(orgId: string, f: UsageExportFilters): string {
+  return apiUrl(`${orgPath(orgId)}/usage/export`, { ...f });
+}
