@@ -5,7 +5,7 @@ import { embeddedGateway } from "@/lib/gateway/runtime";
 import { signedHeaders } from "@/lib/signing";
 import { vaultKey } from "./config";
 import { consoleDb } from "./store/client";
-import { markVaultSessionRevoked, vaultCredentials, type Credentials } from "./vault";
+import { markVaultSessionRevoked, sessionCredentials, type Credentials } from "./vault";
 
 /**
  * The console's server-side client of the gateway. Every call is signed with the
@@ -95,7 +95,7 @@ function sessionEnded(reason: typeof SESSION_REVOKED | typeof SESSION_EXPIRED, r
  */
 export async function cloudFetch(session: ConsoleSession, method: string, pathAndQuery: string, init?: CloudFetchInit): Promise<Response> {
   const db = await consoleDb();
-  const credentials = await vaultCredentials(db, vaultKey(), session.sessionId);
+  const credentials = await sessionCredentials(db, vaultKey(), session);
   if (!credentials) return sessionEnded(SESSION_EXPIRED, null);
   const response = await gatewayFetch(credentials, method, pathAndQuery, init);
   if (await isKeyRefused(response)) {

@@ -14,6 +14,7 @@ import {
   lookupVaultSession,
   markVaultSessionRevoked,
   seal,
+  sessionCredentials,
   unseal,
   vaultCredentials,
   type VaultLimits,
@@ -124,5 +125,21 @@ describe("key vault", () => {
       if (saved.AUTH_SECRET === undefined) delete process.env.AUTH_SECRET;
       resetEnvCache();
     }
+  });
+});
+
+describe("sessionCredentials", () => {
+  it("signs with the key read by the lookup, without reading the row again", async () => {
+    const id = await createVaultSession(store.db, key, identity, limits);
+    const found = await lookupVaultSession(store.db, id, limits);
+    if (found.status !== "active") throw new Error(`expected an active session, got ${found.status}`);
+    // The row changes after the lookup: the request that looked it up still uses what it read.
+    await store.db.update(sessions).set({ accessKeyId: "AKCHANGEDAFTERLOOKUP" }).where(eq(sessions.id, id));
+    expect(await sessionCredentials(store.db, key, found.session)).toEqual({ accessKeyId: identity.accessKeyId, secretKey });
+    // A session object no lookup returned reads the row, and ends with it.
+    expect(await sessionCredentials(store.db, key, { ...found.session })).toMatchObject({ accessKeyId: "AKCHANGEDAFTERLOOKUP" });
+    await markVaultSessionRevoked(store.db, id);
+    expect(await sessionCredentials(store.db, key, { ...found.session })).toBeNull();
+    expect((await lookupVaultSession(store.db, id, limits)).status).toBe("revoked");
   });
 });

@@ -87,12 +87,27 @@ function isExpired(row: { lastSeenAt: Date; expiresAt: Date }, limits: VaultLimi
 }
 
 /**
+ * The sealed key of each session a lookup returned as active, read with it: the
+ * call the session is looked up for signs with it without reading the row again.
+ * Keyed by the session object, so it lives as long as the request holding it.
+ */
+const sealedKeys = new WeakMap<VaultSession, { accessKeyId: string; sealed: string }>();
+
+/**
  * The session behind an id, if it is still good: an expired one is deleted, a
  * revoked one reported as such; a good one has its last_seen_at moved on.
  */
 export async function lookupVaultSession(db: ConsoleDb, sessionId: string, limits: VaultLimits, now = new Date()): Promise<SessionLookup> {
   const [row] = await db
-    .select({ userId: sessions.userId, email: sessions.email, lastSeenAt: sessions.lastSeenAt, expiresAt: sessions.expiresAt, endedReason: sessions.endedReason })
+    .select({
+      userId: sessions.userId,
+      email: sessions.email,
+      lastSeenAt: sessions.lastSeenAt,
+      expiresAt: sessions.expiresAt,
+      endedReason: sessions.endedReason,
+      accessKeyId: sessions.accessKeyId,
+      secretCiphertext: sessions.secretCiphertext,
+    })
     .from(sessions)
     .where(eq(sessions.id, sessionId));
   if (!row) return { status: "missing" };
@@ -104,7 +119,9 @@ export async function lookupVaultSession(db: ConsoleDb, sessionId: string, limit
   if (now.getTime() - row.lastSeenAt.getTime() >= TOUCH_EVERY_MS) {
     await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, sessionId));
   }
-  return { status: "active", session: { sessionId, userId: row.userId, email: row.email } };
+  const session: VaultSession = { sessionId, userId: row.userId, email: row.email };
+  if (row.endedReason === null) sealedKeys.set(session, { accessKeyId: row.accessKeyId, sealed: row.secretCiphertext });
+  return { status: "active", session };
 }
 
 /** The key a live session signs with; null when the session has ended. */
@@ -115,6 +132,13 @@ export async function vaultCredentials(db: ConsoleDb, key: Buffer, sessionId: st
     .where(and(eq(sessions.id, sessionId), isNull(sessions.endedReason)));
   if (!row) return null;
   return { accessKeyId: row.accessKeyId, secretKey: unseal(key, sessionId, row.secretCiphertext) };
+}
+
+/** The key of a session lookupVaultSession just returned, from the row it read; else as vaultCredentials. */
+export async function sessionCredentials(db: ConsoleDb, key: Buffer, session: VaultSession): Promise<Credentials | null> {
+  const read = sealedKeys.get(session);
+  if (!read) return vaultCredentials(db, key, session.sessionId);
+  return { accessKeyId: read.accessKeyId, secretKey: unseal(key, session.sessionId, read.sealed) };
 }
 
 /** Sign-out: the entry goes, and with it every way to use the key through this session. */

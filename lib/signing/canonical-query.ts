@@ -4,8 +4,13 @@
  * Go's url.QueryEscape does, join with "&".
  */
 
+const BARE = /^[A-Za-z0-9_.~-]*$/;
+const ASCII = /^[\x00-\x7f]*$/;
+
 /** Go's url.QueryEscape: only A-Za-z0-9 - _ . ~ stay bare, space becomes "+". */
 export function queryEscape(value: string): string {
+  // Most names and values need no escaping: every request is verified, so skip the work.
+  if (BARE.test(value)) return value;
   return encodeURIComponent(value)
     .replace(/[!'()*]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`)
     .replace(/%20/g, "+");
@@ -13,6 +18,7 @@ export function queryEscape(value: string): string {
 
 /** Form decoding: "+" is a space; a malformed escape is kept as written. */
 export function queryUnescape(value: string): string {
+  if (!value.includes("%") && !value.includes("+")) return value;
   const spaced = value.replace(/\+/g, " ");
   try {
     return decodeURIComponent(spaced);
@@ -23,6 +29,8 @@ export function queryUnescape(value: string): string {
 
 /** Byte-wise (UTF-8) comparison, the order Go's sort.Strings gives. */
 function compareBytes(a: string, b: string): number {
+  // ASCII compares the same as UTF-16 code units and as UTF-8 bytes: no buffers needed.
+  if (ASCII.test(a) && ASCII.test(b)) return a < b ? -1 : a > b ? 1 : 0;
   return Buffer.compare(Buffer.from(a, "utf8"), Buffer.from(b, "utf8"));
 }
 

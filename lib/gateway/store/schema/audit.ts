@@ -28,5 +28,13 @@ export const auditLog = pgTable(
     targetNames: text("target_names").array().notNull().default(sql`'{}'::text[]`),
     targetType: text("target_type").notNull().default(""),
   },
-  (t) => [index("audit_org_time_idx").on(t.organizationId, t.startTime.desc(), t.seq.desc())],
+  (t) => [
+    index("audit_org_time_idx").on(t.organizationId, t.startTime.desc(), t.seq.desc()),
+    // A search for one resource matches a handful of entries among millions: without these,
+    // finding its first page walks the time index through most of the organization's history.
+    // No fast update: PGlite runs no autovacuum, so a pending list would only grow, and every
+    // search would read all of it.
+    index("audit_target_ids_idx").using("gin", t.targetIds).with({ fastupdate: false }),
+    index("audit_target_names_idx").using("gin", t.targetNames).with({ fastupdate: false }),
+  ],
 );

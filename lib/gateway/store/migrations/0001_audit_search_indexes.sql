@@ -1,0 +1,2 @@
+CREATE INDEX "audit_target_ids_idx" ON "audit_log" USING gin ("target_ids") WITH (fastupdate=false);--> statement-breakpoint
+CREATE INDEX "audit_target_names_idx" ON "audit_log" USING gin ("target_names") WITH (fastupdate=false);

@@ -1,0 +1,101 @@
+/**
+ * Backend-for-frontend overhead: GET /api/cloud/v1/organizations/projects through
+ * the console's route handler (session cookie → vault → sign → the embedded gateway
+ * in-process) versus the same signed request handed to the gateway app's fetch
+ * directly. Calls alternate, so both see the same warm store; the difference of the
+ * medians is what the console adds.
+ */
+import { decode, encode } from "next-auth/jwt";
+import { authSecret } from "@/lib/auth/secret";
+import { sessionCookieName } from "@/lib/auth/cookies";
+import { signInWithKey } from "@/lib/auth/sign-in";
+import type { SessionState } from "@/lib/auth/session";
+import { handleCloudRequest, type BffDeps } from "@/lib/cloud/bff";
+import { vaultLimits } from "@/lib/cloud/config";
+import { cloudFetch } from "@/lib/cloud/gateway-client";
+import { consoleDb } from "@/lib/cloud/store/client";
+import { createConsoleTestbed } from "@/lib/cloud/testing";
+import { lookupVaultSession } from "@/lib/cloud/vault";
+import { signedHeaders } from "@/lib/signing";
+import type { Row } from "./report";
+import type { Scale } from "./scale";
+import { formatMs, median, nowMs } from "./stats";
+
+const GATEWAY_PATH = "/v1/organizations/projects";
+
+/** What app/api/cloud's handler does with the cookie (lib/auth/session), reading it from the request instead of next/headers. */
+async function sessionFromCookie(request: Request): Promise<SessionState> {
+  const name = sessionCookieName();
+  const token = request.headers
+    .get("cookie")
+    ?.split(/;\s*/)
+    .find((c) => c.startsWith(`${name}=`))
+    ?.slice(name.length + 1);
+  if (!token) return { status: "none" };
+  const payload = await decode({ token, secret: authSecret() });
+  const sid = typeof payload?.sid === "string" ? payload.sid : null;
+  if (!sid) return { status: "none" };
+  const found = await lookupVaultSession(await consoleDb(), sid, vaultLimits());
+  if (found.status === "active") return found;
+  return { status: found.status === "revoked" ? "revoked" : "expired" };
+}
+
+export async function run(scale: Scale): Promise<Row[]> {
+  const bed = await createConsoleTestbed();
+  try {
+    const owner = bed.t.demo.owner;
+    const credentials = { accessKeyId: owner.access_key_id, secretKey: owner.secret_key };
+    const signedIn = await signInWithKey({ credentials, clientIp: "203.0.113.10", rateLimited: false });
+    const token = await encode({ token: { sid: signedIn.sessionId, uid: signedIn.userId, email: signedIn.email }, secret: authSecret() });
+    const cookie = `${sessionCookieName()}=${token}`;
+
+    const throughConsole = async () => {
+      const request = new Request(`http://console.bench/api/cloud${GATEWAY_PATH}`, { headers: { cookie, host: "console.bench" } });
+      const deps: BffDeps = { session: () => sessionFromCookie(request), fetch: cloudFetch, maxBodyBytes: 1 << 20, trustedProxyHops: 1 };
+      return handleCloudRequest(request, deps);
+    };
+    const direct = async () => {
+      // The request gatewayFetch builds: the same headers, signed the same way.
+      const url = new URL(`http://gateway.embedded${GATEWAY_PATH}`);
+      const headers = { accept: "application/json", "x-stratus-surface": "console", "x-forwarded-for": "203.0.113.10", ...signedHeaders(credentials, { method: "GET", url }) };
+      return bed.t.gateway.app.fetch(new Request(url, { headers }));
+    };
+    const timed = async (call: () => Promise<Response>) => {
+      const start = nowMs();
+      const response = await call();
+      const body = await response.text();
+      const ms = nowMs() - start;
+      if (response.status !== 200) throw new Error(`answered ${response.status}: ${body.slice(0, 200)}`);
+      return ms;
+    };
+
+    for (let i = 0; i < 50; i++) {
+      await timed(throughConsole);
+      await timed(direct);
+    }
+    const viaConsole: number[] = [];
+    const viaApp: number[] = [];
+    for (let i = 0; i < scale.bffIterations; i++) {
+      // Alternate which goes first, so neither always meets the store right after the other.
+      if (i % 2 === 0) {
+        viaConsole.push(await timed(throughConsole));
+        viaApp.push(await timed(direct));
+      } else {
+        viaApp.push(await timed(direct));
+        viaConsole.push(await timed(throughConsole));
+      }
+    }
+    const added = median(viaConsole) - median(viaApp);
+    return [
+      {
+        what: "backend-for-frontend overhead",
+        how: `GET /api/cloud${GATEWAY_PATH} through the console's handler (cookie, vault, signing, embedded gateway in-process) vs the same signed request to the gateway app's fetch; ${scale.bffIterations.toLocaleString("en-US")} alternating calls each`,
+        measured: `+${formatMs(added)} at the median (${formatMs(median(viaConsole))} vs ${formatMs(median(viaApp))})`,
+        budget: "≤ 1 ms added at the median",
+        pass: added <= 1,
+      },
+    ];
+  } finally {
+    await bed.close();
+  }
+}

@@ -1,0 +1,334 @@
+/**
+ * The console in a browser: the production build (`next build`, then `next start`
+ * on a fresh data dir) signed in as the demo owner the way the e2e fixtures do it
+ * (the demo credentials file, the sign-in form). Two measurements:
+ *
+ * - First Load JS per route: gzipped bytes of every script the browser loads for a
+ *   route opened in a fresh browser context (empty cache), from the network log,
+ *   until the network is idle.
+ * - Lighthouse (performance, accessibility; its default configuration) on the
+ *   overview, billing and audit-log pages, with the owner's session cookie sent as
+ *   an extra header.
+ *
+ * BENCH_SKIP_BUILD=1 measures the build already in .next (development only).
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+import { chromium, type Browser, type BrowserContext } from "@playwright/test";
+import lighthouse, { desktopConfig } from "lighthouse";
+import type { DemoCredentials } from "@/lib/gateway/seed";
+import { stopChild } from "./children";
+import type { Row } from "./report";
+
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const CHROMIUM_FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--disable-quic",
+  "--no-first-run",
+];
+const BUNDLE_BUDGET_BYTES = 180 * 1024;
+/** Lighthouse's default (mobile) configuration unless BENCH_LIGHTHOUSE_PRESET=desktop. */
+const LIGHTHOUSE_PRESET = process.env.BENCH_LIGHTHOUSE_PRESET === "desktop" ? "desktop" : "mobile";
+const LIGHTHOUSE_PAGES = [
+  ["overview", ""],
+  ["billing", "/billing"],
+  ["audit logs", "/audit-logs"],
+] as const;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 120_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value !== undefined) return value;
+    } catch {
+      // not yet
+    }
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** Every page route of the app, as a URL pattern: route groups dropped, [params] kept. */
+export function pageRoutes(appDir: string): string[] {
+  const routes: string[] = [];
+  const walk = (dir: string, segments: string[]) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.isDirectory()) {
+        if (entry.name.startsWith("_") || entry.name === "api") continue;
+        walk(path.join(dir, entry.name), /^\(.*\)$/.test(entry.name) ? segments : [...segments, entry.name]);
+      } else if (/^page\.(tsx|ts|jsx|js)$/.test(entry.name)) {
+        routes.push(`/${segments.join("/")}`);
+      }
+    }
+  };
+  walk(appDir, []);
+  return routes.sort();
+}
+
+interface RouteWeight {
+  route: string;
+  url: string | null;
+  gzipBytes: number;
+  scripts: number;
+}
+
+/** Opens a URL in a fresh context and sums the gzipped size of every script it loaded. */
+async function scriptWeight(browser: Browser, storageState: Awaited<ReturnType<BrowserContext["storageState"]>> | undefined, url: string) {
+  const context = await browser.newContext({ storageState });
+  try {
+    const page = await context.newPage();
+    const bodies = new Map<string, Promise<Buffer | null>>();
+    page.on("response", (response) => {
+      if (response.request().resourceType() !== "script" || bodies.has(response.url())) return;
+      bodies.set(response.url(), response.body().catch(() => null));
+    });
+    await page.goto(url, { waitUntil: "networkidle", timeout: 90_000 });
+    // Code-split parts (charts) are fetched once the page has hydrated and has its data: give them time.
+    await page.waitForTimeout(1500);
+    await page.waitForLoadState("networkidle");
+    const hrefs = await page.$$eval("a[href]", (anchors) => anchors.map((a) => a.getAttribute("href") ?? ""));
+    let gzipBytes = 0;
+    const detail: string[] = [];
+    for (const [scriptUrl, body] of bodies) {
+      const bytes = await body;
+      const size = bytes ? gzipSync(bytes).length : 0;
+      gzipBytes += size;
+      detail.push(`    ${(size / 1024).toFixed(1).padStart(6)} KB  ${new URL(scriptUrl).pathname}`);
+    }
+    // BENCH_CONSOLE_DETAIL=1 lists every script of every route: where to look when a route is heavy.
+    if (process.env.BENCH_CONSOLE_DETAIL === "1") process.stderr.write(`  ${url}\n${detail.sort().reverse().join("\n")}\n`);
+    return { gzipBytes, scripts: bodies.size, hrefs, finalUrl: page.url() };
+  } finally {
+    await context.close();
+  }
+}
+
+/** Fills a route pattern: [orgId] from the demo, other params from the first matching link on the parent page. */
+async function resolveRoute(
+  route: string,
+  known: ReadonlySet<string>,
+  orgId: string,
+  linksOf: (url: string) => Promise<string[]>,
+): Promise<string | null> {
+  let url = route.replace("[orgId]", orgId);
+  while (/\[[^\]]+\]/.test(url)) {
+    const at = url.search(/\/\[[^\]]+\]/);
+    const parent = url.slice(0, at) || "/";
+    const rest = url.slice(at).replace(/^\/\[[^\]]+\]/, "");
+    const statics = new Set([...known].map((r) => r.replace("[orgId]", orgId)));
+    const pattern = new RegExp(`^${parent.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/[^/?#]+$`);
+    const found = (await linksOf(parent)).find((href) => pattern.test(href) && !statics.has(href));
+    if (!found) return null;
+    url = found + rest;
+  }
+  return url;
+}
+
+async function lighthouseScores(baseUrl: string, cookie: string, urls: Array<[string, string]>) {
+  const profile = mkdtempSync(path.join(tmpdir(), "stratus-bench-chromium-"));
+  const browser = spawn(CHROMIUM, [...CHROMIUM_FLAGS, "--remote-debugging-port=0", `--user-data-dir=${profile}`, "about:blank"], {
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
+      let seen = "";
+      const timer = setTimeout(() => reject(new Error(`Chromium did not start: ${seen.slice(-500)}`)), 60_000);
+      browser.stderr?.on("data", (chunk: Buffer) => {
+        seen += chunk.toString();
+        const match = /DevTools listening on ws:\/\/[^:]+:(\d+)\//.exec(seen);
+        if (match) {
+          clearTimeout(timer);
+          resolve(Number(match[1]));
+        }
+      });
+      browser.once("exit", (code) => reject(new Error(`Chromium exited (${code}): ${seen.slice(-500)}`)));
+    });
+    const scores: Array<{ name: string; performance: number; accessibility: number; metrics: string }> = [];
+    for (const [name, url] of urls) {
+      const audit = () =>
+        lighthouse(
+          `${baseUrl}${url}`,
+          { port, output: "json", logLevel: "error", onlyCategories: ["performance", "accessibility"], extraHeaders: { Cookie: cookie } },
+          LIGHTHOUSE_PRESET === "desktop" ? desktopConfig : undefined,
+        );
+      let result = await audit();
+      // A run Lighthouse itself could not finish (no paint seen, page hung) is retried once.
+      if (result?.lhr.runtimeError) {
+        process.stderr.write(`  lighthouse ${url}: ${result.lhr.runtimeError.code}, once more\n`);
+        result = await audit();
+      }
+      if (result?.lhr.runtimeError) throw new Error(`Lighthouse on ${url}: ${result.lhr.runtimeError.code} ${result.lhr.runtimeError.message}`);
+      const categories = result?.lhr.categories;
+      if (!result || !categories) throw new Error(`Lighthouse returned nothing for ${url}`);
+      const landed = new URL(result.lhr.finalDisplayedUrl).pathname;
+      if (landed !== url.split("?")[0]) throw new Error(`Lighthouse on ${url} ended on ${landed}: not signed in?`);
+      const audits = result.lhr.audits;
+      const metric = (id: string) => audits[id]?.displayValue?.replace(/\s+/g, " ") ?? "?";
+      scores.push({
+        name,
+        performance: Math.round((categories.performance?.score ?? 0) * 100),
+        accessibility: Math.round((categories.accessibility?.score ?? 0) * 100),
+        metrics: `FCP ${metric("first-contentful-paint")}, LCP ${metric("largest-contentful-paint")}, TBT ${metric("total-blocking-time")}, CLS ${metric("cumulative-layout-shift")}`,
+      });
+      if (process.env.BENCH_CONSOLE_DETAIL === "1") {
+        const failing = Object.values(audits).filter((a) => a.score !== null && a.score < 0.9 && a.scoreDisplayMode !== "informative");
+        process.stderr.write(`  lighthouse ${url}: ${failing.map((a) => `${a.id} ${a.displayValue ?? a.score}`).join("; ")}\n`);
+      }
+    }
+    return scores;
+  } finally {
+    await stopChild(browser);
+    rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+function build(): void {
+  if (process.env.BENCH_SKIP_BUILD === "1" && existsSync(path.join(ROOT, ".next/BUILD_ID"))) return;
+  process.stderr.write("  next build…\n");
+  const result = spawnSync("npx", ["next", "build"], {
+    cwd: ROOT,
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+  });
+  if (result.status !== 0) throw new Error(`next build failed (${result.status}):\n${`${result.stdout}\n${result.stderr}`.slice(-4000)}`);
+}
+
+export async function run(): Promise<Row[]> {
+  const t0 = Date.now();
+  build();
+  const builtIn = (Date.now() - t0) / 1000;
+  const dir = mkdtempSync(path.join(tmpdir(), "stratus-bench-console-"));
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const secret = randomBytes(32).toString("base64url");
+  let server: ChildProcess | undefined;
+  let browser: Browser | undefined;
+  try {
+    server = spawn("npx", ["next", "start", "-p", String(port), "-H", "127.0.0.1"], {
+      cwd: ROOT,
+      stdio: ["ignore", "ignore", "inherit"],
+      detached: true,
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        STRATUS_DATA_DIR: dir,
+        AUTH_SECRET: secret,
+        NEXTAUTH_SECRET: secret,
+        NEXTAUTH_URL: baseUrl,
+        STRATUS_DEMO: "1",
+        STRATUS_LOG_LEVEL: "warn",
+        NEXT_TELEMETRY_DISABLED: "1",
+      },
+    });
+    await waitFor("next start", async () => ((await fetch(`${baseUrl}/healthz`)).ok ? true : undefined));
+
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS.filter((f) => f !== "--headless") });
+    // Sign in as the demo owner with the key, as e2e/auth.setup.ts does.
+    const signIn = await browser.newContext();
+    const page = await signIn.newPage();
+    await page.goto(`${baseUrl}/sign-in`);
+    const credentialsFile = path.join(dir, "demo-credentials.json");
+    const demo = await waitFor("the demo credentials", async () =>
+      existsSync(credentialsFile) ? (JSON.parse(readFileSync(credentialsFile, "utf8")) as DemoCredentials) : undefined,
+    );
+    await page.getByLabel("Access key ID").fill(demo.owner.access_key_id);
+    await page.getByLabel("Secret key").fill(demo.owner.secret_key);
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await page.waitForURL(new RegExp(`/orgs/${demo.organization_id}$`), { timeout: 90_000 });
+    const storageState = await signIn.storageState();
+    await signIn.close();
+    const session = storageState.cookies.find((c) => c.name.endsWith("next-auth.session-token"));
+    if (!session) throw new Error("no session cookie after signing in");
+    const cookie = `${session.name}=${session.value}`;
+
+    const routes = pageRoutes(path.join(ROOT, "app"));
+    const known = new Set(routes);
+    const publicRoute = (route: string) => route === "/" || route.startsWith("/sign-in");
+    const links = new Map<string, string[]>();
+    const weights: RouteWeight[] = [];
+    const measure = async (route: string, url: string) => {
+      const w = await scriptWeight(browser!, publicRoute(route) ? undefined : storageState, `${baseUrl}${url}`);
+      links.set(url, w.hrefs.map((h) => new URL(h, baseUrl)).filter((u) => u.origin === baseUrl).map((u) => u.pathname));
+      return w;
+    };
+    for (const route of routes) {
+      const url = await resolveRoute(route, known, demo.organization_id, async (parent) => {
+        if (!links.has(parent)) await measure(parent, parent);
+        return links.get(parent) ?? [];
+      });
+      if (!url) {
+        weights.push({ route, url: null, gzipBytes: 0, scripts: 0 });
+        continue;
+      }
+      const w = await measure(route, url);
+      weights.push({ route, url, gzipBytes: w.gzipBytes, scripts: w.scripts });
+    }
+    await browser.close();
+    browser = undefined;
+
+    const orgBase = `/orgs/${demo.organization_id}`;
+    const scores = await lighthouseScores(
+      baseUrl,
+      cookie,
+      LIGHTHOUSE_PAGES.map(([name, suffix]) => [name, `${orgBase}${suffix}`]),
+    );
+
+    const measuredRoutes = weights.filter((w) => w.url);
+    const heaviest = measuredRoutes.reduce((a, b) => (b.gzipBytes > a.gzipBytes ? b : a), measuredRoutes[0]!);
+    const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
+    const over = measuredRoutes.filter((w) => w.gzipBytes > BUNDLE_BUDGET_BYTES);
+    const unresolved = weights.filter((w) => !w.url).map((w) => w.route);
+    return [
+      {
+        what: "console bundles",
+        how: `production build (next build in ${builtIn.toFixed(0)} s), next start; ${measuredRoutes.length} page routes opened signed in as the demo owner (sign-in and home signed out) in Chromium with an empty cache; gzipped bytes of every script loaded until the network is idle${unresolved.length ? `; not reached (no link to follow): ${unresolved.join(", ")}` : ""}`,
+        measured: `heaviest ${heaviest.route} ${kb(heaviest.gzipBytes)}; ${measuredRoutes.map((w) => `${w.route.replace("/orgs/[orgId]", "…")} ${kb(w.gzipBytes)}`).join(", ")}${over.length ? `; over: ${over.map((w) => w.route).join(", ")}` : ""}`,
+        budget: `≤ ${kb(BUNDLE_BUDGET_BYTES)} gzipped for every route`,
+        pass: over.length === 0 && unresolved.length === 0,
+      },
+      {
+        what: "console pages",
+        how: `Lighthouse 12 (${LIGHTHOUSE_PRESET === "desktop" ? "desktop preset" : "default configuration: mobile, simulated throttling"}), Chromium headless, the owner's session cookie as an extra header`,
+        measured: scores.map((s) => `${s.name}: performance ${s.performance} (${s.metrics}), accessibility ${s.accessibility}`).join("; "),
+        budget: "performance ≥ 90, accessibility ≥ 95",
+        pass: scores.every((s) => s.performance >= 90 && s.accessibility >= 95),
+      },
+    ];
+  } finally {
+    await browser?.close().catch(() => undefined);
+    if (server?.pid) {
+      // next start runs node under npx: stop the whole group this section started.
+      try {
+        process.kill(-server.pid, "SIGTERM");
+      } catch {
+        // already gone
+      }
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

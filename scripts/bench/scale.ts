@@ -1,0 +1,39 @@
+/** Sizes of one benchmark run: `full` is the one whose table is committed; `quick` is for development. */
+export interface Scale {
+  name: "full" | "quick";
+  warmupSeconds: number;
+  loadSeconds: number;
+  signingIterations: number;
+  bffIterations: number;
+  auditEntries: number;
+  billingRows: number;
+  /** Repetitions of each audit-log query. */
+  queryRepeats: number;
+}
+
+export const SCALES: Record<Scale["name"], Scale> = {
+  full: {
+    name: "full",
+    warmupSeconds: 3,
+    loadSeconds: 10,
+    signingIterations: 200_000,
+    bffIterations: 2_000,
+    auditEntries: 1_000_000,
+    billingRows: 1_000_000,
+    queryRepeats: 40,
+  },
+  quick: {
+    name: "quick",
+    warmupSeconds: 1,
+    loadSeconds: 3,
+    signingIterations: 20_000,
+    bffIterations: 300,
+    auditEntries: 50_000,
+    billingRows: 50_000,
+    queryRepeats: 10,
+  },
+};
+
+/** The benchmark sections, in the order they run. */
+export const SECTIONS = ["throughput", "signing", "bff", "audit", "csv", "console"] as const;
+export type Section = (typeof SECTIONS)[number];
