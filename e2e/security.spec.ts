@@ -5,6 +5,17 @@ const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${Math.
 const todayUtc = () => new Date().toISOString().slice(0, 10);
 const dayFromToday = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
+/**
+ * Clicks until the dialog it opens shows: a click that lands before React has
+ * hydrated the server-rendered button does nothing, and the page cannot tell.
+ */
+async function openWith(trigger: Locator, dialog: Locator) {
+  await expect(async () => {
+    if (!(await dialog.isVisible())) await trigger.click();
+    await expect(dialog).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
+}
+
 /** Reads the one-time secret, proves the dialog stays until confirmed, closes it, and returns the secret. */
 async function takeSecret(page: Page, dialog: Locator): Promise<string> {
   await expect(dialog).toBeVisible();
@@ -36,8 +47,8 @@ test("owner creates a SCIM integration with a first token, toggles it, rotates a
 
   const name = unique("e2e-scim");
   const firstAlias = `${name}-first`;
-  await page.getByRole("button", { name: "New integration" }).click();
   const form = page.getByRole("dialog", { name: "New SCIM integration" });
+  await openWith(page.getByRole("button", { name: "New integration" }), form);
   await form.getByLabel("Name", { exact: true }).fill(name);
   await form.getByLabel("Identity provider", { exact: true }).fill("okta");
   // The token is on by default and its alias is required.
@@ -105,8 +116,8 @@ test("owner adds an SSO provider with inline validation, sees the gateway's refu
   const id = unique("e2e");
   const domain = `${id}.example`;
   const issuer = `https://login.${id}.example/oauth2/default`;
-  await page.getByRole("button", { name: "Add provider" }).click();
   const form = page.getByRole("dialog", { name: "Add an SSO provider" });
+  await openWith(page.getByRole("button", { name: "Add provider" }), form);
   const issuerInput = form.getByLabel("Issuer URI");
   await issuerInput.fill("http://login.example.com");
   await issuerInput.blur();
@@ -158,8 +169,8 @@ test("owner requires TOTP after confirming and sees since when", async ({ ownerP
 
   if ((await totp.getAttribute("aria-checked")) === "true") {
     // Cancelling changes nothing.
-    await totp.click();
     const stop = page.getByRole("dialog", { name: "Stop requiring TOTP?" });
+    await openWith(totp, stop);
     await stop.getByRole("button", { name: "Cancel" }).click();
     await expect(stop).toBeHidden();
     await expect(totp).toHaveAttribute("aria-checked", "true");
@@ -170,8 +181,8 @@ test("owner requires TOTP after confirming and sees since when", async ({ ownerP
     await expect(item).toContainText("Not required");
   }
 
-  await totp.click();
   const require = page.getByRole("dialog", { name: "Require TOTP?" });
+  await openWith(totp, require);
   await expect(require).toContainText("Members will be asked to enroll");
   await require.getByRole("button", { name: "Require TOTP" }).click();
   await expect(require).toBeHidden();
@@ -212,4 +223,16 @@ test("member sees SCIM, SSO and MFA but their actions are disabled with the reas
   await expect(page.getByRole("switch", { name: "Authenticator app (TOTP)" })).toBeDisabled();
   await expect(page.getByRole("switch", { name: "Security key or passkey (WebAuthn)" })).toBeDisabled();
   await expect(page.getByRole("switch", { name: "Authenticator app (TOTP)" })).toHaveAttribute("title", /mfa\.manage/);
+});
+
+test("on a phone the security tables scroll inside their box, not the page", async ({ ownerPage: page, demo }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const [path, table] of [
+    ["scim", "SCIM integrations"],
+    ["sso", "SSO providers"],
+  ] as const) {
+    await page.goto(`/orgs/${demo.organization_id}/security/${path}`);
+    await expect(page.getByRole("table", { name: table })).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(390);
+  }
 });

@@ -1,16 +1,27 @@
 import { readFileSync } from "node:fs";
-import type { Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 
 const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
+
+/**
+ * Clicks until the dialog it opens shows: a click that lands before React has
+ * hydrated the server-rendered button does nothing, and the page cannot tell.
+ */
+async function openWith(trigger: Locator, dialog: Locator) {
+  await expect(async () => {
+    if (!(await dialog.isVisible())) await trigger.click();
+    await expect(dialog).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
+}
 
 /**
  * Creates a key through the page and returns what the one-time dialog showed,
  * after proving the dialog cannot be dismissed before the user confirms.
  */
 async function createKey(page: Page, alias: string) {
-  await page.getByRole("button", { name: "New key" }).click();
   const form = page.getByRole("dialog", { name: "New S3 access key" });
+  await openWith(page.getByRole("button", { name: "New key" }), form);
   await form.getByLabel("Alias").fill(alias);
   await form.getByRole("button", { name: "30 days" }).click();
   await form.getByRole("button", { name: "Create key" }).click();
@@ -33,7 +44,7 @@ async function createKey(page: Page, alias: string) {
   return { secretDialog, accessKeyId, secret, done };
 }
 
-async function closeSecret(page: Page, dialog: ReturnType<Page["getByRole"]>, done: ReturnType<Page["getByRole"]>) {
+async function closeSecret(dialog: Locator, done: Locator) {
   await dialog.getByLabel("I have saved this secret somewhere safe").check();
   await expect(done).toBeEnabled();
   await done.click();
@@ -71,7 +82,7 @@ test("owner creates an S3 key, sees its secret once, then only its id, and delet
   expect(env).toContain(`AWS_ACCESS_KEY_ID=${accessKeyId}`);
   expect(env).toContain(`AWS_SECRET_ACCESS_KEY=${secret}`);
 
-  await closeSecret(page, secretDialog, done);
+  await closeSecret(secretDialog, done);
 
   const row = table.getByRole("row", { name: new RegExp(alias) });
   await expect(row).toContainText(accessKeyId);
@@ -98,7 +109,7 @@ test("member creates and deletes a key of their own, filters to their keys, and 
 
   const alias = unique("e2e-member-key");
   const { secretDialog, secret, done } = await createKey(page, alias);
-  await closeSecret(page, secretDialog, done);
+  await closeSecret(secretDialog, done);
   await expect(table.getByRole("row", { name: new RegExp(alias) })).toContainText("you");
   expect(await page.content()).not.toContain(secret);
 
@@ -112,4 +123,11 @@ test("member creates and deletes a key of their own, filters to their keys, and 
   await expect(table.getByRole("row", { name: new RegExp(alias) })).toBeVisible();
 
   await deleteKey(page, alias);
+});
+
+test("on a phone the keys table scrolls inside its box, not the page", async ({ ownerPage: page, demo }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`/orgs/${demo.organization_id}/storage`);
+  await expect(page.getByRole("table", { name: "S3 access keys" })).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 });
