@@ -151,6 +151,8 @@ async function lighthouseScores(baseUrl: string, cookie: string, urls: Array<[st
   const profile = mkdtempSync(path.join(tmpdir(), "stratus-bench-chromium-"));
   const browser = spawn(CHROMIUM, [...CHROMIUM_FLAGS, "--remote-debugging-port=0", `--user-data-dir=${profile}`, "about:blank"], {
     stdio: ["ignore", "ignore", "pipe"],
+    // Its own process group: Chromium's helper processes go with it.
+    detached: true,
   });
   try {
     const port = await new Promise<number>((resolve, reject) => {
@@ -200,8 +202,16 @@ async function lighthouseScores(baseUrl: string, cookie: string, urls: Array<[st
     }
     return scores;
   } finally {
+    if (browser.pid && browser.exitCode === null) {
+      try {
+        process.kill(-browser.pid, "SIGTERM");
+      } catch {
+        // already gone
+      }
+    }
     await stopChild(browser);
-    rmSync(profile, { recursive: true, force: true });
+    // Helpers may still be writing the profile for a moment after the browser exits.
+    rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   }
 }
 

@@ -1,13 +1,15 @@
 /**
  * Signing cost: verify() of lib/signing on a realistic signed GET, the key lookup
  * answered from memory, so only parsing, the timestamp check, the canonical query,
- * the HMAC and the constant-time compare are timed. Each call is timed on its own.
+ * the HMAC and the constant-time compare are timed.
  */
 import { randomBytes } from "node:crypto";
 import { authorizationHeader, sign, verify } from "@/lib/signing";
 import type { Row } from "./report";
 import type { Scale } from "./scale";
 import { formatMs, median, nowMs, percentile } from "./stats";
+
+const BATCH = 100;
 
 export async function run(scale: Scale): Promise<Row[]> {
   const secret = randomBytes(32).toString("base64url");
@@ -27,18 +29,20 @@ export async function run(scale: Scale): Promise<Row[]> {
     if (!result.ok) throw new Error(`verify refused a good signature: ${result.reason}`);
   };
   for (let i = 0; i < Math.min(20_000, scale.signingIterations); i++) await once(i);
-  const samples = new Array<number>(scale.signingIterations);
-  for (let i = 0; i < scale.signingIterations; i++) {
+  // Timed in batches: a clock read costs a fair part of a call this short.
+  const batches = scale.signingIterations / BATCH;
+  const perCall = new Array<number>(batches);
+  for (let b = 0; b < batches; b++) {
     const start = nowMs();
-    await once(i);
-    samples[i] = nowMs() - start;
+    for (let i = 0; i < BATCH; i++) await once(b * BATCH + i);
+    perCall[b] = (nowMs() - start) / BATCH;
   }
-  const med = median(samples);
+  const med = median(perCall);
   return [
     {
       what: "signing cost",
-      how: `verify() of lib/signing per request (GET with a 4-pair query, key from memory), each of ${scale.signingIterations.toLocaleString("en-US")} calls timed after warm-up`,
-      measured: `median ${formatMs(med)} (p99 ${formatMs(percentile(samples, 99))})`,
+      how: `verify() of lib/signing per request (a GET with a 4-pair query, the key from memory): ${scale.signingIterations.toLocaleString("en-US")} calls after warm-up, timed in batches of ${BATCH}; median and p99 of the batches' time per call`,
+      measured: `median ${formatMs(med)} (p99 ${formatMs(percentile(perCall, 99))})`,
       budget: "median ≤ 20 µs",
       pass: med <= 0.02,
     },

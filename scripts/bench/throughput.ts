@@ -84,9 +84,11 @@ export async function run(scale: Scale): Promise<Row[]> {
       await load(port, credentials, scale.warmupSeconds);
       return load(port, credentials, scale.loadSeconds);
     });
+    // A wrong answer means the benchmark measures the wrong thing; a request that timed out (10 s) is a result.
     for (const [name, l] of [["gateway", gateway], ["bare route", bare]] as const) {
-      if (l.non2xx > 0 || l.errors > 0) throw new Error(`${name}: ${l.non2xx} non-2xx answers and ${l.errors} errors of ${l.total}`);
+      if (l.non2xx > 0) throw new Error(`${name}: ${l.non2xx} non-2xx answers of ${l.total}`);
     }
+    const errors = (l: Load) => (l.errors ? `, ${l.errors} of ${formatInt(l.total)} requests unanswered within 10 s` : "");
     const ratio = gateway.rps / bare.rps;
     const how = `signed GET ${PATH} (demo data, PGlite on a temp dir) vs a bare Hono route with the same constant body; @hono/node-server in a child process each; autocannon, ${CONNECTIONS} connections, ${scale.loadSeconds} s after ${scale.warmupSeconds} s warm-up, fresh signature per request`;
     return [
@@ -100,9 +102,9 @@ export async function run(scale: Scale): Promise<Row[]> {
       {
         what: "gateway latency",
         how: "the same gateway run",
-        measured: `p99 ${gateway.p99} ms (p50 ${gateway.p50} ms; bare route p99 ${bare.p99} ms)`,
+        measured: `p99 ${gateway.p99} ms (p50 ${gateway.p50} ms${errors(gateway)}; bare route p99 ${bare.p99} ms${errors(bare)})`,
         budget: "p99 ≤ 25 ms",
-        pass: gateway.p99 <= 25,
+        pass: gateway.p99 <= 25 && gateway.errors === 0,
       },
     ];
   } finally {
