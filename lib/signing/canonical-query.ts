@@ -51,7 +51,15 @@ export function parseQuery(rawQuery: string): Array<[string, string]> {
 
 export function canonicalQuery(rawQuery: string): string {
   const pairs = parseQuery(rawQuery);
-  // Array.prototype.sort is stable, so repeated names keep their order.
-  pairs.sort((a, b) => compareBytes(a[0], b[0]));
-  return pairs.map(([name, value]) => `${queryEscape(name)}=${queryEscape(value)}`).join("&");
+  if (pairs.length === 0) return "";
+  // Array.prototype.sort is stable, so repeated names keep their order. Names are
+  // nearly always ASCII: then one check up front spares a check per comparison.
+  const ascii = pairs.every(([name]) => ASCII.test(name));
+  pairs.sort(ascii ? (a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0) : (a, b) => compareBytes(a[0], b[0]));
+  let out = "";
+  for (let i = 0; i < pairs.length; i++) {
+    const [name, value] = pairs[i]!;
+    out += `${i === 0 ? "" : "&"}${queryEscape(name)}=${queryEscape(value)}`;
+  }
+  return out;
 }

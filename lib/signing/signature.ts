@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from "node:crypto";
 import { canonicalQuery } from "./canonical-query";
 
 export const SIGNATURE_VERSION = "1.0";
@@ -29,8 +29,26 @@ export function decodeSecret(secret: string): Buffer {
   return Buffer.from(secret, "base64url");
 }
 
-function digest(secretKey: Buffer, input: SigningInput): Buffer {
+function digest(secretKey: Buffer | KeyObject, input: SigningInput): Buffer {
   return createHmac("sha256", secretKey).update(signingPayload(input)).digest();
+}
+
+/**
+ * Secrets seen lately, decoded into key objects: every request of a client signs
+ * with the same secret, so verification decodes it once. Bounded: the oldest entry
+ * goes first. Keyed by the secret itself, so a rotated key can never match a stale entry.
+ */
+const KEY_OBJECTS = new Map<string, KeyObject>();
+const KEY_OBJECTS_MAX = 1024;
+
+function keyObject(secret: string): KeyObject {
+  let key = KEY_OBJECTS.get(secret);
+  if (!key) {
+    key = createSecretKey(decodeSecret(secret));
+    if (KEY_OBJECTS.size >= KEY_OBJECTS_MAX) KEY_OBJECTS.delete(KEY_OBJECTS.keys().next().value!);
+    KEY_OBJECTS.set(secret, key);
+  }
+  return key;
 }
 
 /** The signature of a request: raw URL-safe base64 of HMAC-SHA256(secret, payload). */
@@ -86,9 +104,11 @@ export function parseRfc3339(value: string): number | null {
   if (!m) return null;
   const [, , mo, d, h, mi, s] = m.map(Number) as number[] as [number, number, number, number, number, number, number];
   if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60) return null;
-  // Date.parse accepts at most millisecond precision; trim longer fractions.
-  const normalized = value.replace(/(\.\d{3})\d+/, "$1").replace(/t/, "T").replace(/z$/, "Z");
-  const ms = Date.parse(normalized);
+  // Date.parse accepts at most millisecond precision; trim longer fractions. The usual
+  // form (upper-case T and Z, at most milliseconds) goes to Date.parse as it is.
+  const fraction = m[7];
+  const usual = (fraction === undefined || fraction.length <= 4) && value[10] === "T" && !value.endsWith("z");
+  const ms = Date.parse(usual ? value : value.replace(/(\.\d{3})\d+/, "$1").replace(/t/, "T").replace(/z$/, "Z"));
   return Number.isNaN(ms) ? null : ms;
 }
 
@@ -136,9 +156,9 @@ export async function verify<K>(opts: VerifyOptions<K>): Promise<VerifyResult<K>
 
   const found = await opts.lookupKey(auth.accessKeyId);
   if (!found) return { ok: false, reason: "unknown_key" };
-  let secret: Buffer;
+  let secret: KeyObject;
   try {
-    secret = decodeSecret(found.secret);
+    secret = keyObject(found.secret);
   } catch {
     return { ok: false, reason: "unknown_key" };
   }

@@ -69,6 +69,9 @@ describe("parseRfc3339", () => {
     expect(parseRfc3339("2026-01-02T03:04:05Z")).toBe(Date.UTC(2026, 0, 2, 3, 4, 5));
     expect(parseRfc3339("2026-01-02T05:04:05+02:00")).toBe(Date.UTC(2026, 0, 2, 3, 4, 5));
     expect(parseRfc3339("2026-01-02T03:04:05.123456789Z")).toBe(Date.UTC(2026, 0, 2, 3, 4, 5, 123));
+    expect(parseRfc3339("2026-01-02T03:04:05.5Z")).toBe(Date.UTC(2026, 0, 2, 3, 4, 5, 500));
+    expect(parseRfc3339("2026-01-02t03:04:05.123456z")).toBe(Date.UTC(2026, 0, 2, 3, 4, 5, 123));
+    expect(parseRfc3339("2026-01-02T05:04:05.250+02:00")).toBe(Date.UTC(2026, 0, 2, 3, 4, 5, 250));
     for (const bad of ["2026-01-02 03:04:05Z", "2026-01-02T03:04:05", "yesterday", "1767323045", "2026-13-02T03:04:05Z"]) {
       expect(parseRfc3339(bad)).toBeNull();
     }
@@ -119,6 +122,16 @@ describe("verify", () => {
       ok: false,
       reason: "bad_signature",
     });
+  });
+
+  it("verifies with whichever secret the lookup returns now (decoded keys are cached by secret)", async () => {
+    const rotated = "BBECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8";
+    expect((await verify(base)).ok).toBe(true);
+    const afterRotation = { ...base, lookupKey: async () => ({ secret: rotated, key: "user-1" }) };
+    expect(await verify(afterRotation)).toEqual({ ok: false, reason: "bad_signature" });
+    const signedWithNew = authorizationHeader("AK1", sign(rotated, { ...request, timestamp: ts }));
+    expect((await verify({ ...afterRotation, authorization: signedWithNew })).ok).toBe(true);
+    expect(await verify({ ...base, authorization: signedWithNew })).toEqual({ ok: false, reason: "bad_signature" });
   });
 
   it("honours a configured window", async () => {
