@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { inspect } from "node:util";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getAuthOptions } from "@/lib/auth/options";
@@ -14,6 +15,7 @@ import {
   lookupVaultSession,
   markVaultSessionRevoked,
   seal,
+  SESSION_CACHE_TTL_MS,
   sessionCredentials,
   unseal,
   vaultCredentials,
@@ -141,5 +143,119 @@ describe("sessionCredentials", () => {
     await markVaultSessionRevoked(store.db, id);
     expect(await sessionCredentials(store.db, key, { ...found.session })).toBeNull();
     expect((await lookupVaultSession(store.db, id, limits)).status).toBe("revoked");
+  });
+});
+
+describe("sessions kept in memory", () => {
+  /** Deletes the row behind the vault's back, as a sign-out on another console replica would. */
+  const deleteElsewhere = (id: string) => store.db.delete(sessions).where(eq(sessions.id, id));
+
+  it("a looked-up session is answered from memory, and the row is read again within SESSION_CACHE_TTL_MS", async () => {
+    const t0 = new Date("2030-02-01T10:00:00Z");
+    const id = await createVaultSession(store.db, key, identity, limits, t0);
+    expect((await lookupVaultSession(store.db, id, limits, t0)).status).toBe("active");
+    await deleteElsewhere(id);
+    // Another replica's sign-out goes unseen here for at most the cache's lifetime…
+    expect((await lookupVaultSession(store.db, id, limits, new Date(t0.getTime() + SESSION_CACHE_TTL_MS - 1))).status).toBe("active");
+    // …and no longer.
+    expect(await lookupVaultSession(store.db, id, limits, new Date(t0.getTime() + SESSION_CACHE_TTL_MS))).toEqual({ status: "missing" });
+    expect(SESSION_CACHE_TTL_MS).toBeLessThanOrEqual(5_000);
+  });
+
+  it("sign-out on this replica ends a cached session at once", async () => {
+    const id = await createVaultSession(store.db, key, identity, limits);
+    const found = await lookupVaultSession(store.db, id, limits);
+    expect(found.status).toBe("active");
+    await deleteVaultSession(store.db, id);
+    expect(await lookupVaultSession(store.db, id, limits)).toEqual({ status: "missing" });
+  });
+
+  it("revocation ends a cached session at once, and a later lookup signs with nothing", async () => {
+    const id = await createVaultSession(store.db, key, identity, limits);
+    const found = await lookupVaultSession(store.db, id, limits);
+    if (found.status !== "active") throw new Error(`expected an active session, got ${found.status}`);
+    expect(await sessionCredentials(store.db, key, found.session)).toEqual({ accessKeyId: identity.accessKeyId, secretKey });
+    await markVaultSessionRevoked(store.db, id);
+    expect(await lookupVaultSession(store.db, id, limits)).toEqual({ status: "revoked" });
+    expect(await vaultCredentials(store.db, key, id)).toBeNull();
+  });
+
+  it("a lookup under way when the session is signed out does not put it back", async () => {
+    // A store whose reads answer late, as a read on another pooled connection may: the
+    // lookup reads the row before the delete, and hears back only after the delete is done.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const late = <T extends object>(builder: T): T =>
+      new Proxy(builder, {
+        get(target, prop, receiver) {
+          const value = Reflect.get(target, prop, receiver) as unknown;
+          if (prop === "then") {
+            return (ok: (v: unknown) => unknown, fail: (e: unknown) => unknown) => {
+              const result = (target as unknown as PromiseLike<unknown>).then((rows) => held.then(() => rows));
+              return result.then(ok, fail);
+            };
+          }
+          return typeof value === "function" ? (...args: unknown[]) => late((value as (...a: unknown[]) => object).apply(target, args)) : value;
+        },
+      });
+    let slowReads = false;
+    const db = new Proxy(store.db, {
+      get(target, prop, receiver) {
+        const value = Reflect.get(target, prop, receiver) as unknown;
+        if (prop === "select" && slowReads) return (...args: unknown[]) => late((value as (...a: unknown[]) => object).apply(target, args));
+        return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const id = await createVaultSession(db, key, identity, limits);
+    slowReads = true;
+    const during = lookupVaultSession(db, id, limits);
+    await new Promise((resolve) => setTimeout(resolve, 20)); // the lookup's read has run
+    await deleteVaultSession(db, id);
+    release();
+    // What the lookup read may still serve its own request…
+    expect((await during).status).toBe("active");
+    slowReads = false;
+    // …but it is not kept for the next one.
+    expect(await lookupVaultSession(db, id, limits)).toEqual({ status: "missing" });
+  });
+
+  it("an idle session is refused even while cached", async () => {
+    const short: VaultLimits = { idleMinutes: 3 / 60, maxHours: 12 }; // three seconds: inside the cache's lifetime
+    const t0 = new Date("2030-02-02T10:00:00Z");
+    const id = await createVaultSession(store.db, key, identity, short, t0);
+    expect((await lookupVaultSession(store.db, id, short, new Date(t0.getTime() + 1_000))).status).toBe("active");
+    expect(await lookupVaultSession(store.db, id, short, new Date(t0.getTime() + 3_000))).toEqual({ status: "expired" });
+    expect(await store.db.select().from(sessions).where(eq(sessions.id, id))).toHaveLength(0);
+  });
+
+  it("a session is refused at its absolute lifetime even while cached", async () => {
+    const short: VaultLimits = { idleMinutes: 30, maxHours: 2 / 3600 }; // two seconds
+    const t0 = new Date("2030-02-03T10:00:00Z");
+    const id = await createVaultSession(store.db, key, identity, short, t0);
+    expect((await lookupVaultSession(store.db, id, short, new Date(t0.getTime() + 1_000))).status).toBe("active");
+    expect(await lookupVaultSession(store.db, id, short, new Date(t0.getTime() + 2_000))).toEqual({ status: "expired" });
+  });
+
+  it("a busy session still moves last_seen_at on while served from memory", async () => {
+    const t0 = new Date("2030-02-04T10:00:00Z");
+    const id = await createVaultSession(store.db, key, identity, limits, t0);
+    for (let seconds = 1; seconds <= 40 * 60; seconds += 1) {
+      const now = new Date(t0.getTime() + seconds * 1_000);
+      // Active for forty minutes straight, past the thirty-minute idle limit measured from sign-in.
+      expect((await lookupVaultSession(store.db, id, limits, now)).status).toBe("active");
+    }
+    const [row] = await store.db.select().from(sessions).where(eq(sessions.id, id));
+    expect(t0.getTime() + 40 * 60_000 - row!.lastSeenAt.getTime()).toBeLessThanOrEqual(30_000);
+  });
+
+  it("the unsealed key shows in no log or JSON of what the vault keeps", async () => {
+    const id = await createVaultSession(store.db, key, identity, limits);
+    const found = await lookupVaultSession(store.db, id, limits);
+    if (found.status !== "active") throw new Error(`expected an active session, got ${found.status}`);
+    expect((await sessionCredentials(store.db, key, found.session))?.secretKey).toBe(secretKey);
+    const kept = (globalThis as Record<symbol, unknown>)[Symbol.for("stratus.vaultSessionCache")];
+    expect(kept).toBeDefined();
+    const dumps = [inspect(kept, { showHidden: true, depth: 6 }), inspect(found, { showHidden: true, depth: Infinity }), JSON.stringify(found)];
+    for (const dump of dumps) for (const form of forms(secretKey)) expect(dump).not.toContain(form);
   });
 });
