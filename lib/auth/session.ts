@@ -1,4 +1,3 @@
-import { decode } from "next-auth/jwt";
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { cache } from "react";
@@ -8,6 +7,7 @@ import { lookupVaultSession } from "@/lib/cloud/vault";
 import { sessionCookieName } from "./cookies";
 import type { SignInReason } from "./messages";
 import { authSecret } from "./secret";
+import { sessionIdFromToken } from "./token";
 
 /** Server-only: reads the session cookie and the vault. */
 
@@ -19,28 +19,27 @@ export interface ConsoleSession {
 
 export type SessionState = { status: "active"; session: ConsoleSession } | { status: "none" | "expired" | "revoked" };
 
-/** The vault session id inside the (encrypted) next-auth cookie, if the cookie is good. */
-async function sessionIdFromCookie(): Promise<string | null> {
-  const jar = await cookies();
-  const token = jar.get(sessionCookieName())?.value;
-  if (!token) return null;
-  try {
-    const payload = await decode({ token, secret: authSecret() });
-    return typeof payload?.sid === "string" && payload.sid ? payload.sid : null;
-  } catch {
-    return null;
-  }
+/** What reading a request's cookies needs: next/headers' cookies(), or RequestCookies over a request's headers. */
+export interface CookieReader {
+  get(name: string): { value: string } | undefined;
 }
 
-/** Once per request (layout and page share it). */
-export const resolveConsoleSession = cache(async (): Promise<SessionState> => {
-  const sessionId = await sessionIdFromCookie();
+/**
+ * The session a request's cookies name: the session cookie's token decoded, then the
+ * vault asked whether that session is still good (its last_seen_at moves on). The one
+ * implementation behind every page, route handler and the benchmark.
+ */
+export async function sessionStateFromCookies(jar: CookieReader): Promise<SessionState> {
+  const sessionId = await sessionIdFromToken(jar.get(sessionCookieName())?.value, authSecret());
   if (!sessionId) return { status: "none" };
   const found = await lookupVaultSession(await consoleDb(), sessionId, vaultLimits());
   if (found.status === "active") return found;
   // A cookie whose vault entry is gone: expired, or signed out elsewhere.
   return { status: found.status === "revoked" ? "revoked" : "expired" };
-});
+}
+
+/** Once per request (layout and page share it). */
+export const resolveConsoleSession = cache(async (): Promise<SessionState> => sessionStateFromCookies(await cookies()));
 
 /** The signed-in user's session: a valid, unexpired vault entry (its last_seen_at moves on). */
 export async function getConsoleSession(): Promise<ConsoleSession | null> {

@@ -5,40 +5,21 @@
  * directly. Calls alternate, so both see the same warm store; the difference of the
  * medians is what the console adds.
  */
-import { decode, encode } from "next-auth/jwt";
+import { encode } from "next-auth/jwt";
+import { RequestCookies } from "next/dist/server/web/spec-extension/cookies";
 import { authSecret } from "@/lib/auth/secret";
 import { sessionCookieName } from "@/lib/auth/cookies";
 import { signInWithKey } from "@/lib/auth/sign-in";
-import type { SessionState } from "@/lib/auth/session";
+import { sessionStateFromCookies } from "@/lib/auth/session";
 import { handleCloudRequest, type BffDeps } from "@/lib/cloud/bff";
-import { vaultLimits } from "@/lib/cloud/config";
 import { cloudFetch } from "@/lib/cloud/gateway-client";
-import { consoleDb } from "@/lib/cloud/store/client";
 import { createConsoleTestbed } from "@/lib/cloud/testing";
-import { lookupVaultSession } from "@/lib/cloud/vault";
 import { signedHeaders } from "@/lib/signing";
 import type { Row } from "./report";
 import type { Scale } from "./scale";
 import { formatMs, median, nowMs } from "./stats";
 
 const GATEWAY_PATH = "/v1/organizations/projects";
-
-/** What app/api/cloud's handler does with the cookie (lib/auth/session), reading it from the request instead of next/headers. */
-async function sessionFromCookie(request: Request): Promise<SessionState> {
-  const name = sessionCookieName();
-  const token = request.headers
-    .get("cookie")
-    ?.split(/;\s*/)
-    .find((c) => c.startsWith(`${name}=`))
-    ?.slice(name.length + 1);
-  if (!token) return { status: "none" };
-  const payload = await decode({ token, secret: authSecret() });
-  const sid = typeof payload?.sid === "string" ? payload.sid : null;
-  if (!sid) return { status: "none" };
-  const found = await lookupVaultSession(await consoleDb(), sid, vaultLimits());
-  if (found.status === "active") return found;
-  return { status: found.status === "revoked" ? "revoked" : "expired" };
-}
 
 export async function run(scale: Scale): Promise<Row[]> {
   const bed = await createConsoleTestbed();
@@ -51,7 +32,9 @@ export async function run(scale: Scale): Promise<Row[]> {
 
     const throughConsole = async () => {
       const request = new Request(`http://console.bench/api/cloud${GATEWAY_PATH}`, { headers: { cookie, host: "console.bench" } });
-      const deps: BffDeps = { session: () => sessionFromCookie(request), fetch: cloudFetch, maxBodyBytes: 1 << 20, trustedProxyHops: 1 };
+      // The handler's own session resolution (lib/auth/session), with the cookies Next.js would give
+      // it: next/headers' cookies() in a route handler is RequestCookies over the request's headers.
+      const deps: BffDeps = { session: () => sessionStateFromCookies(new RequestCookies(request.headers)), fetch: cloudFetch, maxBodyBytes: 1 << 20, trustedProxyHops: 1 };
       return handleCloudRequest(request, deps);
     };
     const direct = async () => {

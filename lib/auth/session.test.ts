@@ -1,0 +1,69 @@
+import { eq } from "drizzle-orm";
+import { encode } from "next-auth/jwt";
+import { RequestCookies } from "next/dist/server/web/spec-extension/cookies";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { handleCloudRequest } from "@/lib/cloud/bff";
+import { cloudFetch } from "@/lib/cloud/gateway-client";
+import { createConsoleTestbed, type ConsoleTestbed } from "@/lib/cloud/testing";
+import { apiKeys } from "@/lib/gateway/store/schema/identity";
+import { sessionCookieName } from "./cookies";
+import { getAuthOptions } from "./options";
+import { authSecret } from "./secret";
+import { sessionStateFromCookies, type SessionState } from "./session";
+import { signInWithKey } from "./sign-in";
+
+let bed: ConsoleTestbed;
+beforeAll(async () => {
+  bed = await createConsoleTestbed();
+});
+afterAll(() => bed.close());
+
+/** A browser's request carrying the session cookie of a fresh sign-in, as next-auth would have set it. */
+async function signedInRequest(who: "owner" | "member", path = "/api/cloud/v1/organizations/projects") {
+  const user = bed.t.demo[who];
+  const signedIn = await signInWithKey({ credentials: { accessKeyId: user.access_key_id, secretKey: user.secret_key }, clientIp: "203.0.113.90", rateLimited: false });
+  const token = await encode({ token: { sid: signedIn.sessionId, uid: signedIn.userId, email: signedIn.email }, secret: authSecret() });
+  const request = (p = path) => new Request(`http://console.test${p}`, { headers: { cookie: `${sessionCookieName()}=${token}`, host: "console.test" } });
+  return { sessionId: signedIn.sessionId, request, state: () => sessionStateFromCookies(new RequestCookies(request().headers)) };
+}
+
+const through = (request: Request, state: () => Promise<SessionState>) =>
+  handleCloudRequest(request, { session: state, fetch: cloudFetch, maxBodyBytes: 1 << 20, trustedProxyHops: 1 });
+
+describe("the session a request's cookies name", () => {
+  it("is active after sign-in, and answered the same way on every call", async () => {
+    const s = await signedInRequest("owner");
+    for (let i = 0; i < 3; i++) expect(await s.state()).toMatchObject({ status: "active", session: { sessionId: s.sessionId, email: bed.t.demo.owner.email } });
+    expect((await through(s.request(), s.state)).status).toBe(200);
+  });
+
+  it("ends at sign-out, at once, though it was just used", async () => {
+    const s = await signedInRequest("owner");
+    expect((await through(s.request(), s.state)).status).toBe(200);
+    await getAuthOptions().events!.signOut!({ token: { sid: s.sessionId }, session: undefined as never });
+    expect(await s.state()).toEqual({ status: "expired" });
+    const res = await through(s.request(), s.state);
+    expect(res.status).toBe(401);
+    expect(await res.json()).toMatchObject({ reason: "session_expired" });
+  });
+
+  it("ends when the gateway refuses the key, at once, though it was just used", async () => {
+    const s = await signedInRequest("member", "/api/cloud/v1/iam/roles");
+    expect((await through(s.request(), s.state)).status).toBe(200);
+    await bed.t.gateway.store.db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, bed.t.demo.member.access_key_id));
+    try {
+      const refused = await through(s.request(), s.state);
+      expect(refused.status).toBe(401);
+      expect(await refused.json()).toMatchObject({ reason: "session_revoked" });
+      expect(await s.state()).toEqual({ status: "revoked" });
+      expect((await through(s.request("/api/cloud/v1/locations"), s.state)).status).toBe(401);
+    } finally {
+      await bed.t.gateway.store.db.update(apiKeys).set({ revokedAt: null }).where(eq(apiKeys.id, bed.t.demo.member.access_key_id));
+    }
+  });
+
+  it("no cookie, or one that does not decode, names none", async () => {
+    expect(await sessionStateFromCookies(new RequestCookies(new Headers()))).toEqual({ status: "none" });
+    expect(await sessionStateFromCookies(new RequestCookies(new Headers({ cookie: `${sessionCookieName()}=not-a-token` })))).toEqual({ status: "none" });
+  });
+});
