@@ -1,35 +1,20 @@
 "use client";
 
-import { LogOut, UserRound } from "lucide-react";
-import { signOut } from "next-auth/react";
-import { DropdownMenu } from "radix-ui";
+import { UserRound } from "lucide-react";
+import { lazy } from "react";
 import { Button } from "@/components/ui/button";
+import { LazyMenu } from "./lazy-menu";
+
+// The menu (Radix dropdown, and next-auth's client for signing out) is fetched on first use.
+const loadMenu = () => import("./user-menu-content");
+const UserMenuContent = lazy(loadMenu);
 
 export function UserMenu({ email }: { email: string }) {
-  return (
-    <DropdownMenu.Root>
-      <DropdownMenu.Trigger asChild>
-        <Button variant="ghost" size="sm" aria-label={`Account menu for ${email}`}>
-          <UserRound />
-          <span className="hidden max-w-40 truncate sm:inline">{email}</span>
-        </Button>
-      </DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
-        <DropdownMenu.Content
-          align="end"
-          sideOffset={6}
-          className="z-50 min-w-48 rounded-md border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-700 dark:bg-slate-900"
-        >
-          <DropdownMenu.Label className="px-2 py-1.5 text-xs text-slate-500 dark:text-slate-400">Signed in as {email}</DropdownMenu.Label>
-          <DropdownMenu.Separator className="my-1 h-px bg-slate-200 dark:bg-slate-700" />
-          <DropdownMenu.Item
-            onSelect={() => void signOut({ callbackUrl: "/sign-in?reason=signed-out" })}
-            className="flex cursor-pointer items-center gap-2 rounded px-2 py-1.5 text-sm outline-none data-[highlighted]:bg-slate-100 dark:data-[highlighted]:bg-slate-800"
-          >
-            <LogOut className="size-4" aria-hidden /> Sign out
-          </DropdownMenu.Item>
-        </DropdownMenu.Content>
-      </DropdownMenu.Portal>
-    </DropdownMenu.Root>
+  const trigger = (handlers: object) => (
+    <Button variant="ghost" size="sm" aria-label={`Account menu for ${email}`} aria-haspopup="menu" {...handlers}>
+      <UserRound />
+      <span className="hidden max-w-40 truncate sm:inline">{email}</span>
+    </Button>
   );
+  return <LazyMenu trigger={trigger} preload={loadMenu} menu={<UserMenuContent email={email} trigger={trigger({})} />} />;
 }
