@@ -4,7 +4,7 @@ import { QueryClientProvider } from "@tanstack/react-query";
 import { ThemeProvider } from "next-themes";
 import { NuqsAdapter } from "nuqs/adapters/next/app";
 import type * as React from "react";
-import { Toaster } from "sonner";
+import { Toaster } from "@/components/ui/toast";
 import { getQueryClient } from "@/lib/query/query-client";
 
 export function Providers({ children, nonce }: { children: React.ReactNode; nonce?: string }) {
@@ -13,7 +13,7 @@ export function Providers({ children, nonce }: { children: React.ReactNode; nonc
     <ThemeProvider attribute="class" defaultTheme="system" enableSystem disableTransitionOnChange nonce={nonce}>
       <QueryClientProvider client={queryClient}>
         <NuqsAdapter>{children}</NuqsAdapter>
-        <Toaster richColors closeButton position="bottom-right" />
+        <Toaster />
       </QueryClientProvider>
     </ThemeProvider>
   );
