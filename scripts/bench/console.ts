@@ -5,12 +5,18 @@
  *
  * - First Load JS per route: gzipped bytes of every script the browser loads for a
  *   route opened in a fresh browser context (empty cache), from the network log,
- *   until the network is idle.
+ *   until the network is idle (and 1.5 s more, for chunks the page loads once its
+ *   data is there, such as charts). Next's <Link> prefetching of OTHER routes is
+ *   not part of a route's first load: requests that carry Next's prefetch headers
+ *   (`Next-Router-Prefetch`, `Next-Router-Segment-Prefetch`) are aborted, so the
+ *   chunks those routes' payloads would pull in are not counted; every script the
+ *   route itself loads, eagerly or code-split, still is.
  * - Lighthouse (performance, accessibility; its default configuration) on the
  *   overview, billing and audit-log pages, with the owner's session cookie sent as
  *   an extra header.
  *
  * BENCH_SKIP_BUILD=1 measures the build already in .next (development only).
+ * BENCH_CONSOLE_ONLY=bundles or =lighthouse runs one of the two (development only).
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -99,6 +105,11 @@ interface RouteWeight {
 async function scriptWeight(browser: Browser, storageState: Awaited<ReturnType<BrowserContext["storageState"]>> | undefined, url: string) {
   const context = await browser.newContext({ storageState });
   try {
+    // Prefetches of other routes (the sidebar's links) are not this route's first load.
+    await context.route("**/*", (route) => {
+      const headers = route.request().headers();
+      return headers["next-router-prefetch"] || headers["next-router-segment-prefetch"] ? route.abort() : route.fallback();
+    });
     const page = await context.newPage();
     const bodies = new Map<string, Promise<Buffer | null>>();
     page.on("response", (response) => {
@@ -285,7 +296,8 @@ export async function run(): Promise<Row[]> {
       links.set(url, w.hrefs.map((h) => new URL(h, baseUrl)).filter((u) => u.origin === baseUrl).map((u) => u.pathname));
       return w;
     };
-    for (const route of routes) {
+    const only = process.env.BENCH_CONSOLE_ONLY;
+    for (const route of only === "lighthouse" ? [] : routes) {
       const url = await resolveRoute(route, known, demo.organization_id, async (parent) => {
         if (!links.has(parent)) await measure(parent, parent);
         return links.get(parent) ?? [];
@@ -301,22 +313,25 @@ export async function run(): Promise<Row[]> {
     browser = undefined;
 
     const orgBase = `/orgs/${demo.organization_id}`;
-    const scores = await lighthouseScores(
-      baseUrl,
-      cookie,
-      LIGHTHOUSE_PAGES.map(([name, suffix]) => [name, `${orgBase}${suffix}`]),
-    );
+    const scores =
+      only === "bundles"
+        ? []
+        : await lighthouseScores(
+            baseUrl,
+            cookie,
+            LIGHTHOUSE_PAGES.map(([name, suffix]) => [name, `${orgBase}${suffix}`]),
+          );
 
     const measuredRoutes = weights.filter((w) => w.url);
-    const heaviest = measuredRoutes.reduce((a, b) => (b.gzipBytes > a.gzipBytes ? b : a), measuredRoutes[0]!);
+    const heaviest = measuredRoutes.reduce<RouteWeight | undefined>((a, b) => (!a || b.gzipBytes > a.gzipBytes ? b : a), undefined);
     const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
     const over = measuredRoutes.filter((w) => w.gzipBytes > BUNDLE_BUDGET_BYTES);
     const unresolved = weights.filter((w) => !w.url).map((w) => w.route);
-    return [
+    const rows: Row[] = [
       {
         what: "console bundles",
-        how: `production build (next build in ${builtIn.toFixed(0)} s), next start; ${measuredRoutes.length} page routes opened signed in as the demo owner (sign-in and home signed out) in Chromium with an empty cache; gzipped bytes of every script loaded until the network is idle${unresolved.length ? `; not reached (no link to follow): ${unresolved.join(", ")}` : ""}`,
-        measured: `heaviest ${heaviest.route} ${kb(heaviest.gzipBytes)}; ${measuredRoutes.map((w) => `${w.route.replace("/orgs/[orgId]", "…")} ${kb(w.gzipBytes)}`).join(", ")}${over.length ? `; over: ${over.map((w) => w.route).join(", ")}` : ""}`,
+        how: `production build (next build in ${builtIn.toFixed(0)} s), next start; ${measuredRoutes.length} page routes opened signed in as the demo owner (sign-in and home signed out) in Chromium with an empty cache; gzipped bytes of every script the route loads until the network is idle plus 1.5 s (code-split parts such as charts included), with Next's prefetch requests for other routes (Next-Router-Prefetch / Next-Router-Segment-Prefetch headers) aborted, as they are not this route's first load${unresolved.length ? `; not reached (no link to follow): ${unresolved.join(", ")}` : ""}`,
+        measured: `heaviest ${heaviest?.route} ${kb(heaviest?.gzipBytes ?? 0)}; ${measuredRoutes.map((w) => `${w.route.replace("/orgs/[orgId]", "…")} ${kb(w.gzipBytes)}`).join(", ")}${over.length ? `; over: ${over.map((w) => w.route).join(", ")}` : ""}`,
         budget: `≤ ${kb(BUNDLE_BUDGET_BYTES)} gzipped for every route`,
         pass: over.length === 0 && unresolved.length === 0,
       },
@@ -328,6 +343,7 @@ export async function run(): Promise<Row[]> {
         pass: scores.every((s) => s.performance >= 90 && s.accessibility >= 95),
       },
     ];
+    return rows.filter((r) => (only === "bundles" ? r.what !== "console pages" : only === "lighthouse" ? r.what !== "console bundles" : true));
   } finally {
     await browser?.close().catch(() => undefined);
     if (server?.pid) {
