@@ -1,9 +1,9 @@
-import { format } from "date-fns";
+import { localDateTime, zoneOffset } from "@/components/ui/dates";
 
 /** An instant in the reader's own zone, with the zone's offset. */
 export function formatInstant(iso: string): string {
   const t = Date.parse(iso);
-  return Number.isNaN(t) ? iso : format(new Date(t), "yyyy-MM-dd HH:mm:ss xxx");
+  return Number.isNaN(t) ? iso : `${localDateTime(new Date(t), true)} ${zoneOffset(new Date(t))}`;
 }
 
 export function resultTone(result: string): "good" | "warn" | "bad" {

@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { format } from "date-fns";
+import { formatDateTimeMedium, formatMonth } from "@/components/ui/dates";
 import { useQueryStates } from "nuqs";
 import { useMemo } from "react";
 import type * as React from "react";
@@ -109,7 +109,7 @@ export function BillingView({ orgId, today }: { orgId: string; today: string }) 
         <SummaryCard title="Month to date" state={monthToDate}>
           {(data) => <Big>{formatCents(sumCents(filterCosts(data.data, filters)))}</Big>}
         </SummaryCard>
-        <SummaryCard title={`Forecast for ${format(now, "MMMM")}`} state={monthToDate}>
+        <SummaryCard title={`Forecast for ${formatMonth(now)}`} state={monthToDate}>
           {(data) => {
             const f = monthEndForecastCents(sumCents(filterCosts(data.data, filters)), now);
             return (
@@ -236,7 +236,7 @@ function SpendSections({
       <Card>
         <CardHeader
           title="Daily spend by project"
-          description={lastUpdated ? `Costs recorded up to ${format(new Date(lastUpdated), "PPp")}` : undefined}
+          description={lastUpdated ? `Costs recorded up to ${formatDateTimeMedium(new Date(lastUpdated))}` : undefined}
         />
         <CardBody className="space-y-4">
           <StackedBarChart

@@ -1,6 +1,5 @@
 "use client";
 
-import { formatDistanceToNowStrict } from "date-fns";
 import type * as React from "react";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
@@ -9,6 +8,7 @@ import { EmptyState, ErrorState } from "@/components/ui/states";
 import { useQuery, type UseQueryResult } from "@tanstack/react-query";
 import { overviewQueries } from "./queries";
 import { SpendSparkline } from "./spend-sparkline";
+import { relativeTime } from "@/components/ui/relative-time";
 
 
 const money = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", maximumFractionDigits: 0 });
@@ -148,7 +148,7 @@ export function AuditWidget({ orgId }: { orgId: string }) {
                     {e.action_detail || e.action} {e.target_names?.length ? <span className="font-normal text-slate-500">· {e.target_names.join(", ")}</span> : null}
                   </p>
                   <p className="truncate text-xs text-slate-500">
-                    {e.actor_email} via {e.surface} · <time dateTime={e.start_time}>{formatDistanceToNowStrict(new Date(e.start_time), { addSuffix: true })}</time>
+                    {e.actor_email} via {e.surface} · <time dateTime={e.start_time}>{relativeTime(new Date(e.start_time))}</time>
                   </p>
                 </div>
                 <Badge tone={RESULT_TONE[e.result] ?? "bad"}>{e.result}</Badge>

@@ -1,9 +1,9 @@
 "use client";
 
-import { format } from "date-fns";
 import { Badge } from "@/components/ui/badge";
 import { DataTable, type ColumnDef } from "@/components/ui/data-table";
 import type { Vm } from "@/lib/contract/projects";
+import { localDateTime } from "@/components/ui/dates";
 
 const STATE_TONE: Record<string, "good" | "neutral" | "warn" | "bad"> = {
   STATE_RUNNING: "good",
@@ -46,7 +46,7 @@ const columns: ColumnDef<Vm, unknown>[] = [
     accessorFn: (vm) => vm.created_at,
     cell: ({ row: { original: vm } }) => (
       <time dateTime={vm.created_at} title={vm.created_at}>
-        {format(new Date(vm.created_at), "yyyy-MM-dd HH:mm")}
+        {localDateTime(new Date(vm.created_at))}
       </time>
     ),
   },

@@ -1,7 +1,7 @@
 "use client";
 
-import { formatDistanceToNowStrict } from "date-fns";
 import { Badge } from "@/components/ui/badge";
+import { relativeTime } from "@/components/ui/relative-time";
 
 const DAY = 86_400_000;
 
@@ -33,7 +33,7 @@ export function RelativeTime({ value, empty = "Never" }: { value: string | undef
   if (!value || Number.isNaN(Date.parse(value))) return <span className="text-slate-500 dark:text-slate-400">{empty}</span>;
   return (
     <time dateTime={value} title={formatDateTime(value)} suppressHydrationWarning>
-      {formatDistanceToNowStrict(new Date(value), { addSuffix: true })}
+      {relativeTime(new Date(value))}
     </time>
   );
 }

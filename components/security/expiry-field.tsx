@@ -1,6 +1,6 @@
 "use client";
 
-import { addDays, addYears } from "date-fns";
+
 import { z } from "zod";
 import type * as React from "react";
 import { Button } from "@/components/ui/button";
@@ -13,9 +13,19 @@ export function endOfDayUtc(date: string): string {
   return `${date}T23:59:59Z`;
 }
 
+/** The same day and time a year later (29 February becomes 28 February), as date-fns' addYears. */
+function addYearUtc(date: Date): Date {
+  const next = new Date(date);
+  next.setFullYear(date.getFullYear() + 1);
+  if (next.getMonth() !== date.getMonth()) next.setDate(0);
+  return next;
+}
+
 /** Today plus `days`, as YYYY-MM-DD in UTC. */
 export function dateFromToday(days: number): string {
-  return addDays(new Date(), days).toISOString().slice(0, 10);
+  const date = new Date();
+  date.setDate(date.getDate() + days);
+  return date.toISOString().slice(0, 10);
 }
 
 /** An expiry date chosen in a form: a real date whose end (UTC) is still ahead. */
@@ -27,7 +37,7 @@ export const optionalExpiryDateSchema = z.union([z.literal(""), expiryDateSchema
 const PRESETS: Array<{ label: string; date: () => string }> = [
   { label: "30 days", date: () => dateFromToday(30) },
   { label: "90 days", date: () => dateFromToday(90) },
-  { label: "1 year", date: () => addYears(new Date(), 1).toISOString().slice(0, 10) },
+  { label: "1 year", date: () => addYearUtc(new Date()).toISOString().slice(0, 10) },
 ];
 
 interface ExpiryFieldProps {

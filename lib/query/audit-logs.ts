@@ -1,5 +1,5 @@
 import { queryOptions } from "@tanstack/react-query";
-import { formatRFC3339 } from "date-fns";
+import { rfc3339 } from "@/components/ui/dates";
 import type { z } from "zod";
 import type { auditLogsGetResponseSchema, logEntrySchema } from "@/lib/contract/audit-logs";
 import { apiFetch, toQueryString, type QueryParams } from "./fetcher";
@@ -60,7 +60,7 @@ export function auditQueryParams(s: AuditSearch, now: Date): QueryParams {
     if (s.to) query.end_time = s.to;
   } else {
     const ms = AUDIT_WINDOWS.find((w) => w.value === s.window)?.ms ?? 86_400_000;
-    query.start_time = formatRFC3339(new Date(now.getTime() - ms));
+    query.start_time = rfc3339(new Date(now.getTime() - ms));
   }
   query.limit = String(s.limit);
   if (s.next) query.next_token = s.next;

@@ -1,0 +1,42 @@
+/**
+ * The few date formats the console shows, in the browser's zone, with the
+ * platform's Intl instead of a date library (whose format() and locale data
+ * would ride along in every page that shows a date).
+ */
+const pad = (n: number, width = 2) => String(Math.abs(n)).padStart(width, "0");
+
+/** "+02:00", "-05:30", "+00:00": the zone offset of `date` (date-fns' "xxx"). */
+export function zoneOffset(date: Date): string {
+  const minutes = -date.getTimezoneOffset();
+  return `${minutes < 0 ? "-" : "+"}${pad(Math.trunc(minutes / 60))}:${pad(minutes % 60)}`;
+}
+
+/** "2025-03-14" in the browser's zone. */
+export function localDate(date: Date): string {
+  return `${pad(date.getFullYear(), 4)}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
+/** "2025-03-14 09:05", or "2025-03-14 09:05:07" with seconds, in the browser's zone. */
+export function localDateTime(date: Date, seconds = false): string {
+  const time = `${pad(date.getHours())}:${pad(date.getMinutes())}${seconds ? `:${pad(date.getSeconds())}` : ""}`;
+  return `${localDate(date)} ${time}`;
+}
+
+/** RFC 3339 with the browser's offset, "Z" in UTC (date-fns' formatRFC3339). */
+export function rfc3339(date: Date): string {
+  const offset = date.getTimezoneOffset() === 0 ? "Z" : zoneOffset(date);
+  return `${localDate(date)}T${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}${offset}`;
+}
+
+const monthName = new Intl.DateTimeFormat("en-US", { month: "long" });
+const mediumDateTime = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" });
+
+/** "March" */
+export function formatMonth(date: Date): string {
+  return monthName.format(date);
+}
+
+/** "Mar 14, 2025, 9:05 AM" */
+export function formatDateTimeMedium(date: Date): string {
+  return mediumDateTime.format(date);
+}
