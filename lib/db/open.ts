@@ -8,6 +8,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
+import { listenForChanges, StoreChanges, watchPglite, watchPool, type ChangeListener } from "./changes";
 
 /**
  * Opening a PostgreSQL store for one Drizzle schema: embedded PGlite (in memory or
@@ -25,7 +26,20 @@ export type SchemaDb<S extends Record<string, unknown>> = PgDatabase<PgQueryResu
 export interface OpenedStore<S extends Record<string, unknown>> {
   db: SchemaDb<S>;
   kind: "pglite" | "postgres";
+  /** Moves on every write, for caches of reads (see StoreChanges). */
+  changes: StoreChanges;
   close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** The PGlite data dir's lock file name. */
+  lockName?: string;
+  /** On PostgreSQL, hear other processes' change notices (the gateway's tables send them). */
+  listenForChanges?: boolean;
+}
+
+function warn(message: string, fields: Record<string, unknown>): void {
+  process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level: "warn", msg: message, ...fields })}\n`);
 }
 
 export interface Migrations {
@@ -60,13 +74,15 @@ export async function openDatabase<S extends Record<string, unknown>>(
   options: StoreOptions,
   schema: S,
   migrations: Migrations,
-  lockName = "stratus.lock",
+  { lockName = "stratus.lock", listenForChanges: listen = false }: OpenOptions = {},
 ): Promise<OpenedStore<S>> {
+  const changes = new StoreChanges();
   if (options.kind === "postgres") {
     const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
     // An idle client losing its connection (server restart, failover) must not crash the process:
     // the pool drops it and the next query opens a new one.
-    pool.on("error", (error) => process.stderr.write(`${JSON.stringify({ level: "warn", msg: "idle database connection lost", error: error.message })}\n`));
+    pool.on("error", (error) => warn("idle database connection lost", { error: error.message }));
+    watchPool(pool, changes);
     const db = drizzleNodePg({ client: pool, schema });
     try {
       await migrateDatabase(db, "postgres", migrations);
@@ -74,7 +90,16 @@ export async function openDatabase<S extends Record<string, unknown>>(
       await pool.end().catch(() => undefined);
       throw error;
     }
-    return { db: db as unknown as SchemaDb<S>, kind: "postgres", close: () => pool.end() };
+    const listener: ChangeListener | null = listen ? listenForChanges(options.url, changes, warn) : null;
+    return {
+      db: db as unknown as SchemaDb<S>,
+      kind: "postgres",
+      changes,
+      close: async () => {
+        await listener?.close();
+        await pool.end();
+      },
+    };
   }
 
   let release = () => {};
@@ -92,6 +117,7 @@ export async function openDatabase<S extends Record<string, unknown>>(
   } else {
     client = await PGlite.create();
   }
+  watchPglite(client, changes);
   const db = drizzlePglite({ client, schema });
   try {
     await migrateDatabase(db, "pglite", migrations);
@@ -103,6 +129,7 @@ export async function openDatabase<S extends Record<string, unknown>>(
   return {
     db: db as unknown as SchemaDb<S>,
     kind: "pglite",
+    changes,
     close: async () => {
       await client.close();
       release();

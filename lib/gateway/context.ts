@@ -1,8 +1,11 @@
+import type { ReadCache } from "@/lib/db/read-cache";
 import type { Database } from "./store/client";
 import type { Logger } from "./logger";
 
 export interface GatewayDeps {
   db: Database;
+  /** Reads that stay good until the store changes: keys, memberships, grants, project lists. */
+  reads: ReadCache;
   masterKey: Buffer;
   skewSeconds: number;
   logger: Logger;

@@ -5,6 +5,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "./app";
 import { createLogger } from "./logger";
 import type { Database } from "./store/client";
+import { StoreChanges } from "@/lib/db/changes";
+import { ReadCache } from "@/lib/db/read-cache";
 
 /**
  * The gateway's OpenAPI document against the upstream reference: every
@@ -71,6 +73,7 @@ beforeAll(async () => {
   // The document comes from the routes alone: no store is opened (one that were touched would throw).
   const app = createApp({
     db: {} as Database,
+    reads: new ReadCache(new StoreChanges()),
     masterKey: randomBytes(32),
     skewSeconds: 300,
     logger: createLogger("silent"),

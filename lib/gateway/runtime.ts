@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Hono } from "hono";
+import { ReadCache } from "@/lib/db/read-cache";
 import { env } from "@/lib/env";
 import { createApp } from "./app";
 import type { AppEnv, GatewayDeps } from "./context";
@@ -51,6 +52,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   }
   const deps: GatewayDeps = {
     db: store.db,
+    reads: new ReadCache(store.changes),
     masterKey,
     logger,
     skewSeconds: options.skewSeconds ?? config.STRATUS_SIGNATURE_SKEW_SECONDS,

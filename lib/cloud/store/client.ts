@@ -24,7 +24,7 @@ export function migrateConsole(db: unknown, driver: "pglite" | "postgres"): Prom
 
 /** Opens (and migrates) a store of the console's own: used when the gateway is remote, and by tests. */
 export function openConsoleStore(options: ConsoleStoreOptions): Promise<ConsoleStore> {
-  return openDatabase(options, schema, CONSOLE_MIGRATIONS, "console.lock");
+  return openDatabase(options, schema, CONSOLE_MIGRATIONS, { lockName: "console.lock" });
 }
 
 const GLOBAL_KEY = Symbol.for("stratus.consoleStore");

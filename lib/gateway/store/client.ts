@@ -16,7 +16,7 @@ export const MIGRATIONS_FOLDER = path.join(process.cwd(), "lib/gateway/store/mig
 
 /** The gateway's store, migrated; PGlite data dirs are locked to this process. */
 export function openStore(options: StoreOptions): Promise<Store> {
-  return openDatabase(options, schema, { folder: MIGRATIONS_FOLDER, lockId: 727_411_001 });
+  return openDatabase(options, schema, { folder: MIGRATIONS_FOLDER, lockId: 727_411_001 }, { listenForChanges: true });
 }
 
 export function dataDirExists(dir: string): boolean {

@@ -1,0 +1,44 @@
+import type { StoreChanges } from "./changes";
+
+/**
+ * Reads kept in memory until the store changes: an entry is served only while the
+ * store's version is the one it was loaded at, and the first read after a change
+ * empties the cache. A pending load is shared, so a burst of identical reads costs
+ * one query. Values are shared between callers: never mutate one.
+ *
+ * Only for reads of tables whose changes move the version everywhere (see
+ * StoreChanges); reads that depend on the clock must not be cached.
+ */
+export class ReadCache {
+  private readonly entries = new Map<string, Promise<unknown>>();
+  private version = -1;
+
+  constructor(
+    private readonly changes: StoreChanges,
+    private readonly maxEntries = 10_000,
+  ) {}
+
+  get<T>(key: string, load: () => Promise<T>): Promise<T> {
+    if (!this.changes.coherent) return load();
+    const version = this.changes.version;
+    if (version !== this.version) {
+      this.entries.clear();
+      this.version = version;
+    }
+    const hit = this.entries.get(key);
+    if (hit) return hit as Promise<T>;
+    const loading = load();
+    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, loading);
+    // A failed load is not kept: the next read tries again.
+    loading.catch(() => {
+      if (this.entries.get(key) === loading) this.entries.delete(key);
+    });
+    return loading;
+  }
+
+  /** Entries held now (for tests). */
+  get size(): number {
+    return this.entries.size;
+  }
+}
