@@ -1,4 +1,5 @@
 import { and, eq } from "drizzle-orm";
+import type { ReadCache } from "@/lib/db/read-cache";
 import type { Caller } from "./context";
 import { forbidden } from "./errors";
 import type { Database } from "./store/client";
@@ -33,23 +34,30 @@ interface Grant {
   scopeObjectId: string;
 }
 
-/** What one caller may do, loaded lazily and once per request. */
+/**
+ * What one caller may do, loaded lazily, once per request, and kept in the
+ * gateway's read cache until the store next changes.
+ */
 export class Access {
   private orgs?: Promise<Map<string, Relation>>;
   private grants = new Map<string, Promise<Grant[]>>();
 
   constructor(
     private readonly db: Database,
+    private readonly reads: ReadCache,
     readonly caller: Caller,
   ) {}
 
   /** Organization id → the caller's relation to it. */
   memberships(): Promise<Map<string, Relation>> {
-    this.orgs ??= this.db
-      .select({ organizationId: memberships.organizationId, relation: memberships.relation })
-      .from(memberships)
-      .where(eq(memberships.userId, this.caller.userId))
-      .then((rows) => new Map(rows.map((r) => [r.organizationId, r.relation as Relation])));
+    const userId = this.caller.userId;
+    this.orgs ??= this.reads.get(`memberships:${userId}`, () =>
+      this.db
+        .select({ organizationId: memberships.organizationId, relation: memberships.relation })
+        .from(memberships)
+        .where(eq(memberships.userId, userId))
+        .then((rows) => new Map(rows.map((r) => [r.organizationId, r.relation as Relation]))),
+    );
     return this.orgs;
   }
 
@@ -60,11 +68,15 @@ export class Access {
   private grantsIn(orgId: string): Promise<Grant[]> {
     let found = this.grants.get(orgId);
     if (!found) {
-      found = this.db
-        .select({ permissions: roles.permissions, scopeType: roleBindings.scopeType, scopeObjectId: roleBindings.scopeObjectId })
-        .from(roleBindings)
-        .innerJoin(roles, eq(roles.id, roleBindings.roleId))
-        .where(and(eq(roleBindings.userId, this.caller.userId), eq(roleBindings.organizationId, orgId)));
+      const userId = this.caller.userId;
+      found = this.reads.get(`grants:${userId}:${orgId}`, () =>
+        this.db
+          .select({ permissions: roles.permissions, scopeType: roleBindings.scopeType, scopeObjectId: roleBindings.scopeObjectId })
+          .from(roleBindings)
+          .innerJoin(roles, eq(roles.id, roleBindings.roleId))
+          .where(and(eq(roleBindings.userId, userId), eq(roleBindings.organizationId, orgId)))
+          .then((rows): Grant[] => rows),
+      );
       this.grants.set(orgId, found);
     }
     return found;

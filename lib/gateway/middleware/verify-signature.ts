@@ -20,7 +20,7 @@ const MESSAGES: Record<string, string> = {
 
 /** Checks the request signature; on success the caller and their access are in the context. */
 export const verifySignature: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const { db, masterKey, skewSeconds } = c.get("deps");
+  const { db, reads, masterKey, skewSeconds } = c.get("deps");
   const url = new URL(c.req.url);
   const result = await verify<Caller>({
     authorization: c.req.header("authorization"),
@@ -29,18 +29,20 @@ export const verifySignature: MiddlewareHandler<AppEnv> = async (c, next) => {
     path: url.pathname,
     query: url.search,
     skewSeconds,
-    lookupKey: async (accessKeyId) => {
-      const [row] = await db
-        .select({ secret: apiKeys.secretCiphertext, userId: users.id, email: users.email })
-        .from(apiKeys)
-        .innerJoin(users, eq(users.id, apiKeys.userId))
-        .where(and(eq(apiKeys.id, accessKeyId), isNull(apiKeys.revokedAt)));
-      if (!row) return null;
-      return { secret: decrypt(masterKey, row.secret), key: { userId: row.userId, email: row.email, accessKeyId } };
-    },
+    // Until the store changes (a revocation is a change), a key's lookup is answered from memory.
+    lookupKey: (accessKeyId) =>
+      reads.get(`key:${accessKeyId}`, async () => {
+        const [row] = await db
+          .select({ secret: apiKeys.secretCiphertext, userId: users.id, email: users.email })
+          .from(apiKeys)
+          .innerJoin(users, eq(users.id, apiKeys.userId))
+          .where(and(eq(apiKeys.id, accessKeyId), isNull(apiKeys.revokedAt)));
+        if (!row) return null;
+        return { secret: decrypt(masterKey, row.secret), key: { userId: row.userId, email: row.email, accessKeyId } as Caller };
+      }),
   });
   if (!result.ok) throw new GatewayError("unauthenticated", MESSAGES[result.reason] ?? "authentication failed");
   c.set("caller", result.key);
-  c.set("access", new Access(db, result.key));
+  c.set("access", new Access(db, reads, result.key));
   await next();
 };

@@ -26,20 +26,25 @@ async function visibleProject(access: Access, db: Parameters<typeof findProject>
 
 export const listProjects: AppRouteHandler<typeof routes.listProjects> = async (c) => {
   const { org_id: orgId, project_name: name, skip_loading_project_resources: skip } = c.req.valid("query");
-  const { db } = c.get("deps");
+  const { db, reads } = c.get("deps");
   const access = c.get("access");
-  let visible: Array<{ row: ProjectRow; relation: string }>;
-  if (orgId !== undefined) {
-    await requireOrgOwner(access, orgId);
-    visible = (await listProjectsIn(db, [orgId], name)).map((row) => ({ row, relation: "owner" }));
-  } else {
-    const orgs = await access.memberships();
-    const rows = await listProjectsIn(db, [...orgs.keys()], name);
-    const relations = await Promise.all(rows.map((row) => access.projectRelation(row.organizationId, row.id)));
-    visible = rows.flatMap((row, i) => (relations[i] ? [{ row, relation: relations[i] }] : []));
-  }
-  const counts = skip ? undefined : await resourceCounts(db, visible.map((v) => v.row.id));
-  return c.json({ items: visible.map(({ row, relation }) => toProject(row, relation, counts?.get(row.id))) }, 200);
+  if (orgId !== undefined) await requireOrgOwner(access, orgId);
+  // What one caller sees for one query is the same until the store changes.
+  const key = JSON.stringify(["projects", access.caller.userId, orgId ?? null, name ?? null, skip === true]);
+  const items = await reads.get(key, async () => {
+    let visible: Array<{ row: ProjectRow; relation: string }>;
+    if (orgId !== undefined) {
+      visible = (await listProjectsIn(db, [orgId], name)).map((row) => ({ row, relation: "owner" }));
+    } else {
+      const orgs = await access.memberships();
+      const rows = await listProjectsIn(db, [...orgs.keys()], name);
+      const relations = await Promise.all(rows.map((row) => access.projectRelation(row.organizationId, row.id)));
+      visible = rows.flatMap((row, i) => (relations[i] ? [{ row, relation: relations[i] }] : []));
+    }
+    const counts = skip ? undefined : await resourceCounts(db, visible.map((v) => v.row.id));
+    return visible.map(({ row, relation }) => toProject(row, relation, counts?.get(row.id)));
+  });
+  return c.json({ items }, 200);
 };
 
 export const createProject: AppRouteHandler<typeof routes.createProject> = async (c) => {

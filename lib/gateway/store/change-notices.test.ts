@@ -1,0 +1,93 @@
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listenForChanges, StoreChanges } from "@/lib/db/changes";
+import { signedHeaders } from "@/lib/signing";
+import { revokeApiKey } from "../admin";
+import { createLogger } from "../logger";
+import { startGateway, type Gateway } from "../runtime";
+import { seedDemo, type DemoCredentials } from "../seed";
+import { freshStoreOptions } from "../testing";
+
+/**
+ * Two gateway replicas on one PostgreSQL: what one changes, the other stops serving
+ * from its read cache once the commit's change notice arrives.
+ */
+const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+
+async function eventually(check: () => Promise<boolean>, timeoutMs = 5_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error("the change did not reach the other replica in time");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe.skipIf(!onPostgres)("change notices between replicas (PostgreSQL)", () => {
+  let a: Gateway;
+  let b: Gateway;
+  let demo: DemoCredentials;
+  let drop: () => Promise<void>;
+
+  beforeAll(async () => {
+    const fresh = await freshStoreOptions();
+    drop = fresh.drop;
+    const masterKey = randomBytes(32);
+    const options = { store: fresh.store, masterKey, seed: false, logger: createLogger("silent"), dataDir: "/nonexistent" };
+    a = await startGateway(options);
+    b = await startGateway(options);
+    demo = await seedDemo(a.store.db, masterKey);
+    await eventually(async () => b.store.changes.coherent);
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    await drop?.();
+  });
+
+  const call = (g: Gateway, method: string, path: string, body?: unknown) => {
+    const url = new URL(`http://gateway.test/v1${path}`);
+    const credentials = { accessKeyId: demo.owner.access_key_id, secretKey: demo.owner.secret_key };
+    return g.app.request(url.toString(), {
+      method,
+      headers: { ...signedHeaders(credentials, { method, url }), ...(body ? { "content-type": "application/json" } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+  };
+  const projectNames = async (g: Gateway) => {
+    const res = await call(g, "GET", "/organizations/projects");
+    return ((await res.json()) as { items: Array<{ name: string }> }).items.map((p) => p.name);
+  };
+
+  it("a project created through one replica is listed by the other", async () => {
+    const before = await projectNames(b); // now cached on b
+    expect(before).not.toContain("made-on-a");
+    const created = await call(a, "POST", "/organizations/projects", { organization_id: demo.organization_id, name: "made-on-a" });
+    expect(created.status).toBe(200);
+    await eventually(async () => (await projectNames(b)).includes("made-on-a"));
+  });
+
+  it("a key revoked through one replica is refused by the other", async () => {
+    expect((await call(b, "GET", "/organizations/projects")).status).toBe(200);
+    expect(await revokeApiKey(a.store.db, demo.owner.access_key_id)).toBe(true);
+    await eventually(async () => (await call(b, "GET", "/organizations/projects")).status === 401);
+  });
+
+  it("counts every write of its own pool, transactions included", async () => {
+    const before = a.store.changes.version;
+    await a.store.db.transaction(async (tx) => {
+      await tx.execute("update organizations set name = name" as never);
+    });
+    expect(a.store.changes.version).toBeGreaterThan(before);
+  });
+});
+
+describe.skipIf(!onPostgres)("the change listener", () => {
+  it("keeps caches reading through while it cannot listen", async () => {
+    const changes = new StoreChanges();
+    const warnings: string[] = [];
+    const listener = listenForChanges("postgres://nobody@127.0.0.1:1/none", changes, (m) => warnings.push(m));
+    await eventually(async () => warnings.length > 0);
+    expect(changes.coherent).toBe(false);
+    await listener.close();
+  });
+});
