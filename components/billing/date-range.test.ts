@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { daysBetween, eachDay, monthEndForecastCents, resolveRange } from "./date-range";
+import { dateSchema } from "@/lib/contract/time";
+import { daysBetween, eachDay, isIsoDate, monthEndForecastCents, resolveRange } from "./date-range";
 
 const today = new Date("2026-03-15T18:30:00Z");
 
@@ -37,5 +38,11 @@ describe("days", () => {
 describe("monthEndForecastCents", () => {
   it("spreads the month-to-date spend over the whole month", () => {
     expect(monthEndForecastCents(15_000, today)).toEqual({ forecastCents: 31_000, daysElapsed: 15, daysInMonth: 31 });
+  });
+});
+
+describe("isIsoDate agrees with the contract's dateSchema", () => {
+  it.each(["2024-02-29", "2023-02-29", "2023-02-30", "2023-13-01", "0000-12-31", "0001-01-01", "9999-12-31", "2024-1-01", "2024-01-01T00:00:00Z", "", "abcd-ef-gh", "2024-04-31"])("%s", (value) => {
+    expect(isIsoDate(value)).toBe(dateSchema.safeParse(value).success);
   });
 });

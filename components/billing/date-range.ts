@@ -1,5 +1,15 @@
-import { dateSchema } from "@/lib/contract/time";
 import type { DayRange } from "@/lib/query/billing";
+
+/**
+ * A real calendar day YYYY-MM-DD from 0001-01-01 to 9999-12-31: what the contract's
+ * dateSchema accepts, checked without zod, which this module (on the billing and
+ * usage pages' first load) would otherwise bring along.
+ */
+export function isIsoDate(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || value < "0001-01-01") return false;
+  const t = Date.parse(`${value}T00:00:00Z`);
+  return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === value;
+}
 
 /** The ranges a user picks from; dates are UTC days, as the gateway meters them. */
 export const RANGE_PRESETS = [
@@ -47,8 +57,8 @@ export function resolveRange(preset: RangePreset, from: string | null, to: strin
       return { ok: true, range: { start_date: isoDay(t - 89 * DAY_MS), end_date: isoDay(t) } };
     case "custom": {
       if (!from || !to) return { ok: false, error: "Choose both a start and an end date." };
-      if (!dateSchema.safeParse(from).success) return { ok: false, error: "The start date must be a valid date (YYYY-MM-DD)." };
-      if (!dateSchema.safeParse(to).success) return { ok: false, error: "The end date must be a valid date (YYYY-MM-DD)." };
+      if (!isIsoDate(from)) return { ok: false, error: "The start date must be a valid date (YYYY-MM-DD)." };
+      if (!isIsoDate(to)) return { ok: false, error: "The end date must be a valid date (YYYY-MM-DD)." };
       if (from > to) return { ok: false, error: "The start date must not be after the end date." };
       if (daysBetween(from, to) > MAX_RANGE_DAYS) return { ok: false, error: `Choose at most ${MAX_RANGE_DAYS} days.` };
       return { ok: true, range: { start_date: from, end_date: to } };
