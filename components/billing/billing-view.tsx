@@ -15,7 +15,7 @@ import { projectQueries } from "@/lib/query/projects";
 import { centsByDayAndProject, filterCosts, productLinesOf, projectLabeler, sumCents, totalsBy, type Total } from "./aggregate";
 import { seriesColor } from "./chart-theme";
 import { eachDay, monthEndForecastCents, resolveRange } from "./date-range";
-import { BillingExportDialog } from "./export-dialog";
+import { BillingExportButton } from "./export-button";
 import { formatCents, formatCentsShort } from "./money";
 import { RangePicker } from "./range-picker";
 import { billingSearchParams } from "./search-params";
@@ -79,7 +79,7 @@ export function BillingView({ orgId, today }: { orgId: string; today: string }) 
               onChange={(v) => void setState({ regions: v })}
             />
             <div className="flex items-end">
-              <BillingExportDialog
+              <BillingExportButton
                 orgId={orgId}
                 options={options.data}
                 projectLabel={label}

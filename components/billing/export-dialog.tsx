@@ -7,6 +7,7 @@ import { Controller, useForm } from "react-hook-form";
 import { toast } from "@/components/ui/toast";
 import { z } from "zod";
 import { Button } from "@/components/ui/button";
+import { downloadFrom } from "@/components/ui/download";
 import { Dialog, DialogContent, DialogFooter, DialogTrigger } from "@/components/ui/dialog";
 import { Field, Input } from "@/components/ui/field";
 import { MultiSelect } from "@/components/ui/multi-select";
@@ -29,15 +30,8 @@ const exportFormSchema = z
     message: `must be at most ${MAX_RANGE_DAYS} days after the start date`,
   });
 
-/** Starts a download the browser streams to disk under the gateway's file name. */
-export function downloadFrom(url: string): void {
-  const a = Object.assign(document.createElement("a"), { href: url, download: "" });
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-}
 
-interface BillingExportDialogProps {
+export interface BillingExportDialogProps {
   orgId: string;
   options: BillingOptions | undefined;
   projectLabel: (id: string) => string;
@@ -45,8 +39,9 @@ interface BillingExportDialogProps {
 }
 
 /** CSV of the costs by resource and day, for the chosen projects, product lines, regions and dates. */
-export function BillingExportDialog({ orgId, options, projectLabel, defaults }: BillingExportDialogProps) {
-  const [open, setOpen] = useState(false);
+/** Loaded on the first click of its button (export-button.tsx), then open. */
+export function BillingExportDialog({ orgId, options, projectLabel, defaults, defaultOpen = false }: BillingExportDialogProps & { defaultOpen?: boolean }) {
+  const [open, setOpen] = useState(defaultOpen);
   const form = useForm<BillingExportFilters>({ resolver: zodResolver(exportFormSchema), defaultValues: defaults });
   const { errors } = form.formState;
   return (

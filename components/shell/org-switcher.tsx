@@ -3,7 +3,7 @@
 import { Building2, ChevronsUpDown } from "lucide-react";
 import { lazy } from "react";
 import { Button } from "@/components/ui/button";
-import { LazyMenu } from "./lazy-menu";
+import { OnFirstUse } from "@/components/ui/on-first-use";
 
 export interface OrgSummary {
   id: string;
@@ -31,5 +31,5 @@ export function OrgSwitcher({ orgs, currentId }: { orgs: OrgSummary[]; currentId
       <ChevronsUpDown className="opacity-60" />
     </Button>
   );
-  return <LazyMenu trigger={trigger} preload={loadMenu} menu={<OrgSwitcherMenu orgs={orgs} currentId={currentId} trigger={trigger({})} />} />;
+  return <OnFirstUse trigger={trigger} preload={loadMenu} menu={<OrgSwitcherMenu orgs={orgs} currentId={currentId} trigger={trigger({})} />} />;
 }

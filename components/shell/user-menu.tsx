@@ -3,7 +3,7 @@
 import { UserRound } from "lucide-react";
 import { lazy } from "react";
 import { Button } from "@/components/ui/button";
-import { LazyMenu } from "./lazy-menu";
+import { OnFirstUse } from "@/components/ui/on-first-use";
 
 // The menu (Radix dropdown, and next-auth's client for signing out) is fetched on first use.
 const loadMenu = () => import("./user-menu-content");
@@ -16,5 +16,5 @@ export function UserMenu({ email }: { email: string }) {
       <span className="hidden max-w-40 truncate sm:inline">{email}</span>
     </Button>
   );
-  return <LazyMenu trigger={trigger} preload={loadMenu} menu={<UserMenuContent email={email} trigger={trigger({})} />} />;
+  return <OnFirstUse trigger={trigger} preload={loadMenu} menu={<UserMenuContent email={email} trigger={trigger({})} />} />;
 }

@@ -10,12 +10,12 @@ export interface TriggerHandlers {
 }
 
 /**
- * A menu whose code is fetched on first use, so a page's first load carries only
- * its trigger button. The first click (Enter and Space included) or ArrowDown
- * mounts the menu (a React.lazy component that renders the same trigger and opens);
- * pointing at or focusing the trigger starts fetching the code early.
+ * A menu or dialog whose code is fetched on first use, so a page's first load
+ * carries only its trigger button. The first click (Enter and Space included) or
+ * ArrowDown mounts `menu` (a React.lazy component that renders the same trigger,
+ * already open); pointing at or focusing the trigger starts fetching the code early.
  */
-export function LazyMenu({
+export function OnFirstUse({
   trigger,
   menu,
   preload,

@@ -6,7 +6,7 @@ import { useState } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { toast } from "@/components/ui/toast";
 import { z } from "zod";
-import { downloadFrom } from "@/components/billing/export-dialog";
+import { downloadFrom } from "@/components/ui/download";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogFooter, DialogTrigger } from "@/components/ui/dialog";
 import { Field, Input, Textarea } from "@/components/ui/field";
@@ -37,7 +37,7 @@ const LABELS: Record<(typeof FIELDS)[number], string> = {
   end_date: "End date",
 };
 
-interface UsageExportDialogProps {
+export interface UsageExportDialogProps {
   orgId: string;
   options: UsageOptions | undefined;
   projectLabel: (id: string) => string;
@@ -49,8 +49,9 @@ interface UsageExportDialogProps {
  * choice sends all the values the options name; the resources are the IDs of
  * the VMs, disks… to include.
  */
-export function UsageExportDialog({ orgId, options, projectLabel, defaults }: UsageExportDialogProps) {
-  const [open, setOpen] = useState(false);
+/** Loaded on the first click of its button (export-button.tsx), then open. */
+export function UsageExportDialog({ orgId, options, projectLabel, defaults, defaultOpen = false }: UsageExportDialogProps & { defaultOpen?: boolean }) {
+  const [open, setOpen] = useState(defaultOpen);
   const initial = (): FormValues => ({
     projects: defaults?.projects ?? [],
     resource_types: defaults?.resource_types ?? [],

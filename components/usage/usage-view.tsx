@@ -16,7 +16,7 @@ import { EmptyState, ErrorState } from "@/components/ui/states";
 import { projectQueries } from "@/lib/query/projects";
 import { usageQueries, type UsageFilters, type UsageItem } from "@/lib/query/usage";
 import { byPeriodAndType, byProjectAndType, metricsOf, type PeriodRow, type ProjectTypeTotal } from "./aggregate";
-import { UsageExportDialog } from "./export-dialog";
+import { UsageExportButton } from "./export-button";
 import { USAGE_INTERVALS, usageFilters, usageSearchParams } from "./search-params";
 import { StackedBarChart } from "@/components/billing/stacked-bar-chart";
 
@@ -83,7 +83,7 @@ export function UsageView({ orgId, today }: { orgId: string; today: string }) {
               onChange={(v) => void setState({ regions: v })}
             />
             <div className="flex items-end">
-              <UsageExportDialog orgId={orgId} options={options.data} projectLabel={label} defaults={filters} />
+              <UsageExportButton orgId={orgId} options={options.data} projectLabel={label} defaults={filters} />
             </div>
           </div>
           {options.isError ? <p className="text-sm text-amber-700 dark:text-amber-400">The filter values could not be loaded; the usage below is unfiltered by them.</p> : null}
