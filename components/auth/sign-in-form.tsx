@@ -1,14 +1,16 @@
 "use client";
 
-import { zodResolver } from "@hookform/resolvers/zod";
 import { KeyRound, LoaderCircle, UserRound } from "lucide-react";
-import { signIn } from "next-auth/react";
 import { useEffect, useId, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
 import { Button } from "@/components/ui/button";
 import { signInErrorMessage } from "@/lib/auth/messages";
-import { apiKeySignInSchema, type ApiKeySignIn } from "@/lib/auth/schema";
+import type { ApiKeySignIn } from "@/lib/auth/schema";
 import { cn } from "@/lib/utils";
+import { signInResolver } from "./sign-in-resolver";
+
+/** next-auth's browser client, fetched when the user signs in rather than with the page. */
+const signIn: typeof import("next-auth/react").signIn = async (...args) => (await import("next-auth/react")).signIn(...args);
 
 export interface SignInFormProps {
   callbackPath: string;
@@ -30,7 +32,7 @@ export function SignInForm({ callbackPath, demo, initialError, notice }: SignInF
   const [failures, setFailures] = useState(0);
   const alertRef = useRef<HTMLDivElement>(null);
   const ids = { key: useId(), secret: useId(), keyError: useId(), secretError: useId() };
-  const form = useForm<ApiKeySignIn>({ resolver: zodResolver(apiKeySignInSchema), defaultValues: { access_key_id: "", secret_key: "" } });
+  const form = useForm<ApiKeySignIn>({ resolver: signInResolver, defaultValues: { access_key_id: "", secret_key: "" } });
   const { errors } = form.formState;
 
   async function attempt(kind: Exclude<Pending, null>, run: () => ReturnType<typeof signIn>) {
