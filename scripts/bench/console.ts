@@ -158,7 +158,27 @@ async function resolveRoute(
   return url;
 }
 
-async function lighthouseScores(baseUrl: string, cookie: string, urls: Array<[string, string]>) {
+interface Score {
+  name: string;
+  performance: number;
+  accessibility: number;
+  metrics: string;
+  benchmarkIndex: number;
+}
+
+/**
+ * The CPU slowdown Lighthouse's throttling documentation (docs/throttling.md,
+ * "Calibrating the CPU slowdown") suggests for emulating a mid-tier phone from a
+ * host of this benchmarkIndex: 4x from a high-end desktop (1500 and up), 2x from a
+ * low-end desktop (1000-1500) or a high-end phone (800-1200), 1x from a mid-tier phone.
+ */
+export function calibratedCpuSlowdown(benchmarkIndex: number): number {
+  if (benchmarkIndex >= 1500) return 4;
+  if (benchmarkIndex >= 800) return 2;
+  return 1;
+}
+
+async function lighthouseScores(baseUrl: string, cookie: string, urls: Array<[string, string]>, cpuSlowdownMultiplier?: number): Promise<Score[]> {
   const profile = mkdtempSync(path.join(tmpdir(), "stratus-bench-chromium-"));
   const browser = spawn(CHROMIUM, [...CHROMIUM_FLAGS, "--remote-debugging-port=0", `--user-data-dir=${profile}`, "about:blank"], {
     stdio: ["ignore", "ignore", "pipe"],
@@ -179,12 +199,19 @@ async function lighthouseScores(baseUrl: string, cookie: string, urls: Array<[st
       });
       browser.once("exit", (code) => reject(new Error(`Chromium exited (${code}): ${seen.slice(-500)}`)));
     });
-    const scores: Array<{ name: string; performance: number; accessibility: number; metrics: string }> = [];
+    const scores: Score[] = [];
     for (const [name, url] of urls) {
       const audit = () =>
         lighthouse(
           `${baseUrl}${url}`,
-          { port, output: "json", logLevel: "error", onlyCategories: ["performance", "accessibility"], extraHeaders: { Cookie: cookie } },
+          {
+            port,
+            output: "json",
+            logLevel: "error",
+            onlyCategories: ["performance", "accessibility"],
+            extraHeaders: { Cookie: cookie },
+            ...(cpuSlowdownMultiplier === undefined ? {} : { throttling: { cpuSlowdownMultiplier } }),
+          },
           LIGHTHOUSE_PRESET === "desktop" ? desktopConfig : undefined,
         );
       let result = await audit();
@@ -205,7 +232,12 @@ async function lighthouseScores(baseUrl: string, cookie: string, urls: Array<[st
         performance: Math.round((categories.performance?.score ?? 0) * 100),
         accessibility: Math.round((categories.accessibility?.score ?? 0) * 100),
         metrics: `FCP ${metric("first-contentful-paint")}, LCP ${metric("largest-contentful-paint")}, TBT ${metric("total-blocking-time")}, CLS ${metric("cumulative-layout-shift")}`,
+        benchmarkIndex: Math.round(result.lhr.environment.benchmarkIndex),
       });
+      const applied = result.lhr.configSettings.throttling;
+      if (cpuSlowdownMultiplier !== undefined && applied.cpuSlowdownMultiplier !== cpuSlowdownMultiplier) {
+        throw new Error(`Lighthouse ran with CPU slowdown ${applied.cpuSlowdownMultiplier}, not ${cpuSlowdownMultiplier}`);
+      }
       if (process.env.BENCH_CONSOLE_DETAIL === "1") {
         const failing = Object.values(audits).filter((a) => a.score !== null && a.score < 0.9 && a.scoreDisplayMode !== "informative");
         process.stderr.write(`  lighthouse ${url}: ${failing.map((a) => `${a.id} ${a.displayValue ?? a.score}`).join("; ")}\n`);
@@ -313,14 +345,17 @@ export async function run(): Promise<Row[]> {
     browser = undefined;
 
     const orgBase = `/orgs/${demo.organization_id}`;
-    const scores =
-      only === "bundles"
-        ? []
-        : await lighthouseScores(
-            baseUrl,
-            cookie,
-            LIGHTHOUSE_PAGES.map(([name, suffix]) => [name, `${orgBase}${suffix}`]),
-          );
+    const pages = LIGHTHOUSE_PAGES.map(([name, suffix]): [string, string] => [name, `${orgBase}${suffix}`]);
+    const scores = only === "bundles" ? [] : await lighthouseScores(baseUrl, cookie, pages);
+    // Lighthouse's 4x CPU slowdown assumes a high-end desktop host; on a slower host it emulates a phone
+    // slower than its mid-tier target. Its documentation says to calibrate from the measured benchmarkIndex:
+    // a second pass at that slowdown is reported beside the default one, and the budget is judged on it.
+    const indexes = scores.map((s) => s.benchmarkIndex).sort((a, b) => a - b);
+    const benchmarkIndex = indexes[Math.floor(indexes.length / 2)] ?? 0;
+    const slowdown = calibratedCpuSlowdown(benchmarkIndex);
+    const calibrated = scores.length && slowdown !== 4 && LIGHTHOUSE_PRESET === "mobile" ? await lighthouseScores(baseUrl, cookie, pages, slowdown) : [];
+    const judged = calibrated.length ? calibrated : scores;
+    const list = (of: Score[]) => of.map((s) => `${s.name}: performance ${s.performance} (${s.metrics}), accessibility ${s.accessibility}`).join("; ");
 
     const measuredRoutes = weights.filter((w) => w.url);
     const heaviest = measuredRoutes.reduce<RouteWeight | undefined>((a, b) => (!a || b.gzipBytes > a.gzipBytes ? b : a), undefined);
@@ -337,10 +372,14 @@ export async function run(): Promise<Row[]> {
       },
       {
         what: "console pages",
-        how: `Lighthouse 12 (${LIGHTHOUSE_PRESET === "desktop" ? "desktop preset" : "default configuration: mobile, simulated throttling"}), Chromium headless, the owner's session cookie as an extra header`,
-        measured: scores.map((s) => `${s.name}: performance ${s.performance} (${s.metrics}), accessibility ${s.accessibility}`).join("; "),
+        how:
+          `Lighthouse 12 (${LIGHTHOUSE_PRESET === "desktop" ? "desktop preset" : "default configuration: mobile, simulated throttling"}), Chromium headless, the owner's session cookie as an extra header` +
+          (calibrated.length
+            ? `; this host's Lighthouse benchmarkIndex is ${benchmarkIndex} (median of the default runs), below the high-end desktop (1500-2000) its default 4x CPU slowdown assumes, so as Lighthouse's throttling documentation advises the pages are measured again with the slowdown its calibration table gives for that host class (${slowdown}x) and the budget is judged on that pass; the default 4x pass is listed too`
+            : `; benchmarkIndex ${benchmarkIndex || "?"}`),
+        measured: calibrated.length ? `calibrated ${slowdown}x CPU: ${list(calibrated)} | default 4x CPU: ${list(scores)}` : list(scores),
         budget: "performance ≥ 90, accessibility ≥ 95",
-        pass: scores.every((s) => s.performance >= 90 && s.accessibility >= 95),
+        pass: judged.length > 0 && judged.every((s) => s.performance >= 90 && s.accessibility >= 95),
       },
     ];
     return rows.filter((r) => (only === "bundles" ? r.what !== "console pages" : only === "lighthouse" ? r.what !== "console bundles" : true));
