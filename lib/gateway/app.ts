@@ -72,26 +72,28 @@ export function createApp(deps: GatewayDeps): Hono<AppEnv> {
   });
   app.use("*", requestContext);
   app.use("*", async (c, next) => {
-    await next();
     // API answers may hold one-time secrets: never cached, never sniffed, never framed.
+    // Set before the answer exists, so every answer made through the context carries them
+    // without reopening it (which would cost the server its fast path for the answer).
     c.header("Cache-Control", "no-store");
     c.header("X-Content-Type-Options", "nosniff");
     c.header("X-Frame-Options", "DENY");
+    await next();
   });
   // Time to the first byte of the answer; a streamed export keeps streaming after it.
   app.use(
     "*",
     timeout(deps.requestTimeoutMs, () => new HTTPException(504, { message: `the request took longer than ${deps.requestTimeoutMs} ms` })),
   );
-  app.use(
-    "*",
-    bodyLimit({
-      maxSize: deps.maxBodyBytes,
-      onError: () => {
-        throw new GatewayError("payload_too_large", `body: larger than ${deps.maxBodyBytes} bytes`);
-      },
-    }),
-  );
+  const limitBody = bodyLimit({
+    maxSize: deps.maxBodyBytes,
+    onError: () => {
+      throw new GatewayError("payload_too_large", `body: larger than ${deps.maxBodyBytes} bytes`);
+    },
+  });
+  // GET and HEAD carry no body to limit; asking for one would build the full Request object
+  // the server otherwise spares (a fifth of a small answer's cost).
+  app.use("*", (c, next) => (c.req.method === "GET" || c.req.method === "HEAD" ? next() : limitBody(c, next)));
   app.onError(onError);
   app.notFound((c) => {
     c.set("errorMessage", "no such operation");

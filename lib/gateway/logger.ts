@@ -8,8 +8,35 @@ export interface Logger {
   error(msg: string, fields?: Record<string, unknown>): void;
 }
 
-/** One JSON object per line on stdout. Callers never pass secrets or request bodies. */
-export function createLogger(level: Level | "silent" = "info", write: (line: string) => void = (l) => process.stdout.write(l + "\n")): Logger {
+/**
+ * Standard output, a batch per turn of the event loop: under load one write carries
+ * the lines of many requests instead of one system call each. Whatever is pending is
+ * written before the process exits.
+ */
+let stdoutWriter: ((line: string) => void) | undefined;
+
+function batchedStdout(line: string): void {
+  stdoutWriter ??= makeBatchedStdout();
+  stdoutWriter(line);
+}
+
+function makeBatchedStdout(): (line: string) => void {
+  let pending: string[] = [];
+  const flush = () => {
+    if (pending.length === 0) return;
+    const text = pending.join("");
+    pending = [];
+    process.stdout.write(text);
+  };
+  process.once("exit", flush);
+  return (line) => {
+    if (pending.length === 0) setImmediate(flush);
+    pending.push(line + "\n");
+  };
+}
+
+/** One JSON object per line (stdout by default). Callers never pass secrets or request bodies. */
+export function createLogger(level: Level | "silent" = "info", write: (line: string) => void = batchedStdout): Logger {
   const min = ORDER[level];
   const log = (lvl: Level) => (msg: string, fields?: Record<string, unknown>) => {
     if (ORDER[lvl] < min) return;

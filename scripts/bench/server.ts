@@ -38,3 +38,4 @@ http.headersTimeout = 15_000;
 http.requestTimeout = 60_000;
 http.keepAliveTimeout = 5_000;
 process.on("disconnect", () => process.exit(0));
+process.on("SIGINT", () => process.exit(0));

@@ -11,13 +11,13 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   c.set("requestId", requestId);
   c.set("startedAt", new Date());
   const started = performance.now();
-  await next();
   c.header("X-Request-Id", requestId);
+  await next();
   const status = c.res.status;
   const fields = {
     request_id: requestId,
     method: c.req.method,
-    path: new URL(c.req.url).pathname,
+    path: c.req.path,
     status,
     duration_ms: Math.round((performance.now() - started) * 10) / 10,
     user_id: c.get("caller")?.userId,

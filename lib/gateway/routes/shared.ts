@@ -1,4 +1,5 @@
 import type { RouteConfig, RouteHandler } from "@hono/zod-openapi";
+import type { Context, TypedResponse } from "hono";
 import type { z } from "zod";
 import { errorBodySchema, rpcStatusSchema } from "@/lib/contract/common";
 import type { AppEnv } from "../context";
@@ -34,3 +35,15 @@ export const emptyOk = { description: "empty response" };
 
 /** A Date as RFC 3339 UTC. */
 export const iso = (d: Date | null | undefined): string => (d ? d.toISOString() : "");
+
+/** JSON text of a value of type T: an answer made once and kept (in the read cache). */
+export type JsonText<T> = string & { readonly __jsonOf?: T };
+
+export function toJsonText<T>(value: T): JsonText<T> {
+  return JSON.stringify(value) as JsonText<T>;
+}
+
+/** Answers 200 with JSON text made earlier, typed as the value it was made from. */
+export function jsonTextAnswer<T>(c: Context, text: JsonText<T>): TypedResponse<T, 200, "json"> {
+  return c.body(text, 200, { "Content-Type": "application/json" }) as unknown as TypedResponse<T, 200, "json">;
+}

@@ -13,7 +13,7 @@ import {
   type ProjectRow,
 } from "../../store/queries/projects";
 import { projects, roleBindings, roles } from "../../store/schema";
-import type { AppRouteHandler } from "../shared";
+import { jsonTextAnswer, toJsonText, type AppRouteHandler } from "../shared";
 import type * as routes from "./projects.routes";
 
 /** The project if the caller may see it; a missing and a hidden project are both 404. */
@@ -29,9 +29,9 @@ export const listProjects: AppRouteHandler<typeof routes.listProjects> = async (
   const { db, reads } = c.get("deps");
   const access = c.get("access");
   if (orgId !== undefined) await requireOrgOwner(access, orgId);
-  // What one caller sees for one query is the same until the store changes.
+  // What one caller sees for one query is the same until the store changes: kept as the answer's text.
   const key = JSON.stringify(["projects", access.caller.userId, orgId ?? null, name ?? null, skip === true]);
-  const items = await reads.get(key, async () => {
+  const body = await reads.get(key, async () => {
     let visible: Array<{ row: ProjectRow; relation: string }>;
     if (orgId !== undefined) {
       visible = (await listProjectsIn(db, [orgId], name)).map((row) => ({ row, relation: "owner" }));
@@ -42,9 +42,9 @@ export const listProjects: AppRouteHandler<typeof routes.listProjects> = async (
       visible = rows.flatMap((row, i) => (relations[i] ? [{ row, relation: relations[i] }] : []));
     }
     const counts = skip ? undefined : await resourceCounts(db, visible.map((v) => v.row.id));
-    return visible.map(({ row, relation }) => toProject(row, relation, counts?.get(row.id)));
+    return toJsonText({ items: visible.map(({ row, relation }) => toProject(row, relation, counts?.get(row.id))) });
   });
-  return c.json({ items }, 200);
+  return jsonTextAnswer(c, body);
 };
 
 export const createProject: AppRouteHandler<typeof routes.createProject> = async (c) => {
