@@ -3,27 +3,24 @@
 import { ChevronRight } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-import { NAV } from "./nav";
-
-const LABELS = new Map(NAV.flatMap((s) => s.items).map((i) => [i.href, i.label]));
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-function labelFor(segment: string, path: string): string {
+function labelFor(segment: string, path: string, labels: Record<string, string>): string {
   const text = decodeURIComponent(segment);
   // An id is shown as itself (shortened), not as words.
   if (UUID.test(text)) return `${text.slice(0, 8)}…`;
-  return LABELS.get(path) ?? text.replace(/-/g, " ").replace(/^\w/, (c) => c.toUpperCase());
+  return labels[path] ?? text.replace(/-/g, " ").replace(/^\w/, (c) => c.toUpperCase());
 }
 
 /** Organization › area › detail, from the URL. */
-export function Breadcrumbs({ orgId, orgName }: { orgId: string; orgName: string }) {
+export function Breadcrumbs({ orgId, orgName, labels }: { orgId: string; orgName: string; labels: Record<string, string> }) {
   const pathname = usePathname() ?? "";
   const base = `/orgs/${orgId}`;
   const rest = pathname.startsWith(base) ? pathname.slice(base.length).split("/").filter(Boolean) : [];
   const crumbs = rest.map((segment, i) => {
     const path = rest.slice(0, i + 1).join("/");
-    return { href: `${base}/${path}`, label: labelFor(segment, path) };
+    return { href: `${base}/${path}`, label: labelFor(segment, path, labels) };
   });
   return (
     <nav aria-label="Breadcrumb" className="min-w-0">

@@ -1,0 +1,77 @@
+"use client";
+
+import { Cloud, Menu, X } from "lucide-react";
+import Link from "next/link";
+import { useState } from "react";
+import type * as React from "react";
+import { Button } from "@/components/ui/button";
+import { Breadcrumbs } from "./breadcrumbs";
+import type { OrgSummary } from "./org-switcher";
+import { OrgSwitcher } from "./org-switcher";
+import { SideNav, type SideNavSection } from "./side-nav";
+import { ThemeToggle } from "./theme-toggle";
+import { UserMenu } from "./user-menu";
+
+interface ShellFrameProps {
+  orgs: OrgSummary[];
+  orgId: string;
+  email: string;
+  /** The navigation, built by the server (shell.tsx): the caller's visible areas, icons rendered. */
+  sections: SideNavSection[];
+  /** Breadcrumb labels by path below /orgs/[orgId]. */
+  labels: Record<string, string>;
+  children: React.ReactNode;
+}
+
+/** Sidebar by area, top bar with breadcrumbs, organization switcher, theme and account; a drawer on phones. */
+export function ShellFrame({ orgs, orgId, email, sections, labels, children }: ShellFrameProps) {
+  const [open, setOpen] = useState(false);
+  const current = orgs.find((o) => o.id === orgId);
+  return (
+    <div className="flex min-h-screen">
+      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
+        Skip to content
+      </a>
+      <aside className="hidden w-60 shrink-0 border-r border-slate-200 bg-slate-50 md:block dark:border-slate-800 dark:bg-slate-900/50">
+        <Link href={`/orgs/${orgId}`} className="flex h-14 items-center gap-2 border-b border-slate-200 px-4 font-semibold dark:border-slate-800">
+          <Cloud className="size-5 text-brand-600" aria-hidden /> Stratus
+        </Link>
+        <SideNav sections={sections} base={`/orgs/${orgId}`} />
+      </aside>
+      {open ? (
+        <div className="fixed inset-0 z-40 md:hidden" role="dialog" aria-modal="true" aria-label="Navigation">
+          <button className="absolute inset-0 bg-black/40" aria-label="Close navigation" onClick={() => setOpen(false)} />
+          <div className="absolute inset-y-0 left-0 w-64 overflow-y-auto bg-white shadow-xl dark:bg-slate-900">
+            <div className="flex h-14 items-center justify-between border-b border-slate-200 px-4 dark:border-slate-800">
+              <span className="flex items-center gap-2 font-semibold">
+                <Cloud className="size-5 text-brand-600" aria-hidden /> Stratus
+              </span>
+              <Button variant="ghost" size="icon" aria-label="Close navigation" onClick={() => setOpen(false)}>
+                <X />
+              </Button>
+            </div>
+            <SideNav sections={sections} base={`/orgs/${orgId}`} onNavigate={() => setOpen(false)} />
+          </div>
+        </div>
+      ) : null}
+      <div className="flex min-w-0 flex-1 flex-col">
+        <header className="sticky top-0 z-30 flex h-14 items-center gap-3 border-b border-slate-200 bg-white/90 px-3 backdrop-blur sm:px-4 dark:border-slate-800 dark:bg-slate-950/90">
+          <Button variant="ghost" size="icon" className="md:hidden" aria-label="Open navigation" onClick={() => setOpen(true)}>
+            <Menu />
+          </Button>
+          <OrgSwitcher orgs={orgs} currentId={orgId} />
+          <div className="hidden min-w-0 flex-1 sm:block">
+            <Breadcrumbs orgId={orgId} orgName={current?.name ?? "Organization"} labels={labels} />
+          </div>
+          <div className="ml-auto flex items-center gap-1">
+            <ThemeToggle />
+            <UserMenu email={email} />
+          </div>
+        </header>
+        <main id="main" className="mx-auto w-full max-w-7xl flex-1 p-4 sm:p-6">
+          {children}
+        </main>
+      </div>
+    </div>
+  );
+}
