@@ -1,9 +1,9 @@
-import { ne, sql } from "drizzle-orm";
+import { eq, ne, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LogEntry } from "@/lib/contract/audit-logs";
 import { pageQuery } from "../../store/queries/audit-logs";
 import type { Database } from "../../store/client";
-import { organizations } from "../../store/schema";
+import { auditLog, organizations } from "../../store/schema";
 import { createTestGateway, type TestGateway, type Who } from "../../testing";
 
 let t: TestGateway;
@@ -149,6 +149,20 @@ describe("audit-log pages and the index", () => {
       expect(text, text).not.toMatch(/\bSort\b/);
     }
   });
+
+  it("serves a search by target from the target index, one page per value, whatever the statistics", async () => {
+    const ids = [...new Set(all.flatMap((e) => e.target_ids))].slice(0, 3);
+    const from = { t: new Date(all[Math.floor(all.length / 2)]!.start_time).toISOString().replace("Z", "000Z"), s: 1 };
+    for (const toward of ["older", "newer"] as const) {
+      const result = await t.gateway.store.db.execute(sql`explain ${pageQuery(t.gateway.store.db, org, { targetIds: ids }, 21, toward, from).getSQL()}`);
+      const rows = ((result as unknown as { rows?: unknown[] }).rows ?? (result as unknown as unknown[])) as Array<Record<string, string>>;
+      const text = rows.map((r) => Object.values(r)[0]).join("\n");
+      expect(text, text).toContain("audit_targets_search_idx");
+      // The only sort is of the merged pages (at most 21 entries per value).
+      expect(text.match(/Sort Key/g)?.length ?? 0, text).toBeLessThanOrEqual(1);
+      expect(text, text).not.toContain("Seq Scan");
+    }
+  });
 });
 
 describe("GET /organizations/{organization_id}/audit-logs: filters", () => {
@@ -217,6 +231,41 @@ describe("GET /organizations/{organization_id}/audit-logs: filters", () => {
     expect(found.map(key)).toEqual(expected.map(key));
   });
 
+  it("pages a search by several targets forward and back by its tokens, each entry once", async () => {
+    const byCount = new Map<string, number>();
+    for (const e of all) for (const id of e.target_ids) byCount.set(id, (byCount.get(id) ?? 0) + 1);
+    const sorted = [...byCount].sort((x, y) => y[1] - x[1]);
+    // The most frequent target, a middling one and a rare one (and one repeated).
+    const ids = [sorted[0]![0], sorted[Math.floor(sorted.length / 2)]![0], sorted.at(-1)![0]];
+    const expected = all.filter((e) => e.target_ids.some((id) => ids.includes(id)));
+    const query: Query = [...ids, ids[0]!].map((id) => ["target_ids", id] as [string, string]);
+    const forward = await walk(query, 9);
+    expect(forward.flatMap((p) => p.items)).toEqual(expected);
+    expect(forward.length).toBe(Math.ceil(expected.length / 9));
+    let back = forward.at(-1)!;
+    const backward = [back];
+    while (back.prev_page_token) {
+      back = (await logs([...pairs(query), ["limit", "9"], ["prev_token", back.prev_page_token]])).body;
+      backward.unshift(back);
+    }
+    expect(backward.map((p) => p.items)).toEqual(forward.map((p) => p.items));
+  });
+
+  it("combines a search by target with the other filters, and target ids with target names", async () => {
+    const vm = all.find((e) => e.target_type === "VM")!;
+    const [id, name] = [vm.target_ids[0]!, vm.target_names[0]!];
+    const other = all.find((e) => e.target_type === "Disk")!;
+    const searches: Array<[Query, (e: LogEntry) => boolean]> = [
+      [{ target_ids: id, results: "OK", surfaces: "console,api" }, (e) => e.target_ids.includes(id) && e.result === "OK" && ["console", "api"].includes(e.surface)],
+      [{ target_ids: `${id},${other.target_ids[0]!}`, target_names: name }, (e) => e.target_ids.includes(id) && e.target_names.includes(name)],
+      [{ target_names: `${name},${other.target_names[0]!}`, actor_types: "user" }, (e) => e.target_names.some((n) => [name, other.target_names[0]].includes(n)) && e.actor_type === "user"],
+      [{ target_ids: id, target_names: other.target_names[0]! }, () => false],
+    ];
+    for (const [query, matches] of searches) {
+      expect((await entries(query)).map(key), JSON.stringify(query)).toEqual(all.filter(matches).map(key));
+    }
+  });
+
   it("pages a filtered search by its tokens", async () => {
     const expected = all.filter((e) => e.actor_type === "system");
     const pages = await walk({ actor_types: "system" }, 7);
@@ -275,5 +324,33 @@ describe("GET /organizations/{organization_id}/audit-logs: access and new entrie
     expect(found.body.items).toHaveLength(1);
     const byName = await logs({ target_names: "not-allowed", actor_emails: t.demo.member.email });
     expect(byName.body.items.map((e) => e.result)).toEqual(["PERMISSION_DENIED"]);
+  });
+
+  it("finds an entry with several targets by each of them, once, whoever wrote it", async () => {
+    const [other] = await t.gateway.store.db.select({ id: organizations.id }).from(organizations).where(ne(organizations.id, org));
+    const base = {
+      organizationId: other!.id,
+      action: "Update",
+      actorId: "someone",
+      actorEmail: "someone@example.com",
+      actorType: "user",
+      result: "OK",
+      surface: "api",
+      targetType: "VM",
+    };
+    const at = (minutes: number) => new Date(Date.now() - minutes * 60_000);
+    await t.gateway.store.db.insert(auditLog).values([
+      { ...base, id: "multi-1", startTime: at(3), endTime: at(3), targetIds: ["vm-a", "vm-b", "vm-a"], targetNames: ["a", "b"] },
+      { ...base, id: "multi-2", startTime: at(2), endTime: at(2), targetIds: ["vm-b"], targetNames: ["b"] },
+    ]);
+    const search = async (query: Query) => (await logs(query, "outsider", other!.id)).body.items.map((e) => e.target_ids);
+    expect(await search({ target_ids: "vm-a" })).toEqual([["vm-a", "vm-b", "vm-a"]]);
+    expect(await search({ target_ids: "vm-a,vm-b" })).toEqual([["vm-b"], ["vm-a", "vm-b", "vm-a"]]);
+    expect(await search({ target_names: "a,b" })).toEqual([["vm-b"], ["vm-a", "vm-b", "vm-a"]]);
+    expect(await search({ target_ids: "vm-b", target_names: "a" })).toEqual([["vm-a", "vm-b", "vm-a"]]);
+    // A changed entry is found by its new targets only.
+    await t.gateway.store.db.update(auditLog).set({ targetIds: ["vm-c"] }).where(eq(auditLog.id, "multi-2"));
+    expect(await search({ target_ids: "vm-b" })).toEqual([["vm-a", "vm-b", "vm-a"]]);
+    expect(await search({ target_ids: "vm-c" })).toEqual([["vm-c"]]);
   });
 });

@@ -1,8 +1,8 @@
 import { and, arrayOverlaps, eq, gte, inArray, lte, notInArray, sql, type SQL } from "drizzle-orm";
-import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import { alias, type AnyPgColumn } from "drizzle-orm/pg-core";
 import type { LogEntry } from "@/lib/contract/audit-logs";
 import type { Database } from "../client";
-import { auditLog } from "../schema";
+import { auditLog, auditLogTargets } from "../schema";
 
 export interface AuditFilter {
   projectIds?: string[];
@@ -28,49 +28,88 @@ export interface AuditPosition {
 }
 
 const a = auditLog;
+/** The entries tested inside a search by target (the outer query reads `a`). */
+const b = alias(auditLog, "b");
+const targets = auditLogTargets;
+type Entries = typeof a | typeof b;
 const some = (values?: string[]): values is string[] => values !== undefined && values.length > 0;
 /** Enumerated values (actions, types, results, surfaces) match whatever their case. */
 const anyCase = (column: AnyPgColumn, values: string[]) => inArray(sql`lower(${column})`, values.map((v) => v.toLowerCase()));
 
-function filterConditions(orgId: string, f: AuditFilter): Array<SQL | undefined> {
+function filterConditions(e: Entries, orgId: string, f: AuditFilter): Array<SQL | undefined> {
   return [
-    eq(a.organizationId, orgId),
-    some(f.projectIds) ? inArray(a.projectId, f.projectIds) : undefined,
-    some(f.actions) ? anyCase(a.action, f.actions) : undefined,
-    some(f.actorIds) ? inArray(a.actorId, f.actorIds) : undefined,
+    eq(e.organizationId, orgId),
+    some(f.projectIds) ? inArray(e.projectId, f.projectIds) : undefined,
+    some(f.actions) ? anyCase(e.action, f.actions) : undefined,
+    some(f.actorIds) ? inArray(e.actorId, f.actorIds) : undefined,
     // E-mails of users only: an operator's administrator e-mail is never matched.
-    some(f.actorEmails) ? and(eq(a.actorType, "user"), inArray(sql`lower(${a.actorEmail})`, f.actorEmails.map((e) => e.toLowerCase()))) : undefined,
-    some(f.actorTypes) ? anyCase(a.actorType, f.actorTypes) : undefined,
-    some(f.targetIds) ? arrayOverlaps(a.targetIds, f.targetIds) : undefined,
-    some(f.targetTypes) ? anyCase(a.targetType, f.targetTypes) : undefined,
-    some(f.targetNames) ? arrayOverlaps(a.targetNames, f.targetNames) : undefined,
-    some(f.locations) ? arrayOverlaps(a.locations, f.locations) : undefined,
-    some(f.results) ? anyCase(a.result, f.results) : undefined,
-    some(f.resultsNot) ? notInArray(sql`lower(${a.result})`, f.resultsNot.map((v) => v.toLowerCase())) : undefined,
-    some(f.surfaces) ? anyCase(a.surface, f.surfaces) : undefined,
-    f.start ? gte(a.startTime, f.start) : undefined,
-    f.end ? lte(a.startTime, f.end) : undefined,
+    some(f.actorEmails) ? and(eq(e.actorType, "user"), inArray(sql`lower(${e.actorEmail})`, f.actorEmails.map((m) => m.toLowerCase()))) : undefined,
+    some(f.actorTypes) ? anyCase(e.actorType, f.actorTypes) : undefined,
+    some(f.targetIds) ? arrayOverlaps(e.targetIds, f.targetIds) : undefined,
+    some(f.targetTypes) ? anyCase(e.targetType, f.targetTypes) : undefined,
+    some(f.targetNames) ? arrayOverlaps(e.targetNames, f.targetNames) : undefined,
+    some(f.locations) ? arrayOverlaps(e.locations, f.locations) : undefined,
+    some(f.results) ? anyCase(e.result, f.results) : undefined,
+    some(f.resultsNot) ? notInArray(sql`lower(${e.result})`, f.resultsNot.map((v) => v.toLowerCase())) : undefined,
+    some(f.surfaces) ? anyCase(e.surface, f.surfaces) : undefined,
+    f.start ? gte(e.startTime, f.start) : undefined,
+    f.end ? lte(e.startTime, f.end) : undefined,
   ];
 }
 
 const position = sql<string>`to_char(${a.startTime} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
-const older = (p: AuditPosition) => sql`(${a.startTime}, ${a.seq}) < (${p.t}::timestamptz, ${p.s})`;
-const newer = (p: AuditPosition) => sql`(${a.startTime}, ${a.seq}) > (${p.t}::timestamptz, ${p.s})`;
+type Ordered = { startTime: AnyPgColumn; seq: AnyPgColumn };
+const older = (t: Ordered, p: AuditPosition) => sql`(${t.startTime}, ${t.seq}) < (${p.t}::timestamptz, ${p.s})`;
+const newer = (t: Ordered, p: AuditPosition) => sql`(${t.startTime}, ${t.seq}) > (${p.t}::timestamptz, ${p.s})`;
+const beyond = (t: Ordered, toward: "older" | "newer", from?: AuditPosition) => (from ? (toward === "older" ? older(t, from) : newer(t, from)) : undefined);
 
 type Row = typeof auditLog.$inferSelect & { position: string };
 
-// NULLS LAST/FIRST exactly as the index (organization_id, start_time DESC NULLS LAST, seq DESC NULLS LAST)
-// is built: any other null ordering makes the planner sort every entry of the organization.
-const NEWEST_FIRST = [sql`${a.startTime} desc nulls last`, sql`${a.seq} desc nulls last`];
-const OLDEST_FIRST = [sql`${a.startTime} asc nulls first`, sql`${a.seq} asc nulls first`];
+// NULLS LAST/FIRST exactly as the indexes (…, start_time DESC NULLS LAST, seq DESC NULLS LAST)
+// are built: any other null ordering makes the planner sort every match.
+const inOrder = (t: Ordered, toward: "older" | "newer") =>
+  toward === "older" ? [sql`${t.startTime} desc nulls last`, sql`${t.seq} desc nulls last`] : [sql`${t.startTime} asc nulls first`, sql`${t.seq} asc nulls first`];
+
+/**
+ * The sequence numbers of one page of a search by target ids (or, without those, names):
+ * for each value, its first `limit` matching entries from audit_targets_search_idx, which
+ * gives a target's entries in time order; the page is the first `limit` of their union.
+ * Each value costs one page of index entries (plus the entries the other filters refuse),
+ * however many entries the target has.
+ */
+function byTarget(db: Database, orgId: string, f: AuditFilter, limit: number, toward: "older" | "newer", from?: AuditPosition): SQL | undefined {
+  const [kind, values] = some(f.targetIds) ? (["id", f.targetIds] as const) : some(f.targetNames) ? (["name", f.targetNames] as const) : [];
+  if (!kind) return undefined;
+  const perValue = db
+    .select({ seq: targets.seq })
+    .from(targets)
+    .innerJoin(b, eq(b.seq, targets.seq))
+    .where(
+      and(
+        eq(targets.organizationId, orgId),
+        eq(targets.kind, kind),
+        sql`${targets.value} = "wanted"."value"`,
+        beyond(targets, toward, from),
+        ...filterConditions(b, orgId, f),
+      ),
+    )
+    .orderBy(...inOrder(targets, toward))
+    .limit(limit);
+  const wanted = sql`array[${sql.join(
+    [...new Set(values)].map((v) => sql`${v}`),
+    sql`, `,
+  )}]::text[]`;
+  return sql`${a.seq} in (select "page"."seq" from unnest(${wanted}) as "wanted"("value") cross join lateral (${perValue}) as "page")`;
+}
 
 /** One page's query: entries older (or newer) than a position, in index order, no OFFSET. */
 export function pageQuery(db: Database, orgId: string, f: AuditFilter, limit: number, toward: "older" | "newer", from?: AuditPosition) {
+  const target = byTarget(db, orgId, f, limit, toward, from);
   return db
     .select({ row: a, position })
     .from(a)
-    .where(and(...filterConditions(orgId, f), from ? (toward === "older" ? older(from) : newer(from)) : undefined))
-    .orderBy(...(toward === "older" ? NEWEST_FIRST : OLDEST_FIRST))
+    .where(target ? and(eq(a.organizationId, orgId), target) : and(...filterConditions(a, orgId, f), beyond(a, toward, from)))
+    .orderBy(...inOrder(a, toward))
     .limit(limit);
 }
 

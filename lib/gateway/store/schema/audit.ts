@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigserial, index, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, bigserial, index, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 
 /** One entry per mutating call (failed ones too), in the reference's LogEntry shape. */
 export const auditLog = pgTable(
@@ -30,11 +30,32 @@ export const auditLog = pgTable(
   },
   (t) => [
     index("audit_org_time_idx").on(t.organizationId, t.startTime.desc(), t.seq.desc()),
-    // A search for one resource matches a handful of entries among millions: without these,
-    // finding its first page walks the time index through most of the organization's history.
-    // No fast update: PGlite runs no autovacuum, so a pending list would only grow, and every
-    // search would read all of it.
-    index("audit_target_ids_idx").using("gin", t.targetIds).with({ fastupdate: false }),
-    index("audit_target_names_idx").using("gin", t.targetNames).with({ fastupdate: false }),
+    // Searches by target id or name go through audit_log_targets (below), not through these columns.
+  ],
+);
+
+/**
+ * Every target id and name of every audit entry, one row each, filled by a trigger on
+ * audit_log (migration 0003), with the entry's organization and start time copied, so
+ * that one index gives a target's entries newest first. A search for a target then reads
+ * one page of entries whether the target has three entries or three hundred thousand:
+ * GIN on the arrays finds the matches but not their order (every match is read and
+ * sorted), and walking the time index finds the order but reads every entry in between.
+ */
+export const auditLogTargets = pgTable(
+  "audit_log_targets",
+  {
+    seq: bigint("seq", { mode: "number" })
+      .notNull()
+      .references(() => auditLog.seq, { onDelete: "cascade" }),
+    organizationId: text("organization_id").notNull(),
+    startTime: timestamp("start_time", { withTimezone: true, mode: "date" }).notNull(),
+    /** `id` for an element of target_ids, `name` for one of target_names. */
+    kind: text("kind", { enum: ["id", "name"] }).notNull(),
+    value: text("value").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.seq, t.kind, t.value] }),
+    index("audit_targets_search_idx").on(t.organizationId, t.kind, t.value, t.startTime.desc(), t.seq.desc()),
   ],
 );
