@@ -17,8 +17,8 @@ import { useCreateProject } from "./use-project-mutations";
 type FormInput = z.input<typeof projectsPostRequestSchema>;
 type FormOutput = z.output<typeof projectsPostRequestSchema>;
 
-export function CreateProjectDialog({ orgId, orgName, reason }: { orgId: string; orgName: string; reason: string | null }) {
-  const [open, setOpen] = useState(false);
+export function CreateProjectDialog({ orgId, orgName, reason, defaultOpen = false }: { orgId: string; orgName: string; reason: string | null; defaultOpen?: boolean }) {
+  const [open, setOpen] = useState(defaultOpen);
   const create = useCreateProject();
   const form = useForm<FormInput, unknown, FormOutput>({ resolver: zodResolver(projectsPostRequestSchema), defaultValues: { organization_id: orgId, name: "" } });
   const { errors } = form.formState;

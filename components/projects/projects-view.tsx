@@ -14,7 +14,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { WidgetSkeleton } from "@/components/ui/skeleton";
 import { EmptyState, ErrorState } from "@/components/ui/states";
 import { projectQueries, type Project } from "@/lib/query/projects";
-import { CreateProjectDialog } from "./create-project-dialog";
+import { CreateProjectButton } from "./create-project-button";
 import { DeleteProjectDialog } from "./delete-project-dialog";
 import { projectSearchParams } from "./filters";
 import { GuardedButton } from "./guarded-button";
@@ -109,7 +109,7 @@ export function ProjectsView({ orgId, orgName, selfId }: { orgId: string; orgNam
       <PageHeader
         title="Projects"
         description={`Projects of ${orgName} you belong to or own, with their resources.`}
-        actions={<CreateProjectDialog orgId={orgId} orgName={orgName} reason={createReason} />}
+        actions={<CreateProjectButton orgId={orgId} orgName={orgName} reason={createReason} />}
       />
       {createReason ? <p className="-mt-3 mb-4 text-sm text-slate-500 dark:text-slate-400">{createReason}</p> : null}
 

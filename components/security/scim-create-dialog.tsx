@@ -41,8 +41,8 @@ type FormValues = z.input<typeof formSchema>;
 const defaults = (): FormValues => ({ name: "", identity_provider: "", with_token: true, token_alias: "", token_expires_on: dateFromToday(90) });
 
 /** "New integration": name, identity provider and, usually, a first token whose secret is shown once. */
-export function CreateScimIntegrationButton({ orgId, disabledReason }: { orgId: string; disabledReason?: string }) {
-  const [open, setOpen] = useState(false);
+export function CreateScimIntegrationButton({ orgId, disabledReason, defaultOpen = false }: { orgId: string; disabledReason?: string; defaultOpen?: boolean }) {
+  const [open, setOpen] = useState(defaultOpen);
   const [secret, setSecret] = useState<{ name: string; token: NonNullable<CreateResponse["api_key_info"]> } | null>(null);
   const form = useForm<FormValues, unknown, z.output<typeof formSchema>>({ resolver: zodResolver(formSchema), defaultValues: defaults(), mode: "onTouched" });
   const create = useGatewayMutation<CreateBody, CreateResponse>({

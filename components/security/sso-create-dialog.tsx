@@ -28,8 +28,8 @@ function domainsError(error: Merge<FieldError, Array<FieldError | undefined>> | 
 }
 
 /** The add-provider form, checked as the gateway checks it: an https issuer, a client id, valid e-mail domains. */
-export function CreateSsoProviderButton({ orgId, disabledReason }: { orgId: string; disabledReason?: string }) {
-  const [open, setOpen] = useState(false);
+export function CreateSsoProviderButton({ orgId, disabledReason, defaultOpen = false }: { orgId: string; disabledReason?: string; defaultOpen?: boolean }) {
+  const [open, setOpen] = useState(defaultOpen);
   const [draftError, setDraftError] = useState<string | null>(null);
   const form = useForm<FormValues, unknown, CreateSsoProviderRequest>({
     resolver: zodResolver(createSsoProviderRequestSchema),

@@ -17,7 +17,7 @@ import { ActionsHeader } from "./actions-header";
 import { missingPermission, useOrgAccess } from "./access";
 import { DateText } from "./dates";
 import { PermissionNote } from "./permission-note";
-import { CreateSsoProviderButton } from "./sso-create-dialog";
+import { NewSsoProviderButton } from "./create-buttons";
 
 /** What a user types to confirm a deletion: the issuer's host name. */
 function issuerHost(uri: string): string {
@@ -85,7 +85,7 @@ export function SsoProvidersView({ orgId }: { orgId: string }) {
         <CardHeader
           title="SSO providers"
           description="OpenID Connect providers people of this organization sign in with, chosen by their e-mail domain."
-          action={<CreateSsoProviderButton orgId={orgId} disabledReason={reason} />}
+          action={<NewSsoProviderButton orgId={orgId} disabledReason={reason} />}
         />
         {providers.isPending ? (
           <WidgetSkeleton label="SSO providers" lines={3} />

@@ -34,8 +34,8 @@ function fileBase(alias: string | undefined, accessKeyId: string): string {
 }
 
 /** "New key": alias and optional expiry; the secret is shown once, then only its access key id remains. */
-export function CreateS3KeyButton({ orgId }: { orgId: string }) {
-  const [open, setOpen] = useState(false);
+export function CreateS3KeyButton({ orgId, defaultOpen = false }: { orgId: string; defaultOpen?: boolean }) {
+  const [open, setOpen] = useState(defaultOpen);
   // The one-time secret lives only here, in memory, until the user confirms they saved it.
   const [secret, setSecret] = useState<(CreateS3KeyResponse & { alias?: string }) | null>(null);
   const form = useForm<FormValues, unknown, z.output<typeof formSchema>>({
