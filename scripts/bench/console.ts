@@ -241,6 +241,8 @@ async function lighthouseScores(baseUrl: string, cookie: string, urls: Array<[st
       if (process.env.BENCH_CONSOLE_DETAIL === "1") {
         const failing = Object.values(audits).filter((a) => a.score !== null && a.score < 0.9 && a.scoreDisplayMode !== "informative");
         process.stderr.write(`  lighthouse ${url}: ${failing.map((a) => `${a.id} ${a.displayValue ?? a.score}`).join("; ")}\n`);
+        const lcp = JSON.stringify(audits["largest-contentful-paint-element"]?.details ?? {}).match(/"snippet":"((?:[^"\\]|\\.)*)"/);
+        if (lcp?.[1]) process.stderr.write(`  lighthouse ${url}: LCP element ${lcp[1].slice(0, 200)}\n`);
       }
     }
     return scores;
