@@ -3,7 +3,7 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { ChevronLeft, ChevronRight, ChevronsLeft, FileBraces, FileDown } from "lucide-react";
 import { useQueryStates } from "nuqs";
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
@@ -14,11 +14,13 @@ import { EmptyState, ErrorState } from "@/components/ui/states";
 import { AUDIT_PAGE_SIZES, AUDIT_WINDOWS, auditLogQuery, type AuditSearch, type LogEntry } from "@/lib/query/audit-logs";
 import { catalogQueries } from "@/lib/query/catalog";
 import { projectQueries } from "@/lib/query/projects";
-import { EntrySheet } from "./entry-sheet";
 import { entriesToCsv, entriesToJson, saveText } from "./export";
 import { AuditFiltersForm } from "./filters-form";
 import { formatInstant, resultTone } from "./format";
 import { auditSearchParams } from "./search-params";
+
+// The entry sheet (Radix dialog, focus management) is fetched when an entry is first opened.
+const EntrySheet = lazy(() => import("./entry-sheet").then((m) => ({ default: m.EntrySheet })));
 
 /** The audit-log search: filters, one page of entries, paging by token, details and exports. */
 export function AuditLogView({ orgId }: { orgId: string }) {
@@ -136,7 +138,11 @@ export function AuditLogView({ orgId }: { orgId: string }) {
           </CardBody>
         )}
       </Card>
-      <EntrySheet entry={selected} onClose={() => setSelected(null)} />
+      {selected ? (
+        <Suspense fallback={null}>
+          <EntrySheet entry={selected} onClose={() => setSelected(null)} />
+        </Suspense>
+      ) : null}
     </div>
   );
 }
