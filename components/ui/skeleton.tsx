@@ -14,3 +14,18 @@ export function WidgetSkeleton({ label, lines = 3 }: { label: string; lines?: nu
     </div>
   );
 }
+
+/** A page's content while its data streams in, below a heading already shown. */
+export function ContentSkeleton() {
+  return (
+    <div role="status" aria-label="Loading" className="space-y-4">
+      <Skeleton className="h-24" />
+      <div className="grid gap-4 md:grid-cols-3">
+        {Array.from({ length: 3 }, (_, i) => (
+          <Skeleton key={i} className="h-24" />
+        ))}
+      </div>
+      <Skeleton className="h-72" />
+    </div>
+  );
+}

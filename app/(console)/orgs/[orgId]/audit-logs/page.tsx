@@ -1,9 +1,11 @@
 import { dehydrate, HydrationBoundary } from "@tanstack/react-query";
 import type { Metadata } from "next";
+import { Suspense } from "react";
 import type { SearchParams } from "nuqs/server";
 import { AuditLogView } from "@/components/audit-logs/audit-log-view";
 import { loadAuditSearchParams } from "@/components/audit-logs/search-params";
 import { PageHeader } from "@/components/ui/page-header";
+import { ContentSkeleton } from "@/components/ui/skeleton";
 import { requireConsoleSession } from "@/lib/auth/session";
 import { cloudJson } from "@/lib/cloud/gateway-client";
 import { auditLogQuery } from "@/lib/query/audit-logs";
@@ -13,7 +15,22 @@ import { projectQueries } from "@/lib/query/projects";
 
 export const metadata: Metadata = { title: "Audit logs" };
 
-export default async function AuditLogsPage({ params, searchParams }: { params: Promise<{ orgId: string }>; searchParams: Promise<SearchParams> }) {
+/**
+ * The heading paints with the first bytes; the part that needs the gateway's data streams in after it
+ * (its skeleton meanwhile), so the page's largest text does not wait for those calls.
+ */
+export default function AuditLogsPage({ params, searchParams }: { params: Promise<{ orgId: string }>; searchParams: Promise<SearchParams> }) {
+  return (
+    <>
+      <PageHeader title="Audit logs" description="Who did what, when and from where in this organization: every change, failed ones included." />
+      <Suspense fallback={<ContentSkeleton />}>
+        <AuditLogsContent params={params} searchParams={searchParams} />
+      </Suspense>
+    </>
+  );
+}
+
+async function AuditLogsContent({ params, searchParams }: { params: Promise<{ orgId: string }>; searchParams: Promise<SearchParams> }) {
   const { orgId } = await params;
   const search = await loadAuditSearchParams(searchParams);
   const session = await requireConsoleSession();
@@ -22,7 +39,6 @@ export default async function AuditLogsPage({ params, searchParams }: { params: 
   await Promise.all(queries.map((q) => queryClient.prefetchQuery({ queryKey: q.queryKey, queryFn: () => cloudJson(session, q.path) })));
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
-      <PageHeader title="Audit logs" description="Who did what, when and from where in this organization: every change, failed ones included." />
       <AuditLogView orgId={orgId} />
     </HydrationBoundary>
   );

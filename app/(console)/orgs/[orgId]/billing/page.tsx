@@ -1,10 +1,12 @@
 import { dehydrate, HydrationBoundary } from "@tanstack/react-query";
 import type { Metadata } from "next";
+import { Suspense } from "react";
 import type { SearchParams } from "nuqs/server";
 import { BillingView } from "@/components/billing/billing-view";
 import { resolveRange } from "@/components/billing/date-range";
 import { loadBillingSearchParams } from "@/components/billing/search-params";
 import { PageHeader } from "@/components/ui/page-header";
+import { ContentSkeleton } from "@/components/ui/skeleton";
 import { requireConsoleSession } from "@/lib/auth/session";
 import { cloudJson } from "@/lib/cloud/gateway-client";
 import { billingQueries } from "@/lib/query/billing";
@@ -13,7 +15,22 @@ import { makeQueryClient } from "@/lib/query/query-client";
 
 export const metadata: Metadata = { title: "Billing" };
 
-export default async function BillingPage({ params, searchParams }: { params: Promise<{ orgId: string }>; searchParams: Promise<SearchParams> }) {
+/**
+ * The heading paints with the first bytes; the part that needs the gateway's data streams in after it
+ * (its skeleton meanwhile), so the page's largest text does not wait for those calls.
+ */
+export default function BillingPage({ params, searchParams }: { params: Promise<{ orgId: string }>; searchParams: Promise<SearchParams> }) {
+  return (
+    <>
+      <PageHeader title="Billing" description="Daily spend by project over any range, totals per project and product line, and CSV exports." />
+      <Suspense fallback={<ContentSkeleton />}>
+        <BillingContent params={params} searchParams={searchParams} />
+      </Suspense>
+    </>
+  );
+}
+
+async function BillingContent({ params, searchParams }: { params: Promise<{ orgId: string }>; searchParams: Promise<SearchParams> }) {
   const { orgId } = await params;
   const search = await loadBillingSearchParams(searchParams);
   const session = await requireConsoleSession();
@@ -28,7 +45,6 @@ export default async function BillingPage({ params, searchParams }: { params: Pr
   await Promise.all([...queries, ...ranged].map((q) => queryClient.prefetchQuery({ queryKey: q.queryKey, queryFn: () => cloudJson(session, q.path) })));
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
-      <PageHeader title="Billing" description="Daily spend by project over any range, totals per project and product line, and CSV exports." />
       <BillingView orgId={orgId} today={today} />
     </HydrationBoundary>
   );
