@@ -7,16 +7,20 @@ describe("watchPglite", () => {
   const changes = new StoreChanges();
   beforeAll(async () => {
     client = await PGlite.create();
-    await client.exec("create table t (id int primary key)");
+    await client.exec("create table t (id int primary key); create table console_notes (id int)");
     watchPglite(client, changes);
   });
   afterAll(() => client.close());
 
-  it("leaves the version alone for reads", async () => {
+  it("leaves the version alone for reads and for the console's own tables", async () => {
     const before = changes.version;
     await client.query("select * from t");
     await client.query("  SELECT pg_advisory_lock(1)");
     await client.query("select pg_advisory_unlock(1)");
+    // The console's own tables are never cached from.
+    await client.query('insert into "console_notes" values (1)');
+    await client.query('update "console_notes" set id = 2');
+    await client.query('delete from "console_notes"');
     expect(changes.version).toBe(before);
   });
 

@@ -31,9 +31,15 @@ export class StoreChanges {
 
 /** Statements that cannot change data: plain selects (advisory-lock calls included). Anything else counts as a write. */
 const READ = /^\s*select\b/i;
+/**
+ * Writes to the console's own tables (sessions, sign-in counters), which share the
+ * embedded store but are never read through a cache: counting them would empty the
+ * gateway's cache on every sign-in and session touch.
+ */
+const CONSOLE_WRITE = /^\s*(?:insert\s+into|update|delete\s+from)\s+"?console_/i;
 
 function isRead(text: unknown): boolean {
-  return typeof text === "string" && READ.test(text);
+  return typeof text === "string" && (READ.test(text) || CONSOLE_WRITE.test(text));
 }
 
 /** Counts every write made through a PGlite client: statements, `exec` batches and transactions. */
