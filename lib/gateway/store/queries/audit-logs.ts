@@ -102,13 +102,32 @@ function byTarget(db: Database, orgId: string, f: AuditFilter, limit: number, to
   return sql`${a.seq} in (select "page"."seq" from unnest(${wanted}) as "wanted"("value") cross join lateral (${perValue}) as "page")`;
 }
 
-/** One page's query: entries older (or newer) than a position, in index order, no OFFSET. */
-export function pageQuery(db: Database, orgId: string, f: AuditFilter, limit: number, toward: "older" | "newer", from?: AuditPosition) {
-  const target = byTarget(db, orgId, f, limit, toward, from);
+/**
+ * One page's query: entries older (or newer) than a position, in index order, no OFFSET.
+ * With `newerFrom`, each row also tells whether an entry at or after that position
+ * matches: the previous page's existence, in the same round trip.
+ */
+export function pageQuery(db: Database, orgId: string, f: AuditFilter, limit: number, toward: "older" | "newer", from?: AuditPosition, newerFrom?: AuditPosition) {
+  const newer = newerFrom ? sql<boolean>`exists(${pageSeqs(db, orgId, f, 1, "newer", { t: newerFrom.t, s: newerFrom.s - 1 })})` : sql<boolean>`false`;
   return db
-    .select({ row: a, position })
+    .select({ row: a, position, newer })
     .from(a)
-    .where(target ? and(eq(a.organizationId, orgId), target) : and(...filterConditions(a, orgId, f), beyond(a, toward, from)))
+    .where(pageCondition(db, orgId, f, limit, toward, from))
+    .orderBy(...inOrder(a, toward))
+    .limit(limit);
+}
+
+function pageCondition(db: Database, orgId: string, f: AuditFilter, limit: number, toward: "older" | "newer", from?: AuditPosition): SQL | undefined {
+  const target = byTarget(db, orgId, f, limit, toward, from);
+  return target ? and(eq(a.organizationId, orgId), target) : and(...filterConditions(a, orgId, f), beyond(a, toward, from));
+}
+
+/** The sequence numbers of a page, for an existence test inside another query. */
+function pageSeqs(db: Database, orgId: string, f: AuditFilter, limit: number, toward: "older" | "newer", from?: AuditPosition) {
+  return db
+    .select({ seq: a.seq })
+    .from(a)
+    .where(pageCondition(db, orgId, f, limit, toward, from))
     .orderBy(...inOrder(a, toward))
     .limit(limit);
 }
@@ -116,6 +135,12 @@ export function pageQuery(db: Database, orgId: string, f: AuditFilter, limit: nu
 async function readPage(db: Database, orgId: string, f: AuditFilter, limit: number, toward: "older" | "newer", from?: AuditPosition): Promise<Row[]> {
   const rows = await pageQuery(db, orgId, f, limit, toward, from);
   return rows.map(({ row, position: p }) => ({ ...row, position: p }));
+}
+
+/** A page older than `after`, and whether an entry at or newer than `after` matches (null when the page is empty). */
+async function readOlderPage(db: Database, orgId: string, f: AuditFilter, limit: number, after: AuditPosition): Promise<{ rows: Row[]; newer: boolean | null }> {
+  const rows = await pageQuery(db, orgId, f, limit, "older", after, after);
+  return { rows: rows.map(({ row, position: p }) => ({ ...row, position: p })), newer: rows[0]?.newer ?? null };
 }
 
 async function exists(db: Database, orgId: string, f: AuditFilter, toward: "older" | "newer", from: AuditPosition): Promise<boolean> {
@@ -154,11 +179,12 @@ export async function auditPage(
     const last = rows.at(-1);
     hasOlder = last ? await exists(db, orgId, f, "older", at(last)) : await exists(db, orgId, f, "older", page.before);
   } else {
-    const found = await readPage(db, orgId, f, page.limit + 1, "older", page.after);
+    // Past a token, nothing lies between the token's entry and this page's first: entries
+    // newer than the first are those at or newer than the token, asked in the same query.
+    const { rows: found, newer } = page.after ? await readOlderPage(db, orgId, f, page.limit + 1, page.after) : { rows: await readPage(db, orgId, f, page.limit + 1, "older"), newer: false };
     hasOlder = found.length > page.limit;
     rows = found.slice(0, page.limit);
-    const first = rows[0];
-    hasNewer = page.after ? await exists(db, orgId, f, "newer", first ? at(first) : page.after) : false;
+    hasNewer = newer ?? (page.after ? await exists(db, orgId, f, "newer", page.after) : false);
   }
   const first = rows[0];
   const last = rows.at(-1);
