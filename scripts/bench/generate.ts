@@ -188,6 +188,7 @@ export async function generateAuditLog(
     progress,
   );
   await db.execute(sql`analyze audit_log`);
+  await db.execute(sql`analyze audit_log_targets`);
 }
 
 /** Metered products with their unit prices (decimal strings). */
