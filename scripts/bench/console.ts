@@ -114,7 +114,17 @@ async function scriptWeight(browser: Browser, storageState: Awaited<ReturnType<B
     const bodies = new Map<string, Promise<Buffer | null>>();
     page.on("response", (response) => {
       if (response.request().resourceType() !== "script" || bodies.has(response.url())) return;
-      bodies.set(response.url(), response.body().catch(() => null));
+      // A body the browser no longer holds (the page went on to another document, as a redirect after
+      // streaming does) is fetched again: the static chunk is the same bytes.
+      bodies.set(
+        response.url(),
+        response.body().catch(() =>
+          context.request
+            .get(response.url())
+            .then((r) => r.body())
+            .catch(() => null),
+        ),
+      );
     });
     await page.goto(url, { waitUntil: "networkidle", timeout: 90_000 });
     // Code-split parts (charts) are fetched once the page has hydrated and has its data: give them time.
@@ -125,7 +135,8 @@ async function scriptWeight(browser: Browser, storageState: Awaited<ReturnType<B
     const detail: string[] = [];
     for (const [scriptUrl, body] of bodies) {
       const bytes = await body;
-      const size = bytes ? gzipSync(bytes).length : 0;
+      if (!bytes) throw new Error(`could not read ${scriptUrl} loaded by ${url}`);
+      const size = gzipSync(bytes).length;
       gzipBytes += size;
       detail.push(`    ${(size / 1024).toFixed(1).padStart(6)} KB  ${new URL(scriptUrl).pathname}`);
     }
