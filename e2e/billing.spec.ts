@@ -19,8 +19,8 @@ test.describe("billing", () => {
   test("the owner sees daily spend as a chart and a table, and totals per project and product line", async ({ ownerPage: page, demo }) => {
     await openBilling(page, demo.organization_id, "?range=30d");
     await expect(page.getByRole("img", { name: /Daily spend by project from/ })).toBeVisible();
-    // The chart is drawn (its bars are SVG rects) and the table beside it has one row per day.
-    await expect(page.locator(".chart-bar").first()).toBeVisible();
+    // The chart is drawn (recharts renders bars as paths) and the table beside it has one row per day.
+    await expect(page.locator(".recharts-bar-rectangle").first()).toBeVisible();
     const daily = page.getByRole("table", { name: "Daily spend by project" });
     await expect(daily.locator("tbody tr")).toHaveCount(30);
     const perProject = page.getByRole("table", { name: "Spend per project" });
@@ -127,7 +127,7 @@ test.describe("billing", () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await openBilling(page, demo.organization_id, "?range=30d");
     await expect(page.getByRole("table", { name: "Spend per product line" })).toBeVisible();
-    await expect(page.locator(".chart-bar").first()).toBeVisible();
+    await expect(page.locator(".recharts-bar-rectangle").first()).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
   });
 });

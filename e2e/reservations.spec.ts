@@ -68,15 +68,15 @@ test.describe("reservations", () => {
 
     const charts = page.getByRole("img", { name: /^GPU usage and reserved capacity of / });
     await expect(charts.first()).toBeVisible();
-    await expect(charts.first().locator(".chart-line").first()).toBeVisible();
+    await expect(charts.first().locator(".recharts-line-curve").first()).toBeVisible();
     await expect(page.getByText("Last 7 days")).toBeVisible();
-    await expect(page.locator(".chart-legend").first()).toContainText("GPU usage");
-    await expect(page.locator(".chart-legend").first()).toContainText("Reserved capacity");
+    await expect(page.locator(".recharts-legend-wrapper").first()).toContainText("GPU usage");
+    await expect(page.locator(".recharts-legend-wrapper").first()).toContainText("Reserved capacity");
     // A tooltip names the sample's time and values.
     const box = await charts.first().boundingBox();
     if (!box) throw new Error("chart has no box");
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-    await expect(page.locator(".chart-tooltip").first()).toContainText("UTC");
+    await expect(page.locator(".recharts-tooltip-wrapper").first()).toContainText("UTC");
 
     const latest = page.getByRole("region", { name: "Latest snapshot" });
     const cards = latest.getByRole("list", { name: "Latest GPU usage by product line and region" }).getByRole("listitem");

@@ -2,6 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { formatDateTimeMedium, formatMonth } from "@/components/ui/dates";
+import dynamic from "next/dynamic";
 import { useQueryStates } from "nuqs";
 import { useMemo } from "react";
 import type * as React from "react";
@@ -19,8 +20,12 @@ import { BillingExportButton } from "./export-button";
 import { formatCents, formatCentsShort } from "./money";
 import { RangePicker } from "./range-picker";
 import { billingSearchParams } from "./search-params";
-import { StackedBarChart } from "./stacked-bar-chart";
 
+// recharts is heavy: loaded only in the browser, once the page is interactive.
+const StackedBarChart = dynamic(() => import("./stacked-bar-chart").then((m) => m.StackedBarChart), {
+  ssr: false,
+  loading: () => <div className="h-72" aria-hidden />,
+});
 
 const quantity = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 });
 

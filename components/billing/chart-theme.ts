@@ -1,6 +1,6 @@
 /**
  * Chart colours that read on white and on slate-950 alike, and CSS variables for
- * text, grid and tooltip that the dark class switches: the charts draw with them.
+ * text, grid and tooltip that the dark class switches: recharts draws with them.
  */
 export const SERIES_COLORS = ["#2f6fed", "#f59e0b", "#10b981", "#e11d48", "#8b5cf6", "#06b6d4", "#db2777", "#65a30d", "#ea580c", "#64748b"];
 

@@ -1,5 +1,6 @@
 "use client";
 
+import dynamic from "next/dynamic";
 import type * as React from "react";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
@@ -7,9 +8,13 @@ import { WidgetSkeleton } from "@/components/ui/skeleton";
 import { EmptyState, ErrorState } from "@/components/ui/states";
 import { useQuery, type UseQueryResult } from "@tanstack/react-query";
 import { overviewQueries } from "./queries";
-import { SpendSparkline } from "./spend-sparkline";
 import { relativeTime } from "@/components/ui/relative-time";
 
+// recharts is heavy: load it only where a chart is drawn, after the page is interactive.
+const SpendSparkline = dynamic(() => import("./spend-sparkline").then((m) => m.SpendSparkline), {
+  ssr: false,
+  loading: () => <div className="h-24" aria-hidden />,
+});
 
 const money = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", maximumFractionDigits: 0 });
 

@@ -1,7 +1,6 @@
 "use client";
 
-import { useState } from "react";
-import { ChartLegend, ChartTooltip, niceTicks, TooltipRow, useWidth } from "@/components/charts/chart-kit";
+import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import type { GpuTrackingDatum } from "@/lib/contract/reservations";
 import { percent, utcDateTime } from "./format";
@@ -35,95 +34,22 @@ function bySeries(data: GpuTrackingDatum[]): Series[] {
 }
 
 // Mid-tone colors that read on white and on slate-900 alike.
-const LINES = [
-  { key: "usage", label: "GPU usage", color: "var(--color-brand-500)", width: 2 },
-  { key: "capacity", label: "Reserved capacity", color: "#f59e0b", width: 2, dashed: true, step: true },
-  { key: "onDemand", label: "On demand (over capacity)", color: "#ef4444", width: 1.5 },
-] as const;
+const COLORS = { usage: "var(--color-brand-500)", capacity: "#f59e0b", onDemand: "#ef4444" } as const;
 
-const HEIGHT = 232;
-const M = { top: 8, right: 12, bottom: 24, left: 36 };
-
-/** Usage, capacity and on-demand GPUs over time in plain SVG, with a tooltip at the nearest sample. */
-function LinesChart({ points, tick }: { points: Point[]; tick: (t: number) => string }) {
-  const [ref, width] = useWidth<HTMLDivElement>();
-  const [hover, setHover] = useState<{ index: number; x: number; y: number } | null>(null);
-  const first = points[0]?.t ?? 0;
-  const last = points[points.length - 1]?.t ?? first;
-  const ticks = niceTicks(Math.max(0, ...points.flatMap((p) => [p.usage, p.capacity, p.onDemand])), 5, 0, true);
-  const top = ticks[ticks.length - 1] || 1;
-  const plotW = Math.max(0, width - M.left - M.right);
-  const plotH = HEIGHT - M.top - M.bottom;
-  const x = (t: number) => M.left + (last > first ? ((t - first) / (last - first)) * plotW : plotW / 2);
-  const y = (v: number) => M.top + plotH - (v / top) * plotH;
-  const path = (key: "usage" | "capacity" | "onDemand", step: boolean) =>
-    points
-      .map((p, i) => {
-        const prev = points[i - 1];
-        if (!prev) return `M${x(p.t)},${y(p[key])}`;
-        return step ? `H${x(p.t)}V${y(p[key])}` : `L${x(p.t)},${y(p[key])}`;
-      })
-      .join("");
-  const xTickCount = Math.max(2, Math.min(8, Math.floor(plotW / 72)));
-  const xTicks = last > first ? Array.from({ length: xTickCount }, (_, i) => first + ((last - first) * i) / (xTickCount - 1)) : [first];
-  const hovered = hover ? points[hover.index] : undefined;
+function ChartTooltip({ active, payload, label }: TooltipContentProps) {
+  if (!active || !payload?.length) return null;
   return (
-    <div ref={ref} className="relative" onMouseLeave={() => setHover(null)}>
-      {width > 0 ? (
-        <svg
-          width={width}
-          height={HEIGHT}
-          aria-hidden
-          onMouseMove={(e) => {
-            const box = e.currentTarget.getBoundingClientRect();
-            const px = e.clientX - box.left;
-            const t = first + ((px - M.left) / (plotW || 1)) * (last - first);
-            let index = 0;
-            for (let i = 1; i < points.length; i++) if (Math.abs(points[i]!.t - t) < Math.abs(points[index]!.t - t)) index = i;
-            setHover(points.length ? { index, x: px, y: e.clientY - box.top } : null);
-          }}
-        >
-          {ticks.map((t) => (
-            <g key={t}>
-              <line x1={M.left} x2={M.left + plotW} y1={y(t)} y2={y(t)} stroke="currentColor" strokeOpacity={0.15} />
-              <text x={M.left - 6} y={y(t)} dy="0.32em" textAnchor="end" fontSize={11} fill="currentColor">
-                {t}
-              </text>
-            </g>
-          ))}
-          <line x1={M.left} x2={M.left + plotW} y1={M.top + plotH} y2={M.top + plotH} stroke="currentColor" />
-          {xTicks.map((t, i) => (
-            <text key={i} x={x(t)} y={HEIGHT - 6} textAnchor={i === 0 ? "start" : i === xTicks.length - 1 ? "end" : "middle"} fontSize={11} fill="currentColor">
-              {tick(t)}
-            </text>
-          ))}
-          {LINES.map((l) => (
-            <path
-              key={l.key}
-              className="chart-line"
-              d={path(l.key, "step" in l)}
-              fill="none"
-              stroke={l.color}
-              strokeWidth={l.width}
-              strokeDasharray={"dashed" in l ? "5 4" : undefined}
-            />
-          ))}
-          {hovered ? <line x1={x(hovered.t)} x2={x(hovered.t)} y1={M.top} y2={M.top + plotH} stroke="currentColor" strokeOpacity={0.4} /> : null}
-        </svg>
-      ) : (
-        <div style={{ height: HEIGHT }} />
-      )}
-      {hover && hovered ? (
-        <ChartTooltip x={hover.x} y={hover.y} width={width}>
-          <p className="mb-1 font-medium">{utcDateTime(new Date(hovered.t).toISOString())}</p>
-          <ul className="space-y-0.5">
-            {LINES.map((l) => (
-              <TooltipRow key={l.key} color={l.color} label={l.label} value={String(hovered[l.key])} />
-            ))}
-          </ul>
-        </ChartTooltip>
-      ) : null}
-      <ChartLegend items={LINES.map((l) => ({ label: l.label, color: l.color, dashed: "dashed" in l }))} />
+    <div className="rounded-md border border-slate-200 bg-white px-3 py-2 text-xs shadow-md dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100">
+      <p className="mb-1 font-medium">{utcDateTime(new Date(Number(label)).toISOString())}</p>
+      <ul className="space-y-0.5">
+        {payload.map((p) => (
+          <li key={String(p.dataKey)} className="flex items-center gap-2">
+            <span aria-hidden className="inline-block size-2 rounded-full" style={{ backgroundColor: p.color }} />
+            <span>{p.name}</span>
+            <span className="ml-auto pl-3 font-medium tabular-nums">{p.value}</span>
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }
@@ -152,7 +78,36 @@ function SeriesChart({ series }: { series: Series }) {
           aria-label={`GPU usage and reserved capacity of ${series.productLine} in ${series.region}, ${utcDateTime(new Date(first).toISOString())} to ${utcDateTime(new Date(last).toISOString())}: ${summary}`}
           className="h-64 text-slate-500 dark:text-slate-400"
         >
-          <LinesChart points={points} tick={tick} />
+          <ResponsiveContainer width="100%" height="100%">
+            <LineChart data={points} margin={{ top: 8, right: 12, bottom: 0, left: 0 }}>
+              <CartesianGrid stroke="currentColor" strokeOpacity={0.15} vertical={false} />
+              <XAxis
+                dataKey="t"
+                type="number"
+                scale="time"
+                domain={["dataMin", "dataMax"]}
+                tickFormatter={tick}
+                tick={{ fill: "currentColor", fontSize: 11 }}
+                stroke="currentColor"
+                minTickGap={24}
+              />
+              <YAxis allowDecimals={false} width={36} tick={{ fill: "currentColor", fontSize: 11 }} stroke="currentColor" />
+              <Tooltip content={(props) => <ChartTooltip {...props} />} />
+              <Legend wrapperStyle={{ fontSize: 12 }} />
+              <Line type="monotone" dataKey="usage" name="GPU usage" stroke={COLORS.usage} strokeWidth={2} dot={false} isAnimationActive={false} />
+              <Line
+                type="stepAfter"
+                dataKey="capacity"
+                name="Reserved capacity"
+                stroke={COLORS.capacity}
+                strokeDasharray="5 4"
+                strokeWidth={2}
+                dot={false}
+                isAnimationActive={false}
+              />
+              <Line type="monotone" dataKey="onDemand" name="On demand (over capacity)" stroke={COLORS.onDemand} strokeWidth={1.5} dot={false} isAnimationActive={false} />
+            </LineChart>
+          </ResponsiveContainer>
         </div>
       </CardBody>
     </Card>

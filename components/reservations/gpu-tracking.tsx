@@ -2,13 +2,14 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { Lock } from "lucide-react";
+import dynamic from "next/dynamic";
 import Link from "next/link";
 import { useQueryStates } from "nuqs";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
 import { Field, Select } from "@/components/ui/field";
-import { WidgetSkeleton } from "@/components/ui/skeleton";
+import { Skeleton, WidgetSkeleton } from "@/components/ui/skeleton";
 import { EmptyState, ErrorState } from "@/components/ui/states";
 import { ApiError } from "@/lib/query/fetcher";
 import { orgAccess, orgQueries } from "@/lib/query/organizations";
@@ -19,8 +20,12 @@ import { customRangeProblem } from "./gpu-range";
 import { CustomRangeForm } from "./gpu-range-form";
 import { LatestSnapshot } from "./latest-snapshot";
 import { gpuTrackingParams } from "./search-params";
-import { GpuCharts } from "./gpu-charts";
 
+// recharts is heavy: loaded in the browser only, once there is data to draw.
+const GpuCharts = dynamic(() => import("./gpu-charts").then((m) => m.GpuCharts), {
+  ssr: false,
+  loading: () => <Skeleton className="h-72" />,
+});
 
 const PRESETS: Array<{ value: Exclude<GpuRange, "custom">; label: string }> = [
   { value: "24h", label: "24 hours" },

@@ -1,6 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import dynamic from "next/dynamic";
 import { useQueryStates } from "nuqs";
 import { useMemo } from "react";
 import { projectLabeler } from "@/components/billing/aggregate";
@@ -18,8 +19,11 @@ import { usageQueries, type UsageFilters, type UsageItem } from "@/lib/query/usa
 import { byPeriodAndType, byProjectAndType, metricsOf, type PeriodRow, type ProjectTypeTotal } from "./aggregate";
 import { UsageExportButton } from "./export-button";
 import { USAGE_INTERVALS, usageFilters, usageSearchParams } from "./search-params";
-import { StackedBarChart } from "@/components/billing/stacked-bar-chart";
 
+const StackedBarChart = dynamic(() => import("@/components/billing/stacked-bar-chart").then((m) => m.StackedBarChart), {
+  ssr: false,
+  loading: () => <div className="h-72" aria-hidden />,
+});
 
 const number = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 });
 const compact = new Intl.NumberFormat("en-US", { notation: "compact", maximumFractionDigits: 1 });
