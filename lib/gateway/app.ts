@@ -66,20 +66,17 @@ export function createApi(): OpenAPIHono<AppEnv> {
 
 export function createApp(deps: GatewayDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.use("*", async (c, next) => {
+  app.use("*", (c, next) => {
     c.set("deps", deps);
-    await next();
-  });
-  app.use("*", requestContext);
-  app.use("*", async (c, next) => {
     // API answers may hold one-time secrets: never cached, never sniffed, never framed.
     // Set before the answer exists, so every answer made through the context carries them
     // without reopening it (which would cost the server its fast path for the answer).
     c.header("Cache-Control", "no-store");
     c.header("X-Content-Type-Options", "nosniff");
     c.header("X-Frame-Options", "DENY");
-    await next();
+    return next();
   });
+  app.use("*", requestContext);
   // Time to the first byte of the answer; a streamed export keeps streaming after it.
   app.use(
     "*",

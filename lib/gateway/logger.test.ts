@@ -29,3 +29,17 @@ describe("createLogger", () => {
     expect(lines.map((l) => l.i)).toEqual([0, 1, 2, 3, 4, 5]);
   });
 });
+
+describe("log lines", () => {
+  it("are valid JSON whatever the fields hold, with the fixed keys first", () => {
+    const lines: string[] = [];
+    const log = createLogger("debug", (l) => lines.push(l));
+    log.warn('quote " and \\ backslash', { path: '/a"b', nested: { x: [1, "two"] }, missing: undefined });
+    log.info("no fields");
+    const [first, second] = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(Object.keys(first!).slice(0, 3)).toEqual(["time", "level", "msg"]);
+    expect(first).toMatchObject({ level: "warn", msg: 'quote " and \\ backslash', path: '/a"b', nested: { x: [1, "two"] } });
+    expect(second).toMatchObject({ level: "info", msg: "no fields" });
+    expect(Object.keys(second!)).toEqual(["time", "level", "msg"]);
+  });
+});

@@ -40,7 +40,10 @@ export function createLogger(level: Level | "silent" = "info", write: (line: str
   const min = ORDER[level];
   const log = (lvl: Level) => (msg: string, fields?: Record<string, unknown>) => {
     if (ORDER[lvl] < min) return;
-    write(JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...fields }));
+    // The fields' own JSON is spliced in after the fixed keys: no merged copy per line.
+    const head = `{"time":"${new Date().toISOString()}","level":"${lvl}","msg":${JSON.stringify(msg)}`;
+    const rest = fields ? JSON.stringify(fields) : "{}";
+    write(rest === "{}" ? `${head}}` : `${head},${rest.slice(1)}`);
   };
   return { debug: log("debug"), info: log("info"), warn: log("warn"), error: log("error") };
 }

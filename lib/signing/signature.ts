@@ -102,7 +102,11 @@ const RFC3339 =
 export function parseRfc3339(value: string): number | null {
   const m = RFC3339.exec(value);
   if (!m) return null;
-  const [, , mo, d, h, mi, s] = m.map(Number) as number[] as [number, number, number, number, number, number, number];
+  const mo = Number(m[2]);
+  const d = Number(m[3]);
+  const h = Number(m[4]);
+  const mi = Number(m[5]);
+  const s = Number(m[6]);
   if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60) return null;
   // Date.parse accepts at most millisecond precision; trim longer fractions. The usual
   // form (upper-case T and Z, at most milliseconds) goes to Date.parse as it is.
