@@ -14,7 +14,8 @@ import { EmptyState, ErrorState } from "@/components/ui/states";
 import { AUDIT_PAGE_SIZES, AUDIT_WINDOWS, auditLogQuery, type AuditSearch, type LogEntry } from "@/lib/query/audit-logs";
 import { catalogQueries } from "@/lib/query/catalog";
 import { projectQueries } from "@/lib/query/projects";
-import { entriesToCsv, entriesToJson, saveText } from "./export";
+import { saveText } from "@/components/ui/download";
+import { entriesToCsv, entriesToJson } from "./export";
 import { AuditFiltersForm } from "./filters-form";
 import { formatInstant, resultTone } from "./format";
 import { auditSearchParams } from "./search-params";
@@ -37,7 +38,7 @@ export function AuditLogView({ orgId }: { orgId: string }) {
   const items = page.data?.items ?? [];
   const save = (ext: "csv" | "json") => {
     const name = `audit-log-${new Date().toISOString().replace(/[:.]/g, "-")}.${ext}`;
-    if (ext === "csv") saveText(name, entriesToCsv(items), "text/csv");
+    if (ext === "csv") void entriesToCsv(items).then((csv) => saveText(name, csv, "text/csv"));
     else saveText(name, entriesToJson(items), "application/json");
   };
 

@@ -1,4 +1,4 @@
-import Papa from "papaparse";
+import { csvText } from "@/components/ui/download";
 import type { LogEntry } from "@/lib/query/audit-logs";
 
 /** Every field of an entry, in the order of the reference's LogEntry. */
@@ -25,22 +25,11 @@ export const LOG_ENTRY_FIELDS = [
 ] as const satisfies ReadonlyArray<keyof LogEntry>;
 
 /** CSV of the entries: one column per field, lists joined with "; ". */
-export function entriesToCsv(entries: LogEntry[]): string {
+export function entriesToCsv(entries: LogEntry[]): Promise<string> {
   const rows = entries.map((e) => LOG_ENTRY_FIELDS.map((f) => (Array.isArray(e[f]) ? (e[f] as string[]).join("; ") : String(e[f] ?? ""))));
-  // Formula-looking cells are escaped: an export opened in a spreadsheet must not run anything.
-  return `${Papa.unparse({ fields: [...LOG_ENTRY_FIELDS], data: rows }, { escapeFormulae: true })}\n`;
+  return csvText(LOG_ENTRY_FIELDS, rows);
 }
 
 export function entriesToJson(entries: LogEntry[]): string {
   return `${JSON.stringify(entries, null, 2)}\n`;
-}
-
-/** Saves text as a file in the browser. */
-export function saveText(name: string, text: string, type: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const a = Object.assign(document.createElement("a"), { href: url, download: name });
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1_000);
 }

@@ -1,50 +1,25 @@
 "use client";
 
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useForm, useWatch } from "react-hook-form";
-import { z } from "zod";
-import { localToRfc3339 } from "@/components/reservations/gpu-range";
+import type { z } from "zod";
 import { Button } from "@/components/ui/button";
 import { Field, Input, Select } from "@/components/ui/field";
+import { lazyZodResolver } from "@/components/ui/lazy-resolver";
 import { SecretDialog } from "@/components/ui/secret-dialog";
-import { ccrTokenRequestSchema, type CcrTokenRequest } from "@/lib/contract/registry";
-import { aliasSchema } from "@/lib/contract/common";
-import { futureTimestampSchema } from "@/lib/contract/time";
+import type { CcrTokenRequest } from "@/lib/contract/registry";
 import type { CcrTokenResponse } from "@/lib/query/catalog";
 import { ApiError } from "@/lib/query/fetcher";
 import { errorMessage, useGatewayMutation } from "@/lib/query/mutation";
+import { EXPIRY } from "./registry-token-expiry";
+import type { registryTokenFormSchema } from "./registry-token-schema";
 
-const EXPIRY = { never: "Never", "30d": "In 30 days", "90d": "In 90 days", "365d": "In 1 year", custom: "On a date…" } as const;
-type Expiry = keyof typeof EXPIRY;
-const DAYS: Partial<Record<Expiry, number>> = { "30d": 30, "90d": 90, "365d": 365 };
+type FormValues = z.input<typeof registryTokenFormSchema>;
 
-const formSchema = z
-  .object({
-    alias: aliasSchema,
-    expiry: z.enum(Object.keys(EXPIRY) as [Expiry, ...Expiry[]]),
-    expires_at: z.string(),
-  })
-  .superRefine((v, ctx) => {
-    if (v.expiry !== "custom") return;
-    if (!v.expires_at) {
-      ctx.addIssue({ code: "custom", path: ["expires_at"], message: "is required for an expiry on a date" });
-      return;
-    }
-    const parsed = futureTimestampSchema.safeParse(localToRfc3339(v.expires_at));
-    if (!parsed.success) ctx.addIssue({ code: "custom", path: ["expires_at"], message: parsed.error.issues[0]?.message ?? "must be a date and time" });
-  });
-
-type FormValues = z.input<typeof formSchema>;
-
-/** The request body the form stands for, checked against the contract's schema. */
-function toRequest(v: FormValues, now = Date.now()): CcrTokenRequest {
-  const days = DAYS[v.expiry];
-  const expires_at =
-    v.expiry === "custom" ? localToRfc3339(v.expires_at) : days ? new Date(now + days * 86_400_000).toISOString().replace(/\.\d{3}Z$/, "Z") : undefined;
-  return ccrTokenRequestSchema.parse({ alias: v.alias.trim() || undefined, expires_at });
-}
+// The rules (zod, the contract's schemas) are fetched when the form is first validated or sent.
+const loadSchema = () => import("./registry-token-schema");
+const tokenResolver = lazyZodResolver<FormValues, FormValues>(() => loadSchema().then((m) => m.registryTokenFormSchema));
 
 function fileBase(alias: string | undefined): string {
   const safe = (alias ?? "").toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
@@ -61,7 +36,7 @@ interface Created {
 export function RegistryTokenForm() {
   const queryClient = useQueryClient();
   const [created, setCreated] = useState<Created | null>(null);
-  const form = useForm<FormValues>({ resolver: zodResolver(formSchema), defaultValues: { alias: "", expiry: "90d", expires_at: "" } });
+  const form = useForm<FormValues>({ resolver: tokenResolver, defaultValues: { alias: "", expiry: "90d", expires_at: "" } });
   const { errors } = form.formState;
   const expiry = useWatch({ control: form.control, name: "expiry" });
 
@@ -92,7 +67,8 @@ export function RegistryTokenForm() {
 
   return (
     <>
-      <form noValidate aria-label="Create a registry token" onSubmit={form.handleSubmit((v) => mutation.mutate(toRequest(v)))} className="space-y-4">
+      <form noValidate aria-label="Create a registry token" onFocus={tokenResolver.preload}
+        onSubmit={form.handleSubmit(async (v) => mutation.mutate((await loadSchema()).toRequest(v)))} className="space-y-4">
         <Field label="Alias" htmlFor="ccr-alias" hint="Names the token where it is used, e.g. ci-pull. Optional." error={errors.alias?.message}>
           <Input id="ccr-alias" autoComplete="off" maxLength={255} {...form.register("alias")} />
         </Field>

@@ -6,7 +6,9 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogContent, DialogFooter } from "@/components/ui/dialog";
+import { DialogFooter } from "@/components/ui/dialog";
+// This module is itself loaded on first use: Radix directly, with no second fetch on opening.
+import { DialogContent, DialogRoot as Dialog } from "@/components/ui/dialog-parts";
 import { Field, Input } from "@/components/ui/field";
 import { gatewayFieldProblems } from "@/components/settings/field-errors";
 import { projectsPostRequestSchema } from "@/lib/contract/projects";

@@ -12,7 +12,7 @@ import { EmptyState, ErrorState } from "@/components/ui/states";
 import { projectQueries } from "@/lib/query/projects";
 import { DeleteProjectDialog } from "./delete-project-dialog";
 import { GuardedButton } from "./guarded-button";
-import { RenameProjectForm } from "./rename-project-form";
+import { preloadRenameForm, RenameProject } from "./rename-project";
 import { useProjectAccess } from "./use-project-access";
 import { VmTable } from "./vm-table";
 
@@ -73,7 +73,7 @@ export function ProjectDetail({ orgId, projectId, selfId }: { orgId: string; pro
       <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
         <div className="min-w-0">
           {renaming ? (
-            <RenameProjectForm project={p} onDone={() => setRenaming(false)} />
+            <RenameProject project={p} onDone={() => setRenaming(false)} />
           ) : (
             <h1 className="truncate text-2xl font-semibold tracking-tight">{p.name}</h1>
           )}
@@ -83,7 +83,7 @@ export function ProjectDetail({ orgId, projectId, selfId }: { orgId: string; pro
           </p>
         </div>
         <div className="flex flex-wrap gap-2">
-          <GuardedButton variant="secondary" reason={rename.reason} title={rename.caveat ?? undefined} disabled={renaming} onClick={() => setRenaming(true)}>
+          <GuardedButton variant="secondary" reason={rename.reason} title={rename.caveat ?? undefined} disabled={renaming} onPointerEnter={preloadRenameForm} onFocus={preloadRenameForm} onClick={() => setRenaming(true)}>
             <Pencil aria-hidden /> Rename
           </GuardedButton>
           <GuardedButton variant="danger" reason={remove.reason} title={remove.caveat ?? undefined} onClick={() => setDeleting(true)}>

@@ -18,7 +18,7 @@ import { CreateProjectButton } from "./create-project-button";
 import { DeleteProjectDialog } from "./delete-project-dialog";
 import { projectSearchParams } from "./filters";
 import { GuardedButton } from "./guarded-button";
-import { RenameProjectForm } from "./rename-project-form";
+import { preloadRenameForm, RenameProject } from "./rename-project";
 import { useProjectAccess } from "./use-project-access";
 
 const COUNTS = [
@@ -46,7 +46,7 @@ export function ProjectsView({ orgId, orgName, selfId }: { orgId: string; orgNam
       accessorFn: (p) => p.name,
       cell: ({ row: { original: p } }) =>
         renaming === p.id ? (
-          <RenameProjectForm project={p} onDone={() => setRenaming(null)} />
+          <RenameProject project={p} onDone={() => setRenaming(null)} />
         ) : (
           <Link href={`/orgs/${orgId}/projects/${p.id}`} className="font-medium text-brand-600 hover:underline dark:text-brand-500">
             {p.name}
@@ -82,6 +82,8 @@ export function ProjectsView({ orgId, orgName, selfId }: { orgId: string; orgNam
               reason={rename.reason}
               title={rename.caveat ?? undefined}
               aria-label={`Rename ${p.name}`}
+              onPointerEnter={preloadRenameForm}
+              onFocus={preloadRenameForm}
               onClick={() => setRenaming(p.id)}
               disabled={renaming === p.id}
             >

@@ -5,7 +5,7 @@ import { Lock } from "lucide-react";
 import dynamic from "next/dynamic";
 import Link from "next/link";
 import { useQueryStates } from "nuqs";
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
 import { Field, Select } from "@/components/ui/field";
@@ -17,7 +17,6 @@ import { gpuTrackingWindow, reservationQueries, type GpuRange, type GpuTrackingF
 import { cn } from "@/lib/utils";
 import { utcDateTime } from "./format";
 import { customRangeProblem } from "./gpu-range";
-import { CustomRangeForm } from "./gpu-range-form";
 import { LatestSnapshot } from "./latest-snapshot";
 import { gpuTrackingParams } from "./search-params";
 
@@ -26,6 +25,11 @@ const GpuCharts = dynamic(() => import("./gpu-charts").then((m) => m.GpuCharts),
   ssr: false,
   loading: () => <Skeleton className="h-72" />,
 });
+
+// The custom range form (react-hook-form, the contract's rules) is fetched when it is first shown.
+const loadRangeForm = () => import("./gpu-range-form");
+const CustomRangeForm = lazy(() => loadRangeForm().then((m) => ({ default: m.CustomRangeForm })));
+const preloadRangeForm = () => void loadRangeForm().catch(() => undefined);
 
 const PRESETS: Array<{ value: Exclude<GpuRange, "custom">; label: string }> = [
   { value: "24h", label: "24 hours" },
@@ -67,8 +71,10 @@ function GpuTrackingView({ orgId, orgName }: { orgId: string; orgName?: string }
     product_line: params.product_line ?? undefined,
     region: params.region ?? undefined,
   };
-  const rangeProblem = params.range === "custom" ? customRangeProblem(params.start, params.end) : null;
-  const series = useQuery({ ...reservationQueries.gpuTracking(orgId, filters), enabled: rangeProblem === null });
+  const localProblem = params.range === "custom" ? customRangeProblem(params.start, params.end) : null;
+  const series = useQuery({ ...reservationQueries.gpuTracking(orgId, filters), enabled: localProblem === null });
+  // The timestamps' exact rules are the contract's: a range the gateway refuses shows its reason here.
+  const rangeProblem = localProblem ?? (params.range === "custom" && series.error instanceof ApiError && series.error.status === 400 ? series.error.message : null);
   const options = useQuery(reservationQueries.gpuTrackingLatest(orgId));
   const latest = useQuery(reservationQueries.gpuTrackingLatest(orgId, { product_line: filters.product_line, region: filters.region }));
 
@@ -118,6 +124,8 @@ function GpuTrackingView({ orgId, orgName }: { orgId: string; orgName?: string }
                   aria-pressed={params.range === "custom"}
                   aria-expanded={showCustom}
                   onClick={() => setEditingCustom(true)}
+                  onPointerEnter={preloadRangeForm}
+                  onFocus={preloadRangeForm}
                   className={cn(
                     "rounded px-3 py-1.5 text-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500",
                     params.range === "custom" ? "bg-brand-600 text-white" : "text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800",
@@ -155,6 +163,7 @@ function GpuTrackingView({ orgId, orgName }: { orgId: string; orgName?: string }
                   The range in the address cannot be used: {rangeProblem}
                 </p>
               ) : null}
+              <Suspense fallback={<Skeleton className="h-16" />}>
               <CustomRangeForm
                 start={presetWindow.start_time}
                 end={presetWindow.end_time}
@@ -167,6 +176,7 @@ function GpuTrackingView({ orgId, orgName }: { orgId: string; orgName?: string }
                   void setParams({ range: "custom", start: r.start, end: r.end });
                 }}
               />
+              </Suspense>
             </div>
           ) : null}
         </div>

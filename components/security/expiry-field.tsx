@@ -1,11 +1,8 @@
 "use client";
 
-
-import { z } from "zod";
 import type * as React from "react";
 import { Button } from "@/components/ui/button";
 import { Field, Input } from "@/components/ui/field";
-import { dateSchema } from "@/lib/contract/time";
 import { sentence } from "./form-errors";
 
 /** A date picked in the form means the end of that day, UTC. */
@@ -27,12 +24,6 @@ export function dateFromToday(days: number): string {
   date.setDate(date.getDate() + days);
   return date.toISOString().slice(0, 10);
 }
-
-/** An expiry date chosen in a form: a real date whose end (UTC) is still ahead. */
-export const expiryDateSchema = dateSchema.refine((d) => Date.parse(endOfDayUtc(d)) > Date.now(), "must be today or later");
-
-/** The same, but empty means "never expires". */
-export const optionalExpiryDateSchema = z.union([z.literal(""), expiryDateSchema]);
 
 const PRESETS: Array<{ label: string; date: () => string }> = [
   { label: "30 days", date: () => dateFromToday(30) },

@@ -5,7 +5,9 @@ import { useState } from "react";
 import { useForm, useWatch } from "react-hook-form";
 import { z } from "zod";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogContent, DialogFooter } from "@/components/ui/dialog";
+import { DialogFooter } from "@/components/ui/dialog";
+// This module is itself loaded on first use: Radix directly, with no second fetch on opening.
+import { DialogContent, DialogRoot as Dialog } from "@/components/ui/dialog-parts";
 import { Field, Input } from "@/components/ui/field";
 import { SecretDialog } from "@/components/ui/secret-dialog";
 import { createScimIntegrationRequestSchema, type createScimIntegrationResponseSchema } from "@/lib/contract/scim";
@@ -14,7 +16,8 @@ import { useGatewayMutation } from "@/lib/query/mutation";
 import { securityPaths } from "@/lib/query/security";
 import { dateFromToday, endOfDayUtc, ExpiryField } from "./expiry-field";
 import { applyGatewayErrors, FormError, sentence } from "./form-errors";
-import { SCIM_TOKEN_ENV, scimTokenFormSchema, tokenFileBase } from "./scim-token-form";
+import { SCIM_TOKEN_ENV, tokenFileBase } from "./scim-token-file";
+import { scimTokenFormSchema } from "./scim-token-form";
 
 type CreateBody = z.input<typeof createScimIntegrationRequestSchema>;
 type CreateResponse = z.infer<typeof createScimIntegrationResponseSchema>;

@@ -1,6 +1,5 @@
 "use client";
 
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useQuery } from "@tanstack/react-query";
 import { AlertTriangle } from "lucide-react";
 import { useMemo, useState } from "react";
@@ -12,6 +11,7 @@ import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { DataTable, type ColumnDef } from "@/components/ui/data-table";
 import { Dialog, DialogContent, DialogFooter } from "@/components/ui/dialog";
 import { Field, Input } from "@/components/ui/field";
+import { lazyZodResolver } from "@/components/ui/lazy-resolver";
 import { SecretDialog } from "@/components/ui/secret-dialog";
 import { WidgetSkeleton } from "@/components/ui/skeleton";
 import { EmptyState, ErrorState } from "@/components/ui/states";
@@ -23,18 +23,23 @@ import { ActionsHeader } from "./actions-header";
 import { DateText, EXPIRY_WARNING_DAYS, ExpiryCell, expiryState, RelativeTime } from "./dates";
 import { dateFromToday, endOfDayUtc, ExpiryField } from "./expiry-field";
 import { applyGatewayErrors, FormError, sentence } from "./form-errors";
-import { SCIM_TOKEN_ENV, scimTokenFormSchema, tokenFileBase } from "./scim-token-form";
+import { SCIM_TOKEN_ENV, tokenFileBase } from "./scim-token-file";
+import type { scimTokenFormSchema } from "./scim-token-form";
 
 type CreateTokenBody = z.input<typeof createScimTokenRequestSchema>;
 type CreateTokenResponse = z.infer<typeof limitedUsageApiKeyPostResponseSchema>;
 type FormValues = z.input<typeof scimTokenFormSchema>;
+type FormOutput = z.output<typeof scimTokenFormSchema>;
+
+// The form's rules (zod, the contract's schemas) are fetched when it is first validated.
+const tokenResolver = lazyZodResolver<FormValues, FormOutput>(() => import("./scim-token-form").then((m) => m.scimTokenFormSchema));
 
 const defaults = (): FormValues => ({ alias: "", expires_on: dateFromToday(90) });
 
 function CreateTokenButton({ orgId, integrationId, disabledReason }: { orgId: string; integrationId: string; disabledReason?: string }) {
   const [open, setOpen] = useState(false);
   const [secret, setSecret] = useState<CreateTokenResponse["api_key_info"] | null>(null);
-  const form = useForm<FormValues, unknown, z.output<typeof scimTokenFormSchema>>({ resolver: zodResolver(scimTokenFormSchema), defaultValues: defaults(), mode: "onTouched" });
+  const form = useForm<FormValues, unknown, FormOutput>({ resolver: tokenResolver, defaultValues: defaults(), mode: "onTouched" });
   const create = useGatewayMutation<CreateTokenBody, CreateTokenResponse>({
     request: (body) => ({ method: "POST", path: securityPaths.scimTokens(orgId, integrationId), body }),
     invalidate: () => [securityKeys.scimIntegration(orgId, integrationId), securityKeys.scimIntegrations(orgId)],
@@ -67,7 +72,7 @@ function CreateTokenButton({ orgId, integrationId, disabledReason }: { orgId: st
       </Button>
       <Dialog open={open} onOpenChange={setOpen}>
         <DialogContent title="New SCIM token" description="Give it to the identity provider. Keep the old token until the provider uses the new one, then delete the old one.">
-          <form onSubmit={(e) => void submit(e)} noValidate className="space-y-4">
+          <form onSubmit={(e) => void submit(e)} onFocus={tokenResolver.preload} noValidate className="space-y-4">
             <Field label="Alias" htmlFor="scim-new-token-alias" error={sentence(errors.alias?.message)} hint="e.g. okta-2026">
               <Input id="scim-new-token-alias" autoComplete="off" {...form.register("alias")} />
             </Field>

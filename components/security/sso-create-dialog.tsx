@@ -5,7 +5,9 @@ import { useState } from "react";
 import { useController, useForm, type FieldError, type Merge } from "react-hook-form";
 import type { z } from "zod";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogContent, DialogFooter } from "@/components/ui/dialog";
+import { DialogFooter } from "@/components/ui/dialog";
+// This module is itself loaded on first use: Radix directly, with no second fetch on opening.
+import { DialogContent, DialogRoot as Dialog } from "@/components/ui/dialog-parts";
 import { Field, Input } from "@/components/ui/field";
 import { createSsoProviderRequestSchema, type CreateSsoProviderRequest, type SsoProvider } from "@/lib/contract/sso";
 import { securityKeys } from "@/lib/query/keys";

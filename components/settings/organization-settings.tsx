@@ -1,6 +1,5 @@
 "use client";
 
-import { zodResolver } from "@hookform/resolvers/zod";
 import { Lock } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
@@ -16,15 +15,12 @@ import type { EntitiesPutPostRequest, entitiesPutPostResponseSchema, Entity } fr
 import { orgKeys } from "@/lib/query/keys";
 import { errorMessage, useGatewayMutation } from "@/lib/query/mutation";
 import { gatewayFieldProblems } from "./field-errors";
-import {
-  ADDRESS_FIELDS,
-  SETTINGS_FIELDS,
-  settingsFormSchema,
-  toFormValues,
-  toRequest,
-  type SettingsFormInput,
-  type SettingsFormOutput,
-} from "./settings-schema";
+import { lazyZodResolver } from "@/components/ui/lazy-resolver";
+import { ADDRESS_FIELDS, SETTINGS_FIELDS, toFormValues } from "./settings-form";
+import type { SettingsFormInput, SettingsFormOutput } from "./settings-schema";
+
+// The rules (zod and the contract's schemas) are fetched when the form is first validated.
+const loadSchema = () => import("./settings-schema");
 import { useOrg } from "./use-org";
 
 type UpdateResponse = z.infer<typeof entitiesPutPostResponseSchema>;
@@ -60,7 +56,7 @@ function SettingsForm({ entity, canEdit }: { entity: Entity; canEdit: boolean })
   const router = useRouter();
   const [submitError, setSubmitError] = useState<string | null>(null);
   const form = useForm<SettingsFormInput, unknown, SettingsFormOutput>({
-    resolver: zodResolver(settingsFormSchema(entity.billing_addr !== undefined)),
+    resolver: lazyZodResolver(() => loadSchema().then((m) => m.settingsFormSchema(entity.billing_addr !== undefined))),
     defaultValues: toFormValues(entity),
     mode: "onTouched",
   });
@@ -78,6 +74,7 @@ function SettingsForm({ entity, canEdit }: { entity: Entity; canEdit: boolean })
   const onSubmit = handleSubmit(async (values) => {
     setSubmitError(null);
     try {
+      const { toRequest } = await loadSchema();
       await update.mutateAsync(toRequest(values));
     } catch (error) {
       const message = errorMessage(error);
@@ -92,7 +89,7 @@ function SettingsForm({ entity, canEdit }: { entity: Entity; canEdit: boolean })
   const addressError = (name: (typeof ADDRESS_FIELDS)[number]["name"]) => errors.billing_addr?.[name]?.message;
 
   return (
-    <form onSubmit={onSubmit} noValidate aria-label="Organization settings" className="space-y-6">
+    <form onSubmit={onSubmit} onFocus={() => void loadSchema().catch(() => undefined)} noValidate aria-label="Organization settings" className="space-y-6">
       {!canEdit ? (
         <div role="note" className="flex gap-2 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200">
           <Lock className="mt-0.5 size-4 shrink-0" aria-hidden />

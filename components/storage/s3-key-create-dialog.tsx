@@ -5,11 +5,14 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { z } from "zod";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogContent, DialogFooter } from "@/components/ui/dialog";
+import { DialogFooter } from "@/components/ui/dialog";
+// This module is itself loaded on first use: Radix directly, with no second fetch on opening.
+import { DialogContent, DialogRoot as Dialog } from "@/components/ui/dialog-parts";
 import { Field, Input } from "@/components/ui/field";
 import { SecretDialog } from "@/components/ui/secret-dialog";
 import { applyGatewayErrors, FormError, sentence } from "@/components/security/form-errors";
-import { endOfDayUtc, ExpiryField, optionalExpiryDateSchema } from "@/components/security/expiry-field";
+import { endOfDayUtc, ExpiryField } from "@/components/security/expiry-field";
+import { optionalExpiryDateSchema } from "@/components/security/expiry-schema";
 import type { createS3KeyResponseSchema, CreateS3KeyRequest } from "@/lib/contract/s3";
 import { createS3KeyRequestSchema } from "@/lib/contract/s3";
 import { storageKeys } from "@/lib/query/keys";

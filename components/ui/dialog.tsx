@@ -1,54 +1,35 @@
 "use client";
 
-import { X } from "lucide-react";
-import { Dialog as D } from "radix-ui";
+import { lazy, Suspense, useState } from "react";
 import type * as React from "react";
-import { cn } from "@/lib/utils";
+import type { DialogRoot } from "./dialog-parts";
 
-export const Dialog = D.Root;
-export const DialogTrigger = D.Trigger;
-export const DialogClose = D.Close;
+// Radix's dialog (focus trap, scroll lock, layers, portal: about 20 KB gzipped) is fetched when a
+// dialog first opens, not with every page that has one.
+const load = () => import("./dialog-parts");
+const LazyRoot = lazy(() => load().then((m) => ({ default: m.DialogRoot })));
+const LazyContent = lazy(() => load().then((m) => ({ default: m.DialogContent })));
 
-interface DialogContentProps {
-  title: string;
-  description?: React.ReactNode;
-  children: React.ReactNode;
-  className?: string;
-  /** Set false for dialogs that must not close until the user acts (one-time secrets). */
-  dismissible?: boolean;
-}
+/** Starts fetching the dialog's code, e.g. when the pointer reaches the button that opens it. */
+export const preloadDialog = () => void load().catch(() => undefined);
 
-/** An accessible modal: focus trapped, Escape and the close button dismiss unless told not to. */
-export function DialogContent({ title, description, children, className, dismissible = true }: DialogContentProps) {
-  const block = (e: Event) => {
-    if (!dismissible) e.preventDefault();
-  };
+/**
+ * A modal dialog, rendered by Radix once it has been open: until then it renders nothing and its
+ * code is not loaded. Controlled (`open`) or opened from the start (`defaultOpen`).
+ */
+export function Dialog(props: React.ComponentProps<typeof DialogRoot>) {
+  const [used, setUsed] = useState(Boolean(props.open || props.defaultOpen));
+  if (!used && props.open) setUsed(true);
+  if (!used) return null;
   return (
-    <D.Portal>
-      <D.Overlay className="fixed inset-0 z-50 bg-black/50 data-[state=open]:animate-in" />
-      <D.Content
-        onEscapeKeyDown={block}
-        onPointerDownOutside={block}
-        onInteractOutside={block}
-        className={cn(
-          "fixed left-1/2 top-1/2 z-50 max-h-[90vh] w-[calc(100vw-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-lg border border-slate-200 bg-white p-5 shadow-xl focus:outline-none dark:border-slate-700 dark:bg-slate-900",
-          className,
-        )}
-      >
-        <div className="mb-4 pr-8">
-          <D.Title className="text-base font-semibold">{title}</D.Title>
-          {description ? <D.Description className="mt-1 text-sm text-slate-600 dark:text-slate-300">{description}</D.Description> : <D.Description className="sr-only">{title}</D.Description>}
-        </div>
-        {children}
-        {dismissible ? (
-          <D.Close className="absolute right-3 top-3 rounded p-1 text-slate-500 hover:bg-slate-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 dark:hover:bg-slate-800" aria-label="Close">
-            <X className="size-4" />
-          </D.Close>
-        ) : null}
-      </D.Content>
-    </D.Portal>
+    <Suspense fallback={null}>
+      <LazyRoot {...props} />
+    </Suspense>
   );
 }
+
+/** An accessible modal's content: focus trapped, Escape and the close button dismiss unless told not to. */
+export const DialogContent = LazyContent;
 
 export function DialogFooter({ children }: { children: React.ReactNode }) {
   return <div className="mt-5 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">{children}</div>;

@@ -1,9 +1,9 @@
 "use client";
 
-import Papa from "papaparse";
 import { AlertTriangle, Check, Copy, Download } from "lucide-react";
 import { useState } from "react";
 import { Button } from "./button";
+import { csvText, saveText } from "./download";
 import { Dialog, DialogContent, DialogFooter } from "./dialog";
 
 export interface SecretField {
@@ -21,13 +21,6 @@ interface SecretDialogProps {
   /** Base of the download file names, e.g. "s3-key-ci-runner". */
   fileBase: string;
   onClose: () => void;
-}
-
-function download(name: string, text: string, type: string) {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const a = Object.assign(document.createElement("a"), { href: url, download: name });
-  a.click();
-  URL.revokeObjectURL(url);
 }
 
 /**
@@ -66,13 +59,13 @@ export function SecretDialog({ open, title, fields, fileBase, onClose }: SecretD
           ))}
         </dl>
         <div className="mt-4 flex flex-wrap gap-2">
-          <Button variant="secondary" size="sm" onClick={() => download(`${fileBase}.env`, fields.map((f) => `${f.envName}=${f.value}`).join("\n") + "\n", "text/plain")}>
+          <Button variant="secondary" size="sm" onClick={() => saveText(`${fileBase}.env`, fields.map((f) => `${f.envName}=${f.value}`).join("\n") + "\n", "text/plain")}>
             <Download /> Download .env
           </Button>
           <Button
             variant="secondary"
             size="sm"
-            onClick={() => download(`${fileBase}.csv`, Papa.unparse([fields.map((f) => f.envName), fields.map((f) => f.value)]) + "\n", "text/csv")}
+            onClick={() => void csvText(fields.map((f) => f.envName), [fields.map((f) => f.value)], { escapeFormulae: false }).then((csv) => saveText(`${fileBase}.csv`, csv, "text/csv"))}
           >
             <Download /> Download .csv
           </Button>

@@ -8,7 +8,9 @@ import { toast } from "@/components/ui/toast";
 import { z } from "zod";
 import { downloadFrom } from "@/components/ui/download";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogContent, DialogFooter, DialogTrigger } from "@/components/ui/dialog";
+import { DialogFooter } from "@/components/ui/dialog";
+// Loaded on first use already (export-button.tsx): Radix directly, so its trigger never blinks out.
+import { DialogContent, DialogRoot as Dialog, DialogTrigger } from "@/components/ui/dialog-parts";
 import { Field, Input, Textarea } from "@/components/ui/field";
 import { MultiSelect } from "@/components/ui/multi-select";
 import { dateSchema, orderedRange } from "@/lib/contract/time";
