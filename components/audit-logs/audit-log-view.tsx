@@ -172,21 +172,22 @@ function Pager({
     <nav aria-label="Pages" className="flex flex-wrap items-center justify-between gap-3">
       <div className="flex flex-wrap items-center gap-2 text-sm">
         <label htmlFor="audit-page-size">Page size</label>
-        <Select
-          id="audit-page-size"
-          className="w-24"
-          value={String(search.limit)}
-          onChange={(e) => {
-            const size = AUDIT_PAGE_SIZES.find((n) => String(n) === e.target.value);
-            if (size) onChange({ limit: size, next: null, prev: null });
-          }}
-        >
-          {AUDIT_PAGE_SIZES.map((n) => (
-            <option key={n} value={n}>
-              {n}
-            </option>
-          ))}
-        </Select>
+        <div className="w-24">
+          <Select
+            id="audit-page-size"
+            value={String(search.limit)}
+            onChange={(e) => {
+              const size = AUDIT_PAGE_SIZES.find((n) => String(n) === e.target.value);
+              if (size) onChange({ limit: size, next: null, prev: null });
+            }}
+          >
+            {AUDIT_PAGE_SIZES.map((n) => (
+              <option key={n} value={n}>
+                {n}
+              </option>
+            ))}
+          </Select>
+        </div>
         <span className="text-slate-500 dark:text-slate-400" aria-live="polite">
           {loading ? "Loading…" : `${data.items.length} ${data.items.length === 1 ? "entry" : "entries"} on this page`}
         </span>

@@ -90,7 +90,7 @@ export function CapacityView() {
                   <span className="flex items-center gap-2 text-sm font-medium">
                     <MapPin className="size-4 text-slate-400" aria-hidden /> {loc}
                   </span>
-                  <Button variant="link" size="sm" className="h-auto px-0" onClick={() => void setParams({ location: [loc], product_name: null }, { scroll: true })}>
+                  <Button variant="link" size="inline" onClick={() => void setParams({ location: [loc], product_name: null }, { scroll: true })}>
                     Show capacity<span className="sr-only"> in {loc}</span>
                   </Button>
                 </li>

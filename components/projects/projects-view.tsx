@@ -90,12 +90,11 @@ export function ProjectsView({ orgId, orgName, selfId }: { orgId: string; orgNam
               <Pencil aria-hidden /> <span className="hidden lg:inline">Rename</span>
             </GuardedButton>
             <GuardedButton
-              variant="ghost"
+              variant="ghost-danger"
               size="sm"
               reason={remove.reason}
               title={remove.caveat ?? undefined}
               aria-label={`Delete ${p.name}`}
-              className="text-red-600 hover:bg-red-50 dark:text-red-400 dark:hover:bg-red-950"
               onClick={() => setDeleting(p)}
             >
               <Trash2 aria-hidden /> <span className="hidden lg:inline">Delete</span>

@@ -51,7 +51,7 @@ export function RenameProjectForm({ project, onDone }: { project: { id: string; 
           aria-label={`New name for ${project.name}`}
           autoFocus
           autoComplete="off"
-          className="h-8 py-1"
+          density="compact"
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? errorId : undefined}
           {...form.register("name")}

@@ -65,7 +65,7 @@ const columns: ColumnDef<Vm, unknown>[] = [
             {d.attachment_type === "os" ? (
               <>
                 {" "}
-                <Badge className="px-1.5 py-0 text-[10px]">OS</Badge>
+                <Badge size="sm">OS</Badge>
               </>
             ) : null}
           </li>

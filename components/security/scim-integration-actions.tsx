@@ -51,9 +51,8 @@ export function ScimIntegrationActions({ orgId, integration, disabledReason, onD
         {active ? "Deactivate" : "Activate"}
       </Button>
       <Button
-        variant="ghost"
+        variant="ghost-danger"
         size="sm"
-        className="text-red-700 dark:text-red-400"
         disabled={disabledReason !== undefined}
         title={disabledReason}
         aria-describedby={describedBy}

@@ -140,9 +140,8 @@ export function ScimTokens({ orgId, integrationId, disabledReason }: { orgId: st
         enableSorting: false,
         cell: ({ row }) => (
           <Button
-            variant="ghost"
+            variant="ghost-danger"
             size="sm"
-            className="text-red-700 dark:text-red-400"
             disabled={disabledReason !== undefined}
             title={disabledReason}
             aria-label={`Delete token ${row.original.alias}`}

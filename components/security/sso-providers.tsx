@@ -62,9 +62,8 @@ export function SsoProvidersView({ orgId }: { orgId: string }) {
         enableSorting: false,
         cell: ({ row }) => (
           <Button
-            variant="ghost"
+            variant="ghost-danger"
             size="sm"
-            className="text-red-700 dark:text-red-400"
             disabled={!canManage}
             title={reason}
             aria-label={`Delete SSO provider ${row.original.issuer_uri}`}

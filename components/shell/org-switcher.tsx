@@ -21,7 +21,8 @@ export function OrgSwitcher({ orgs, currentId }: { orgs: OrgSummary[]; currentId
     <Button
       variant="secondary"
       size="sm"
-      className="max-w-64 justify-between"
+      justify="between"
+      className="max-w-64"
       aria-label={`Organization: ${current?.name ?? "unknown"}. Switch organization`}
       aria-haspopup="menu"
       {...handlers}

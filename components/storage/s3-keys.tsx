@@ -89,9 +89,8 @@ export function S3KeysView({ orgId, userId }: { orgId: string; userId: string })
           const allowed = key.user_id === userId || canManageOthers;
           return (
             <Button
-              variant="ghost"
+              variant="ghost-danger"
               size="sm"
-              className="text-red-700 dark:text-red-400"
               disabled={!allowed}
               title={allowed ? undefined : "Only the key's owner, or someone with the s3.manage permission, can delete it."}
               aria-label={`Delete S3 key ${keyName(key)}`}

@@ -2,7 +2,7 @@ import { cva, type VariantProps } from "class-variance-authority";
 import type * as React from "react";
 import { cn } from "@/lib/utils";
 
-const badgeVariants = cva("inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium", {
+const badgeVariants = cva("inline-flex items-center rounded-full font-medium", {
   variants: {
     tone: {
       neutral: "bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-200",
@@ -11,10 +11,11 @@ const badgeVariants = cva("inline-flex items-center rounded-full px-2 py-0.5 tex
       bad: "bg-red-100 text-red-800 dark:bg-red-950 dark:text-red-300",
       info: "bg-brand-50 text-brand-700 dark:bg-slate-800 dark:text-brand-500",
     },
+    size: { md: "px-2 py-0.5 text-xs", sm: "px-1.5 py-0 text-[10px]" },
   },
-  defaultVariants: { tone: "neutral" },
+  defaultVariants: { tone: "neutral", size: "md" },
 });
 
-export function Badge({ className, tone, ...props }: React.HTMLAttributes<HTMLSpanElement> & VariantProps<typeof badgeVariants>) {
-  return <span className={cn(badgeVariants({ tone }), className)} {...props} />;
+export function Badge({ className, tone, size, ...props }: React.HTMLAttributes<HTMLSpanElement> & VariantProps<typeof badgeVariants>) {
+  return <span className={cn(badgeVariants({ tone, size }), className)} {...props} />;
 }

@@ -1,19 +1,37 @@
+import { cva, type VariantProps } from "class-variance-authority";
 import * as React from "react";
 import { cn } from "@/lib/utils";
 
-const control =
-  "block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm placeholder:text-slate-400 focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30 disabled:opacity-60 aria-[invalid=true]:border-red-500 dark:border-slate-700 dark:bg-slate-950";
+const control = cva(
+  "block w-full rounded-md border border-slate-300 bg-white px-3 shadow-sm placeholder:text-slate-400 focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30 disabled:opacity-60 aria-[invalid=true]:border-red-500 dark:border-slate-700 dark:bg-slate-950",
+  {
+    variants: {
+      /** compact: as tall as a small button, for editing in place (a table row). */
+      density: { normal: "py-2", compact: "h-8 py-1" },
+      /** mono: identifiers and lists of them. */
+      text: { normal: "text-sm", mono: "font-mono text-xs" },
+    },
+    defaultVariants: { density: "normal", text: "normal" },
+  },
+);
+type ControlProps = VariantProps<typeof control>;
 
-export const Input = React.forwardRef<HTMLInputElement, React.InputHTMLAttributes<HTMLInputElement>>(function Input({ className, ...props }, ref) {
-  return <input ref={ref} className={cn(control, className)} {...props} />;
+export const Input = React.forwardRef<HTMLInputElement, React.InputHTMLAttributes<HTMLInputElement> & ControlProps>(function Input(
+  { className, density, text, ...props },
+  ref,
+) {
+  return <input ref={ref} className={cn(control({ density, text }), className)} {...props} />;
 });
 
 export const Select = React.forwardRef<HTMLSelectElement, React.SelectHTMLAttributes<HTMLSelectElement>>(function Select({ className, ...props }, ref) {
-  return <select ref={ref} className={cn(control, "pr-8", className)} {...props} />;
+  return <select ref={ref} className={cn(control(), "pr-8", className)} {...props} />;
 });
 
-export const Textarea = React.forwardRef<HTMLTextAreaElement, React.TextareaHTMLAttributes<HTMLTextAreaElement>>(function Textarea({ className, ...props }, ref) {
-  return <textarea ref={ref} className={cn(control, className)} {...props} />;
+export const Textarea = React.forwardRef<HTMLTextAreaElement, React.TextareaHTMLAttributes<HTMLTextAreaElement> & ControlProps>(function Textarea(
+  { className, density, text, ...props },
+  ref,
+) {
+  return <textarea ref={ref} className={cn(control({ density, text }), className)} {...props} />;
 });
 
 interface FieldProps {

@@ -153,7 +153,7 @@ export function UsageExportDialog({ orgId, options, projectLabel, defaults, defa
             hint="The operation requires the IDs of the resources to include (up to 100), separated by commas, spaces or new lines."
             error={message("resources")}
           >
-            <Textarea id="usage-export-resources" rows={3} spellCheck={false} className="font-mono text-xs" {...form.register("resources")} />
+            <Textarea id="usage-export-resources" rows={3} spellCheck={false} text="mono" {...form.register("resources")} />
           </Field>
           <div className="grid gap-3 sm:grid-cols-2">
             <Field label="Start date" htmlFor="usage-export-start" error={message("start_date")}>
