@@ -120,6 +120,28 @@ test.describe("projects", () => {
     await expect(projectRow(page, "staging")).toBeVisible();
   });
 
+  test("the projects table sorts by a column one way, then the other", async ({ ownerPage: page, demo }) => {
+    await page.goto(`/orgs/${demo.organization_id}/projects`);
+    const table = projectsTable(page);
+    await expect(table.locator("tbody tr").first()).toBeVisible();
+    const header = table.getByRole("columnheader", { name: "VMs" });
+    const counts = async () => (await table.locator("tbody tr td:nth-child(3)").allTextContents()).map(Number);
+    const ordered = (values: number[], direction: string | null) =>
+      values.every((v, i) => i === 0 || (direction === "ascending" ? values[i - 1]! <= v : values[i - 1]! >= v));
+    await expect(header).not.toHaveAttribute("aria-sort", /./);
+
+    await header.getByRole("button").click();
+    await expect(header).toHaveAttribute("aria-sort", /^(ascending|descending)$/);
+    const first = await header.getAttribute("aria-sort");
+    await expect.poll(async () => ordered(await counts(), first)).toBe(true);
+    expect(new Set(await counts()).size).toBeGreaterThan(1);
+
+    await header.getByRole("button").click();
+    const second = first === "ascending" ? "descending" : "ascending";
+    await expect(header).toHaveAttribute("aria-sort", second);
+    await expect.poll(async () => ordered(await counts(), second)).toBe(true);
+  });
+
   test("the member sees create disabled with the reason, and only their 3 projects", async ({ memberPage: page, demo }) => {
     await page.goto(`/orgs/${demo.organization_id}/projects`);
     const reason = "You need the projects.create permission in this organization to create projects.";

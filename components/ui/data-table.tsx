@@ -1,11 +1,17 @@
 "use client";
 
 import {
+  createSortedRowModel,
   flexRender,
-  getCoreRowModel,
-  getSortedRowModel,
-  useReactTable,
-  type ColumnDef,
+  rowSortingFeature,
+  sortFn_alphanumeric,
+  sortFn_basic,
+  sortFn_datetime,
+  sortFn_text,
+  tableFeatures,
+  useTable,
+  type ColumnDef as TableColumnDef,
+  type RowData,
   type SortingState,
 } from "@tanstack/react-table";
 import { ArrowDown, ArrowUp, ArrowUpDown } from "lucide-react";
@@ -13,7 +19,18 @@ import { useState } from "react";
 import type * as React from "react";
 import { cn } from "@/lib/utils";
 
-interface DataTableProps<T> {
+// TanStack Table 9 ships only the features a table registers: here sorting, with the sort
+// functions its automatic choice picks from (strings, numbers, dates).
+const features = tableFeatures({
+  rowSortingFeature,
+  sortedRowModel: createSortedRowModel(),
+  sortFns: { alphanumeric: sortFn_alphanumeric, basic: sortFn_basic, datetime: sortFn_datetime, text: sortFn_text },
+});
+
+/** A column of a DataTable. */
+export type ColumnDef<T extends RowData, V = unknown> = TableColumnDef<typeof features, T, V>;
+
+interface DataTableProps<T extends RowData> {
   columns: ColumnDef<T, unknown>[];
   data: T[];
   /** Accessible name of the table. */
@@ -25,17 +42,14 @@ interface DataTableProps<T> {
 }
 
 /** A sortable, accessible table over TanStack Table; scrolls sideways on narrow screens. */
-export function DataTable<T>({ columns, data, label, empty, getRowId, onRowClick, className }: DataTableProps<T>) {
+export function DataTable<T extends RowData>({ columns, data, label, empty, getRowId, onRowClick, className }: DataTableProps<T>) {
   const [sorting, setSorting] = useState<SortingState>([]);
-  // TanStack Table returns functions the compiler cannot memoize; that is expected here.
-  // eslint-disable-next-line react-hooks/incompatible-library
-  const table = useReactTable({
+  const table = useTable({
+    features,
     data,
     columns,
     state: { sorting },
     onSortingChange: setSorting,
-    getCoreRowModel: getCoreRowModel(),
-    getSortedRowModel: getSortedRowModel(),
     getRowId,
   });
   return (
@@ -81,7 +95,7 @@ export function DataTable<T>({ columns, data, label, empty, getRowId, onRowClick
                 onClick={onRowClick ? () => onRowClick(row.original) : undefined}
                 className={cn("hover:bg-slate-50 dark:hover:bg-slate-900/60", onRowClick && "cursor-pointer")}
               >
-                {row.getVisibleCells().map((cell) => (
+                {row.getAllCells().map((cell) => (
                   <td key={cell.id} className="whitespace-nowrap px-3 py-2 align-middle">
                     {flexRender(cell.column.columnDef.cell, cell.getContext())}
                   </td>
@@ -95,4 +109,3 @@ export function DataTable<T>({ columns, data, label, empty, getRowId, onRowClick
   );
 }
 
-export type { ColumnDef };
