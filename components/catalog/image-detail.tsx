@@ -5,7 +5,7 @@ import { ArrowLeft } from "lucide-react";
 import Link from "next/link";
 import type * as React from "react";
 import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
+import { buttonVariants } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
 import { Skeleton, WidgetSkeleton } from "@/components/ui/skeleton";
@@ -15,11 +15,9 @@ import { ApiError } from "@/lib/query/fetcher";
 
 function BackLink() {
   return (
-    <Button variant="secondary" size="sm" asChild>
-      <Link href="/catalog/images">
-        <ArrowLeft aria-hidden /> All images
-      </Link>
-    </Button>
+    <Link href="/catalog/images" className={buttonVariants({ variant: "secondary", size: "sm" })}>
+      <ArrowLeft aria-hidden /> All images
+    </Link>
   );
 }
 

@@ -1,21 +1,17 @@
 "use client";
 
+import { zodResolver } from "@hookform/resolvers/zod";
 import { AlertTriangle, Plus } from "lucide-react";
 import { useForm, useWatch } from "react-hook-form";
 import type { z } from "zod";
 import { Button } from "@/components/ui/button";
 import { Field, Select } from "@/components/ui/field";
-import { lazyZodResolver } from "@/components/ui/lazy-resolver";
-import type { roleBindingInputSchema } from "@/lib/contract/iam";
+import { roleBindingInputSchema } from "@/lib/contract/iam";
 import type { IamContext } from "./use-iam-context";
 
-type AdditionInput = Omit<z.input<typeof roleBindingInputSchema>, "customer_id">;
-export type Addition = Omit<z.output<typeof roleBindingInputSchema>, "customer_id">;
-
-// The contract's rules (and zod) are fetched when the form is first validated.
-const additionResolver = lazyZodResolver<AdditionInput, Addition>(() =>
-  import("@/lib/contract/iam").then((m) => m.roleBindingInputSchema.omit({ customer_id: true })),
-);
+const additionSchema = roleBindingInputSchema.omit({ customer_id: true });
+type AdditionInput = z.input<typeof additionSchema>;
+export type Addition = z.output<typeof additionSchema>;
 
 interface AddBindingFormProps {
   ctx: IamContext;
@@ -32,7 +28,7 @@ interface AddBindingFormProps {
  */
 export function AddBindingForm({ ctx, orgId, disabled, onStage }: AddBindingFormProps) {
   const form = useForm<AdditionInput, unknown, Addition>({
-    resolver: additionResolver,
+    resolver: zodResolver(additionSchema),
     defaultValues: { role_id: "", scope_type: "project", scope_object_id: "" },
   });
   const { errors } = form.formState;
@@ -49,7 +45,7 @@ export function AddBindingForm({ ctx, orgId, disabled, onStage }: AddBindingForm
   });
 
   return (
-    <form onSubmit={onSubmit} onFocus={additionResolver.preload} noValidate aria-label="Stage an addition" className="space-y-3">
+    <form onSubmit={onSubmit} noValidate aria-label="Stage an addition" className="space-y-3">
       <fieldset disabled={disabled} className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4 lg:items-start">
         <Field
           label="Role"

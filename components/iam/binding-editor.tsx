@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { AlertTriangle, Lock, Minus, Undo2 } from "lucide-react";
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { Field, Input } from "@/components/ui/field";
@@ -13,11 +13,17 @@ import type { RoleBinding } from "@/lib/contract/iam";
 import { iamQueries } from "@/lib/query/iam";
 import { errorMessage } from "@/lib/query/mutation";
 import { cn } from "@/lib/utils";
-import { AddBindingForm, type Addition } from "./add-binding-form";
+import type { Addition } from "./add-binding-form";
 import { ScopeLabel, UserLabel } from "./scope-label";
 import { additionKey, buildApply, failedKey, removalKey, scopeAllowed, type StagedChange } from "./staged";
 import { useApplyBindings } from "./use-apply-bindings";
 import type { IamContext } from "./use-iam-context";
+
+// The addition form (react-hook-form, the contract's schema) is fetched once a user is picked, or
+// when the pointer reaches the picker: until then the editor shows only the picker.
+const loadAddForm = () => import("./add-binding-form");
+const AddBindingForm = lazy(() => loadAddForm().then((m) => ({ default: m.AddBindingForm })));
+const preloadAddForm = () => void loadAddForm().catch(() => undefined);
 
 export interface EditorState {
   user: string | null;
@@ -71,16 +77,18 @@ export function BindingEditor({ ctx, orgId, selfId, writeReason, state, setState
             <CurrentBindings ctx={ctx} user={user} writeReason={writeReason} changes={changes} onStageRemoval={onStageRemoval} />
             <div className="space-y-2">
               <h3 className="text-sm font-semibold">Add a binding</h3>
-              <AddBindingForm
-                ctx={ctx}
-                orgId={orgId}
-                disabled={writeReason !== null}
-                onStage={(a) => {
-                  const problem = duplicateProblem(a, changes);
-                  if (!problem) setState((s) => ({ ...s, failure: null, changes: [...s.changes, toAddition(a, ctx)] }));
-                  return problem;
-                }}
-              />
+              <Suspense fallback={<WidgetSkeleton label="the addition form" lines={2} />}>
+                <AddBindingForm
+                  ctx={ctx}
+                  orgId={orgId}
+                  disabled={writeReason !== null}
+                  onStage={(a) => {
+                    const problem = duplicateProblem(a, changes);
+                    if (!problem) setState((s) => ({ ...s, failure: null, changes: [...s.changes, toAddition(a, ctx)] }));
+                    return problem;
+                  }}
+                />
+              </Suspense>
             </div>
             <StagedDiff ctx={ctx} user={user} state={state} setState={setState} />
           </>
@@ -117,6 +125,8 @@ function UserPicker({ ctx, selfId, writeReason, onPick }: { ctx: IamContext; sel
     <form
       aria-label="Pick a user"
       noValidate
+      onFocus={preloadAddForm}
+      onPointerEnter={preloadAddForm}
       className="flex flex-col gap-2 sm:flex-row sm:items-start"
       onSubmit={(e) => {
         e.preventDefault();

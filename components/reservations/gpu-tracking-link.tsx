@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { Activity } from "lucide-react";
 import Link from "next/link";
-import { Button } from "@/components/ui/button";
+import { buttonVariants } from "@/components/ui/button";
 import { orgAccess, orgQueries } from "@/lib/query/organizations";
 
 /** A way to the GPU tracking page, offered only to callers with the reservations feature. */
@@ -12,10 +12,8 @@ export function GpuTrackingLink({ orgId }: { orgId: string }) {
   const entity = entities.data?.items.find((o) => o.id === orgId);
   if (orgAccess(entity).features.reservations !== true) return null;
   return (
-    <Button variant="secondary" asChild>
-      <Link href={`/orgs/${orgId}/reservations/gpu-tracking`}>
-        <Activity aria-hidden /> GPU usage over time
-      </Link>
-    </Button>
+    <Link href={`/orgs/${orgId}/reservations/gpu-tracking`} className={buttonVariants({ variant: "secondary" })}>
+      <Activity aria-hidden /> GPU usage over time
+    </Link>
   );
 }

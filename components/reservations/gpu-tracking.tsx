@@ -6,7 +6,7 @@ import dynamic from "next/dynamic";
 import Link from "next/link";
 import { useQueryStates } from "nuqs";
 import { lazy, Suspense, useState } from "react";
-import { Button } from "@/components/ui/button";
+import { buttonVariants } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
 import { Field, Select } from "@/components/ui/field";
 import { Skeleton, WidgetSkeleton } from "@/components/ui/skeleton";
@@ -49,9 +49,9 @@ export function FeatureMissing({ orgId, orgName, detail }: { orgId: string; orgN
           {orgName ? ` in ${orgName}` : ""}. An owner of the organization can ask for it to be enabled.
         </p>
         {detail ? <p className="text-sm text-slate-500 dark:text-slate-400">The gateway answered: {detail}</p> : null}
-        <Button variant="secondary" size="sm" asChild className="mt-2">
-          <Link href={`/orgs/${orgId}/reservations`}>See the organization&apos;s reservations</Link>
-        </Button>
+        <Link href={`/orgs/${orgId}/reservations`} className={cn(buttonVariants({ variant: "secondary", size: "sm" }), "mt-2")}>
+          See the organization&apos;s reservations
+        </Link>
       </div>
     </Card>
   );
@@ -164,18 +164,18 @@ function GpuTrackingView({ orgId, orgName }: { orgId: string; orgName?: string }
                 </p>
               ) : null}
               <Suspense fallback={<Skeleton className="h-16" />}>
-              <CustomRangeForm
-                start={presetWindow.start_time}
-                end={presetWindow.end_time}
-                onCancel={() => {
-                  setEditingCustom(false);
-                  if (rangeProblem) void setParams({ range: null, start: null, end: null });
-                }}
-                onApply={(r) => {
-                  setEditingCustom(false);
-                  void setParams({ range: "custom", start: r.start, end: r.end });
-                }}
-              />
+                <CustomRangeForm
+                  start={presetWindow.start_time}
+                  end={presetWindow.end_time}
+                  onCancel={() => {
+                    setEditingCustom(false);
+                    if (rangeProblem) void setParams({ range: null, start: null, end: null });
+                  }}
+                  onApply={(r) => {
+                    setEditingCustom(false);
+                    void setParams({ range: "custom", start: r.start, end: r.end });
+                  }}
+                />
               </Suspense>
             </div>
           ) : null}

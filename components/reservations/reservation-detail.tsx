@@ -5,7 +5,7 @@ import { ArrowLeft } from "lucide-react";
 import Link from "next/link";
 import type * as React from "react";
 import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
+import { buttonVariants } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
 import { Skeleton, WidgetSkeleton } from "@/components/ui/skeleton";
@@ -27,11 +27,9 @@ function Item({ label, children }: { label: string; children: React.ReactNode })
 
 function BackLink({ orgId }: { orgId: string }) {
   return (
-    <Button variant="secondary" size="sm" asChild>
-      <Link href={`/orgs/${orgId}/reservations`}>
-        <ArrowLeft aria-hidden /> All reservations
-      </Link>
-    </Button>
+    <Link href={`/orgs/${orgId}/reservations`} className={buttonVariants({ variant: "secondary", size: "sm" })}>
+      <ArrowLeft aria-hidden /> All reservations
+    </Link>
   );
 }
 

@@ -13,6 +13,8 @@ const loadScim = () => import("./scim-create-dialog");
 const ScimDialog = lazy(() => loadScim().then((m) => ({ default: m.CreateScimIntegrationButton })));
 const loadSso = () => import("./sso-create-dialog");
 const SsoDialog = lazy(() => loadSso().then((m) => ({ default: m.CreateSsoProviderButton })));
+const loadScimToken = () => import("./scim-token-create");
+const ScimTokenDialog = lazy(() => loadScimToken().then((m) => ({ default: m.CreateScimTokenButton })));
 
 function triggerFor(label: string, describedBy: string, disabledReason: string | undefined) {
   return function trigger(handlers: TriggerHandlers) {
@@ -34,4 +36,10 @@ export function NewSsoProviderButton({ orgId, disabledReason }: { orgId: string;
   const trigger = triggerFor("Add provider", "sso-permission", disabledReason);
   if (disabledReason !== undefined) return trigger({});
   return <OnFirstUse trigger={trigger} preload={loadSso} menu={<SsoDialog orgId={orgId} defaultOpen />} />;
+}
+
+export function NewScimTokenButton({ orgId, integrationId, disabledReason }: { orgId: string; integrationId: string; disabledReason?: string }) {
+  const trigger = triggerFor("New token", "scim-permission", disabledReason);
+  if (disabledReason !== undefined) return trigger({});
+  return <OnFirstUse trigger={trigger} preload={loadScimToken} menu={<ScimTokenDialog orgId={orgId} integrationId={integrationId} defaultOpen />} />;
 }

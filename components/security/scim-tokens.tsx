@@ -3,118 +3,19 @@
 import { useQuery } from "@tanstack/react-query";
 import { AlertTriangle } from "lucide-react";
 import { useMemo, useState } from "react";
-import { useForm } from "react-hook-form";
-import type { z } from "zod";
 import { Button } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { DataTable, type ColumnDef } from "@/components/ui/data-table";
-import { Dialog, DialogContent, DialogFooter } from "@/components/ui/dialog";
-import { Field, Input } from "@/components/ui/field";
-import { lazyZodResolver } from "@/components/ui/lazy-resolver";
-import { SecretDialog } from "@/components/ui/secret-dialog";
 import { WidgetSkeleton } from "@/components/ui/skeleton";
 import { EmptyState, ErrorState } from "@/components/ui/states";
-import type { createScimTokenRequestSchema, limitedUsageApiKeyPostResponseSchema, ScimTokenInfo } from "@/lib/contract/scim";
+import type { ScimTokenInfo } from "@/lib/contract/scim";
 import { securityKeys } from "@/lib/query/keys";
 import { useGatewayMutation } from "@/lib/query/mutation";
 import { scimQueries, securityPaths } from "@/lib/query/security";
 import { ActionsHeader } from "./actions-header";
 import { DateText, EXPIRY_WARNING_DAYS, ExpiryCell, expiryState, RelativeTime } from "./dates";
-import { dateFromToday, endOfDayUtc, ExpiryField } from "./expiry-field";
-import { applyGatewayErrors, FormError, sentence } from "./form-errors";
-import { SCIM_TOKEN_ENV, tokenFileBase } from "./scim-token-file";
-import type { scimTokenFormSchema } from "./scim-token-form";
-
-type CreateTokenBody = z.input<typeof createScimTokenRequestSchema>;
-type CreateTokenResponse = z.infer<typeof limitedUsageApiKeyPostResponseSchema>;
-type FormValues = z.input<typeof scimTokenFormSchema>;
-type FormOutput = z.output<typeof scimTokenFormSchema>;
-
-// The form's rules (zod, the contract's schemas) are fetched when it is first validated.
-const tokenResolver = lazyZodResolver<FormValues, FormOutput>(() => import("./scim-token-form").then((m) => m.scimTokenFormSchema));
-
-const defaults = (): FormValues => ({ alias: "", expires_on: dateFromToday(90) });
-
-function CreateTokenButton({ orgId, integrationId, disabledReason }: { orgId: string; integrationId: string; disabledReason?: string }) {
-  const [open, setOpen] = useState(false);
-  const [secret, setSecret] = useState<CreateTokenResponse["api_key_info"] | null>(null);
-  const form = useForm<FormValues, unknown, FormOutput>({ resolver: tokenResolver, defaultValues: defaults(), mode: "onTouched" });
-  const create = useGatewayMutation<CreateTokenBody, CreateTokenResponse>({
-    request: (body) => ({ method: "POST", path: securityPaths.scimTokens(orgId, integrationId), body }),
-    invalidate: () => [securityKeys.scimIntegration(orgId, integrationId), securityKeys.scimIntegrations(orgId)],
-    success: (r) => `Token ${r.api_key_info.alias} created`,
-    onSuccess: (r) => {
-      setOpen(false);
-      form.reset(defaults());
-      setSecret(r.api_key_info);
-    },
-  });
-  const submit = form.handleSubmit((v) =>
-    create.mutate(
-      { alias: v.alias, expires_at: endOfDayUtc(v.expires_on) },
-      { onError: (error) => applyGatewayErrors(error, form.setError, { alias: "alias", expires_at: "expires_on" }) },
-    ),
-  );
-  const { errors } = form.formState;
-  return (
-    <>
-      <Button
-        disabled={disabledReason !== undefined}
-        title={disabledReason}
-        aria-describedby={disabledReason ? "scim-permission" : undefined}
-        onClick={() => {
-          create.reset();
-          setOpen(true);
-        }}
-      >
-        New token
-      </Button>
-      <Dialog open={open} onOpenChange={setOpen}>
-        <DialogContent title="New SCIM token" description="Give it to the identity provider. Keep the old token until the provider uses the new one, then delete the old one.">
-          <form onSubmit={(e) => void submit(e)} onFocus={tokenResolver.preload} noValidate className="space-y-4">
-            <Field label="Alias" htmlFor="scim-new-token-alias" error={sentence(errors.alias?.message)} hint="e.g. okta-2026">
-              <Input id="scim-new-token-alias" autoComplete="off" {...form.register("alias")} />
-            </Field>
-            <ExpiryField
-              id="scim-new-token-expiry"
-              label="Expires on"
-              error={errors.expires_on?.message}
-              input={form.register("expires_on")}
-              onPick={(d) => form.setValue("expires_on", d, { shouldValidate: true, shouldDirty: true })}
-            />
-            <FormError error={create.error} />
-            <DialogFooter>
-              <Button type="button" variant="secondary" onClick={() => setOpen(false)}>
-                Cancel
-              </Button>
-              <Button type="submit" disabled={create.isPending}>
-                {create.isPending ? "Creating…" : "Create token"}
-              </Button>
-            </DialogFooter>
-          </form>
-        </DialogContent>
-      </Dialog>
-      <SecretDialog
-        open={secret !== null}
-        title={secret ? `Token ${secret.alias} created` : "SCIM token"}
-        fileBase={tokenFileBase(secret?.alias ?? "")}
-        fields={
-          secret
-            ? [
-                { label: "Token ID", envName: SCIM_TOKEN_ENV.id, value: secret.key_id },
-                { label: "Bearer token", envName: SCIM_TOKEN_ENV.token, value: secret.api_key, secret: true },
-              ]
-            : []
-        }
-        onClose={() => {
-          setSecret(null);
-          create.reset();
-        }}
-      />
-    </>
-  );
-}
+import { NewScimTokenButton } from "./create-buttons";
 
 /** One integration's tokens: alias, dates, a warning before they expire, create and delete. */
 export function ScimTokens({ orgId, integrationId, disabledReason }: { orgId: string; integrationId: string; disabledReason?: string }) {
@@ -166,7 +67,7 @@ export function ScimTokens({ orgId, integrationId, disabledReason }: { orgId: st
       <CardHeader
         title="Tokens"
         description="The identity provider authenticates with one of these. Keep two during a rotation so provisioning has no gap."
-        action={<CreateTokenButton orgId={orgId} integrationId={integrationId} disabledReason={disabledReason} />}
+        action={<NewScimTokenButton orgId={orgId} integrationId={integrationId} disabledReason={disabledReason} />}
       />
       {tokens.isPending ? (
         <WidgetSkeleton label="tokens" lines={3} />

@@ -1,6 +1,5 @@
 import { cva, type VariantProps } from "class-variance-authority";
-import { Slot } from "radix-ui";
-import * as React from "react";
+import type * as React from "react";
 import { cn } from "@/lib/utils";
 
 export const buttonVariants = cva(
@@ -24,11 +23,9 @@ export const buttonVariants = cva(
   },
 );
 
-export interface ButtonProps extends React.ButtonHTMLAttributes<HTMLButtonElement>, VariantProps<typeof buttonVariants> {
-  asChild?: boolean;
-}
+export type ButtonProps = React.ButtonHTMLAttributes<HTMLButtonElement> & VariantProps<typeof buttonVariants>;
 
-export function Button({ className, variant, size, justify, asChild, ...props }: ButtonProps) {
-  const Comp = asChild ? Slot.Root : "button";
-  return <Comp className={cn(buttonVariants({ variant, size, justify }), className)} {...props} />;
+/** A button. A link that looks like one is a Link with `buttonVariants(...)` as its class. */
+export function Button({ className, variant, size, justify, ...props }: ButtonProps) {
+  return <button className={cn(buttonVariants({ variant, size, justify }), className)} {...props} />;
 }

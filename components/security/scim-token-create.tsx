@@ -1,0 +1,106 @@
+"use client";
+
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import type { z } from "zod";
+import { Button } from "@/components/ui/button";
+import { DialogFooter } from "@/components/ui/dialog";
+// This module is itself loaded on first use (create-buttons.tsx): Radix directly.
+import { DialogContent, DialogRoot as Dialog } from "@/components/ui/dialog-parts";
+import { Field, Input } from "@/components/ui/field";
+import { SecretDialog } from "@/components/ui/secret-dialog";
+import type { createScimTokenRequestSchema, limitedUsageApiKeyPostResponseSchema } from "@/lib/contract/scim";
+import { securityKeys } from "@/lib/query/keys";
+import { useGatewayMutation } from "@/lib/query/mutation";
+import { securityPaths } from "@/lib/query/security";
+import { dateFromToday, endOfDayUtc, ExpiryField } from "./expiry-field";
+import { applyGatewayErrors, FormError, sentence } from "./form-errors";
+import { SCIM_TOKEN_ENV, tokenFileBase } from "./scim-token-file";
+import { scimTokenFormSchema } from "./scim-token-form";
+
+type CreateTokenBody = z.input<typeof createScimTokenRequestSchema>;
+type CreateTokenResponse = z.infer<typeof limitedUsageApiKeyPostResponseSchema>;
+type FormValues = z.input<typeof scimTokenFormSchema>;
+type FormOutput = z.output<typeof scimTokenFormSchema>;
+
+const defaults = (): FormValues => ({ alias: "", expires_on: dateFromToday(90) });
+
+/** "New token" and its dialog, open from the start: it is mounted by the button's first click. */
+export function CreateScimTokenButton({ orgId, integrationId, defaultOpen = false }: { orgId: string; integrationId: string; defaultOpen?: boolean }) {
+  const [open, setOpen] = useState(defaultOpen);
+  const [secret, setSecret] = useState<CreateTokenResponse["api_key_info"] | null>(null);
+  const form = useForm<FormValues, unknown, FormOutput>({ resolver: zodResolver(scimTokenFormSchema), defaultValues: defaults(), mode: "onTouched" });
+  const create = useGatewayMutation<CreateTokenBody, CreateTokenResponse>({
+    request: (body) => ({ method: "POST", path: securityPaths.scimTokens(orgId, integrationId), body }),
+    invalidate: () => [securityKeys.scimIntegration(orgId, integrationId), securityKeys.scimIntegrations(orgId)],
+    success: (r) => `Token ${r.api_key_info.alias} created`,
+    onSuccess: (r) => {
+      setOpen(false);
+      form.reset(defaults());
+      setSecret(r.api_key_info);
+    },
+  });
+  const submit = form.handleSubmit((v) =>
+    create.mutate(
+      { alias: v.alias, expires_at: endOfDayUtc(v.expires_on) },
+      { onError: (error) => applyGatewayErrors(error, form.setError, { alias: "alias", expires_at: "expires_on" }) },
+    ),
+  );
+  const { errors } = form.formState;
+  return (
+    <>
+      <Button
+        onClick={() => {
+          create.reset();
+          setOpen(true);
+        }}
+      >
+        New token
+      </Button>
+      <Dialog open={open} onOpenChange={setOpen}>
+        <DialogContent title="New SCIM token" description="Give it to the identity provider. Keep the old token until the provider uses the new one, then delete the old one.">
+          <form onSubmit={(e) => void submit(e)} noValidate className="space-y-4">
+            <Field label="Alias" htmlFor="scim-new-token-alias" error={sentence(errors.alias?.message)} hint="e.g. okta-2026">
+              <Input id="scim-new-token-alias" autoComplete="off" {...form.register("alias")} />
+            </Field>
+            <ExpiryField
+              id="scim-new-token-expiry"
+              label="Expires on"
+              error={errors.expires_on?.message}
+              input={form.register("expires_on")}
+              onPick={(d) => form.setValue("expires_on", d, { shouldValidate: true, shouldDirty: true })}
+            />
+            <FormError error={create.error} />
+            <DialogFooter>
+              <Button type="button" variant="secondary" onClick={() => setOpen(false)}>
+                Cancel
+              </Button>
+              <Button type="submit" disabled={create.isPending}>
+                {create.isPending ? "Creating…" : "Create token"}
+              </Button>
+            </DialogFooter>
+          </form>
+        </DialogContent>
+      </Dialog>
+      <SecretDialog
+        open={secret !== null}
+        title={secret ? `Token ${secret.alias} created` : "SCIM token"}
+        fileBase={tokenFileBase(secret?.alias ?? "")}
+        fields={
+          secret
+            ? [
+                { label: "Token ID", envName: SCIM_TOKEN_ENV.id, value: secret.key_id },
+                { label: "Bearer token", envName: SCIM_TOKEN_ENV.token, value: secret.api_key, secret: true },
+              ]
+            : []
+        }
+        onClose={() => {
+          setSecret(null);
+          create.reset();
+        }}
+      />
+    </>
+  );
+}
+
