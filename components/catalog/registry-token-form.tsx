@@ -1,25 +1,24 @@
 "use client";
 
 import { useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
-import { useForm, useWatch } from "react-hook-form";
+import { useRef, useState, type FormEvent } from "react";
 import type { z } from "zod";
 import { Button } from "@/components/ui/button";
 import { Field, Input, Select } from "@/components/ui/field";
-import { lazyZodResolver } from "@/components/ui/lazy-resolver";
+import { clearErrorOnChange, focusFirstError, formValues, issueMessages, type FieldErrors } from "@/components/ui/native-form";
 import { SecretDialog } from "@/components/ui/secret-dialog";
 import type { CcrTokenRequest } from "@/lib/contract/registry";
 import type { CcrTokenResponse } from "@/lib/query/catalog";
 import { ApiError } from "@/lib/query/fetcher";
 import { errorMessage, useGatewayMutation } from "@/lib/query/mutation";
-import { EXPIRY } from "./registry-token-expiry";
+import { EXPIRY, type Expiry } from "./registry-token-expiry";
 import type { registryTokenFormSchema } from "./registry-token-schema";
 
 type FormValues = z.input<typeof registryTokenFormSchema>;
 
-// The rules (zod, the contract's schemas) are fetched when the form is first validated or sent.
+// The rules (zod, the contract's schemas) are fetched when the form is first focused or sent.
 const loadSchema = () => import("./registry-token-schema");
-const tokenResolver = lazyZodResolver<FormValues, FormValues>(() => loadSchema().then((m) => m.registryTokenFormSchema));
+const preloadSchema = () => void loadSchema().catch(() => undefined);
 
 function fileBase(alias: string | undefined): string {
   const safe = (alias ?? "").toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
@@ -36,9 +35,9 @@ interface Created {
 export function RegistryTokenForm() {
   const queryClient = useQueryClient();
   const [created, setCreated] = useState<Created | null>(null);
-  const form = useForm<FormValues>({ resolver: tokenResolver, defaultValues: { alias: "", expiry: "90d", expires_at: "" } });
-  const { errors } = form.formState;
-  const expiry = useWatch({ control: form.control, name: "expiry" });
+  const formRef = useRef<HTMLFormElement>(null);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [expiry, setExpiry] = useState<Expiry>("90d");
 
   const mutation = useGatewayMutation<CcrTokenRequest, CcrTokenResponse>({
     request: (body) => ({ method: "POST", path: "/v1/ccr/tokens", body }),
@@ -56,7 +55,26 @@ export function RegistryTokenForm() {
     for (const m of cache.getAll()) {
       if ((m.state.data as Partial<CcrTokenResponse> | undefined)?.token === token) cache.remove(m);
     }
-    form.reset();
+    formRef.current?.reset();
+    setExpiry("90d");
+    setErrors({});
+  };
+
+  const onSubmit = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = e.currentTarget;
+    const v = formValues(form);
+    const values: FormValues = { alias: v.alias ?? "", expiry: (v.expiry ?? "never") as Expiry, expires_at: v.expires_at ?? "" };
+    const { registryTokenFormSchema, toRequest } = await loadSchema();
+    const parsed = registryTokenFormSchema.safeParse(values);
+    if (!parsed.success) {
+      const found = issueMessages(parsed.error.issues);
+      setErrors(found);
+      focusFirstError(form, found);
+      return;
+    }
+    setErrors({});
+    mutation.mutate(toRequest(parsed.data));
   };
 
   const failure = mutation.isError
@@ -67,13 +85,20 @@ export function RegistryTokenForm() {
 
   return (
     <>
-      <form noValidate aria-label="Create a registry token" onFocus={tokenResolver.preload}
-        onSubmit={form.handleSubmit(async (v) => mutation.mutate((await loadSchema()).toRequest(v)))} className="space-y-4">
-        <Field label="Alias" htmlFor="ccr-alias" hint="Names the token where it is used, e.g. ci-pull. Optional." error={errors.alias?.message}>
-          <Input id="ccr-alias" autoComplete="off" maxLength={255} {...form.register("alias")} />
+      <form
+        ref={formRef}
+        noValidate
+        aria-label="Create a registry token"
+        onFocus={preloadSchema}
+        onChange={clearErrorOnChange(errors, setErrors)}
+        onSubmit={(e) => void onSubmit(e)}
+        className="space-y-4"
+      >
+        <Field label="Alias" htmlFor="ccr-alias" hint="Names the token where it is used, e.g. ci-pull. Optional." error={errors.alias}>
+          <Input id="ccr-alias" name="alias" autoComplete="off" maxLength={255} defaultValue="" />
         </Field>
         <Field label="Expires" htmlFor="ccr-expiry" hint="A token that never expires stays valid until it is revoked.">
-          <Select id="ccr-expiry" {...form.register("expiry")}>
+          <Select id="ccr-expiry" name="expiry" value={expiry} onChange={(e) => (setExpiry(e.target.value as Expiry), setErrors({ ...errors, expires_at: undefined }))}>
             {Object.entries(EXPIRY).map(([value, label]) => (
               <option key={value} value={value}>
                 {label}
@@ -82,8 +107,8 @@ export function RegistryTokenForm() {
           </Select>
         </Field>
         {expiry === "custom" ? (
-          <Field label="Expiry date and time (UTC)" htmlFor="ccr-expires-at" error={errors.expires_at?.message}>
-            <Input id="ccr-expires-at" type="datetime-local" step={60} {...form.register("expires_at")} />
+          <Field label="Expiry date and time (UTC)" htmlFor="ccr-expires-at" error={errors.expires_at}>
+            <Input id="ccr-expires-at" name="expires_at" type="datetime-local" step={60} />
           </Field>
         ) : null}
         {failure ? (
