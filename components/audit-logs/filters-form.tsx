@@ -2,10 +2,11 @@
 
 import { localDateTime, rfc3339, zoneOffset } from "@/components/ui/dates";
 import { RotateCcw, Search } from "lucide-react";
-import { Controller, useForm, useWatch, type Resolver } from "react-hook-form";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Field, Input, Select } from "@/components/ui/field";
 import { MultiSelect, type MultiSelectOption } from "@/components/ui/multi-select";
+import { clearErrorOnChange, focusFirstError, formValues, type FieldErrors } from "@/components/ui/native-form";
 import { AUDIT_WINDOWS, AUDIT_WINDOW_VALUES, type AuditListFilter, type AuditSearch } from "@/lib/query/audit-logs";
 
 /** Values seen in this gateway's log; others can be typed, as the operation's value sets are open. */
@@ -41,14 +42,13 @@ const TEXT_FIELDS: Array<[TextList, string]> = [
 const EMAIL = /^(?!\.)(?!.*\.\.)([A-Za-z0-9_'+\-.]*)[A-Za-z0-9_+-]@([A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
 
 /**
- * The filters' rules, the first problem of each field as its message. Written out
- * rather than as a zod schema: this form is on the page's first load, and zod
- * would add about 45 KB gzipped to it.
+ * The filters' rules, the first problem of each field as its message. Written out rather than as a
+ * zod schema: this form is on the page's first load, and zod would add about 30 KB gzipped to it.
  */
-const filterResolver: Resolver<FilterValues> = (values) => {
-  const errors: Partial<Record<keyof FilterValues, { type: string; message: string }>> = {};
+export function filterProblems(values: FilterValues): FieldErrors {
+  const errors: FieldErrors = {};
   const fail = (name: keyof FilterValues, message: string) => {
-    errors[name] ??= { type: "validate", message };
+    errors[name] ??= message;
   };
   for (const name of CHOICE_FIELDS) if (values[name].length > 100) fail(name, "at most 100 values");
   for (const [name, what] of TEXT_FIELDS) {
@@ -63,8 +63,8 @@ const filterResolver: Resolver<FilterValues> = (values) => {
     if (values.to && Number.isNaN(Date.parse(values.to))) fail("to", "End is not a valid date and time");
     if (values.from && values.to && Date.parse(values.from) > Date.parse(values.to)) fail("from", "Start must not be after the end");
   }
-  return Object.keys(errors).length ? { values: {}, errors } : { values, errors: {} };
-};
+  return errors;
+}
 
 /** datetime-local value (the user's zone) of an RFC 3339 instant. */
 function toLocalInput(rfc3339: string | null): string {
@@ -95,73 +95,75 @@ interface FiltersFormProps {
 
 /** Every filter of the search, applied together (the URL changes once, and a new first page loads). */
 export function AuditFiltersForm({ search, projects, locations, onApply }: FiltersFormProps) {
-  const form = useForm<FilterValues>({
-    resolver: filterResolver,
-    defaultValues: {
-      window: search.window,
-      from: toLocalInput(search.from),
-      to: toLocalInput(search.to),
-      project_ids: search.project_ids,
-      actions: search.actions,
-      actor_types: search.actor_types,
-      target_types: search.target_types,
-      locations: search.locations,
-      results: search.results,
-      results_not: search.results_not,
-      surfaces: search.surfaces,
-      actor_emails: search.actor_emails.join(", "),
-      actor_ids: search.actor_ids.join(", "),
-      target_ids: search.target_ids.join(", "),
-      target_names: search.target_names.join(", "),
-    },
-  });
-  const { errors } = form.formState;
-  const windowValue = useWatch({ control: form.control, name: "window" });
+  // The text fields are the form's own (read on submit); the time window and the choices are state,
+  // as the window decides which fields show and a choice list is a button, not an input.
+  const [windowValue, setWindowValue] = useState<FilterValues["window"]>(search.window);
+  const [choices, setChoices] = useState<Choices>(() => Object.fromEntries(CHOICE_FIELDS.map((name) => [name, search[name]])) as Choices);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const fromRef = useRef<HTMLInputElement>(null);
+  const toRef = useRef<HTMLInputElement>(null);
+  // The server renders the range in its own zone; in the browser it is the user's.
+  useEffect(() => {
+    if (fromRef.current) fromRef.current.value = toLocalInput(search.from);
+    if (toRef.current) toRef.current.value = toLocalInput(search.to);
+  }, [search.from, search.to]);
+
+  const onSubmit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = e.currentTarget;
+    const text = formValues(form);
+    const v: FilterValues = {
+      ...choices,
+      window: windowValue,
+      from: text.from ?? "",
+      to: text.to ?? "",
+      actor_emails: text.actor_emails ?? "",
+      actor_ids: text.actor_ids ?? "",
+      target_ids: text.target_ids ?? "",
+      target_names: text.target_names ?? "",
+    };
+    const problems = filterProblems(v);
+    setErrors(problems);
+    if (Object.values(problems).some(Boolean)) return focusFirstError(form, problems);
+    const lists: Record<AuditListFilter, string[]> = {
+      ...choices,
+      actor_emails: splitList(v.actor_emails),
+      actor_ids: splitList(v.actor_ids),
+      target_ids: splitList(v.target_ids),
+      target_names: splitList(v.target_names),
+    };
+    const custom = v.window === "custom";
+    onApply({ ...lists, window: v.window, from: custom ? fromLocalInput(v.from) : null, to: custom ? fromLocalInput(v.to) : null, next: null, prev: null });
+  };
 
   const choiceField = (name: ChoiceList, label: string, options: MultiSelectOption[], emptyLabel = "Any") => (
     <div>
-      <Controller
-        control={form.control}
-        name={name}
-        render={({ field }) => <MultiSelect label={label} emptyLabel={emptyLabel} options={options} value={field.value} onChange={field.onChange} allowCustom />}
+      <MultiSelect
+        label={label}
+        emptyLabel={emptyLabel}
+        options={options}
+        value={choices[name]}
+        onChange={(value) => {
+          setChoices((c) => ({ ...c, [name]: value }));
+          setErrors((e) => ({ ...e, [name]: undefined }));
+        }}
+        allowCustom
       />
-      {errors[name]?.message ? <p role="alert" className="mt-1 text-xs text-red-600 dark:text-red-400">{`${label}: ${errors[name]?.message}`}</p> : null}
+      {errors[name] ? <p role="alert" className="mt-1 text-xs text-red-600 dark:text-red-400">{`${label}: ${errors[name]}`}</p> : null}
     </div>
   );
   const textField = (name: TextList, label: string, placeholder: string) => (
-    <Field label={label} htmlFor={`audit-${name}`} error={errors[name]?.message}>
-      <Input id={`audit-${name}`} placeholder={placeholder} autoComplete="off" spellCheck={false} {...form.register(name)} />
+    <Field label={label} htmlFor={`audit-${name}`} error={errors[name]}>
+      <Input id={`audit-${name}`} name={name} defaultValue={search[name].join(", ")} placeholder={placeholder} autoComplete="off" spellCheck={false} />
     </Field>
   );
   const options = (values: string[]) => values.map((value) => ({ value }));
 
   return (
-    <form
-      noValidate
-      aria-label="Audit log filters"
-      onSubmit={form.handleSubmit((v) => {
-        const lists: Record<AuditListFilter, string[]> = {
-          project_ids: v.project_ids,
-          actions: v.actions,
-          actor_types: v.actor_types,
-          target_types: v.target_types,
-          locations: v.locations,
-          results: v.results,
-          results_not: v.results_not,
-          surfaces: v.surfaces,
-          actor_emails: splitList(v.actor_emails),
-          actor_ids: splitList(v.actor_ids),
-          target_ids: splitList(v.target_ids),
-          target_names: splitList(v.target_names),
-        };
-        const custom = v.window === "custom";
-        onApply({ ...lists, window: v.window, from: custom ? fromLocalInput(v.from) : null, to: custom ? fromLocalInput(v.to) : null, next: null, prev: null });
-      })}
-      className="space-y-4"
-    >
+    <form noValidate aria-label="Audit log filters" onChange={clearErrorOnChange(errors, setErrors)} onSubmit={onSubmit} className="space-y-4">
       <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-4">
         <Field label="Time window" htmlFor="audit-window">
-          <Select id="audit-window" {...form.register("window")}>
+          <Select id="audit-window" name="window" value={windowValue} onChange={(e) => setWindowValue(e.target.value as FilterValues["window"])}>
             {AUDIT_WINDOWS.map((w) => (
               <option key={w.value} value={w.value}>
                 {w.label}
@@ -171,11 +173,11 @@ export function AuditFiltersForm({ search, projects, locations, onApply }: Filte
         </Field>
         {windowValue === "custom" ? (
           <>
-            <Field label="From" htmlFor="audit-from" error={errors.from?.message} hint={<span suppressHydrationWarning>In {zoneName()}</span>}>
-              <Input id="audit-from" type="datetime-local" suppressHydrationWarning {...form.register("from")} />
+            <Field label="From" htmlFor="audit-from" error={errors.from} hint={<span suppressHydrationWarning>In {zoneName()}</span>}>
+              <Input ref={fromRef} id="audit-from" name="from" type="datetime-local" suppressHydrationWarning defaultValue={toLocalInput(search.from)} />
             </Field>
-            <Field label="To" htmlFor="audit-to" error={errors.to?.message}>
-              <Input id="audit-to" type="datetime-local" suppressHydrationWarning {...form.register("to")} />
+            <Field label="To" htmlFor="audit-to" error={errors.to}>
+              <Input ref={toRef} id="audit-to" name="to" type="datetime-local" suppressHydrationWarning defaultValue={toLocalInput(search.to)} />
             </Field>
           </>
         ) : null}

@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { formatDateTimeMedium, formatMonth } from "@/components/ui/dates";
 import dynamic from "next/dynamic";
 import { useQueryStates } from "nuqs";
-import { useMemo } from "react";
+import { useDeferredValue, useMemo } from "react";
 import type * as React from "react";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { DataTable, type ColumnDef } from "@/components/ui/data-table";
@@ -20,6 +20,7 @@ import { BillingExportButton } from "./export-button";
 import { formatCents, formatCentsShort } from "./money";
 import { RangePicker } from "./range-picker";
 import { billingSearchParams } from "./search-params";
+import { WhenVisible } from "@/components/ui/when-visible";
 
 // recharts is heavy: loaded only in the browser, once the page is interactive.
 const StackedBarChart = dynamic(() => import("./stacked-bar-chart").then((m) => m.StackedBarChart), {
@@ -44,10 +45,14 @@ export function BillingView({ orgId, today }: { orgId: string; today: string }) 
   const options = useQuery({ ...billingQueries.options(orgId, range ?? mtdRange(mtd)), enabled: range !== null });
   const costs = useQuery({ ...billingQueries.costs(orgId, range ?? mtdRange(mtd)), enabled: range !== null });
   const monthToDate = useQuery(billingQueries.costs(orgId, mtdRange(mtd)));
+  // A month of cost rows takes the page's longest rendering: from deferred values React renders it in
+  // slices between which the browser stays responsive, instead of in one long task when the data lands.
+  const period = useDeferredResult(costs);
+  const month = useDeferredResult(monthToDate);
 
   // Filter values: what the options list, plus anything in the data (reserved usage is not in the options).
   const values = (fromOptions: string[] | undefined, field: "project_id" | "resource_type" | "region") =>
-    [...new Set([...(fromOptions ?? []), ...(costs.data?.data ?? []).map((d) => d[field])])].sort();
+    [...new Set([...(fromOptions ?? []), ...(period.data?.data ?? []).map((d) => d[field])])].sort();
 
   return (
     <div className="space-y-6">
@@ -108,13 +113,13 @@ export function BillingView({ orgId, today }: { orgId: string; today: string }) 
       </Card>
 
       <div className="grid grid-cols-1 gap-4 md:grid-cols-3">
-        <SummaryCard title="Spend in period" state={costs} disabled={!range}>
+        <SummaryCard title="Spend in period" state={period} disabled={!range}>
           {(data) => <Big>{formatCents(sumCents(filterCosts(data.data, filters)))}</Big>}
         </SummaryCard>
-        <SummaryCard title="Month to date" state={monthToDate}>
+        <SummaryCard title="Month to date" state={month}>
           {(data) => <Big>{formatCents(sumCents(filterCosts(data.data, filters)))}</Big>}
         </SummaryCard>
-        <SummaryCard title={`Forecast for ${formatMonth(now)}`} state={monthToDate}>
+        <SummaryCard title={`Forecast for ${formatMonth(now)}`} state={month}>
           {(data) => {
             const f = monthEndForecastCents(sumCents(filterCosts(data.data, filters)), now);
             return (
@@ -129,16 +134,16 @@ export function BillingView({ orgId, today }: { orgId: string; today: string }) 
         </SummaryCard>
       </div>
 
-      {range === null ? null : costs.isPending ? (
+      {range === null ? null : period.isError ? (
+        <Card>
+          <ErrorState error={period.error} what="billing" onRetry={() => void period.refetch()} />
+        </Card>
+      ) : period.data === undefined ? (
         <Card>
           <WidgetSkeleton label="spend" lines={6} />
         </Card>
-      ) : costs.isError ? (
-        <Card>
-          <ErrorState error={costs.error} what="billing" onRetry={() => void costs.refetch()} />
-        </Card>
       ) : (
-        <SpendSections data={filterCosts(costs.data.data, filters)} range={range} label={label} lastUpdated={costs.data.last_updated} />
+        <SpendSections data={filterCosts(period.data.data, filters)} range={range} label={label} lastUpdated={period.data.last_updated} />
       )}
     </div>
   );
@@ -155,6 +160,12 @@ function mtdRange(mtd: ReturnType<typeof resolveRange>): DayRange {
 
 function Big({ children }: { children: React.ReactNode }) {
   return <p className="text-2xl font-semibold tabular-nums">{children}</p>;
+}
+
+/** A query's state whose data is deferred (useDeferredValue): pending until the deferred render has it. */
+function useDeferredResult<T>(state: QueryLike<T>): QueryLike<T> {
+  const data = useDeferredValue(state.data);
+  return { isPending: data === undefined && !state.isError, isError: state.isError, error: state.error, data, refetch: state.refetch };
 }
 
 interface QueryLike<T> {
@@ -244,14 +255,16 @@ function SpendSections({
           description={lastUpdated ? `Costs recorded up to ${formatDateTimeMedium(new Date(lastUpdated))}` : undefined}
         />
         <CardBody className="space-y-4">
-          <StackedBarChart
-            data={chartData}
-            xKey="date"
-            series={series}
-            label={`Daily spend by project from ${range.start_date} to ${range.end_date}; the table below lists the same amounts`}
-            formatValue={(v) => formatCents(Math.round(v * 100))}
-            formatAxis={(v) => formatCentsShort(Math.round(v * 100))}
-          />
+          <WhenVisible placeholder={<div className="h-72" aria-hidden />}>
+            <StackedBarChart
+              data={chartData}
+              xKey="date"
+              series={series}
+              label={`Daily spend by project from ${range.start_date} to ${range.end_date}; the table below lists the same amounts`}
+              formatValue={(v) => formatCents(Math.round(v * 100))}
+              formatAxis={(v) => formatCentsShort(Math.round(v * 100))}
+            />
+          </WhenVisible>
           <DataTable className="max-h-96 overflow-y-auto" label="Daily spend by project" columns={dayColumns} data={rows} getRowId={(r) => r.date} />
         </CardBody>
       </Card>

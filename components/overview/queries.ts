@@ -3,7 +3,7 @@ import type { auditLogsGetResponseSchema } from "@/lib/contract/audit-logs";
 import type { billingCostDataSchema } from "@/lib/contract/billing";
 import type { listOrgQuotasResponseSchema } from "@/lib/contract/quotas";
 import type { reservationsGetResponseSchema } from "@/lib/contract/reservations";
-import { gatewayQuery, segment } from "@/lib/query/gateway-query";
+import { gatewayQuery, gatewaySummaryQuery, segment } from "@/lib/query/gateway-query";
 import { auditKeys, billingKeys, quotaKeys, reservationKeys } from "@/lib/query/keys";
 import { projectQueries } from "@/lib/query/projects";
 
@@ -14,10 +14,11 @@ export function overviewQueries(orgId: string, today = new Date()) {
   const org = `/v1/organizations/${segment(orgId)}`;
   return {
     projects: projectQueries.list(),
-    spend: gatewayQuery<z.infer<typeof billingCostDataSchema>, ReturnType<typeof billingKeys.costs>>(
-      billingKeys.costs(orgId, { start_date: start, end_date: end }),
+    spend: gatewaySummaryQuery(
+      [...billingKeys.costs(orgId, { start_date: start, end_date: end }), "daily-totals"] as const,
       `${org}/billing/costs`,
       { start_date: start, end_date: end },
+      dailySpend,
     ),
     quotas: gatewayQuery<z.infer<typeof listOrgQuotasResponseSchema>, ReturnType<typeof quotaKeys.org>>(quotaKeys.org(orgId), `${org}/quotas`),
     audit: gatewayQuery<z.infer<typeof auditLogsGetResponseSchema>, ReturnType<typeof auditKeys.search>>(
@@ -30,4 +31,18 @@ export function overviewQueries(orgId: string, today = new Date()) {
       `${org}/reservations`,
     ),
   };
+}
+
+export interface DailySpend {
+  /** Each day with spend, in order, in integer cents. */
+  days: Array<{ date: string; cents: number }>;
+  totalCents: number;
+}
+
+/** Daily totals of the gateway's cost rows, summed in integer cents: never add floats of money directly. */
+export function dailySpend(answer: z.infer<typeof billingCostDataSchema>): DailySpend {
+  const byDay = new Map<string, number>();
+  for (const d of answer.data) byDay.set(d.date, (byDay.get(d.date) ?? 0) + Math.round((d.cost ?? 0) * 100));
+  const days = [...byDay.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([date, cents]) => ({ date, cents }));
+  return { days, totalCents: days.reduce((sum, d) => sum + d.cents, 0) };
 }

@@ -15,7 +15,7 @@ export function SpendSparkline({ series }: { series: Array<{ date: string; cost:
             labelFormatter={(label) => String(label)}
             contentStyle={{ fontSize: 12, borderRadius: 6 }}
           />
-          <Area type="monotone" dataKey="cost" stroke="var(--color-brand-500)" fill="var(--color-brand-500)" fillOpacity={0.15} strokeWidth={2} />
+          <Area type="monotone" dataKey="cost" isAnimationActive={false} stroke="var(--color-brand-500)" fill="var(--color-brand-500)" fillOpacity={0.15} strokeWidth={2} />
         </AreaChart>
       </ResponsiveContainer>
     </div>

@@ -9,6 +9,7 @@ import { EmptyState, ErrorState } from "@/components/ui/states";
 import { useQuery, type UseQueryResult } from "@tanstack/react-query";
 import { overviewQueries } from "./queries";
 import { relativeTime } from "@/components/ui/relative-time";
+import { WhenVisible } from "@/components/ui/when-visible";
 
 // recharts is heavy: load it only where a chart is drawn, after the page is interactive.
 const SpendSparkline = dynamic(() => import("./spend-sparkline").then((m) => m.SpendSparkline), {
@@ -74,17 +75,15 @@ export function SpendWidget({ orgId }: { orgId: string }) {
   const state = useQuery(overviewQueries(orgId).spend);
   return (
     <Widget title="Month-to-date spend" description="Daily spend since the first of the month" what="spend" state={state}>
-      {(data) => {
-        // Sum in integer cents: never add floats of money directly.
-        const byDay = new Map<string, number>();
-        for (const d of data.data) byDay.set(d.date, (byDay.get(d.date) ?? 0) + Math.round((d.cost ?? 0) * 100));
-        const series = [...byDay.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([date, cents]) => ({ date, cost: cents / 100 }));
-        const totalCents = [...byDay.values()].reduce((a, b) => a + b, 0);
+      {({ days, totalCents }) => {
+        const series = days.map((d) => ({ date: d.date, cost: d.cents / 100 }));
         if (series.length === 0) return <EmptyState title="No spend yet this month" />;
         return (
           <div className="space-y-2">
             <p className="text-2xl font-semibold tabular-nums">{money.format(totalCents / 100)}</p>
-            <SpendSparkline series={series} />
+            <WhenVisible placeholder={<div className="h-24" aria-hidden />}>
+              <SpendSparkline series={series} />
+            </WhenVisible>
           </div>
         );
       }}

@@ -19,6 +19,7 @@ import { utcDateTime } from "./format";
 import { customRangeProblem } from "./gpu-range";
 import { LatestSnapshot } from "./latest-snapshot";
 import { gpuTrackingParams } from "./search-params";
+import { WhenVisible } from "@/components/ui/when-visible";
 
 // recharts is heavy: loaded in the browser only, once there is data to draw.
 const GpuCharts = dynamic(() => import("./gpu-charts").then((m) => m.GpuCharts), {
@@ -200,7 +201,9 @@ function GpuTrackingView({ orgId, orgName }: { orgId: string; orgName?: string }
             <EmptyState title="No GPU tracking data in this range">Choose a longer range, or other filters.</EmptyState>
           </Card>
         ) : (
-          <GpuCharts data={series.data.data} />
+          <WhenVisible placeholder={<Skeleton className="h-72" />}>
+            <GpuCharts data={series.data.data} />
+          </WhenVisible>
         )}
       </section>
 

@@ -1,4 +1,4 @@
-import { createLoader, parseAsNativeArrayOf, parseAsString, parseAsStringLiteral } from "nuqs/server";
+import { parseAsNativeArrayOf, parseAsString, parseAsStringLiteral } from "nuqs/server";
 import { RANGE_PRESET_VALUES, resolveRange, type RangePreset } from "@/components/billing/date-range";
 import type { UsageFilters } from "@/lib/query/usage";
 
@@ -15,8 +15,6 @@ export const usageSearchParams = {
   regions: parseAsNativeArrayOf(parseAsString),
   metric: parseAsString,
 };
-
-export const loadUsageSearchParams = createLoader(usageSearchParams);
 
 interface UsageUrlState {
   range: RangePreset;

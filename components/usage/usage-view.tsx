@@ -19,6 +19,7 @@ import { usageQueries, type UsageFilters, type UsageItem } from "@/lib/query/usa
 import { byPeriodAndType, byProjectAndType, metricsOf, type PeriodRow, type ProjectTypeTotal } from "./aggregate";
 import { UsageExportButton } from "./export-button";
 import { USAGE_INTERVALS, usageFilters, usageSearchParams } from "./search-params";
+import { WhenVisible } from "@/components/ui/when-visible";
 
 const StackedBarChart = dynamic(() => import("@/components/billing/stacked-bar-chart").then((m) => m.StackedBarChart), {
   ssr: false,
@@ -176,14 +177,16 @@ function UsageSections({
               ))}
             </div>
           ) : null}
-          <StackedBarChart
-            data={chartData}
-            xKey="period"
-            series={series}
-            label={`${metric} per ${interval === "monthly" ? "month" : "day"} by resource type; the table below lists the same quantities`}
-            formatValue={(v) => `${number.format(v)} ${metric}`}
-            formatAxis={(v) => compact.format(v)}
-          />
+          <WhenVisible placeholder={<div className="h-72" aria-hidden />}>
+            <StackedBarChart
+              data={chartData}
+              xKey="period"
+              series={series}
+              label={`${metric} per ${interval === "monthly" ? "month" : "day"} by resource type; the table below lists the same quantities`}
+              formatValue={(v) => `${number.format(v)} ${metric}`}
+              formatAxis={(v) => compact.format(v)}
+            />
+          </WhenVisible>
           <DataTable className="max-h-96 overflow-y-auto" label="Usage by period" columns={periodColumns} data={rows} getRowId={(r) => r.period} />
         </CardBody>
       </Card>

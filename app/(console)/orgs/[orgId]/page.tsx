@@ -15,7 +15,7 @@ export default async function OverviewPage({ params }: { params: Promise<{ orgId
   // Prefetch every widget in parallel; one that fails renders its own error state in the browser.
   await Promise.all(
     Object.values(overviewQueries(orgId)).map((q) =>
-      queryClient.prefetchQuery({ queryKey: q.queryKey, queryFn: () => cloudJson(session, q.path) }),
+      queryClient.prefetchQuery({ queryKey: q.queryKey, queryFn: async () => q.fromGateway(await cloudJson(session, q.path)) as unknown }),
     ),
   );
   return (

@@ -38,11 +38,11 @@ async function BillingContent({ params, searchParams }: { params: Promise<{ orgI
   const today = now.toISOString().slice(0, 10);
   const queryClient = makeQueryClient();
   const resolved = resolveRange(search.range, search.from, search.to, now);
-  const mtd = resolveRange("mtd", null, null, now);
-  const queries = [projectQueries.list(), ...(mtd.ok ? [billingQueries.costs(orgId, mtd.range)] : [])];
-  const ranged = resolved.ok ? [billingQueries.costs(orgId, resolved.range), billingQueries.options(orgId, resolved.range)] : [];
+  // The cost rows themselves (a month is about a megabyte) are fetched by the browser as JSON: sent
+  // with the page they made its HTML a megabyte, and their parsing the page's longest main-thread work.
+  const queries = [projectQueries.list(), ...(resolved.ok ? [billingQueries.options(orgId, resolved.range)] : [])];
   // In parallel; one that fails shows its own error state in the browser.
-  await Promise.all([...queries, ...ranged].map((q) => queryClient.prefetchQuery({ queryKey: q.queryKey, queryFn: () => cloudJson(session, q.path) })));
+  await Promise.all(queries.map((q) => queryClient.prefetchQuery({ queryKey: q.queryKey, queryFn: () => cloudJson(session, q.path) })));
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
       <BillingView orgId={orgId} today={today} />

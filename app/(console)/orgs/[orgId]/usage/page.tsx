@@ -1,8 +1,6 @@
 import { dehydrate, HydrationBoundary } from "@tanstack/react-query";
 import type { Metadata } from "next";
-import type { SearchParams } from "nuqs/server";
 import { PageHeader } from "@/components/ui/page-header";
-import { loadUsageSearchParams, usageFilters } from "@/components/usage/search-params";
 import { UsageView } from "@/components/usage/usage-view";
 import { requireConsoleSession } from "@/lib/auth/session";
 import { cloudJson } from "@/lib/cloud/gateway-client";
@@ -12,14 +10,14 @@ import { usageQueries } from "@/lib/query/usage";
 
 export const metadata: Metadata = { title: "Usage" };
 
-export default async function UsagePage({ params, searchParams }: { params: Promise<{ orgId: string }>; searchParams: Promise<SearchParams> }) {
+export default async function UsagePage({ params }: { params: Promise<{ orgId: string }> }) {
   const { orgId } = await params;
-  const search = await loadUsageSearchParams(searchParams);
   const session = await requireConsoleSession();
   const now = new Date();
-  const filters = usageFilters(search, now);
   const queryClient = makeQueryClient();
-  const queries = [projectQueries.list(), usageQueries.options(orgId), ...(filters ? [usageQueries.report(orgId, filters)] : [])];
+  // The report's rows (a month of daily usage is over a megabyte) are fetched by the browser as JSON,
+  // not sent inside the page, whose HTML they made a megabyte and whose parsing they made slow.
+  const queries = [projectQueries.list(), usageQueries.options(orgId)];
   await Promise.all(queries.map((q) => queryClient.prefetchQuery({ queryKey: q.queryKey, queryFn: () => cloudJson(session, q.path) })));
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
