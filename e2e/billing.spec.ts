@@ -127,6 +127,8 @@ test.describe("billing", () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await openBilling(page, demo.organization_id, "?range=30d");
     await expect(page.getByRole("table", { name: "Spend per product line" })).toBeVisible();
+    // Below the fold on a phone, the chart is drawn once it is scrolled near.
+    await page.getByRole("heading", { name: "Daily spend by project" }).scrollIntoViewIfNeeded();
     await expect(page.locator(".recharts-bar-rectangle").first()).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
   });

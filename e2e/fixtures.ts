@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { test as base, expect, type Browser, type Page } from "@playwright/test";
+import { test as base, expect, type Browser, type Locator, type Page } from "@playwright/test";
 import type { DemoCredentials } from "@/lib/gateway/seed";
 
 /** The data dir the web server was started on (playwright.config.ts wipes it first). */
@@ -74,5 +74,16 @@ export const test = base.extend<{ demo: DemoCredentials; ownerPage: Page; member
     }
   },
 });
+
+/**
+ * Clicks until what it opens (a dialog, an in-place form) shows: a click that lands before React
+ * has hydrated the server-rendered button does nothing, and the page cannot tell.
+ */
+export async function openWith(trigger: Locator, opened: Locator): Promise<void> {
+  await expect(async () => {
+    if (!(await opened.isVisible())) await trigger.click();
+    await expect(opened).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
+}
 
 export { expect };

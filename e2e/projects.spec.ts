@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { expect, openWith, test } from "./fixtures";
 
 interface ApiProject {
   id: string;
@@ -79,8 +79,8 @@ test.describe("projects", () => {
 
   test("the delete dialog lists the VMs, disks and network interfaces that go with a project", async ({ ownerPage: page, demo }) => {
     await page.goto(`/orgs/${demo.organization_id}/projects`);
-    await projectRow(page, "llm-training").getByRole("button", { name: "Delete llm-training" }).click();
     const dialog = page.getByRole("dialog", { name: "Delete project llm-training?" });
+    await openWith(projectRow(page, "llm-training").getByRole("button", { name: "Delete llm-training" }), dialog);
     const list = dialog.getByRole("list", { name: "Deleted with the project" });
     const items = list.getByRole("listitem");
     await expect(items.nth(0)).toHaveText(/^6 VMs: llm-\d+(, llm-\d+){5}$/);
@@ -156,8 +156,8 @@ test.describe("projects", () => {
   test("a member's rename the gateway refuses is explained in place", async ({ memberPage: page, demo }) => {
     await page.goto(`/orgs/${demo.organization_id}/projects`);
     // Project Member on inference-prod: the role does not grant projects.update.
-    await projectRow(page, "inference-prod").getByRole("button", { name: "Rename inference-prod" }).click();
     const field = page.getByLabel("New name for inference-prod");
+    await openWith(projectRow(page, "inference-prod").getByRole("button", { name: "Rename inference-prod" }), field);
     await field.fill(unique("never"));
     await field.press("Enter");
     await expect(page.getByRole("alert").filter({ hasText: "You may not rename this project" })).toContainText("projects.update");

@@ -1,20 +1,9 @@
 import type { Locator, Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { expect, openWith, test } from "./fixtures";
 
 const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
 const todayUtc = () => new Date().toISOString().slice(0, 10);
 const dayFromToday = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
-
-/**
- * Clicks until the dialog it opens shows: a click that lands before React has
- * hydrated the server-rendered button does nothing, and the page cannot tell.
- */
-async function openWith(trigger: Locator, dialog: Locator) {
-  await expect(async () => {
-    if (!(await dialog.isVisible())) await trigger.click();
-    await expect(dialog).toBeVisible({ timeout: 2_000 });
-  }).toPass({ timeout: 20_000 });
-}
 
 /** Reads the one-time secret, proves the dialog stays until confirmed, closes it, and returns the secret. */
 async function takeSecret(page: Page, dialog: Locator): Promise<string> {

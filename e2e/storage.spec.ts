@@ -1,19 +1,8 @@
 import { readFileSync } from "node:fs";
 import type { Locator, Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { expect, openWith, test } from "./fixtures";
 
 const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
-
-/**
- * Clicks until the dialog it opens shows: a click that lands before React has
- * hydrated the server-rendered button does nothing, and the page cannot tell.
- */
-async function openWith(trigger: Locator, dialog: Locator) {
-  await expect(async () => {
-    if (!(await dialog.isVisible())) await trigger.click();
-    await expect(dialog).toBeVisible({ timeout: 2_000 });
-  }).toPass({ timeout: 20_000 });
-}
 
 /**
  * Creates a key through the page and returns what the one-time dialog showed,

@@ -5,7 +5,7 @@ import { ccrTokenRequestSchema, type CcrTokenRequest } from "@/lib/contract/regi
 import { futureTimestampSchema } from "@/lib/contract/time";
 import { DAYS, EXPIRY, type Expiry } from "./registry-token-expiry";
 
-// The registry token form's rules and request, loaded when the form is first validated (lazyZodResolver).
+// The registry token form's rules and request, loaded when the form is first focused or sent.
 
 export const registryTokenFormSchema = z
   .object({

@@ -1,17 +1,15 @@
 "use client";
 
+import { zodResolver } from "@hookform/resolvers/zod";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
 import { Button } from "@/components/ui/button";
 import { Field, Input } from "@/components/ui/field";
-import { lazyZodResolver } from "@/components/ui/lazy-resolver";
 import { rfc3339ToLocal } from "./gpu-range";
-import type { customRangeSchema } from "./gpu-range-schema";
+import { customRangeSchema } from "./gpu-range-schema";
 
 type FormIn = z.input<typeof customRangeSchema>;
 type FormOut = z.output<typeof customRangeSchema>;
-
-const rangeResolver = lazyZodResolver<FormIn, FormOut>(() => import("./gpu-range-schema").then((m) => m.customRangeSchema));
 
 /** Start and end of a custom window, in UTC; applied to the URL as RFC 3339 timestamps. */
 export function CustomRangeForm({
@@ -26,7 +24,7 @@ export function CustomRangeForm({
   onCancel: () => void;
 }) {
   const form = useForm<FormIn, unknown, FormOut>({
-    resolver: rangeResolver,
+    resolver: zodResolver(customRangeSchema),
     defaultValues: { from: rfc3339ToLocal(start), to: rfc3339ToLocal(end) },
   });
   const { errors } = form.formState;
@@ -34,7 +32,6 @@ export function CustomRangeForm({
     <form
       noValidate
       aria-label="Custom time range"
-      onFocus={rangeResolver.preload}
       onSubmit={form.handleSubmit((v) => onApply({ start: v.from, end: v.to }))}
       className="flex flex-col gap-3 sm:flex-row sm:items-start"
     >

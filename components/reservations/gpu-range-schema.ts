@@ -2,7 +2,7 @@ import { z } from "zod";
 import { timestampSchema } from "@/lib/contract/time";
 import { localToRfc3339 } from "./gpu-range";
 
-// The custom range form's rules, loaded when the form is first validated (lazyZodResolver).
+// The custom range form's rules (the form itself is loaded when first shown: gpu-tracking.tsx).
 
 const localStamp = z
   .string()

@@ -2,8 +2,7 @@
 
 import { Lock } from "lucide-react";
 import { useRouter } from "next/navigation";
-import { useState } from "react";
-import { useForm, type Path } from "react-hook-form";
+import { useState, type FormEvent } from "react";
 import type { z } from "zod";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -15,12 +14,24 @@ import type { EntitiesPutPostRequest, entitiesPutPostResponseSchema, Entity } fr
 import { orgKeys } from "@/lib/query/keys";
 import { errorMessage, useGatewayMutation } from "@/lib/query/mutation";
 import { gatewayFieldProblems } from "./field-errors";
-import { lazyZodResolver } from "@/components/ui/lazy-resolver";
+import { clearErrorOnChange, focusFirstError, formValues, issueMessages, type FieldErrors } from "@/components/ui/native-form";
 import { ADDRESS_FIELDS, SETTINGS_FIELDS, toFormValues } from "./settings-form";
-import type { SettingsFormInput, SettingsFormOutput } from "./settings-schema";
+import type { SettingsFormInput } from "./settings-schema";
 
-// The rules (zod and the contract's schemas) are fetched when the form is first validated.
+// The rules (zod and the contract's schemas) are fetched when the form is first focused or sent.
 const loadSchema = () => import("./settings-schema");
+
+/** The form's values in the schema's shape: every field a string, the address as one object. */
+function readSettings(form: HTMLFormElement): SettingsFormInput {
+  const v = formValues(form);
+  return {
+    organization_name: v.organization_name ?? "",
+    company_name: v.company_name ?? "",
+    tax_id: v.tax_id ?? "",
+    tax_id_type: (v.tax_id_type ?? "") as SettingsFormInput["tax_id_type"],
+    billing_addr: Object.fromEntries(ADDRESS_FIELDS.map((f) => [f.name, v[`billing_addr.${f.name}`] ?? ""])) as SettingsFormInput["billing_addr"],
+  };
+}
 import { useOrg } from "./use-org";
 
 type UpdateResponse = z.infer<typeof entitiesPutPostResponseSchema>;
@@ -55,13 +66,9 @@ export function OrganizationSettings({ orgId }: { orgId: string }) {
 function SettingsForm({ entity, canEdit }: { entity: Entity; canEdit: boolean }) {
   const router = useRouter();
   const [submitError, setSubmitError] = useState<string | null>(null);
-  const form = useForm<SettingsFormInput, unknown, SettingsFormOutput>({
-    resolver: lazyZodResolver(() => loadSchema().then((m) => m.settingsFormSchema(entity.billing_addr !== undefined))),
-    defaultValues: toFormValues(entity),
-    mode: "onTouched",
-  });
-  const { register, handleSubmit, formState, setError } = form;
-  const errors = formState.errors;
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [dirty, setDirty] = useState(false);
+  const defaults = toFormValues(entity);
 
   const update = useGatewayMutation<EntitiesPutPostRequest, UpdateResponse>({
     request: (body) => ({ method: "PUT", path: "/v1/organizations/entities", query: { org_id: entity.id }, body }),
@@ -71,25 +78,42 @@ function SettingsForm({ entity, canEdit }: { entity: Entity; canEdit: boolean })
     onSuccess: () => router.refresh(),
   });
 
-  const onSubmit = handleSubmit(async (values) => {
+  const onSubmit = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = e.currentTarget;
     setSubmitError(null);
+    const { settingsFormSchema, toRequest } = await loadSchema();
+    const parsed = settingsFormSchema(entity.billing_addr !== undefined).safeParse(readSettings(form));
+    if (!parsed.success) {
+      const found = issueMessages(parsed.error.issues);
+      setErrors(found);
+      focusFirstError(form, found);
+      return;
+    }
+    setErrors({});
     try {
-      const { toRequest } = await loadSchema();
-      await update.mutateAsync(toRequest(values));
+      await update.mutateAsync(toRequest(parsed.data));
     } catch (error) {
       const message = errorMessage(error);
-      for (const p of gatewayFieldProblems(message)) {
-        if (SETTINGS_FIELDS.has(p.field)) setError(p.field as Path<SettingsFormInput>, { type: "server", message: p.message });
-      }
+      setErrors(Object.fromEntries(gatewayFieldProblems(message).filter((p) => SETTINGS_FIELDS.has(p.field)).map((p) => [p.field, p.message])));
       const status = (error as { status?: number }).status;
       setSubmitError(status === 403 ? `Only an owner of ${entity.name} can change its settings (${message}).` : `Nothing was saved: ${message}`);
     }
-  });
-
-  const addressError = (name: (typeof ADDRESS_FIELDS)[number]["name"]) => errors.billing_addr?.[name]?.message;
+  };
 
   return (
-    <form onSubmit={onSubmit} onFocus={() => void loadSchema().catch(() => undefined)} noValidate aria-label="Organization settings" className="space-y-6">
+    <form
+      onSubmit={(e) => void onSubmit(e)}
+      onFocus={() => void loadSchema().catch(() => undefined)}
+      onChange={(e) => {
+        setDirty(true);
+        clearErrorOnChange(errors, setErrors)(e);
+      }}
+      onReset={() => (setDirty(false), setErrors({}), setSubmitError(null))}
+      noValidate
+      aria-label="Organization settings"
+      className="space-y-6"
+    >
       {!canEdit ? (
         <div role="note" className="flex gap-2 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200">
           <Lock className="mt-0.5 size-4 shrink-0" aria-hidden />
@@ -102,11 +126,11 @@ function SettingsForm({ entity, canEdit }: { entity: Entity; canEdit: boolean })
         <Card>
           <CardHeader title="Organization" description="How the organization is named across the console." />
           <CardBody className="grid gap-4 sm:grid-cols-2">
-            <Field label="Organization name" htmlFor="organization_name" error={errors.organization_name?.message}>
-              <Input id="organization_name" autoComplete="organization" {...register("organization_name")} />
+            <Field label="Organization name" htmlFor="organization_name" error={errors.organization_name}>
+              <Input id="organization_name" name="organization_name" autoComplete="organization" defaultValue={defaults.organization_name} />
             </Field>
-            <Field label="Company name" htmlFor="company_name" hint="The legal name on invoices." error={errors.company_name?.message}>
-              <Input id="company_name" {...register("company_name")} />
+            <Field label="Company name" htmlFor="company_name" hint="The legal name on invoices." error={errors.company_name}>
+              <Input id="company_name" name="company_name" defaultValue={defaults.company_name} />
             </Field>
             <dl className="grid grid-cols-2 gap-3 text-sm sm:col-span-2 sm:grid-cols-4">
               <div>
@@ -134,11 +158,11 @@ function SettingsForm({ entity, canEdit }: { entity: Entity; canEdit: boolean })
         <Card>
           <CardHeader title="Tax" description="The tax identifier printed on invoices." />
           <CardBody className="grid gap-4 sm:grid-cols-2">
-            <Field label="Tax ID" htmlFor="tax_id" error={errors.tax_id?.message}>
-              <Input id="tax_id" {...register("tax_id")} />
+            <Field label="Tax ID" htmlFor="tax_id" error={errors.tax_id}>
+              <Input id="tax_id" name="tax_id" defaultValue={defaults.tax_id} />
             </Field>
-            <Field label="Tax ID type" htmlFor="tax_id_type" error={errors.tax_id_type?.message}>
-              <Select id="tax_id_type" {...register("tax_id_type")}>
+            <Field label="Tax ID type" htmlFor="tax_id_type" error={errors.tax_id_type}>
+              <Select id="tax_id_type" name="tax_id_type" defaultValue={defaults.tax_id_type}>
                 <option value="">Not set</option>
                 <option value="EIN">EIN (United States)</option>
                 <option value="VAT">VAT (European Union)</option>
@@ -151,8 +175,8 @@ function SettingsForm({ entity, canEdit }: { entity: Entity; canEdit: boolean })
           <CardHeader title="Billing address" description="All fields but the second line are required once any is filled in." />
           <CardBody className="grid gap-4 sm:grid-cols-2">
             {ADDRESS_FIELDS.map((f) => (
-              <Field key={f.name} label={f.label} htmlFor={`billing_addr-${f.name}`} error={addressError(f.name)}>
-                <Input id={`billing_addr-${f.name}`} autoComplete={f.autoComplete} {...register(`billing_addr.${f.name}`)} />
+              <Field key={f.name} label={f.label} htmlFor={`billing_addr-${f.name}`} error={errors[`billing_addr.${f.name}`]}>
+                <Input id={`billing_addr-${f.name}`} name={`billing_addr.${f.name}`} autoComplete={f.autoComplete} defaultValue={defaults.billing_addr[f.name]} />
               </Field>
             ))}
           </CardBody>
@@ -169,7 +193,7 @@ function SettingsForm({ entity, canEdit }: { entity: Entity; canEdit: boolean })
         <Button type="submit" disabled={!canEdit || update.isPending}>
           {update.isPending ? "Saving…" : "Save changes"}
         </Button>
-        <Button type="button" variant="secondary" disabled={!canEdit || !formState.isDirty || update.isPending} onClick={() => form.reset()}>
+        <Button type="reset" variant="secondary" disabled={!canEdit || !dirty || update.isPending}>
           Discard changes
         </Button>
         {!canEdit ? <span className="text-sm text-slate-500 dark:text-slate-400">Saving needs the owner relation.</span> : null}
