@@ -77,7 +77,8 @@ export const test = base.extend<{ demo: DemoCredentials; ownerPage: Page; member
 
 /**
  * Clicks until what it opens (a dialog, an in-place form) shows: a click that lands before React
- * has hydrated the server-rendered button does nothing, and the page cannot tell.
+ * has hydrated the server-rendered button does nothing, and the page cannot tell. Tables hydrate
+ * after the rest of the page (components/ui/data-table.tsx), so their buttons most of all.
  */
 export async function openWith(trigger: Locator, opened: Locator): Promise<void> {
   await expect(async () => {

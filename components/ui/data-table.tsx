@@ -1,111 +1,77 @@
 "use client";
 
-import {
-  createSortedRowModel,
-  flexRender,
-  rowSortingFeature,
-  sortFn_alphanumeric,
-  sortFn_basic,
-  sortFn_datetime,
-  sortFn_text,
-  tableFeatures,
-  useTable,
-  type ColumnDef as TableColumnDef,
-  type RowData,
-  type SortingState,
-} from "@tanstack/react-table";
-import { ArrowDown, ArrowUp, ArrowUpDown } from "lucide-react";
-import { useState } from "react";
-import type * as React from "react";
-import { cn } from "@/lib/utils";
+import type { RowData } from "@tanstack/react-table";
+import { lazy, memo, Suspense, useLayoutEffect, useState, useSyncExternalStore } from "react";
+import { WidgetSkeleton } from "./skeleton";
+import type { DataTableProps, SortableTable as SortableTableType } from "./sortable-table";
 
-// TanStack Table 9 ships only the features a table registers: here sorting, with the sort
-// functions its automatic choice picks from (strings, numbers, dates).
-const features = tableFeatures({
-  rowSortingFeature,
-  sortedRowModel: createSortedRowModel(),
-  sortFns: { alphanumeric: sortFn_alphanumeric, basic: sortFn_basic, datetime: sortFn_datetime, text: sortFn_text },
+export type { ColumnDef } from "./sortable-table";
+
+/*
+ * TanStack Table and the table's own code (about 11 KB gzipped) are not part of a page's first load:
+ * the server renders the table, the rest of the page hydrates without waiting for that code, and the
+ * table hydrates once it arrives. The code is fetched as soon as a page with a table runs, in parallel
+ * with the page's hydration: React does not replay a click that lands on the table before then.
+ */
+let loaded: typeof SortableTableType | null = null;
+const load = () =>
+  import("./sortable-table").then((m) => {
+    loaded = m.SortableTable;
+    return m;
+  });
+if (typeof window !== "undefined") void load().catch(() => undefined);
+
+// Once the code is here, the lazy component resolves without suspending (no placeholder, not even
+// for a frame, on a client-side navigation); until then it suspends and the server's table stays.
+type TableModule = { default: typeof SortableTableType };
+const resolved = (table: typeof SortableTableType) => ({ then: (resolve: (m: TableModule) => void) => resolve({ default: table }) }) as unknown as Promise<TableModule>;
+const LazyTable = lazy(() => (loaded ? resolved(loaded) : load().then((m) => ({ default: m.SortableTable })))) as unknown as typeof SortableTableType;
+
+type AnyProps = DataTableProps<RowData>;
+
+/** The newest props of one table, read by the table itself (useSyncExternalStore), not passed down. */
+function propsStore(initial: AnyProps) {
+  let current = initial;
+  const listeners = new Set<() => void>();
+  return {
+    get: () => current,
+    initial: () => initial,
+    set(next: AnyProps) {
+      current = next;
+      for (const listener of listeners) listener();
+    },
+    subscribe(listener: () => void) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+type PropsStore = ReturnType<typeof propsStore>;
+
+/**
+ * A sortable, accessible table over TanStack Table; scrolls sideways on narrow screens.
+ *
+ * While its code loads, a re-render of the page must not reach the server-rendered table: React would
+ * replace it with the placeholder until the code arrives. So the props go through a store instead of
+ * down the tree: the boundary below never re-renders, and the table, once hydrated (with the props it
+ * was server-rendered with), reads the newest ones.
+ */
+export function DataTable<T extends RowData>(props: DataTableProps<T>) {
+  const [store] = useState(() => propsStore(props as AnyProps));
+  useLayoutEffect(() => store.set(props as AnyProps));
+  return <Boundary store={store} label={props.label} />;
+}
+
+const Boundary = memo(function Boundary({ store, label }: { store: PropsStore; label: string }) {
+  return (
+    // Shown only when the code is still loading on a client-side navigation.
+    <Suspense fallback={<WidgetSkeleton label={label} />}>
+      <StoreTable store={store} />
+    </Suspense>
+  );
 });
 
-/** A column of a DataTable. */
-export type ColumnDef<T extends RowData, V = unknown> = TableColumnDef<typeof features, T, V>;
-
-interface DataTableProps<T extends RowData> {
-  columns: ColumnDef<T, unknown>[];
-  data: T[];
-  /** Accessible name of the table. */
-  label: string;
-  empty?: React.ReactNode;
-  getRowId?: (row: T) => string;
-  onRowClick?: (row: T) => void;
-  className?: string;
+function StoreTable({ store }: { store: PropsStore }) {
+  const props = useSyncExternalStore(store.subscribe, store.get, store.initial);
+  return <LazyTable {...props} />;
 }
-
-/** A sortable, accessible table over TanStack Table; scrolls sideways on narrow screens. */
-export function DataTable<T extends RowData>({ columns, data, label, empty, getRowId, onRowClick, className }: DataTableProps<T>) {
-  const [sorting, setSorting] = useState<SortingState>([]);
-  const table = useTable({
-    features,
-    data,
-    columns,
-    state: { sorting },
-    onSortingChange: setSorting,
-    getRowId,
-  });
-  return (
-    <div className={cn("overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800", className)}>
-      <table className="w-full text-left text-sm" aria-label={label}>
-        <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500 dark:bg-slate-900 dark:text-slate-400">
-          {table.getHeaderGroups().map((group) => (
-            <tr key={group.id}>
-              {group.headers.map((header) => {
-                const sorted = header.column.getIsSorted();
-                return (
-                  <th
-                    key={header.id}
-                    scope="col"
-                    className="whitespace-nowrap px-3 py-2 font-medium"
-                    aria-sort={sorted === "asc" ? "ascending" : sorted === "desc" ? "descending" : undefined}
-                  >
-                    {header.isPlaceholder ? null : header.column.getCanSort() ? (
-                      <button type="button" onClick={header.column.getToggleSortingHandler()} className="inline-flex items-center gap-1 hover:text-slate-900 dark:hover:text-white">
-                        {flexRender(header.column.columnDef.header, header.getContext())}
-                        {sorted === "asc" ? <ArrowUp className="size-3" /> : sorted === "desc" ? <ArrowDown className="size-3" /> : <ArrowUpDown className="size-3 opacity-40" />}
-                      </button>
-                    ) : (
-                      flexRender(header.column.columnDef.header, header.getContext())
-                    )}
-                  </th>
-                );
-              })}
-            </tr>
-          ))}
-        </thead>
-        <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-          {table.getRowModel().rows.length === 0 ? (
-            <tr>
-              <td colSpan={columns.length} className="px-3 py-8 text-center text-slate-500">
-                {empty ?? "Nothing to show."}
-              </td>
-            </tr>
-          ) : (
-            table.getRowModel().rows.map((row) => (
-              <tr
-                key={row.id}
-                onClick={onRowClick ? () => onRowClick(row.original) : undefined}
-                className={cn("hover:bg-slate-50 dark:hover:bg-slate-900/60", onRowClick && "cursor-pointer")}
-              >
-                {row.getAllCells().map((cell) => (
-                  <td key={cell.id} className="whitespace-nowrap px-3 py-2 align-middle">
-                    {flexRender(cell.column.columnDef.cell, cell.getContext())}
-                  </td>
-                ))}
-              </tr>
-            ))
-          )}
-        </tbody>
-      </table>
-    </div>
-  );
-}
-

@@ -1,0 +1,111 @@
+"use client";
+
+import {
+  createSortedRowModel,
+  flexRender,
+  rowSortingFeature,
+  sortFn_alphanumeric,
+  sortFn_basic,
+  sortFn_datetime,
+  sortFn_text,
+  tableFeatures,
+  useTable,
+  type ColumnDef as TableColumnDef,
+  type RowData,
+  type SortingState,
+} from "@tanstack/react-table";
+import { ArrowDown, ArrowUp, ArrowUpDown } from "lucide-react";
+import { useState } from "react";
+import type * as React from "react";
+import { cn } from "@/lib/utils";
+
+// TanStack Table 9 ships only the features a table registers: here sorting, with the sort
+// functions its automatic choice picks from (strings, numbers, dates).
+const features = tableFeatures({
+  rowSortingFeature,
+  sortedRowModel: createSortedRowModel(),
+  sortFns: { alphanumeric: sortFn_alphanumeric, basic: sortFn_basic, datetime: sortFn_datetime, text: sortFn_text },
+});
+
+/** A column of a DataTable. */
+export type ColumnDef<T extends RowData, V = unknown> = TableColumnDef<typeof features, T, V>;
+
+export interface DataTableProps<T extends RowData> {
+  columns: ColumnDef<T, unknown>[];
+  data: T[];
+  /** Accessible name of the table. */
+  label: string;
+  empty?: React.ReactNode;
+  getRowId?: (row: T) => string;
+  onRowClick?: (row: T) => void;
+  className?: string;
+}
+
+/** The table itself (DataTable, data-table.tsx, loads it after the page's first load). */
+export function SortableTable<T extends RowData>({ columns, data, label, empty, getRowId, onRowClick, className }: DataTableProps<T>) {
+  const [sorting, setSorting] = useState<SortingState>([]);
+  const table = useTable({
+    features,
+    data,
+    columns,
+    state: { sorting },
+    onSortingChange: setSorting,
+    getRowId,
+  });
+  return (
+    <div className={cn("overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800", className)}>
+      <table className="w-full text-left text-sm" aria-label={label}>
+        <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500 dark:bg-slate-900 dark:text-slate-400">
+          {table.getHeaderGroups().map((group) => (
+            <tr key={group.id}>
+              {group.headers.map((header) => {
+                const sorted = header.column.getIsSorted();
+                return (
+                  <th
+                    key={header.id}
+                    scope="col"
+                    className="whitespace-nowrap px-3 py-2 font-medium"
+                    aria-sort={sorted === "asc" ? "ascending" : sorted === "desc" ? "descending" : undefined}
+                  >
+                    {header.isPlaceholder ? null : header.column.getCanSort() ? (
+                      <button type="button" onClick={header.column.getToggleSortingHandler()} className="inline-flex items-center gap-1 hover:text-slate-900 dark:hover:text-white">
+                        {flexRender(header.column.columnDef.header, header.getContext())}
+                        {sorted === "asc" ? <ArrowUp className="size-3" /> : sorted === "desc" ? <ArrowDown className="size-3" /> : <ArrowUpDown className="size-3 opacity-40" />}
+                      </button>
+                    ) : (
+                      flexRender(header.column.columnDef.header, header.getContext())
+                    )}
+                  </th>
+                );
+              })}
+            </tr>
+          ))}
+        </thead>
+        <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+          {table.getRowModel().rows.length === 0 ? (
+            <tr>
+              <td colSpan={columns.length} className="px-3 py-8 text-center text-slate-500">
+                {empty ?? "Nothing to show."}
+              </td>
+            </tr>
+          ) : (
+            table.getRowModel().rows.map((row) => (
+              <tr
+                key={row.id}
+                onClick={onRowClick ? () => onRowClick(row.original) : undefined}
+                className={cn("hover:bg-slate-50 dark:hover:bg-slate-900/60", onRowClick && "cursor-pointer")}
+              >
+                {row.getAllCells().map((cell) => (
+                  <td key={cell.id} className="whitespace-nowrap px-3 py-2 align-middle">
+                    {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                  </td>
+                ))}
+              </tr>
+            ))
+          )}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
