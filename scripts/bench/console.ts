@@ -29,6 +29,7 @@ import { chromium, type Browser, type BrowserContext } from "@playwright/test";
 import lighthouse, { desktopConfig } from "lighthouse";
 import type { DemoCredentials } from "@/lib/gateway/seed";
 import { stopChild } from "./children";
+import { medianRuns, type Score } from "./lighthouse-runs";
 import type { Row } from "./report";
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
@@ -185,13 +186,6 @@ async function resolveRoute(
   return url;
 }
 
-interface Score {
-  name: string;
-  performance: number;
-  accessibility: number;
-  metrics: string;
-  benchmarkIndex: number;
-}
 
 /**
  * The CPU slowdown Lighthouse's throttling documentation (docs/throttling.md,
@@ -199,6 +193,9 @@ interface Score {
  * host of this benchmarkIndex: 4x from a high-end desktop (1500 and up), 2x from a
  * low-end desktop (1000-1500) or a high-end phone (800-1200), 1x from a mid-tier phone.
  */
+/** Runs Lighthouse takes per page for the judged pass; its documentation advises the median of several. */
+const LIGHTHOUSE_RUNS = Math.max(1, Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3));
+
 export function calibratedCpuSlowdown(benchmarkIndex: number): number {
   if (benchmarkIndex >= 1500) return 4;
   if (benchmarkIndex >= 800) return 2;
@@ -375,16 +372,26 @@ export async function run(): Promise<Row[]> {
 
     const orgBase = `/orgs/${demo.organization_id}`;
     const pages = LIGHTHOUSE_PAGES.map(([name, suffix]): [string, string] => [name, `${orgBase}${suffix}`]);
-    const scores = only === "bundles" ? [] : await lighthouseScores(baseUrl, cookie, pages);
+    // One run of each page first: it gives the host's benchmarkIndex. The judged pass takes the median
+    // of LIGHTHOUSE_RUNS runs per page (this first one among them when it is judged).
+    const firstRun = only === "bundles" ? [] : await lighthouseScores(baseUrl, cookie, pages);
     // Lighthouse's 4x CPU slowdown assumes a high-end desktop host; on a slower host it emulates a phone
     // slower than its mid-tier target. Its documentation says to calibrate from the measured benchmarkIndex:
     // a second pass at that slowdown is reported beside the default one, and the budget is judged on it.
-    const indexes = scores.map((s) => s.benchmarkIndex).sort((a, b) => a - b);
+    const indexes = firstRun.map((s) => s.benchmarkIndex).sort((a, b) => a - b);
     const benchmarkIndex = indexes[Math.floor(indexes.length / 2)] ?? 0;
     const slowdown = calibratedCpuSlowdown(benchmarkIndex);
-    const calibrated = scores.length && slowdown !== 4 && LIGHTHOUSE_PRESET === "mobile" ? await lighthouseScores(baseUrl, cookie, pages, slowdown) : [];
+    const calibrating = firstRun.length > 0 && slowdown !== 4 && LIGHTHOUSE_PRESET === "mobile";
+    const runs = async (n: number, cpu?: number) => {
+      const all: Score[][] = [];
+      for (let i = 0; i < n; i++) all.push(await lighthouseScores(baseUrl, cookie, pages, cpu));
+      return all;
+    };
+    const scores = calibrating || firstRun.length === 0 ? firstRun : medianRuns([firstRun, ...(await runs(LIGHTHOUSE_RUNS - 1))]);
+    const calibrated = calibrating ? medianRuns(await runs(LIGHTHOUSE_RUNS, slowdown)) : [];
     const judged = calibrated.length ? calibrated : scores;
-    const list = (of: Score[]) => of.map((s) => `${s.name}: performance ${s.performance} (${s.metrics}), accessibility ${s.accessibility}`).join("; ");
+    const list = (of: Score[]) =>
+      of.map((s) => `${s.name}: performance ${s.performance}${s.spread ? ` [runs ${s.spread[0]}-${s.spread[1]}]` : ""} (${s.metrics}), accessibility ${s.accessibility}`).join("; ");
 
     const measuredRoutes = weights.filter((w) => w.url);
     const heaviest = measuredRoutes.reduce<RouteWeight | undefined>((a, b) => (!a || b.firstLoadBytes > a.firstLoadBytes ? b : a), undefined);
@@ -402,11 +409,11 @@ export async function run(): Promise<Row[]> {
       {
         what: "console pages",
         how:
-          `Lighthouse 12 (${LIGHTHOUSE_PRESET === "desktop" ? "desktop preset" : "default configuration: mobile, simulated throttling"}), Chromium headless, the owner's session cookie as an extra header` +
+          `Lighthouse 12 (${LIGHTHOUSE_PRESET === "desktop" ? "desktop preset" : "default configuration: mobile, simulated throttling"}), Chromium headless, the owner's session cookie as an extra header; each judged page is the median of ${LIGHTHOUSE_RUNS} runs by performance score (the runs' range in brackets), as Lighthouse's documentation on variability advises` +
           (calibrated.length
-            ? `; this host's Lighthouse benchmarkIndex is ${benchmarkIndex} (median of the default runs), below the high-end desktop (1500-2000) its default 4x CPU slowdown assumes, so as Lighthouse's throttling documentation advises the pages are measured again with the slowdown its calibration table gives for that host class (${slowdown}x) and the budget is judged on that pass; the default 4x pass is listed too`
+            ? `; this host's Lighthouse benchmarkIndex is ${benchmarkIndex} (median of a first default run of each page), below the high-end desktop (1500-2000) its default 4x CPU slowdown assumes, so as Lighthouse's throttling documentation advises the pages are measured again with the slowdown its calibration table gives for that host class (${slowdown}x) and the budget is judged on that pass; the default 4x pass is listed too`
             : `; benchmarkIndex ${benchmarkIndex || "?"}`),
-        measured: calibrated.length ? `calibrated ${slowdown}x CPU: ${list(calibrated)} | default 4x CPU: ${list(scores)}` : list(scores),
+        measured: calibrated.length ? `calibrated ${slowdown}x CPU: ${list(calibrated)} | default 4x CPU (one run): ${list(scores)}` : list(scores),
         budget: "performance ≥ 90, accessibility ≥ 95",
         pass: judged.length > 0 && judged.every((s) => s.performance >= 90 && s.accessibility >= 95),
       },
