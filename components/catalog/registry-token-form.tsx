@@ -5,7 +5,7 @@ import { useRef, useState, type FormEvent } from "react";
 import type { z } from "zod";
 import { Button } from "@/components/ui/button";
 import { Field, Input, Select } from "@/components/ui/field";
-import { clearErrorOnChange, focusFirstError, formValues, issueMessages, type FieldErrors } from "@/components/ui/native-form";
+import { clearErrorOnChange, formValues, validData, type FieldErrors } from "@/components/ui/native-form";
 import { SecretDialog } from "@/components/ui/secret-dialog";
 import type { CcrTokenRequest } from "@/lib/contract/registry";
 import type { CcrTokenResponse } from "@/lib/query/catalog";
@@ -66,15 +66,8 @@ export function RegistryTokenForm() {
     const v = formValues(form);
     const values: FormValues = { alias: v.alias ?? "", expiry: (v.expiry ?? "never") as Expiry, expires_at: v.expires_at ?? "" };
     const { registryTokenFormSchema, toRequest } = await loadSchema();
-    const parsed = registryTokenFormSchema.safeParse(values);
-    if (!parsed.success) {
-      const found = issueMessages(parsed.error.issues);
-      setErrors(found);
-      focusFirstError(form, found);
-      return;
-    }
-    setErrors({});
-    mutation.mutate(toRequest(parsed.data));
+    const data = validData(form, registryTokenFormSchema.safeParse(values), setErrors);
+    if (data) mutation.mutate(toRequest(data));
   };
 
   const failure = mutation.isError

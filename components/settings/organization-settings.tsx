@@ -14,7 +14,7 @@ import type { EntitiesPutPostRequest, entitiesPutPostResponseSchema, Entity } fr
 import { orgKeys } from "@/lib/query/keys";
 import { errorMessage, useGatewayMutation } from "@/lib/query/mutation";
 import { gatewayFieldProblems } from "./field-errors";
-import { clearErrorOnChange, focusFirstError, formValues, issueMessages, type FieldErrors } from "@/components/ui/native-form";
+import { clearErrorOnChange, formValues, validData, type FieldErrors } from "@/components/ui/native-form";
 import { ADDRESS_FIELDS, SETTINGS_FIELDS, toFormValues } from "./settings-form";
 import type { SettingsFormInput } from "./settings-schema";
 
@@ -83,16 +83,10 @@ function SettingsForm({ entity, canEdit }: { entity: Entity; canEdit: boolean })
     const form = e.currentTarget;
     setSubmitError(null);
     const { settingsFormSchema, toRequest } = await loadSchema();
-    const parsed = settingsFormSchema(entity.billing_addr !== undefined).safeParse(readSettings(form));
-    if (!parsed.success) {
-      const found = issueMessages(parsed.error.issues);
-      setErrors(found);
-      focusFirstError(form, found);
-      return;
-    }
-    setErrors({});
+    const data = validData(form, settingsFormSchema(entity.billing_addr !== undefined).safeParse(readSettings(form)), setErrors);
+    if (!data) return;
     try {
-      await update.mutateAsync(toRequest(parsed.data));
+      await update.mutateAsync(toRequest(data));
     } catch (error) {
       const message = errorMessage(error);
       setErrors(Object.fromEntries(gatewayFieldProblems(message).filter((p) => SETTINGS_FIELDS.has(p.field)).map((p) => [p.field, p.message])));

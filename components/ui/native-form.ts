@@ -23,6 +23,23 @@ export function issueMessages(issues: ReadonlyArray<{ path: ReadonlyArray<Proper
   return errors;
 }
 
+type Validated<T> = { success: true; data: T } | { success: false; error: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> } };
+
+/**
+ * A validation's data, with the form's messages cleared; or null, with each field's first message
+ * shown (`setErrors`) and the first field at fault focused.
+ */
+export function validData<T>(form: HTMLFormElement, result: Validated<T>, setErrors: (errors: FieldErrors) => void): T | null {
+  if (result.success) {
+    setErrors({});
+    return result.data;
+  }
+  const errors = issueMessages(result.error.issues);
+  setErrors(errors);
+  focusFirstError(form, errors);
+  return null;
+}
+
 /** Moves focus to the first field, in the form's order, that has a message. */
 export function focusFirstError(form: HTMLFormElement, errors: FieldErrors): void {
   for (const element of Array.from(form.elements)) {
