@@ -6,7 +6,7 @@ import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Field, Input, Select } from "@/components/ui/field";
 import { MultiSelect, type MultiSelectOption } from "@/components/ui/multi-select";
-import { clearErrorOnChange, focusFirstError, formValues, type FieldErrors } from "@/components/ui/native-form";
+import { clearErrorOnChange, formValues, showErrors, type FieldErrors } from "@/components/ui/native-form";
 import { AUDIT_WINDOWS, type AuditListFilter, type AuditSearch } from "@/lib/query/audit-logs";
 import { CHOICE_FIELDS, filterProblems, splitList, type ChoiceList, type Choices, type FilterValues, type TextList } from "./filters";
 
@@ -75,9 +75,7 @@ export function AuditFiltersForm({ search, projects, locations, onApply }: Filte
       target_ids: text.target_ids ?? "",
       target_names: text.target_names ?? "",
     };
-    const problems = filterProblems(v);
-    setErrors(problems);
-    if (Object.values(problems).some(Boolean)) return focusFirstError(form, problems);
+    if (showErrors(form, filterProblems(v), setErrors)) return;
     const lists: Record<AuditListFilter, string[]> = {
       ...choices,
       actor_emails: splitList(v.actor_emails),

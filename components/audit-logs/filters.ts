@@ -15,7 +15,7 @@ export type Choices = Record<ChoiceList, string[]>;
 export type FilterValues = Choices & Record<TextList, string> & { window: (typeof AUDIT_WINDOW_VALUES)[number]; from: string; to: string };
 
 export const CHOICE_FIELDS: ChoiceList[] = ["project_ids", "actions", "actor_types", "target_types", "locations", "results", "results_not", "surfaces"];
-export const TEXT_FIELDS: Array<[TextList, string]> = [
+const TEXT_FIELDS: Array<[TextList, string]> = [
   ["actor_emails", "Actor e-mails"],
   ["actor_ids", "Actor IDs"],
   ["target_ids", "Target IDs"],

@@ -10,9 +10,6 @@ const load = () => import("./dialog-parts");
 const LazyRoot = lazy(() => load().then((m) => ({ default: m.DialogRoot })));
 const LazyContent = lazy(() => load().then((m) => ({ default: m.DialogContent })));
 
-/** Starts fetching the dialog's code, e.g. when the pointer reaches the button that opens it. */
-export const preloadDialog = () => void load().catch(() => undefined);
-
 /**
  * A modal dialog, rendered by Radix once it has been open: until then it renders nothing and its
  * code is not loaded. Controlled (`open`) or opened from the start (`defaultOpen`).

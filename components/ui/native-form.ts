@@ -34,10 +34,16 @@ export function validData<T>(form: HTMLFormElement, result: Validated<T>, setErr
     setErrors({});
     return result.data;
   }
-  const errors = issueMessages(result.error.issues);
-  setErrors(errors);
-  focusFirstError(form, errors);
+  showErrors(form, issueMessages(result.error.issues), setErrors);
   return null;
+}
+
+/** Shows the messages and focuses the first field at fault; true when there is any. */
+export function showErrors(form: HTMLFormElement, errors: FieldErrors, setErrors: (errors: FieldErrors) => void): boolean {
+  setErrors(errors);
+  const any = Object.values(errors).some(Boolean);
+  if (any) focusFirstError(form, errors);
+  return any;
 }
 
 /** Moves focus to the first field, in the form's order, that has a message. */
