@@ -1,12 +1,10 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { Hono, type Context } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
-import { timeout } from "hono/timeout";
-import { auditFailures } from "./audit";
+import { auditFailures, isMutating } from "./audit";
 import type { AppEnv, GatewayDeps } from "./context";
 import { errorBody, fromDatabaseError, GatewayError } from "./errors";
-import { requestContext } from "./middleware/request-id";
+import { requestFrame } from "./middleware/request-id";
 import { verifySignature } from "./middleware/verify-signature";
 import { buildOpenApiDocument } from "./openapi";
 import { createRouter, findOperation } from "./router";
@@ -59,38 +57,15 @@ function onError(thrown: Error, c: Context<AppEnv>): Response {
 /** The versioned API: every operation, behind signature verification. */
 export function createApi(): OpenAPIHono<AppEnv> {
   const api = createRouter();
-  api.use("*", verifySignature, auditFailures);
+  // One layer, not two: only a call that may change something has a failure to file.
+  api.use("*", (c, next) => verifySignature(c, () => (isMutating(c.req.method) ? auditFailures(c, next) : next())));
   registerRoutes(api);
   return api;
 }
 
 export function createApp(deps: GatewayDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.use("*", (c, next) => {
-    c.set("deps", deps);
-    // API answers may hold one-time secrets: never cached, never sniffed, never framed.
-    // Set before the answer exists, so every answer made through the context carries them
-    // without reopening it (which would cost the server its fast path for the answer).
-    c.header("Cache-Control", "no-store");
-    c.header("X-Content-Type-Options", "nosniff");
-    c.header("X-Frame-Options", "DENY");
-    return next();
-  });
-  app.use("*", requestContext);
-  // Time to the first byte of the answer; a streamed export keeps streaming after it.
-  app.use(
-    "*",
-    timeout(deps.requestTimeoutMs, () => new HTTPException(504, { message: `the request took longer than ${deps.requestTimeoutMs} ms` })),
-  );
-  const limitBody = bodyLimit({
-    maxSize: deps.maxBodyBytes,
-    onError: () => {
-      throw new GatewayError("payload_too_large", `body: larger than ${deps.maxBodyBytes} bytes`);
-    },
-  });
-  // GET and HEAD carry no body to limit; asking for one would build the full Request object
-  // the server otherwise spares (a fifth of a small answer's cost).
-  app.use("*", (c, next) => (c.req.method === "GET" || c.req.method === "HEAD" ? next() : limitBody(c, next)));
+  app.use("*", requestFrame(deps, onError));
   app.onError(onError);
   app.notFound((c) => {
     c.set("errorMessage", "no such operation");

@@ -85,10 +85,13 @@ export async function mutate<T>(c: Context<AppEnv>, meta: AuditMeta, work: (tx: 
 
 const ACTIONS: Record<string, string> = { POST: "Create", PUT: "Update", PATCH: "Update", DELETE: "Delete" };
 
+/** Whether a call of this method may change something, and so be audited. */
+export const isMutating = (method: string): boolean => method in ACTIONS;
+
 /** Files every mutating call that did not file its own entry: the failed ones. */
 export async function auditFailures(c: Context<AppEnv>, next: () => Promise<void>): Promise<void> {
   await next();
-  if (!(c.req.method in ACTIONS) || c.get("audited")) return;
+  if (!isMutating(c.req.method) || c.get("audited")) return;
   const caller = c.get("caller");
   if (!caller) return; // unauthenticated: no actor, no organization to file it under
   // A call to no operation at all changed nothing and names nothing: not an audit event.

@@ -2,7 +2,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import type { MiddlewareHandler } from "hono";
 import { TIMESTAMP_HEADER, verify } from "@/lib/signing";
 import { Access } from "../authz";
-import type { AppEnv, Caller } from "../context";
+import type { AppEnv, Caller, GatewayDeps } from "../context";
 import { decrypt } from "../crypto";
 import { GatewayError } from "../errors";
 import { apiKeys, users } from "../store/schema";
@@ -18,19 +18,17 @@ const MESSAGES: Record<string, string> = {
   bad_signature: "signature does not match",
 };
 
-/** Checks the request signature; on success the caller and their access are in the context. */
-export const verifySignature: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const { db, reads, masterKey, skewSeconds } = c.get("deps");
-  const url = new URL(c.req.url);
-  const result = await verify<Caller>({
-    authorization: c.req.header("authorization"),
-    timestamp: c.req.header(TIMESTAMP_HEADER),
-    method: c.req.method,
-    path: url.pathname,
-    query: url.search,
-    skewSeconds,
+type KeyLookup = (accessKeyId: string) => Promise<{ secret: string; key: Caller } | null>;
+
+/** One lookup function per gateway, made on its first request, not one per request. */
+const lookups = new WeakMap<GatewayDeps, KeyLookup>();
+
+function keyLookup(deps: GatewayDeps): KeyLookup {
+  let lookup = lookups.get(deps);
+  if (!lookup) {
+    const { db, reads, masterKey } = deps;
     // Until the store changes (a revocation is a change), a key's lookup is answered from memory.
-    lookupKey: (accessKeyId) =>
+    lookup = (accessKeyId) =>
       reads.get(`key:${accessKeyId}`, async () => {
         const [row] = await db
           .select({ secret: apiKeys.secretCiphertext, userId: users.id, email: users.email })
@@ -38,11 +36,28 @@ export const verifySignature: MiddlewareHandler<AppEnv> = async (c, next) => {
           .innerJoin(users, eq(users.id, apiKeys.userId))
           .where(and(eq(apiKeys.id, accessKeyId), isNull(apiKeys.revokedAt)));
         if (!row) return null;
-        return { secret: decrypt(masterKey, row.secret), key: { userId: row.userId, email: row.email, accessKeyId } as Caller };
-      }),
+        return { secret: decrypt(masterKey, row.secret), key: { userId: row.userId, email: row.email, accessKeyId } };
+      });
+    lookups.set(deps, lookup);
+  }
+  return lookup;
+}
+
+/** Checks the request signature; on success the caller and their access are in the context. */
+export const verifySignature: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const deps = c.get("deps");
+  const url = new URL(c.req.url);
+  const result = await verify<Caller>({
+    authorization: c.req.header("authorization"),
+    timestamp: c.req.header(TIMESTAMP_HEADER),
+    method: c.req.method,
+    path: url.pathname,
+    query: url.search,
+    skewSeconds: deps.skewSeconds,
+    lookupKey: keyLookup(deps),
   });
   if (!result.ok) throw new GatewayError("unauthenticated", MESSAGES[result.reason] ?? "authentication failed");
   c.set("caller", result.key);
-  c.set("access", new Access(db, reads, result.key));
+  c.set("access", new Access(deps.db, deps.reads, result.key));
   await next();
 };
