@@ -1,6 +1,5 @@
 "use client";
 
-import dynamic from "next/dynamic";
 import type * as React from "react";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
@@ -9,13 +8,7 @@ import { EmptyState, ErrorState } from "@/components/ui/states";
 import { useQuery, type UseQueryResult } from "@tanstack/react-query";
 import { overviewQueries } from "./queries";
 import { relativeTime } from "@/components/ui/relative-time";
-import { WhenVisible } from "@/components/ui/when-visible";
-
-// recharts is heavy: load it only where a chart is drawn, after the page is interactive.
-const SpendSparkline = dynamic(() => import("./spend-sparkline").then((m) => m.SpendSparkline), {
-  ssr: false,
-  loading: () => <div className="h-24" aria-hidden />,
-});
+import { SpendSparkline } from "./spend-sparkline";
 
 const money = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", maximumFractionDigits: 0 });
 
@@ -81,9 +74,7 @@ export function SpendWidget({ orgId }: { orgId: string }) {
         return (
           <div className="space-y-2">
             <p className="text-2xl font-semibold tabular-nums">{money.format(totalCents / 100)}</p>
-            <WhenVisible placeholder={<div className="h-24" aria-hidden />}>
-              <SpendSparkline series={series} />
-            </WhenVisible>
+            <SpendSparkline series={series} />
           </div>
         );
       }}
@@ -173,7 +164,11 @@ export function ReservationsWidget({ orgId }: { orgId: string }) {
         if (data.items.length === 0) return <EmptyState title="No reservations" />;
         const quantity = data.items.reduce((n, r) => n + r.quantity, 0);
         const used = data.items.reduce((n, r) => n + r.used_quantity, 0);
-        const next = [...data.items].filter((r) => r.contract_end_date).sort((a, b) => a.contract_end_date.localeCompare(b.contract_end_date))[0];
+        // The next contract to end: ended ones are history, not what comes next.
+        const today = new Date().toISOString().slice(0, 10);
+        const next = data.items
+          .filter((r) => r.contract_end_date && r.contract_end_date.slice(0, 10) >= today)
+          .sort((a, b) => a.contract_end_date.localeCompare(b.contract_end_date))[0];
         return (
           <dl className="grid grid-cols-3 gap-4">
             <Stat label="Reservations" value={data.items.length} />
