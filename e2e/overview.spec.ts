@@ -26,3 +26,18 @@ test.describe("organization overview", () => {
     expect(label).toContain(`highest $${Math.max(...titles.map((t) => dollars(t.slice(12)))).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`);
   });
 });
+
+test("on a phone, the navigation drawer takes the user to another area and is gone with the page it was opened on", async ({ ownerPage: page, demo }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`/orgs/${demo.organization_id}`);
+  await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible();
+  const drawer = page.getByRole("dialog", { name: "Navigation" });
+  await expect(async () => {
+    await page.getByRole("button", { name: "Open navigation" }).click();
+    await expect(drawer).toBeVisible({ timeout: 1000 });
+  }).toPass();
+  await drawer.getByRole("link", { name: "Billing" }).click();
+  await expect(page).toHaveURL(new RegExp(`/orgs/${demo.organization_id}/billing$`));
+  await expect(page.getByRole("heading", { level: 1, name: "Billing" })).toBeVisible();
+  await expect(drawer).toBeHidden();
+});

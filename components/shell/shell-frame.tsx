@@ -2,6 +2,7 @@
 
 import { Cloud, Menu, X } from "lucide-react";
 import Link from "next/link";
+import { usePathname } from "next/navigation";
 import { useState } from "react";
 import type * as React from "react";
 import { Button } from "@/components/ui/button";
@@ -25,7 +26,12 @@ interface ShellFrameProps {
 
 /** Sidebar by area, top bar with breadcrumbs, organization switcher, theme and account; a drawer on phones. */
 export function ShellFrame({ orgs, orgId, email, sections, labels, children }: ShellFrameProps) {
-  const [open, setOpen] = useState(false);
+  // The phone drawer stays open on the page it was opened on: a link's pending mark shows in it
+  // until the next page arrives, and the drawer is gone with the page it belonged to.
+  const pathname = usePathname();
+  const [openOn, setOpenOn] = useState<string | null>(null);
+  const open = openOn !== null && openOn === pathname;
+  const setOpen = (next: boolean) => setOpenOn(next ? pathname : null);
   const current = orgs.find((o) => o.id === orgId);
   return (
     <div className="flex min-h-screen">
@@ -50,7 +56,7 @@ export function ShellFrame({ orgs, orgId, email, sections, labels, children }: S
                 <X />
               </Button>
             </div>
-            <SideNav sections={sections} base={`/orgs/${orgId}`} onNavigate={() => setOpen(false)} />
+            <SideNav sections={sections} base={`/orgs/${orgId}`} onSamePage={() => setOpen(false)} />
           </div>
         </div>
       ) : null}

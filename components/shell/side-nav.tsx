@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import Link, { useLinkStatus } from "next/link";
 import { usePathname } from "next/navigation";
 import type * as React from "react";
 import { cn } from "@/lib/utils";
@@ -11,8 +11,21 @@ export interface SideNavSection {
   items: Array<{ href: string; label: string; icon: React.ReactNode }>;
 }
 
+/**
+ * Pages render on the server before they show (no loading skeleton flashes in between, and
+ * the first load paints the page whole): until the next page arrives, the link clicked says so.
+ */
+function PendingMark() {
+  const { pending } = useLinkStatus();
+  return pending ? (
+    <span role="status" className="ml-auto size-3 shrink-0 animate-spin rounded-full border-2 border-slate-300 border-t-brand-600 motion-reduce:animate-none">
+      <span className="sr-only">Loading</span>
+    </span>
+  ) : null;
+}
+
 /** The console's areas; only the most specific item under the current page is active (GPU tracking, not also Reservations). */
-export function SideNav({ sections, base, onNavigate }: { sections: SideNavSection[]; base: string; onNavigate?: () => void }) {
+export function SideNav({ sections, base, onSamePage }: { sections: SideNavSection[]; base: string; onSamePage?: () => void }) {
   const pathname = usePathname() ?? "";
   const activeHref = sections
     .flatMap((s) => s.items.map((i) => i.href))
@@ -30,7 +43,7 @@ export function SideNav({ sections, base, onNavigate }: { sections: SideNavSecti
                 <li key={item.href}>
                   <Link
                     href={item.href}
-                    onClick={onNavigate}
+                    onClick={pathname === item.href ? onSamePage : undefined}
                     aria-current={active ? "page" : undefined}
                     className={cn(
                       "flex items-center gap-2 rounded-md px-2 py-1.5 text-sm text-slate-700 hover:bg-slate-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 dark:text-slate-300 dark:hover:bg-slate-800",
@@ -39,6 +52,7 @@ export function SideNav({ sections, base, onNavigate }: { sections: SideNavSecti
                   >
                     {item.icon}
                     {item.label}
+                    <PendingMark />
                   </Link>
                 </li>
               );
