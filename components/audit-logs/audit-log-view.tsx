@@ -19,6 +19,7 @@ import { entriesToCsv, entriesToJson } from "./export";
 import { AuditFiltersForm } from "./filters-form";
 import { formatInstant, resultTone } from "./format";
 import { auditSearchParams } from "./search-params";
+import { compareNames } from "@/lib/format";
 
 // The entry sheet (Radix dialog, focus management) is fetched when an entry is first opened.
 const EntrySheet = lazy(() => import("./entry-sheet").then((m) => ({ default: m.EntrySheet })));
@@ -32,7 +33,7 @@ export function AuditLogView({ orgId }: { orgId: string }) {
   const locations = useQuery(catalogQueries.locations());
 
   const projectOptions = (projects.data?.items ?? []).filter((p) => p.organization_id === orgId).map((p) => ({ value: p.id, label: p.name }))
-    .sort((a, b) => a.label.localeCompare(b.label));
+    .sort((a, b) => compareNames(a.label, b.label));
   const windowInfo = AUDIT_WINDOWS.find((w) => w.value === search.window);
   const paged = search.next !== null || search.prev !== null;
   const items = page.data?.items ?? [];

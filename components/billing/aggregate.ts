@@ -1,6 +1,7 @@
 import type { BillingCostData } from "@/lib/query/billing";
 import type { ListProjectsResponse } from "@/lib/query/projects";
 import { toCents } from "./money";
+import { compareCodeUnits } from "@/lib/format";
 
 export type CostDatum = BillingCostData["data"][number];
 
@@ -37,7 +38,7 @@ export function totalsBy(data: CostDatum[], field: "project_id" | "resource_type
   }
   return [...groups.values()]
     .map(({ metrics, ...g }) => (metrics.size === 1 ? { ...g, metric: [...metrics][0] } : { key: g.key, cents: g.cents }))
-    .sort((a, b) => b.cents - a.cents || a.key.localeCompare(b.key));
+    .sort((a, b) => b.cents - a.cents || compareCodeUnits(a.key, b.key));
 }
 
 export function sumCents(data: CostDatum[]): number {

@@ -21,6 +21,7 @@ import { formatCents, formatCentsShort } from "./money";
 import { RangePicker } from "./range-picker";
 import { billingSearchParams } from "./search-params";
 import { WhenVisible } from "@/components/ui/when-visible";
+import { compareNames, formatNumber } from "@/lib/format";
 
 // recharts is heavy: loaded only in the browser, once the page is interactive.
 const StackedBarChart = dynamic(() => import("./stacked-bar-chart").then((m) => m.StackedBarChart), {
@@ -28,7 +29,6 @@ const StackedBarChart = dynamic(() => import("./stacked-bar-chart").then((m) => 
   loading: () => <div className="h-72" aria-hidden />,
 });
 
-const quantity = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 });
 
 /** The billing page: spend by day and project over a range, totals, forecast and export. */
 export function BillingView({ orgId, today }: { orgId: string; today: string }) {
@@ -151,7 +151,7 @@ export function BillingView({ orgId, today }: { orgId: string; today: string }) 
 
 /** Options in the order a reader looks for them. */
 function byLabel<T extends { label: string }>(options: T[]): T[] {
-  return [...options].sort((a, b) => a.label.localeCompare(b.label));
+  return [...options].sort((a, b) => compareNames(a.label, b.label));
 }
 
 function mtdRange(mtd: ReturnType<typeof resolveRange>): DayRange {
@@ -302,7 +302,7 @@ function TotalsCard({
             cell: ({ row }: { row: { original: Total } }) =>
               row.original.metric ? (
                 <span className="tabular-nums">
-                  {quantity.format(row.original.quantity ?? 0)} {row.original.metric}
+                  {formatNumber(row.original.quantity ?? 0, { maximumFractionDigits: 2 })} {row.original.metric}
                 </span>
               ) : (
                 "—"

@@ -16,6 +16,7 @@ import { MultiSelect } from "@/components/ui/multi-select";
 import { dateSchema, orderedRange } from "@/lib/contract/time";
 import { billingExportUrl, type BillingExportFilters, type BillingOptions } from "@/lib/query/billing";
 import { daysBetween, MAX_RANGE_DAYS } from "./date-range";
+import { compareNames } from "@/lib/format";
 
 /** The export operation's query as a form: lists empty for "all", both dates required. */
 const exportFormSchema = z
@@ -77,7 +78,7 @@ export function BillingExportDialog({ orgId, options, projectLabel, defaults, de
               <MultiSelect
                 label="Projects"
                 emptyLabel="All projects"
-                options={(options?.projects ?? []).map((id) => ({ value: id, label: projectLabel(id) })).sort((a, b) => a.label.localeCompare(b.label))}
+                options={(options?.projects ?? []).map((id) => ({ value: id, label: projectLabel(id) })).sort((a, b) => compareNames(a.label, b.label))}
                 value={field.value}
                 onChange={field.onChange}
               />

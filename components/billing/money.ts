@@ -1,16 +1,25 @@
-/** Money is added in integer cents: floats of dollars never meet in a sum. */
+/**
+ * Money is added in integer cents: floats of dollars never meet in a sum.
+ *
+ * 1.005 * 100 is 100.49999999999999 in binary: only a product that lands within the float's
+ * error of a half cent can round the wrong way, and only those are trimmed to 12 significant
+ * digits (rounding them as the decimal they were). Every other amount rounds as it is: the
+ * trimming goes through a string, and a month of cost rows is tens of thousands of amounts.
+ */
+import { formatUsd, formatUsdCompact } from "@/lib/format";
 export function toCents(amount: number | undefined): number {
-  // 1.005 * 100 is 100.49999999999999 in binary: trimming to 12 significant digits first rounds it as the decimal it was.
-  return Math.round(Number(((amount ?? 0) * 100).toPrecision(12)));
+  const x = (amount ?? 0) * 100;
+  const rounded = Math.round(x);
+  // Within 1e-11 of x (relative) of the half: where 12 significant digits can move x across it.
+  if (Math.abs(Math.abs(x - rounded) - 0.5) > Math.abs(x) * 1e-11 + 1e-9) return rounded;
+  return Math.round(Number(x.toPrecision(12)));
 }
 
-const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
-const usdShort = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", notation: "compact", maximumFractionDigits: 1 });
 
 export function formatCents(cents: number): string {
-  return usd.format(cents / 100);
+  return formatUsd(cents / 100);
 }
 
 export function formatCentsShort(cents: number): string {
-  return usdShort.format(cents / 100);
+  return formatUsdCompact(cents / 100, { maximumFractionDigits: 1 });
 }

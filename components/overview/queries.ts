@@ -6,6 +6,7 @@ import type { reservationsGetResponseSchema } from "@/lib/contract/reservations"
 import { gatewayQuery, gatewaySummaryQuery, segment } from "@/lib/query/gateway-query";
 import { auditKeys, billingKeys, quotaKeys, reservationKeys } from "@/lib/query/keys";
 import { projectQueries } from "@/lib/query/projects";
+import { compareCodeUnits } from "@/lib/format";
 
 /** The overview's widgets; the server prefetches each by its path, the browser reads it by its key. */
 export function overviewQueries(orgId: string, today = new Date()) {
@@ -43,6 +44,6 @@ export interface DailySpend {
 export function dailySpend(answer: z.infer<typeof billingCostDataSchema>): DailySpend {
   const byDay = new Map<string, number>();
   for (const d of answer.data) byDay.set(d.date, (byDay.get(d.date) ?? 0) + Math.round((d.cost ?? 0) * 100));
-  const days = [...byDay.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([date, cents]) => ({ date, cents }));
+  const days = [...byDay.entries()].sort(([a], [b]) => compareCodeUnits(a, b)).map(([date, cents]) => ({ date, cents }));
   return { days, totalCents: days.reduce((sum, d) => sum + d.cents, 0) };
 }

@@ -1,6 +1,5 @@
 import { sparklinePaths } from "./sparkline-paths";
-
-const money = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
+import { formatUsd } from "@/lib/format";
 
 const WIDTH = 100;
 const HEIGHT = 40;
@@ -18,7 +17,7 @@ export function SpendSparkline({ series }: { series: Array<{ date: string; cost:
   );
   const peak = series.reduce((top, d) => (d.cost > top.cost ? d : top), series[0] ?? { date: "", cost: 0 });
   const label = series.length
-    ? `Daily spend over ${series.length} days, highest ${money.format(peak.cost)} on ${peak.date}`
+    ? `Daily spend over ${series.length} days, highest ${formatUsd(peak.cost)} on ${peak.date}`
     : "No daily spend";
   return (
     <svg
@@ -32,7 +31,7 @@ export function SpendSparkline({ series }: { series: Array<{ date: string; cost:
       <path d={line} fill="none" stroke="currentColor" strokeWidth={2} vectorEffect="non-scaling-stroke" strokeLinejoin="round" />
       {columns.map((c, i) => (
         <rect key={series[i]?.date ?? i} x={c.x} width={c.width} y={0} height={HEIGHT} fill="transparent">
-          <title>{`${series[i]?.date}: ${money.format(series[i]?.cost ?? 0)}`}</title>
+          <title>{`${series[i]?.date}: ${formatUsd(series[i]?.cost ?? 0)}`}</title>
         </rect>
       ))}
     </svg>

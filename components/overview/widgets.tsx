@@ -9,8 +9,8 @@ import { useQuery, type UseQueryResult } from "@tanstack/react-query";
 import { overviewQueries } from "./queries";
 import { relativeTime } from "@/components/ui/relative-time";
 import { SpendSparkline } from "./spend-sparkline";
+import { compareCodeUnits, formatUsd } from "@/lib/format";
 
-const money = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", maximumFractionDigits: 0 });
 
 interface WidgetProps<T> {
   title: string;
@@ -73,7 +73,7 @@ export function SpendWidget({ orgId }: { orgId: string }) {
         if (series.length === 0) return <EmptyState title="No spend yet this month" />;
         return (
           <div className="space-y-2">
-            <p className="text-2xl font-semibold tabular-nums">{money.format(totalCents / 100)}</p>
+            <p className="text-2xl font-semibold tabular-nums">{formatUsd(totalCents / 100, { maximumFractionDigits: 0 })}</p>
             <SpendSparkline series={series} />
           </div>
         );
@@ -168,7 +168,7 @@ export function ReservationsWidget({ orgId }: { orgId: string }) {
         const today = new Date().toISOString().slice(0, 10);
         const next = data.items
           .filter((r) => r.contract_end_date && r.contract_end_date.slice(0, 10) >= today)
-          .sort((a, b) => a.contract_end_date.localeCompare(b.contract_end_date))[0];
+          .sort((a, b) => compareCodeUnits(a.contract_end_date, b.contract_end_date))[0];
         return (
           <dl className="grid grid-cols-3 gap-4">
             <Stat label="Reservations" value={data.items.length} />

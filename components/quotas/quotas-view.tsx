@@ -9,8 +9,8 @@ import { WidgetSkeleton } from "@/components/ui/skeleton";
 import { EmptyState, ErrorState } from "@/components/ui/states";
 import { quotaLevel, quotaQueries, type OrgQuota, type QuotaLevel } from "@/lib/query/quotas";
 import { cn } from "@/lib/utils";
+import { formatNumber } from "@/lib/format";
 
-const number = new Intl.NumberFormat("en-US");
 
 /** Colour never carries the level alone: each has a word and an icon too. */
 const LEVELS: Record<QuotaLevel, { text: string; tone: "good" | "warn" | "bad" | "neutral"; bar: string; Icon: typeof CircleCheck }> = {
@@ -53,9 +53,9 @@ export function QuotasView({ orgId }: { orgId: string }) {
   const columns: ColumnDef<OrgQuota, unknown>[] = [
     { accessorKey: "description", header: "Quota" },
     { accessorKey: "programmatic_name", header: "Name", cell: (c) => <code className="text-xs">{String(c.getValue())}</code> },
-    { accessorKey: "used", header: "Used", cell: (c) => <span className="tabular-nums">{number.format(Number(c.getValue()))}</span> },
-    { accessorKey: "max", header: "Maximum", cell: (c) => <span className="tabular-nums">{number.format(Number(c.getValue()))}</span> },
-    { accessorKey: "available", header: "Available", cell: (c) => <span className="tabular-nums">{number.format(Number(c.getValue()))}</span> },
+    { accessorKey: "used", header: "Used", cell: (c) => <span className="tabular-nums">{formatNumber(Number(c.getValue()))}</span> },
+    { accessorKey: "max", header: "Maximum", cell: (c) => <span className="tabular-nums">{formatNumber(Number(c.getValue()))}</span> },
+    { accessorKey: "available", header: "Available", cell: (c) => <span className="tabular-nums">{formatNumber(Number(c.getValue()))}</span> },
     { id: "percent", accessorFn: percent, header: "Used %", cell: (c) => <span className="tabular-nums">{String(c.getValue())} %</span> },
     {
       id: "level",
@@ -90,7 +90,7 @@ export function QuotasView({ orgId }: { orgId: string }) {
                   <div className="flex items-baseline justify-between gap-3 text-sm">
                     <span className="font-medium">{q.description}</span>
                     <span className="tabular-nums text-slate-600 dark:text-slate-300">
-                      {number.format(q.used)} / {number.format(q.max)}
+                      {formatNumber(q.used)} / {formatNumber(q.max)}
                     </span>
                   </div>
                   <div
@@ -99,7 +99,7 @@ export function QuotasView({ orgId }: { orgId: string }) {
                     aria-valuemin={0}
                     aria-valuemax={q.max}
                     aria-valuenow={Math.min(q.used, Math.max(q.max, 0))}
-                    aria-valuetext={`${number.format(q.used)} of ${number.format(q.max)} used, ${pct} %: ${level.text}`}
+                    aria-valuetext={`${formatNumber(q.used)} of ${formatNumber(q.max)} used, ${pct} %: ${level.text}`}
                     aria-label={q.description}
                   >
                     <div className={cn("h-2.5 rounded-full", level.bar)} style={{ width: `${Math.min(100, pct)}%` }} />
@@ -107,7 +107,7 @@ export function QuotasView({ orgId }: { orgId: string }) {
                   <p className="mt-1 flex items-center gap-1 text-xs text-slate-600 dark:text-slate-400">
                     <level.Icon className={cn("size-3.5", level.tone === "warn" && "text-amber-600", level.tone === "bad" && "text-red-600")} aria-hidden />
                     <span>
-                      {level.text} · {pct} % used · {number.format(q.available)} available
+                      {level.text} · {pct} % used · {formatNumber(q.available)} available
                     </span>
                   </p>
                 </li>

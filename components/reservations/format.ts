@@ -2,6 +2,7 @@
  * Formatting shared by the reservation pages. Dates are shown in UTC so the
  * server's render and the browser's hydration agree.
  */
+import { formatUsd } from "@/lib/format";
 
 /** "2025-03-14" from an RFC 3339 timestamp; "—" when absent. */
 export function utcDate(iso: string | undefined | null): string {
@@ -16,12 +17,11 @@ export function utcDateTime(iso: string | undefined | null): string {
   return `${d.toISOString().slice(0, 16).replace("T", " ")} UTC`;
 }
 
-const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", minimumFractionDigits: 2, maximumFractionDigits: 4 });
 
 /** A decimal-string or numeric price as dollars, without summing floats. */
 export function price(value: string | number): string {
   const n = typeof value === "number" ? value : Number(value);
-  return Number.isFinite(n) ? usd.format(n) : String(value);
+  return Number.isFinite(n) ? formatUsd(n, { minimumFractionDigits: 2, maximumFractionDigits: 4 }) : String(value);
 }
 
 export function percent(part: number, whole: number): string {

@@ -4,6 +4,7 @@ import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, X
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import type { GpuTrackingDatum } from "@/lib/contract/reservations";
 import { percent, utcDateTime } from "./format";
+import { compareCodeUnits } from "@/lib/format";
 
 interface Point {
   t: number;
@@ -30,7 +31,7 @@ function bySeries(data: GpuTrackingDatum[]): Series[] {
   }
   return [...map.values()]
     .map((s) => ({ ...s, points: s.points.sort((a, b) => a.t - b.t) }))
-    .sort((a, b) => a.productLine.localeCompare(b.productLine) || a.region.localeCompare(b.region));
+    .sort((a, b) => compareCodeUnits(a.productLine, b.productLine) || compareCodeUnits(a.region, b.region));
 }
 
 // Mid-tone colors that read on white and on slate-900 alike.

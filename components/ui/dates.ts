@@ -1,7 +1,8 @@
 /**
- * The few date formats the console shows, in the browser's zone, with the
- * platform's Intl instead of a date library (whose format() and locale data
- * would ride along in every page that shows a date).
+ * The few date formats the console shows, in the browser's zone, written out
+ * instead of a date library (whose format() and locale data would ride along in
+ * every page that shows a date) or Intl (whose first use costs a page its locale
+ * data load; see lib/format.ts).
  */
 const pad = (n: number, width = 2) => String(Math.abs(n)).padStart(width, "0");
 
@@ -28,15 +29,16 @@ export function rfc3339(date: Date): string {
   return `${localDate(date)}T${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}${offset}`;
 }
 
-const monthName = new Intl.DateTimeFormat("en-US", { month: "long" });
-const mediumDateTime = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" });
+const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
 
-/** "March" */
+/** "March" (Intl's en-US long month, written out: see lib/format.ts for why). */
 export function formatMonth(date: Date): string {
-  return monthName.format(date);
+  return MONTHS[date.getMonth()]!;
 }
 
-/** "Mar 14, 2025, 9:05 AM" */
+/** "Mar 14, 2025, 9:05 AM" in the browser's zone (Intl's en-US medium date, short time). */
 export function formatDateTimeMedium(date: Date): string {
-  return mediumDateTime.format(date);
+  const hours = date.getHours();
+  const clock = `${hours % 12 === 0 ? 12 : hours % 12}:${pad(date.getMinutes())} ${hours < 12 ? "AM" : "PM"}`;
+  return `${MONTHS[date.getMonth()]!.slice(0, 3)} ${date.getDate()}, ${date.getFullYear()}, ${clock}`;
 }

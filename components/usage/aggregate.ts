@@ -1,8 +1,9 @@
 import type { UsageItem } from "@/lib/query/usage";
+import { compareCodeUnits } from "@/lib/format";
 
 /** The metrics in the data, the GPU-hours first (what most readers come for). */
 export function metricsOf(items: UsageItem[]): string[] {
-  return [...new Set(items.map((i) => i.billable_metric))].sort((a, b) => (a === "gpu-hours" ? -1 : b === "gpu-hours" ? 1 : a.localeCompare(b)));
+  return [...new Set(items.map((i) => i.billable_metric))].sort((a, b) => (a === "gpu-hours" ? -1 : b === "gpu-hours" ? 1 : compareCodeUnits(a, b)));
 }
 
 export interface PeriodRow {
@@ -25,7 +26,7 @@ export function byPeriodAndType(items: UsageItem[], metric: string): { rows: Per
     typeTotals.set(i.resource_type, (typeTotals.get(i.resource_type) ?? 0) + i.quantity);
   }
   const types = [...typeTotals.entries()].sort((a, b) => b[1] - a[1]).map(([t]) => t);
-  return { rows: [...periods.values()].sort((a, b) => a.period.localeCompare(b.period)), types };
+  return { rows: [...periods.values()].sort((a, b) => compareCodeUnits(a.period, b.period)), types };
 }
 
 export interface ProjectTypeTotal {
@@ -47,5 +48,5 @@ export function byProjectAndType(items: UsageItem[]): ProjectTypeTotal[] {
     if (i.reservation_id) t.reserved += i.quantity;
     totals.set(id, t);
   }
-  return [...totals.values()].sort((a, b) => a.project_id.localeCompare(b.project_id) || b.quantity - a.quantity);
+  return [...totals.values()].sort((a, b) => compareCodeUnits(a.project_id, b.project_id) || b.quantity - a.quantity);
 }

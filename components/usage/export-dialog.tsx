@@ -16,6 +16,7 @@ import { MultiSelect } from "@/components/ui/multi-select";
 import { dateSchema, orderedRange } from "@/lib/contract/time";
 import { usageExportQuerySchema } from "@/lib/contract/usage";
 import { usageExportUrl, type UsageFilters, type UsageOptions } from "@/lib/query/usage";
+import { compareNames } from "@/lib/format";
 
 const formSchema = z
   .object({
@@ -118,7 +119,7 @@ export function UsageExportDialog({ orgId, options, projectLabel, defaults, defa
               <MultiSelect
                 label="Projects"
                 emptyLabel="All projects"
-                options={(options?.projects ?? []).map((id) => ({ value: id, label: projectLabel(id) })).sort((a, b) => a.label.localeCompare(b.label))}
+                options={(options?.projects ?? []).map((id) => ({ value: id, label: projectLabel(id) })).sort((a, b) => compareNames(a.label, b.label))}
                 value={field.value}
                 onChange={field.onChange}
               />

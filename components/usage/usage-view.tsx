@@ -20,14 +20,15 @@ import { byPeriodAndType, byProjectAndType, metricsOf, type PeriodRow, type Proj
 import { UsageExportButton } from "./export-button";
 import { USAGE_INTERVALS, usageFilters, usageSearchParams } from "./search-params";
 import { WhenVisible } from "@/components/ui/when-visible";
+import { compareNames, formatCompact, formatNumber } from "@/lib/format";
 
 const StackedBarChart = dynamic(() => import("@/components/billing/stacked-bar-chart").then((m) => m.StackedBarChart), {
   ssr: false,
   loading: () => <div className="h-72" aria-hidden />,
 });
 
-const number = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 });
-const compact = new Intl.NumberFormat("en-US", { notation: "compact", maximumFractionDigits: 1 });
+const quantity = (n: number) => formatNumber(n, { maximumFractionDigits: 2 });
+const compact = (n: number) => formatCompact(n, { maximumFractionDigits: 1 });
 
 /** The usage page: quantities per period over a range, by resource type, with filters and an export. */
 export function UsageView({ orgId, today }: { orgId: string; today: string }) {
@@ -69,7 +70,7 @@ export function UsageView({ orgId, today }: { orgId: string; today: string }) {
             <MultiSelect
               label="Projects"
               emptyLabel="All projects"
-              options={(options.data?.projects ?? []).map((id) => ({ value: id, label: label(id) })).sort((a, b) => a.label.localeCompare(b.label))}
+              options={(options.data?.projects ?? []).map((id) => ({ value: id, label: label(id) })).sort((a, b) => compareNames(a.label, b.label))}
               value={state.projects}
               onChange={(v) => void setState({ projects: v })}
             />
@@ -146,15 +147,15 @@ function UsageSections({
         id: s.key,
         accessorFn: (r) => r.byType.get(s.type) ?? 0,
         header: s.label,
-        cell: (c) => <span className="tabular-nums">{number.format(Number(c.getValue()))}</span>,
+        cell: (c) => <span className="tabular-nums">{quantity(Number(c.getValue()))}</span>,
       }),
     ),
-    { id: "total", accessorFn: (r) => r.total, header: `Total (${metric})`, cell: (c) => <span className="font-medium tabular-nums">{number.format(Number(c.getValue()))}</span> },
+    { id: "total", accessorFn: (r) => r.total, header: `Total (${metric})`, cell: (c) => <span className="font-medium tabular-nums">{quantity(Number(c.getValue()))}</span> },
   ];
   const totalColumns: ColumnDef<ProjectTypeTotal, unknown>[] = [
     { id: "project", accessorFn: (r) => label(r.project_id), header: "Project" },
     { accessorKey: "resource_type", header: "Resource type" },
-    { id: "quantity", accessorFn: (r) => r.quantity, header: "Quantity", cell: ({ row }) => <span className="tabular-nums">{number.format(row.original.quantity)} {row.original.metric}</span> },
+    { id: "quantity", accessorFn: (r) => r.quantity, header: "Quantity", cell: ({ row }) => <span className="tabular-nums">{quantity(row.original.quantity)} {row.original.metric}</span> },
     {
       id: "reserved",
       accessorFn: (r) => (r.quantity ? r.reserved / r.quantity : 0),
@@ -183,8 +184,8 @@ function UsageSections({
               xKey="period"
               series={series}
               label={`${metric} per ${interval === "monthly" ? "month" : "day"} by resource type; the table below lists the same quantities`}
-              formatValue={(v) => `${number.format(v)} ${metric}`}
-              formatAxis={(v) => compact.format(v)}
+              formatValue={(v) => `${quantity(v)} ${metric}`}
+              formatAxis={(v) => compact(v)}
             />
           </WhenVisible>
           <DataTable className="max-h-96 overflow-y-auto" label="Usage by period" columns={periodColumns} data={rows} getRowId={(r) => r.period} />
