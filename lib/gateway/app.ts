@@ -4,6 +4,7 @@ import { HTTPException } from "hono/http-exception";
 import { auditFailures, isMutating } from "./audit";
 import type { AppEnv, GatewayDeps } from "./context";
 import { errorBody, fromDatabaseError, GatewayError } from "./errors";
+import { MemoRouter } from "./memo-router";
 import { requestFrame } from "./middleware/request-id";
 import { verifySignature } from "./middleware/verify-signature";
 import { buildOpenApiDocument } from "./openapi";
@@ -64,7 +65,7 @@ export function createApi(): OpenAPIHono<AppEnv> {
 }
 
 export function createApp(deps: GatewayDeps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+  const app = new Hono<AppEnv>({ router: new MemoRouter() });
   app.use("*", requestFrame(deps, onError));
   app.onError(onError);
   app.notFound((c) => {

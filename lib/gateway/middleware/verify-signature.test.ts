@@ -1,6 +1,8 @@
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authorizationHeader, sign, TIMESTAMP_HEADER } from "@/lib/signing";
 import { buildUrl, createTestGateway, type TestGateway } from "../testing";
+import { pathAndQuery } from "./verify-signature";
 
 let t: TestGateway;
 beforeAll(async () => {
@@ -146,5 +148,42 @@ describe("request signing at the gateway", () => {
     expect(doc.status).toBe(200);
     const body = (await doc.json()) as { paths: Record<string, unknown> };
     expect(Object.keys(body.paths)).toContain("/organizations/projects");
+  });
+});
+
+describe("pathAndQuery", () => {
+  const parsed = (url: string) => {
+    const u = new URL(url);
+    return { path: u.pathname, query: u.search };
+  };
+
+  it("gives what the URL parser gives, for plain and for rewritten targets", () => {
+    for (const url of [
+      "http://gateway.test/v1/organizations/projects",
+      "http://gateway.test/v1/organizations/projects?",
+      "http://gateway.test/v1/locations?a=1&b=two&a=3",
+      "http://127.0.0.1:3000/v1alpha5/x?project_name=caf%C3%A9",
+      "http://h/v1/./a/../b?x='y'",
+      "http://h/v1/%2e%2e/locations",
+      "http://h/v1/locations#frag",
+      "http://h/v1/a b?c d",
+      "http://h/v1/é?ü=1",
+      "http://h",
+      "http://h?x=1",
+      "http://H:80/v1/a",
+    ]) {
+      expect(pathAndQuery(url), url).toEqual(parsed(url));
+    }
+  });
+
+  it("agrees with the URL parser on random targets", () => {
+    const chars = fc.constantFrom(..."aZ09-._~/?&=+,;:@!$()*%2e'\\#\"<>`{}|^ é".split(""));
+    fc.assert(
+      fc.property(fc.array(chars, { maxLength: 40 }).map((cs) => cs.join("")), (target) => {
+        const url = `http://gateway.test/${target}`;
+        expect(pathAndQuery(url)).toEqual(parsed(url));
+      }),
+      { numRuns: 20_000 },
+    );
   });
 });
