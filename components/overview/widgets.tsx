@@ -11,7 +11,6 @@ import { relativeTime } from "@/components/ui/relative-time";
 import { SpendSparkline } from "./spend-sparkline";
 import { compareCodeUnits, formatUsd } from "@/lib/format";
 
-
 interface WidgetProps<T> {
   title: string;
   description?: string;

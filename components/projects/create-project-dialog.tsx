@@ -5,8 +5,7 @@ import { Plus } from "lucide-react";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
-import { Button } from "@/components/ui/button";
-import { DialogFooter } from "@/components/ui/dialog";
+import { FormDialogFooter } from "@/components/ui/dialog";
 // This module is itself loaded on first use: Radix directly, with no second fetch on opening.
 import { DialogContent, DialogRoot as Dialog } from "@/components/ui/dialog-parts";
 import { Field, Input } from "@/components/ui/field";
@@ -61,14 +60,7 @@ export function CreateProjectDialog({ orgId, orgName, reason, defaultOpen = fals
                 {errors.root.message}
               </p>
             ) : null}
-            <DialogFooter>
-              <Button type="button" variant="secondary" onClick={() => onOpenChange(false)}>
-                Cancel
-              </Button>
-              <Button type="submit" disabled={create.isPending}>
-                {create.isPending ? "Creating…" : "Create"}
-              </Button>
-            </DialogFooter>
+            <FormDialogFooter onCancel={() => onOpenChange(false)} pending={create.isPending} submitLabel="Create" pendingLabel="Creating…" />
           </form>
         </DialogContent>
       </Dialog>

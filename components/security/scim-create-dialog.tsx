@@ -5,7 +5,7 @@ import { useState } from "react";
 import { useForm, useWatch } from "react-hook-form";
 import { z } from "zod";
 import { Button } from "@/components/ui/button";
-import { DialogFooter } from "@/components/ui/dialog";
+import { FormDialogFooter } from "@/components/ui/dialog";
 // This module is itself loaded on first use: Radix directly, with no second fetch on opening.
 import { DialogContent, DialogRoot as Dialog } from "@/components/ui/dialog-parts";
 import { Field, Input } from "@/components/ui/field";
@@ -125,14 +125,7 @@ export function CreateScimIntegrationButton({ orgId, disabledReason, defaultOpen
               ) : null}
             </fieldset>
             <FormError error={create.error} />
-            <DialogFooter>
-              <Button type="button" variant="secondary" onClick={() => setOpen(false)}>
-                Cancel
-              </Button>
-              <Button type="submit" disabled={create.isPending}>
-                {create.isPending ? "Creating…" : "Create integration"}
-              </Button>
-            </DialogFooter>
+            <FormDialogFooter onCancel={() => setOpen(false)} pending={create.isPending} submitLabel="Create integration" pendingLabel="Creating…" />
           </form>
         </DialogContent>
       </Dialog>

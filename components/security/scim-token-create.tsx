@@ -5,7 +5,7 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
 import { Button } from "@/components/ui/button";
-import { DialogFooter } from "@/components/ui/dialog";
+import { FormDialogFooter } from "@/components/ui/dialog";
 // This module is itself loaded on first use (create-buttons.tsx): Radix directly.
 import { DialogContent, DialogRoot as Dialog } from "@/components/ui/dialog-parts";
 import { Field, Input } from "@/components/ui/field";
@@ -72,14 +72,7 @@ export function CreateScimTokenButton({ orgId, integrationId, defaultOpen = fals
               onPick={(d) => form.setValue("expires_on", d, { shouldValidate: true, shouldDirty: true })}
             />
             <FormError error={create.error} />
-            <DialogFooter>
-              <Button type="button" variant="secondary" onClick={() => setOpen(false)}>
-                Cancel
-              </Button>
-              <Button type="submit" disabled={create.isPending}>
-                {create.isPending ? "Creating…" : "Create token"}
-              </Button>
-            </DialogFooter>
+            <FormDialogFooter onCancel={() => setOpen(false)} pending={create.isPending} submitLabel="Create token" pendingLabel="Creating…" />
           </form>
         </DialogContent>
       </Dialog>

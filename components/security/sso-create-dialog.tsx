@@ -5,7 +5,7 @@ import { useState } from "react";
 import { useController, useForm, type FieldError, type Merge } from "react-hook-form";
 import type { z } from "zod";
 import { Button } from "@/components/ui/button";
-import { DialogFooter } from "@/components/ui/dialog";
+import { FormDialogFooter } from "@/components/ui/dialog";
 // This module is itself loaded on first use: Radix directly, with no second fetch on opening.
 import { DialogContent, DialogRoot as Dialog } from "@/components/ui/dialog-parts";
 import { Field, Input } from "@/components/ui/field";
@@ -93,14 +93,7 @@ export function CreateSsoProviderButton({ orgId, disabledReason, defaultOpen = f
               />
             </Field>
             <FormError error={create.error} />
-            <DialogFooter>
-              <Button type="button" variant="secondary" onClick={() => setOpen(false)}>
-                Cancel
-              </Button>
-              <Button type="submit" disabled={create.isPending}>
-                {create.isPending ? "Adding…" : "Add provider"}
-              </Button>
-            </DialogFooter>
+            <FormDialogFooter onCancel={() => setOpen(false)} pending={create.isPending} submitLabel="Add provider" pendingLabel="Adding…" />
           </form>
         </DialogContent>
       </Dialog>

@@ -2,6 +2,7 @@
 
 import { lazy, Suspense, useState } from "react";
 import type * as React from "react";
+import { Button } from "./button";
 import type { DialogRoot } from "./dialog-parts";
 
 // Radix's dialog (focus trap, scroll lock, layers, portal: about 20 KB gzipped) is fetched when a
@@ -30,4 +31,18 @@ export const DialogContent = LazyContent;
 
 export function DialogFooter({ children }: { children: React.ReactNode }) {
   return <div className="mt-5 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">{children}</div>;
+}
+
+/** A form dialog's Cancel and submit buttons; the submit button is disabled and says so while pending. */
+export function FormDialogFooter({ onCancel, pending, submitLabel, pendingLabel }: { onCancel: () => void; pending: boolean; submitLabel: string; pendingLabel: string }) {
+  return (
+    <DialogFooter>
+      <Button type="button" variant="secondary" onClick={onCancel}>
+        Cancel
+      </Button>
+      <Button type="submit" disabled={pending}>
+        {pending ? pendingLabel : submitLabel}
+      </Button>
+    </DialogFooter>
+  );
 }
