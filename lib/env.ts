@@ -18,6 +18,8 @@ const envSchema = z.object({
   STRATUS_MASTER_KEY: z.string().min(1).optional(),
   /** Allowed clock skew of signed requests, in seconds. */
   STRATUS_SIGNATURE_SKEW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
+  /** Longest time to the first byte of a gateway answer (504 after it). */
+  STRATUS_REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(30),
   /** "0" turns off the demo organization written into an empty store. */
   STRATUS_SEED_DEMO: z.enum(["0", "1"]).default("1"),
   STRATUS_DEMO: z.enum(["0", "1"]).optional(),

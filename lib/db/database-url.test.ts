@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { parseDatabaseUrl } from "./database-url";
+import { parseDatabaseUrl, urlForHost } from "./database-url";
 
 describe("parseDatabaseUrl", () => {
   it("reads a formation's host list and target_session_attrs, as libpq does", () => {
     const parsed = parseDatabaseUrl("postgres://u:p%40ss@127.0.0.1:56101,127.0.0.1:56102/app?target_session_attrs=read-write&sslmode=disable");
-    expect(parsed).toEqual({
+    expect(parsed).toMatchObject({
       hosts: [
         { host: "127.0.0.1", port: 56101 },
         { host: "127.0.0.1", port: 56102 },
@@ -12,6 +12,7 @@ describe("parseDatabaseUrl", () => {
       targetSessionAttrs: "read-write",
       singleHostUrl: "postgres://u:p%40ss@127.0.0.1:56101/app?sslmode=disable",
     });
+    expect(urlForHost(parsed!, { host: "127.0.0.1", port: 56102 })).toBe("postgres://u:p%40ss@127.0.0.1:56102/app?sslmode=disable");
   });
 
   it("defaults the port to 5432 and the attrs to any; keeps a single host as it is", () => {

@@ -16,6 +16,15 @@ export interface ParsedUrl {
   targetSessionAttrs: SessionAttrs;
   /** The same URL naming only the first host and without libpq's own parameters: what node-postgres parses. */
   singleHostUrl: string;
+  /** `scheme://userinfo@` and `/db?query` around the host list, for `urlForHost`. */
+  before: string;
+  after: string;
+}
+
+/** The URL of one host of the list (node-postgres takes a connection string's host over any other setting). */
+export function urlForHost(parsed: ParsedUrl, host: Host): string {
+  const name = host.host.includes(":") ? `[${host.host}]` : host.host;
+  return `${parsed.before}${name}:${host.port}${parsed.after}`;
 }
 
 const SESSION_ATTRS: readonly string[] = ["any", "read-write"];
@@ -45,12 +54,14 @@ export function parseDatabaseUrl(url: string): ParsedUrl | null {
     throw new Error(`target_session_attrs=${attrs} is not supported: use any or read-write`);
   }
   params.delete("target_session_attrs");
-  const first = hosts[0]!;
-  const firstHost = first.host.includes(":") ? `[${first.host}]` : first.host;
   const query = params.toString();
-  return {
+  const parsed: ParsedUrl = {
     hosts,
     targetSessionAttrs: attrs as SessionAttrs,
-    singleHostUrl: `${scheme}${userinfo}${firstHost}:${first.port}${path}${query ? `?${query}` : ""}`,
+    singleHostUrl: "",
+    before: `${scheme}${userinfo}`,
+    after: `${path}${query ? `?${query}` : ""}`,
   };
+  parsed.singleHostUrl = urlForHost(parsed, hosts[0]!);
+  return parsed;
 }

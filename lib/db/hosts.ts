@@ -1,6 +1,6 @@
 import net from "node:net";
 import pg from "pg";
-import type { Host, ParsedUrl, SessionAttrs } from "./database-url";
+import { urlForHost, type Host, type ParsedUrl, type SessionAttrs } from "./database-url";
 
 export { parseDatabaseUrl, type Host, type ParsedUrl } from "./database-url";
 
@@ -61,12 +61,7 @@ export class HostList {
   private async scan(): Promise<Host> {
     const causes: string[] = [];
     for (const host of this.parsed.hosts) {
-      const probe = new pg.Client({
-        connectionString: this.parsed.singleHostUrl,
-        host: host.host,
-        port: host.port,
-        connectionTimeoutMillis: this.connectTimeoutMs,
-      });
+      const probe = new pg.Client({ connectionString: urlForHost(this.parsed, host), connectionTimeoutMillis: this.connectTimeoutMs });
       probe.on("error", () => undefined);
       try {
         await probe.connect();
@@ -79,7 +74,8 @@ export class HostList {
       } catch (error) {
         causes.push(`${host.host}:${host.port} ${(error as Error).message}`);
       } finally {
-        await probe.end().catch(() => undefined);
+        // Not awaited: ending a client whose connection failed can wait forever for an end that never comes.
+        probe.end().catch(() => undefined);
       }
     }
     throw new NoUsableHostError(this.parsed.hosts, this.parsed.targetSessionAttrs, causes);

@@ -104,6 +104,10 @@ export async function openDatabase<S extends Record<string, unknown>>(
     // An idle client losing its connection (server restart, failover) must not crash the process:
     // the pool drops it and the next query opens a new one.
     pool.on("error", (error) => warn("idle database connection lost", { error: error.message }));
+    // A connection lost while lent out between two statements (mid-transaction) errors on the
+    // client itself, with no query to fail: without a listener that would end the process. The
+    // borrower's next statement fails instead, and the pool drops the client when it comes back.
+    pool.on("connect", (client) => client.on("error", () => undefined));
     watchPool(pool, changes);
     const db = drizzleNodePg({ client: pool, schema });
     try {
