@@ -39,8 +39,10 @@ export interface OpenOptions {
   listenForChanges?: boolean;
 }
 
-/** Longest wait for a database connection, including a wait for a free one in the pool. */
+/** Longest wait for a new database connection (a host that does not answer is given up on). */
 const CONNECT_TIMEOUT_MS = 5_000;
+/** Longest wait for a connection from the pool, a free one included: well within a request's deadline. */
+const POOL_WAIT_MS = 10_000;
 
 /**
  * A connection string naming several hosts, or asking for a writable session: the
@@ -98,7 +100,7 @@ export async function openDatabase<S extends Record<string, unknown>>(
       max: options.poolSize ?? 10,
       // Waiting for a connection (or a free one) is bounded, so a store that is away answers
       // a request with an error it can report as unavailable, not with a hang.
-      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      connectionTimeoutMillis: POOL_WAIT_MS,
       ...(hosts ? { onConnect: (client: pg.ClientBase) => hosts.verify(client) } : {}),
     });
     // An idle client losing its connection (server restart, failover) must not crash the process:

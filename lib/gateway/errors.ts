@@ -71,9 +71,9 @@ const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT"
  * host list's own "no writable host" (lib/db/hosts).
  */
 const UNAVAILABLE_SQLSTATES = new Set(["57P01", "57P02", "57P03", "53300", "25006", "STRATUS_NO_USABLE_HOST"]);
-/** node-postgres's messages for a connection that ended or could not be had in time; PGlite's once closed (shutting down). */
+/** node-postgres's messages for a connection that ended or could not be had in time; a store closed (shutting down). */
 const CONNECTION_LOST =
-  /^(PGlite is closed|Connection terminated|Client has encountered a connection error|Client was closed and is not queryable|timeout exceeded when trying to connect|Query read timeout|connect ETIMEDOUT)/;
+  /^(PGlite is closed|Cannot use a pool after calling end on the pool|Connection terminated|Client has encountered a connection error|Client was closed and is not queryable|timeout exceeded when trying to connect|Query read timeout|connect ETIMEDOUT)/;
 
 /**
  * Whether an error means the store is unavailable for now (a restart, a failover, a
