@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseDatabaseUrl } from "./db/database-url";
 
 /**
  * The one place that reads process.env. Every setting is validated once; a bad
@@ -8,11 +9,17 @@ const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number().int().min(1).max(65535).default(8080),
   STRATUS_DATA_DIR: z.string().min(1).default("./.data"),
-  DATABASE_URL: z.string().url().optional(),
+  /** One host, or a formation's hosts (`postgres://u@h1:5432,h2:5432/db?target_session_attrs=read-write`). */
+  DATABASE_URL: z
+    .string()
+    .refine(isDatabaseUrl, "expected postgres://user:password@host:port/db, or several host:port separated by commas")
+    .optional(),
   /** 32 bytes, base64 or hex; generated into the data dir when unset. */
   STRATUS_MASTER_KEY: z.string().min(1).optional(),
   /** Allowed clock skew of signed requests, in seconds. */
   STRATUS_SIGNATURE_SKEW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
+  /** Longest time to the first byte of a gateway answer (504 after it). */
+  STRATUS_REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(30),
   /** "0" turns off the demo organization written into an empty store. */
   STRATUS_SEED_DEMO: z.enum(["0", "1"]).default("1"),
   STRATUS_DEMO: z.enum(["0", "1"]).optional(),
@@ -42,6 +49,14 @@ const envSchema = z.object({
 });
 
 export type Env = z.infer<typeof envSchema>;
+
+function isDatabaseUrl(value: string): boolean {
+  try {
+    return parseDatabaseUrl(value) !== null || z.string().url().safeParse(value).success;
+  } catch {
+    return false;
+  }
+}
 
 let cached: Env | undefined;
 

@@ -126,7 +126,7 @@ export interface ChangeListener {
  * notices sent meanwhile are lost.
  */
 export function listenForChanges(
-  url: string,
+  connection: string | pg.ClientConfig,
   changes: StoreChanges,
   warn: (message: string, fields: Record<string, unknown>) => void,
 ): ChangeListener {
@@ -139,7 +139,7 @@ export function listenForChanges(
   const connect = async () => {
     retry = null;
     if (closed) return;
-    const next = new pg.Client({ connectionString: url });
+    const next = new pg.Client(typeof connection === "string" ? { connectionString: connection } : connection);
     const lost = (error?: Error) => {
       if (client !== next) return;
       client = null;
@@ -148,7 +148,8 @@ export function listenForChanges(
       if (!closed) {
         warn("change listener lost its connection: cached reads are off until it is back", { error: error?.message ?? "ended" });
         retry = setTimeout(() => void connect(), delayMs);
-        delayMs = Math.min(delayMs * 2, 10_000);
+        // Backs off while the server is away (a restart, a failover), never longer than 5 s between tries.
+        delayMs = Math.min(delayMs * 2, 5_000);
       }
     };
     client = next;

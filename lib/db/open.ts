@@ -9,6 +9,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import { listenForChanges, StoreChanges, watchPglite, watchPool, type ChangeListener } from "./changes";
+import { HostList, parseDatabaseUrl } from "./hosts";
 
 /**
  * Opening a PostgreSQL store for one Drizzle schema: embedded PGlite (in memory or
@@ -36,6 +37,21 @@ export interface OpenOptions {
   lockName?: string;
   /** On PostgreSQL, hear other processes' change notices (the gateway's tables send them). */
   listenForChanges?: boolean;
+}
+
+/** Longest wait for a new database connection (a host that does not answer is given up on). */
+const CONNECT_TIMEOUT_MS = 5_000;
+/** Longest wait for a connection from the pool, a free one included: well within a request's deadline. */
+const POOL_WAIT_MS = 10_000;
+
+/**
+ * A connection string naming several hosts, or asking for a writable session: the
+ * formation's nodes, of which the pool always uses the one taking writes now.
+ */
+function hostList(url: string): HostList | null {
+  const parsed = parseDatabaseUrl(url);
+  if (!parsed || (parsed.hosts.length === 1 && parsed.targetSessionAttrs === "any")) return null;
+  return new HostList(parsed, CONNECT_TIMEOUT_MS);
 }
 
 function warn(message: string, fields: Record<string, unknown>): void {
@@ -78,10 +94,22 @@ export async function openDatabase<S extends Record<string, unknown>>(
 ): Promise<OpenedStore<S>> {
   const changes = new StoreChanges();
   if (options.kind === "postgres") {
-    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
+    const hosts = hostList(options.url);
+    const pool = new pg.Pool({
+      ...(hosts ? hosts.clientConfig() : { connectionString: options.url }),
+      max: options.poolSize ?? 10,
+      // Waiting for a connection (or a free one) is bounded, so a store that is away answers
+      // a request with an error it can report as unavailable, not with a hang.
+      connectionTimeoutMillis: POOL_WAIT_MS,
+      ...(hosts ? { onConnect: (client: pg.ClientBase) => hosts.verify(client) } : {}),
+    });
     // An idle client losing its connection (server restart, failover) must not crash the process:
     // the pool drops it and the next query opens a new one.
     pool.on("error", (error) => warn("idle database connection lost", { error: error.message }));
+    // A connection lost while lent out between two statements (mid-transaction) errors on the
+    // client itself, with no query to fail: without a listener that would end the process. The
+    // borrower's next statement fails instead, and the pool drops the client when it comes back.
+    pool.on("connect", (client) => client.on("error", () => undefined));
     watchPool(pool, changes);
     const db = drizzleNodePg({ client: pool, schema });
     try {
@@ -90,7 +118,9 @@ export async function openDatabase<S extends Record<string, unknown>>(
       await pool.end().catch(() => undefined);
       throw error;
     }
-    const listener: ChangeListener | null = listen ? listenForChanges(options.url, changes, warn) : null;
+    const listener: ChangeListener | null = listen
+      ? listenForChanges(hosts ? hosts.clientConfig() : { connectionString: options.url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS }, changes, warn)
+      : null;
     return {
       db: db as unknown as SchemaDb<S>,
       kind: "postgres",

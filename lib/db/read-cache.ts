@@ -37,6 +37,11 @@ export class ReadCache {
     return loading;
   }
 
+  /** Whether entries are being kept: false while changes made elsewhere could go unheard. */
+  get coherent(): boolean {
+    return this.changes.coherent;
+  }
+
   /** Entries held now (for tests). */
   get size(): number {
     return this.entries.size;

@@ -1,9 +1,10 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import { sql } from "drizzle-orm";
 import { Hono, type Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { auditFailures, isMutating } from "./audit";
 import type { AppEnv, GatewayDeps } from "./context";
-import { errorBody, fromDatabaseError, GatewayError } from "./errors";
+import { errorBody, fromDatabaseError, GatewayError, RETRY_AFTER_SECONDS } from "./errors";
 import { MemoRouter } from "./memo-router";
 import { requestFrame } from "./middleware/request-id";
 import { verifySignature } from "./middleware/verify-signature";
@@ -14,7 +15,7 @@ import { registerRoutes } from "./routes";
 export const VERSION_PREFIXES = ["/v1", "/v1alpha5"] as const;
 
 /** gRPC code names for the error status object of operations with a "default" response. */
-const RPC_CODES: Record<number, number> = { 400: 3, 401: 16, 403: 7, 404: 5, 413: 3, 500: 13 };
+const RPC_CODES: Record<number, number> = { 400: 3, 401: 16, 403: 7, 404: 5, 413: 3, 500: 13, 503: 14 };
 
 function onError(thrown: Error, c: Context<AppEnv>): Response {
   const err = fromDatabaseError(thrown) ?? thrown;
@@ -40,6 +41,8 @@ function onError(thrown: Error, c: Context<AppEnv>): Response {
     c.get("deps")?.logger.error("unhandled error", { request_id: requestId, error: err.stack ?? String(err) });
   }
   c.set("errorMessage", message);
+  // The store is away (failover, restart): the client may retry, and is told when.
+  if (status === 503) c.header("Retry-After", String(RETRY_AFTER_SECONDS));
 
   // Keep to the statuses each operation declares: an authentication failure on one
   // that declares no 401 is a permissions error; the operations with a "default"
@@ -74,12 +77,19 @@ export function createApp(deps: GatewayDeps): Hono<AppEnv> {
   });
 
   app.get("/healthz", (c) => c.json({ status: "ok" }));
+  // Ready means able to serve writes now: the store answers and its session is not read-only
+  // (a standby mid-failover is not ready). change_notices says whether other replicas' writes
+  // are heard (read cache on) or being caught up with (cached reads go to the store meanwhile).
   app.get("/readyz", async (c) => {
+    const changeNotices = deps.reads.coherent ? "listening" : "reconnecting";
     try {
-      await deps.db.execute("select 1" as never);
-      return c.json({ status: "ready" });
+      const result = await deps.db.execute(sql`select current_setting('transaction_read_only') as read_only`);
+      const rows = (result as unknown as { rows?: Array<{ read_only: string }> }).rows ?? (result as unknown as Array<{ read_only: string }>);
+      if (rows[0]?.read_only !== "off") throw new Error("the store is read-only");
+      return c.json({ status: "ready", change_notices: changeNotices });
     } catch {
-      return c.json({ status: "unavailable" }, 503);
+      c.header("Retry-After", String(RETRY_AFTER_SECONDS));
+      return c.json({ status: "unavailable", change_notices: changeNotices }, 503);
     }
   });
 

@@ -6,6 +6,7 @@ export const REASONS = {
   not_found: 404,
   payload_too_large: 413,
   internal: 500,
+  unavailable: 503,
   timeout: 504,
 } as const;
 
@@ -58,6 +59,38 @@ export function resultName(status: number): string {
   }
 }
 
+/** Seconds a client is told to wait (Retry-After) when the store is away: a failover takes several. */
+export const RETRY_AFTER_SECONDS = 2;
+
+/** Errors of node sockets: the store's server cannot be reached or went away. */
+const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN", "ENOTFOUND"]);
+/**
+ * SQLSTATEs that say the server is away or not the one taking writes, rather than
+ * anything about the request: admin/crash shutdown and "starting up" (57P01-57P03),
+ * too many connections (53300), a read-only session on a standby (25006); and the
+ * host list's own "no writable host" (lib/db/hosts).
+ */
+const UNAVAILABLE_SQLSTATES = new Set(["57P01", "57P02", "57P03", "53300", "25006", "STRATUS_NO_USABLE_HOST"]);
+/** node-postgres's messages for a connection that ended or could not be had in time; a store closed (shutting down). */
+const CONNECTION_LOST =
+  /^(PGlite is closed|Cannot use a pool after calling end on the pool|Connection terminated|Client has encountered a connection error|Client was closed and is not queryable|timeout exceeded when trying to connect|Query read timeout|connect ETIMEDOUT)/;
+
+/**
+ * Whether an error means the store is unavailable for now (a restart, a failover, a
+ * network cut), which the gateway answers 503 with Retry-After, not 500. Looks through
+ * the causes an ORM wraps a driver error in.
+ */
+export function isStoreUnavailable(error: unknown): boolean {
+  let e: unknown = error;
+  for (let depth = 0; depth < 5 && e && typeof e === "object"; depth++) {
+    const { code, message } = e as { code?: unknown; message?: unknown };
+    if (typeof code === "string" && (SOCKET_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code) || code.startsWith("08"))) return true;
+    if (typeof message === "string" && CONNECTION_LOST.test(message)) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 /** Unique constraints and the field a clash on each one is about. */
 const UNIQUE_FIELDS: Record<string, string> = {
   projects_org_name_uq: "body.name: a project with this name already exists in this organization",
@@ -69,6 +102,7 @@ const UNIQUE_FIELDS: Record<string, string> = {
  * parallel insert) as the 400 the same request would get when run alone.
  */
 export function fromDatabaseError(error: unknown): GatewayError | null {
+  if (isStoreUnavailable(error)) return new GatewayError("unavailable", "the store is unavailable for a moment (restart or failover): retry shortly");
   const e = error as { code?: unknown; constraint?: unknown; cause?: unknown };
   const code = e?.code ?? (e?.cause as { code?: unknown } | undefined)?.code;
   const constraint = e?.constraint ?? (e?.cause as { constraint?: unknown } | undefined)?.constraint;

@@ -57,7 +57,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     logger,
     skewSeconds: options.skewSeconds ?? config.STRATUS_SIGNATURE_SKEW_SECONDS,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-    requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
+    requestTimeoutMs: options.requestTimeoutMs ?? config.STRATUS_REQUEST_TIMEOUT_SECONDS * 1000,
   };
   return { app: createApp(deps), store, deps, close: () => store.close() };
 }

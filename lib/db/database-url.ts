@@ -1,0 +1,67 @@
+/**
+ * Multi-host connection strings, as libpq reads them
+ * (`postgres://user@h1:5432,h2:5432/db?target_session_attrs=read-write`): node-postgres
+ * reads one host only. No imports, so the environment check can use it too.
+ */
+
+export interface Host {
+  host: string;
+  port: number;
+}
+
+export type SessionAttrs = "any" | "read-write";
+
+export interface ParsedUrl {
+  hosts: Host[];
+  targetSessionAttrs: SessionAttrs;
+  /** The same URL naming only the first host and without libpq's own parameters: what node-postgres parses. */
+  singleHostUrl: string;
+  /** `scheme://userinfo@` and `/db?query` around the host list, for `urlForHost`. */
+  before: string;
+  after: string;
+}
+
+/** The URL of one host of the list (node-postgres takes a connection string's host over any other setting). */
+export function urlForHost(parsed: ParsedUrl, host: Host): string {
+  const name = host.host.includes(":") ? `[${host.host}]` : host.host;
+  return `${parsed.before}${name}:${host.port}${parsed.after}`;
+}
+
+const SESSION_ATTRS: readonly string[] = ["any", "read-write"];
+
+/** Splits a postgres:// URL's host list; null when the text is not such a URL. Throws on a value it cannot honour. */
+export function parseDatabaseUrl(url: string): ParsedUrl | null {
+  const match = /^(postgres(?:ql)?:\/\/)([^/?#]*)(.*)$/i.exec(url);
+  if (!match) return null;
+  const [, scheme = "", authority = "", rest = ""] = match;
+  const at = authority.lastIndexOf("@");
+  const userinfo = at === -1 ? "" : authority.slice(0, at + 1);
+  const hostPart = authority.slice(at + 1);
+  if (!hostPart) return null;
+  const hosts: Host[] = [];
+  for (const entry of hostPart.split(",")) {
+    const m = /^(\[[0-9a-fA-F:.]+\]|[^:[\]]+)(?::(\d{1,5}))?$/.exec(entry);
+    if (!m) return null;
+    const port = m[2] === undefined ? 5432 : Number(m[2]);
+    if (port < 1 || port > 65_535) return null;
+    hosts.push({ host: (m[1] ?? "").replace(/^\[(.*)\]$/, "$1"), port });
+  }
+  const q = rest.indexOf("?");
+  const path = q === -1 ? rest : rest.slice(0, q);
+  const params = new URLSearchParams(q === -1 ? "" : rest.slice(q + 1));
+  const attrs = params.get("target_session_attrs") ?? "any";
+  if (!SESSION_ATTRS.includes(attrs)) {
+    throw new Error(`target_session_attrs=${attrs} is not supported: use any or read-write`);
+  }
+  params.delete("target_session_attrs");
+  const query = params.toString();
+  const parsed: ParsedUrl = {
+    hosts,
+    targetSessionAttrs: attrs as SessionAttrs,
+    singleHostUrl: "",
+    before: `${scheme}${userinfo}`,
+    after: `${path}${query ? `?${query}` : ""}`,
+  };
+  parsed.singleHostUrl = urlForHost(parsed, hosts[0]!);
+  return parsed;
+}

@@ -1,0 +1,138 @@
+import net from "node:net";
+import pg from "pg";
+import { urlForHost, type Host, type ParsedUrl, type SessionAttrs } from "./database-url";
+
+export { parseDatabaseUrl, type Host, type ParsedUrl } from "./database-url";
+
+/*
+ * Connections for a multi-host connection string (./database-url). A highly available
+ * formation (a primary and its standbys) is named by all its nodes; every new connection
+ * goes to the node that takes writes now, found by trying the hosts in order as libpq does.
+ */
+
+/** No host of the list takes connections of the kind asked for (all down, or all standbys mid-failover). */
+export class NoUsableHostError extends Error {
+  readonly code = "STRATUS_NO_USABLE_HOST";
+  constructor(hosts: Host[], attrs: SessionAttrs, causes: string[]) {
+    super(`no ${attrs === "read-write" ? "writable " : ""}host among ${hosts.map((h) => `${h.host}:${h.port}`).join(",")} (${causes.join("; ")})`);
+  }
+}
+
+/** A server that answered but does not take writes; the connection is refused like libpq refuses it. */
+export class ReadOnlyHostError extends Error {
+  readonly code = "25006";
+  constructor(host: Host) {
+    super(`${host.host}:${host.port} is read-only (a standby): looking for the new primary`);
+  }
+}
+
+/**
+ * The hosts of one connection string and which of them to use now. The chosen host
+ * is remembered until a connection to it fails or finds it read-only; then the next
+ * connection scans the list again.
+ */
+export class HostList {
+  private chosen: Host | null = null;
+  private scanning: Promise<Host> | null = null;
+
+  constructor(
+    readonly parsed: ParsedUrl,
+    private readonly connectTimeoutMs = 3_000,
+  ) {}
+
+  get readWrite(): boolean {
+    return this.parsed.targetSessionAttrs === "read-write";
+  }
+
+  /** The host to open the next connection to. */
+  choose(): Promise<Host> {
+    if (this.chosen) return Promise.resolve(this.chosen);
+    this.scanning ??= this.scan().finally(() => {
+      this.scanning = null;
+    });
+    return this.scanning;
+  }
+
+  /** A connection to `host` failed or found it unusable: choose again next time. */
+  forget(host: Host): void {
+    if (this.chosen === host) this.chosen = null;
+  }
+
+  private async scan(): Promise<Host> {
+    const causes: string[] = [];
+    for (const host of this.parsed.hosts) {
+      const probe = new pg.Client({ connectionString: urlForHost(this.parsed, host), connectionTimeoutMillis: this.connectTimeoutMs });
+      probe.on("error", () => undefined);
+      try {
+        await probe.connect();
+        if (this.readWrite && (await isReadOnly(probe))) {
+          causes.push(`${host.host}:${host.port} read-only`);
+          continue;
+        }
+        this.chosen = host;
+        return host;
+      } catch (error) {
+        causes.push(`${host.host}:${host.port} ${(error as Error).message}`);
+      } finally {
+        // Not awaited: ending a client whose connection failed can wait forever for an end that never comes.
+        probe.end().catch(() => undefined);
+      }
+    }
+    throw new NoUsableHostError(this.parsed.hosts, this.parsed.targetSessionAttrs, causes);
+  }
+
+  /**
+   * node-postgres settings that send each connection to the chosen host: its socket
+   * connects where `choose` says, whatever host the parsed URL names.
+   */
+  clientConfig(): pg.ClientConfig {
+    return {
+      connectionString: this.parsed.singleHostUrl,
+      connectionTimeoutMillis: this.connectTimeoutMs,
+      stream: () => this.socket(),
+    };
+  }
+
+  /** Checks a new session as libpq's target_session_attrs does; refuses it (and forgets its host) when read-only. */
+  async verify(client: pg.ClientBase): Promise<void> {
+    if (!this.readWrite) return;
+    if (await isReadOnly(client)) {
+      const host = this.hostOf(client);
+      if (host) this.forget(host);
+      throw new ReadOnlyHostError(host ?? { host: "?", port: 0 });
+    }
+  }
+
+  private readonly socketHosts = new WeakMap<net.Socket, Host>();
+
+  private hostOf(client: pg.ClientBase): Host | undefined {
+    const socket = (client as unknown as { connection?: { stream?: net.Socket } }).connection?.stream;
+    return socket ? this.socketHosts.get(socket) : undefined;
+  }
+
+  private socket(): net.Socket {
+    const socket = new net.Socket();
+    const connect = net.Socket.prototype.connect as (this: net.Socket, options: net.TcpSocketConnectOpts) => net.Socket;
+    const connectTo = (host: Host) => connect.call(socket, { port: host.port, host: host.host });
+    // node-postgres calls connect(port, host) with the URL's first host: go where the list says instead.
+    socket.connect = (() => {
+      this.choose().then(
+        (host) => {
+          if (socket.destroyed) return;
+          this.socketHosts.set(socket, host);
+          // Refused, reset or timed out: the next connection looks for the host again.
+          socket.once("error", () => this.forget(host));
+          connectTo(host);
+        },
+        (error: Error) => socket.destroy(error),
+      );
+      return socket;
+    }) as net.Socket["connect"];
+    return socket;
+  }
+}
+
+async function isReadOnly(client: pg.ClientBase): Promise<boolean> {
+  const result = await client.query<{ transaction_read_only: string }>("show transaction_read_only");
+  return result.rows[0]?.transaction_read_only === "on";
+}

@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { fromDatabaseError, isStoreUnavailable } from "./errors";
+import { createTestGateway } from "./testing";
+
+/** What the store says while it is away (a failover, a restart) and how node-postgres and the ORM wrap it. */
+function pgError(code: string, message = "server error"): Error {
+  return Object.assign(new Error(message), { code });
+}
+const wrapped = (cause: unknown) => Object.assign(new Error("Failed query: insert into …"), { cause });
+
+describe("store unavailability", () => {
+  it.each([
+    ["a connection refused", Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" })],
+    ["a connection reset", Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" })],
+    ["a connection ended mid-query", new Error("Connection terminated unexpectedly")],
+    ["a broken pooled client", new Error("Client has encountered a connection error and is not queryable")],
+    ["no free connection in time", new Error("timeout exceeded when trying to connect")],
+    ["an admin shutdown", pgError("57P01", "terminating connection due to administrator command")],
+    ["a crash shutdown", pgError("57P02")],
+    ["a server starting up", pgError("57P03", "the database system is starting up")],
+    ["a read-only standby", pgError("25006", "cannot execute INSERT in a read-only transaction")],
+    ["a connection exception", pgError("08006")],
+    ["too many connections", pgError("53300")],
+    ["no writable host in the list", pgError("STRATUS_NO_USABLE_HOST", "no writable host among …")],
+  ])("maps %s, bare or wrapped by the ORM, to 503", (_name, error) => {
+    expect(isStoreUnavailable(error)).toBe(true);
+    expect(isStoreUnavailable(wrapped(error))).toBe(true);
+    expect(fromDatabaseError(wrapped(error))?.status).toBe(503);
+  });
+
+  it.each([
+    ["a unique clash", pgError("23505")],
+    ["a syntax error", pgError("42601")],
+    ["a plain bug", new TypeError("x is undefined")],
+    ["nothing", undefined],
+  ])("leaves %s alone", (_name, error) => {
+    expect(isStoreUnavailable(error)).toBe(false);
+    expect(isStoreUnavailable(wrapped(error))).toBe(false);
+  });
+});
+
+describe("the gateway while its store is away", () => {
+  it("answers 503 with Retry-After (never 500), and /readyz says unavailable", async () => {
+    const t = await createTestGateway();
+    try {
+      expect((await t.gateway.app.request("/readyz")).status).toBe(200);
+      await t.call("owner", "GET", "/organizations/projects"); // warm the key cache
+      await t.gateway.store.close();
+      const res = await t.call("owner", "POST", "/organizations/projects", { body: { organization_id: t.demo.organization_id, name: "away" } });
+      expect(res.status).toBe(503);
+      expect(res.headers.get("retry-after")).toMatch(/^\d+$/);
+      expect(((await res.json()) as { reason: string }).reason).toBe("unavailable");
+      const ready = await t.gateway.app.request("/readyz");
+      expect(ready.status).toBe(503);
+      expect(ready.headers.get("retry-after")).toMatch(/^\d+$/);
+    } finally {
+      await t.close().catch(() => undefined);
+    }
+  });
+});
