@@ -7,7 +7,7 @@ import { deleteVaultSession } from "@/lib/cloud/vault";
 import { env } from "@/lib/env";
 import { sessionCookieSecure } from "./cookies";
 import { demoAllowed, demoWhoSchema, readDemoUser } from "./demo";
-import { SIGN_IN_ERROR } from "./messages";
+import { sameSitePath, SIGN_IN_ERROR } from "./messages";
 import { authSecret } from "./secret";
 import { SignInError, signInWithKey } from "./sign-in";
 
@@ -109,6 +109,20 @@ function buildOptions(): NextAuthOptions {
     jwt: { maxAge: config.STRATUS_SESSION_MAX_HOURS * 3600 },
     pages: { signIn: "/sign-in", error: "/sign-in" },
     callbacks: {
+      // next-auth's own check lets "/\t/host" through as a path: only a same-site path, else the site's root.
+      redirect({ url, baseUrl }) {
+        let candidate = url;
+        if (!url.startsWith("/")) {
+          try {
+            const parsed = new URL(url);
+            if (parsed.origin !== new URL(baseUrl).origin) return baseUrl;
+            candidate = `${parsed.pathname}${parsed.search}${parsed.hash}`;
+          } catch {
+            return baseUrl;
+          }
+        }
+        return `${baseUrl}${sameSitePath(candidate) ?? "/"}`;
+      },
       // The token holds the vault's session id and what the page shows; never the key.
       jwt({ token, user }) {
         if (user) {
