@@ -50,7 +50,8 @@ export default defineConfig({
       NEXTAUTH_SECRET: process.env.AUTH_SECRET ?? "e2e-only-auth-secret-0123456789abcdef",
       NEXTAUTH_URL: `http://127.0.0.1:${PORT}`,
       STRATUS_LOG_LEVEL: "warn",
-      // next start runs in production mode: the demo sign-in must be asked for.
+      // next start runs in production mode: the demo organization and its sign-in must be asked for.
+      STRATUS_SEED_DEMO: "1",
       STRATUS_DEMO: "1",
     },
   },

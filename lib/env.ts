@@ -13,8 +13,8 @@ const envSchema = z.object({
   STRATUS_MASTER_KEY: z.string().min(1).optional(),
   /** Allowed clock skew of signed requests, in seconds. */
   STRATUS_SIGNATURE_SKEW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
-  /** "0" turns off the demo organization written into an empty store. */
-  STRATUS_SEED_DEMO: z.enum(["0", "1"]).default("1"),
+  /** The demo organization written into an empty store: "1" on, "0" off; unset, on except in production. */
+  STRATUS_SEED_DEMO: z.enum(["0", "1"]).optional(),
   STRATUS_DEMO: z.enum(["0", "1"]).optional(),
   STRATUS_LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   /** Remote gateway for the console; unset means the embedded one. */

@@ -38,17 +38,13 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     options.store ?? (config.DATABASE_URL ? { kind: "postgres", url: config.DATABASE_URL } : { kind: "pglite", dataDir });
   const masterKey = options.masterKey ?? loadMasterKey(config.STRATUS_MASTER_KEY, dataDir);
   const store = await openStore(storeOptions);
-  const credentials = (options.seed ?? config.STRATUS_SEED_DEMO === "1") ? await seedIfEmpty(store.db, masterKey) : null;
+  // Production stores start empty unless the demo is asked for (STRATUS_SEED_DEMO=1).
+  const seed = options.seed ?? (config.STRATUS_SEED_DEMO ? config.STRATUS_SEED_DEMO === "1" : config.NODE_ENV !== "production");
+  const credentials = seed ? await seedIfEmpty(store.db, masterKey) : null;
   if (credentials) {
     const file = writeDemoCredentials(dataDir, credentials);
-    // Demo keys only: printed once so a newcomer can sign requests right away.
-    logger.info("demo organization created", {
-      organization_id: credentials.organization_id,
-      credentials_file: file,
-      owner: `${credentials.owner.access_key_id}:${credentials.owner.secret_key}`,
-      member: `${credentials.member.access_key_id}:${credentials.member.secret_key}`,
-      outsider: `${credentials.outsider.access_key_id}:${credentials.outsider.secret_key}`,
-    });
+    // The keys go to the file (mode 0600) only: a log line is read by more people than the data dir.
+    logger.info("demo organization created", { organization_id: credentials.organization_id, credentials_file: file });
   }
   const deps: GatewayDeps = {
     db: store.db,
