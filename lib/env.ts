@@ -32,11 +32,11 @@ const envSchema = z.object({
   STRATUS_SIGN_IN_MAX_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
   STRATUS_SIGN_IN_WINDOW_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(5),
   /**
-   * Reverse proxies in front of the console that append to X-Forwarded-For: the client
-   * address is the entry this many places from the right (1: the one the nearest proxy,
-   * or the Next.js server itself, wrote).
+   * Reverse proxies in front of the console (or the standalone gateway) that append to
+   * X-Forwarded-For: the client address is the entry this many places back from the
+   * socket's. 0 (no proxy): the socket's address; X-Forwarded-For is the client's own words.
    */
-  STRATUS_TRUSTED_PROXY_HOPS: z.coerce.number().int().min(1).max(10).default(1),
+  STRATUS_TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   /** Largest JSON body the console's backend forwards to the gateway. */
   STRATUS_BFF_MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(16 * 1024 * 1024).default(1024 * 1024),
 });

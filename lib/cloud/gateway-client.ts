@@ -1,6 +1,7 @@
 import { redirect } from "next/navigation";
 import type { ConsoleSession } from "@/lib/auth/session";
 import { env } from "@/lib/env";
+import type { GatewayBindings } from "@/lib/gateway/origin";
 import { embeddedGateway } from "@/lib/gateway/runtime";
 import { signedHeaders } from "@/lib/signing";
 import { vaultKey } from "./config";
@@ -55,14 +56,14 @@ export async function gatewayFetch(credentials: Credentials, method: string, pat
   const headers = new Headers(init.headers);
   headers.delete("authorization");
   if (!headers.has("accept")) headers.set("accept", "application/json");
-  headers.set("x-stratus-surface", "console");
-  if (init.clientIp) headers.set("x-forwarded-for", init.clientIp);
   for (const [name, value] of Object.entries(signedHeaders(credentials, { method: verb, url }))) headers.set(name, value);
   const body = verb === "GET" || verb === "HEAD" ? undefined : init.body;
   const request = new Request(url, { method: verb, headers, body });
   if (!env().CLOUD_API_URL) {
     const gateway = await embeddedGateway();
-    return gateway.app.fetch(request);
+    // In process, the call says it is the console's where no caller can: beside the request, not in it.
+    const bindings: GatewayBindings = { console: { clientIp: init.clientIp ?? "" } };
+    return gateway.app.fetch(request, bindings);
   }
   return fetch(request, { redirect: "manual", cache: "no-store", signal: AbortSignal.timeout(REMOTE_TIMEOUT_MS) });
 }

@@ -3,24 +3,13 @@ import { eq } from "drizzle-orm";
 import type { Context } from "hono";
 import type { AppEnv, AuditMeta } from "./context";
 import { resultName } from "./errors";
+import { callOrigin } from "./origin";
 import { findOperation } from "./router";
 import type { Database } from "./store/client";
 import { firstOrganization } from "./store/queries/first-organization";
 import { auditLog, organizations } from "./store/schema";
 
 export type AuditedMeta = AuditMeta & { organizationId: string };
-
-/** Where a call came from: the console marks its calls; everything else is the API. */
-function surface(c: Context<AppEnv>): string {
-  return c.req.header("x-stratus-surface") === "console" ? "console" : "api";
-}
-
-function clientIp(c: Context<AppEnv>): string {
-  const forwarded = c.req.header("x-forwarded-for")?.split(",")[0]?.trim();
-  if (forwarded) return forwarded.slice(0, 64);
-  const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
-  return incoming?.socket?.remoteAddress ?? "";
-}
 
 export async function writeAuditEntry(
   db: Database,
@@ -34,6 +23,7 @@ export async function writeAuditEntry(
     .from(organizations)
     .where(eq(organizations.id, meta.organizationId));
   if (!org) return; // no such organization: nowhere to file the entry
+  const origin = callOrigin(c);
   await db.insert(auditLog).values({
     id: randomUUID(),
     organizationId: meta.organizationId,
@@ -45,12 +35,12 @@ export async function writeAuditEntry(
     actorId: caller.userId,
     actorEmail: caller.email,
     actorType: "user",
-    clientIp: clientIp(c),
+    clientIp: origin.clientIp,
     startTime: c.get("startedAt"),
     endTime: new Date(),
     result: resultName(outcome.status),
     errorMessage: outcome.errorMessage ?? "",
-    surface: surface(c),
+    surface: origin.surface,
     locations: meta.locations ?? [],
     targetIds: meta.targetIds ?? [],
     targetNames: meta.targetNames ?? [],

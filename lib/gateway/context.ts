@@ -13,6 +13,8 @@ export interface GatewayDeps {
   maxBodyBytes: number;
   /** Longest time to the first byte of an answer. */
   requestTimeoutMs: number;
+  /** Proxies in front of the gateway whose X-Forwarded-For entries count (0: the socket's address). */
+  trustedProxyHops: number;
 }
 
 export interface Caller {

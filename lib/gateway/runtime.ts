@@ -25,6 +25,7 @@ export interface GatewayOptions {
   skewSeconds?: number;
   maxBodyBytes?: number;
   requestTimeoutMs?: number;
+  trustedProxyHops?: number;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -54,6 +55,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     skewSeconds: options.skewSeconds ?? config.STRATUS_SIGNATURE_SKEW_SECONDS,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
+    trustedProxyHops: options.trustedProxyHops ?? config.STRATUS_TRUSTED_PROXY_HOPS,
   };
   return { app: createApp(deps), store, deps, close: () => store.close() };
 }
