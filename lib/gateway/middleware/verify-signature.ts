@@ -6,6 +6,7 @@ import type { AppEnv, Caller, GatewayDeps } from "../context";
 import { decrypt } from "../crypto";
 import { GatewayError } from "../errors";
 import { apiKeys, users } from "../store/schema";
+import { refuseReplay } from "./replay";
 
 const MESSAGES: Record<string, string> = {
   missing_authorization: "missing Authorization header",
@@ -82,6 +83,7 @@ export const verifySignature: MiddlewareHandler<AppEnv> = async (c, next) => {
     lookupKey: keyLookup(deps),
   });
   if (!result.ok) throw new GatewayError("unauthenticated", MESSAGES[result.reason] ?? "authentication failed");
+  await refuseReplay(c);
   c.set("caller", result.key);
   c.set("access", new Access(deps.db, deps.reads, result.key));
   await next();
