@@ -15,8 +15,9 @@ const MESSAGES: Record<string, string> = {
   missing_timestamp: `missing ${TIMESTAMP_HEADER} header`,
   invalid_timestamp: `${TIMESTAMP_HEADER} is not an RFC 3339 timestamp`,
   timestamp_out_of_window: `${TIMESTAMP_HEADER} is outside the allowed clock skew`,
-  unknown_key: "unknown or revoked access key",
-  bad_signature: "signature does not match",
+  // One answer for both, so a caller cannot tell which access key ids exist.
+  unknown_key: "invalid access key or signature",
+  bad_signature: "invalid access key or signature",
 };
 
 /**
