@@ -66,7 +66,7 @@ export function installRequestGuard(proto: http.Server = http.Server.prototype):
   const g = globalThis as GlobalWithGuard;
   if (g[GUARD_KEY]) return;
   g[GUARD_KEY] = true;
-  const emit = proto.emit;
+  const emit = proto.emit as (this: http.Server, event: string | symbol, ...args: unknown[]) => boolean;
   proto.emit = function guardedEmit(this: http.Server, event: string | symbol, ...args: unknown[]): boolean {
     if (event === "request") {
       const [req, res] = args as [http.IncomingMessage, http.ServerResponse];

@@ -66,8 +66,10 @@ function methodNotAllowed(c: Context<AppEnv>): Response {
 export function createApi(): OpenAPIHono<AppEnv> {
   const api = createRouter();
   // One layer, not two: only a call that may change something has a failure to file.
-  api.use("*", (c, next) =>
-    SUPPORTED_METHODS.has(c.req.method) ? verifySignature(c, () => (isMutating(c.req.method) ? auditFailures(c, next) : next())) : methodNotAllowed(c),
+  api.use("*", (c, next): Promise<Response | void> =>
+    SUPPORTED_METHODS.has(c.req.method)
+      ? verifySignature(c, () => (isMutating(c.req.method) ? auditFailures(c, next) : next()))
+      : Promise.resolve(methodNotAllowed(c)),
   );
   registerRoutes(api);
   return api;
