@@ -37,6 +37,12 @@ const envSchema = z.object({
    * socket's. 0 (no proxy): the socket's address; X-Forwarded-For is the client's own words.
    */
   STRATUS_TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  /**
+   * Shared by the console and a remote gateway (CLOUD_API_URL), at least 32 characters: the console
+   * marks its calls with an HMAC under it, so the gateway files them as the console's, with the
+   * browser's address. Unset: a remote gateway files the console's calls as API calls.
+   */
+  STRATUS_CONSOLE_CHANNEL_KEY: z.preprocess((v) => (v === "" ? undefined : v), z.string().min(32).optional()),
   /** Largest JSON body the console's backend forwards to the gateway. */
   STRATUS_BFF_MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(16 * 1024 * 1024).default(1024 * 1024),
 });

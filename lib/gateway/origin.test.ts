@@ -4,7 +4,7 @@ import { desc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { installRequestGuard } from "@/lib/client-address";
 import { signedHeaders } from "@/lib/signing";
-import type { GatewayBindings } from "./origin";
+import { CONSOLE_CHANNEL_HEADER, consoleChannelMark, type GatewayBindings } from "./origin";
 import { auditLog } from "./store/schema";
 import { createTestGateway, type TestGateway } from "./testing";
 
@@ -81,6 +81,36 @@ describe("who the audit log says called", () => {
     // The embedded gateway's public mount hands over the socket's address only.
     expect((await createProject(url, "origin-mount", { "x-stratus-surface": "console", "x-forwarded-for": "6.6.6.6" }, { peerAddress: "192.0.2.7" })).status).toBe(200);
     expect(await lastEntry("mount")).toEqual({ surface: "api", clientIp: "192.0.2.7" });
+  });
+});
+
+describe("a console's mark on a remote call", () => {
+  const KEY = "console-channel-key-for-origin-tests-0123456789";
+
+  it("counts only when it is an HMAC under the shared key over that very call's signature", async () => {
+    t.gateway.deps.consoleChannelKey = KEY;
+    try {
+      const url = `${base}/v1/organizations/projects`;
+      const owner = t.demo.owner;
+      const send = async (name: string, mark: (authorization: string) => string) => {
+        const signed = signedHeaders({ accessKeyId: owner.access_key_id, secretKey: owner.secret_key }, { method: "POST", url });
+        const res = await fetch(url, {
+          method: "POST",
+          headers: { ...signed, "content-type": "application/json", [CONSOLE_CHANNEL_HEADER]: mark(signed.Authorization) },
+          body: JSON.stringify({ organization_id: t.demo.organization_id, name }),
+        });
+        expect(res.status).toBe(200);
+        return lastEntry(name);
+      };
+      expect(await send("mark-good", (auth) => consoleChannelMark(KEY, auth, "203.0.113.9")!)).toEqual({ surface: "console", clientIp: "203.0.113.9" });
+      expect((await send("mark-forged", () => "203.0.113.9;AAAA")).surface).toBe("api");
+      expect((await send("mark-wrong-key", (auth) => consoleChannelMark(`${KEY}x`, auth, "203.0.113.9")!)).surface).toBe("api");
+      const other = signedHeaders({ accessKeyId: owner.access_key_id, secretKey: owner.secret_key }, { method: "POST", url }).Authorization;
+      expect((await send("mark-copied", () => consoleChannelMark(KEY, other, "203.0.113.9")!)).surface).toBe("api");
+      expect((await send("mark-altered", (auth) => consoleChannelMark(KEY, auth, "203.0.113.9")!.replace("203.0.113.9", "6.6.6.6"))).surface).toBe("api");
+    } finally {
+      t.gateway.deps.consoleChannelKey = undefined;
+    }
   });
 });
 

@@ -56,6 +56,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
     trustedProxyHops: options.trustedProxyHops ?? config.STRATUS_TRUSTED_PROXY_HOPS,
+    consoleChannelKey: config.STRATUS_CONSOLE_CHANNEL_KEY,
   };
   return { app: createApp(deps), store, deps, close: () => store.close() };
 }
