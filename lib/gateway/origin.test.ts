@@ -96,7 +96,7 @@ describe("a console's mark on a remote call", () => {
         const signed = signedHeaders({ accessKeyId: owner.access_key_id, secretKey: owner.secret_key }, { method: "POST", url });
         const res = await fetch(url, {
           method: "POST",
-          headers: { ...signed, "content-type": "application/json", [CONSOLE_CHANNEL_HEADER]: mark(signed.Authorization) },
+          headers: { ...signed, "content-type": "application/json", [CONSOLE_CHANNEL_HEADER]: mark(signed.Authorization ?? "") },
           body: JSON.stringify({ organization_id: t.demo.organization_id, name }),
         });
         expect(res.status).toBe(200);
@@ -105,7 +105,7 @@ describe("a console's mark on a remote call", () => {
       expect(await send("mark-good", (auth) => consoleChannelMark(KEY, auth, "203.0.113.9")!)).toEqual({ surface: "console", clientIp: "203.0.113.9" });
       expect((await send("mark-forged", () => "203.0.113.9;AAAA")).surface).toBe("api");
       expect((await send("mark-wrong-key", (auth) => consoleChannelMark(`${KEY}x`, auth, "203.0.113.9")!)).surface).toBe("api");
-      const other = signedHeaders({ accessKeyId: owner.access_key_id, secretKey: owner.secret_key }, { method: "POST", url }).Authorization;
+      const other = signedHeaders({ accessKeyId: owner.access_key_id, secretKey: owner.secret_key }, { method: "POST", url }).Authorization ?? "";
       expect((await send("mark-copied", () => consoleChannelMark(KEY, other, "203.0.113.9")!)).surface).toBe("api");
       expect((await send("mark-altered", (auth) => consoleChannelMark(KEY, auth, "203.0.113.9")!.replace("203.0.113.9", "6.6.6.6"))).surface).toBe("api");
     } finally {
