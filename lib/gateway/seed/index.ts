@@ -1,4 +1,4 @@
-import { randomInt } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { addMember, bindRole, createApiKey, createOrganization, createUser } from "../admin";
@@ -35,11 +35,11 @@ const PROJECTS = [
 
 /**
  * Writes the demo organization into an empty store and returns the demo users' credentials.
- * Its ids are drawn afresh for every install (no two stores share the demo's user,
- * organization or project ids); `seed` repeats one set (benchmarks).
+ * The data is the same everywhere, its ids are drawn afresh for every install (no two stores
+ * share the demo's user, organization, project or resource ids); `idSalt` repeats one set.
  */
-export async function seedDemo(db: Database, masterKey: Buffer, now = new Date(), seed = randomInt(1, 2 ** 31)): Promise<DemoCredentials> {
-  const r = rng(seed);
+export async function seedDemo(db: Database, masterKey: Buffer, now = new Date(), idSalt = randomBytes(16).toString("hex")): Promise<DemoCredentials> {
+  const r = rng(20_260_101, idSalt);
   const credentials = await db.transaction(async (txRaw) => {
     const tx = txRaw as unknown as Database;
     await seedLocations(tx);
@@ -83,10 +83,10 @@ export async function seedDemo(db: Database, masterKey: Buffer, now = new Date()
       { id: r.uuid(), flagKey: "image_catalog_v2", targetType: "project", targetId: projectIds[2]!, value: true },
     ]);
 
-    await seedSecurity(tx, { organizationId: org.id, otherOrganizationId: other.id, ownerId: owner.id, memberId: member.id, outsiderId: outsider.id, now, seed });
+    await seedSecurity(tx, { organizationId: org.id, otherOrganizationId: other.id, ownerId: owner.id, memberId: member.id, outsiderId: outsider.id, now, idSalt });
     await seedCatalog(tx, now);
 
-    await seedAccounting(tx, { organizationId: org.id, otherOrganizationId: other.id, owner, member, outsider, now, seed });
+    await seedAccounting(tx, { organizationId: org.id, otherOrganizationId: other.id, owner, member, outsider, now, idSalt });
 
     const key = async (u: { id: string; email: string }) => {
       const k = await createApiKey(tx, masterKey, u.id, "demo");
