@@ -7,6 +7,7 @@ COPY . .
 RUN npm run build
 
 FROM node:20-bookworm-slim
+# Production: an empty store stays empty (no demo organization) unless STRATUS_SEED_DEMO=1.
 ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=build /app /app

@@ -2,6 +2,8 @@ import { defineConfig, devices } from "@playwright/test";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 const DATA_DIR = process.env.E2E_DATA_DIR ?? ".data-e2e";
+// What the server logs, every line, for e2e/global-teardown.ts to scan for secrets.
+const SERVER_LOG = `${DATA_DIR}.log`;
 
 /**
  * End-to-end tests drive the production build (`next start`) in Debian's Chromium
@@ -17,6 +19,7 @@ export default defineConfig({
   expect: { timeout: 15_000 },
   reporter: [["list"]],
   globalSetup: "./e2e/global-setup.ts",
+  globalTeardown: "./e2e/global-teardown.ts",
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
     trace: "on-first-retry",
@@ -40,7 +43,7 @@ export default defineConfig({
     { name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined }, dependencies: ["setup"] },
   ],
   webServer: {
-    command: `rm -rf ${DATA_DIR} && npx next start -p ${PORT} -H 127.0.0.1`,
+    command: `rm -rf ${DATA_DIR} ${SERVER_LOG} && npx next start -p ${PORT} -H 127.0.0.1 2>&1 | tee ${SERVER_LOG}`,
     url: `http://127.0.0.1:${PORT}/healthz`,
     reuseExistingServer: false,
     timeout: 120_000,
@@ -49,8 +52,10 @@ export default defineConfig({
       AUTH_SECRET: process.env.AUTH_SECRET ?? "e2e-only-auth-secret-0123456789abcdef",
       NEXTAUTH_SECRET: process.env.AUTH_SECRET ?? "e2e-only-auth-secret-0123456789abcdef",
       NEXTAUTH_URL: `http://127.0.0.1:${PORT}`,
-      STRATUS_LOG_LEVEL: "warn",
-      // next start runs in production mode: the demo sign-in must be asked for.
+      // Everything is logged (to SERVER_LOG), so that the scan for secrets sees every line there is.
+      STRATUS_LOG_LEVEL: "debug",
+      // next start runs in production mode: the demo organization and its sign-in must be asked for.
+      STRATUS_SEED_DEMO: "1",
       STRATUS_DEMO: "1",
     },
   },

@@ -19,11 +19,7 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  // Pages only: the gateway and the JSON route handlers get the static headers from next.config.ts.
-  matcher: [
-    {
-      source: "/((?!v1/|v1alpha5/|api/|healthz|_next/static|_next/image|favicon.ico).*)",
-      missing: [{ type: "header", key: "next-router-prefetch" }],
-    },
-  ],
+  // Every page, prefetches of pages and next-auth's own pages included: only the gateway's API, the JSON
+  // backend-for-frontend and static files get the static headers from next.config.ts alone.
+  matcher: ["/((?!v1/|v1alpha5/|api/cloud/|healthz|_next/static|_next/image|favicon.ico).*)"],
 };

@@ -6,6 +6,8 @@ export default defineConfig({
   test: {
     include: ["lib/**/*.test.ts", "app/**/*.test.ts", "components/**/*.test.ts", "scripts/**/*.test.ts"],
     environment: "node",
+    // Records what every file logs and fails it when a secret made meanwhile is in there.
+    setupFiles: ["./vitest.setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 180_000,
     // Each gateway test file opens its own in-memory PGlite; two workers fit two cores.

@@ -6,6 +6,9 @@ import type { DemoCredentials } from "@/lib/gateway/seed";
 /** The data dir the web server was started on (playwright.config.ts wipes it first). */
 export const DATA_DIR = process.env.E2E_DATA_DIR ?? ".data-e2e";
 
+/** Everything the server writes to stdout and stderr during the run (scanned for secrets afterwards). */
+export const SERVER_LOG = `${DATA_DIR}.log`;
+
 export type { DemoCredentials, DemoUser } from "@/lib/gateway/seed";
 
 export type Who = "owner" | "member";

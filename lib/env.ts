@@ -20,8 +20,8 @@ const envSchema = z.object({
   STRATUS_SIGNATURE_SKEW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
   /** Longest time to the first byte of a gateway answer (504 after it). */
   STRATUS_REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(30),
-  /** "0" turns off the demo organization written into an empty store. */
-  STRATUS_SEED_DEMO: z.enum(["0", "1"]).default("1"),
+  /** The demo organization written into an empty store: "1" on, "0" off; unset, on except in production. */
+  STRATUS_SEED_DEMO: z.enum(["0", "1"]).optional(),
   STRATUS_DEMO: z.enum(["0", "1"]).optional(),
   STRATUS_LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   /** Remote gateway for the console; unset means the embedded one. */
@@ -39,11 +39,17 @@ const envSchema = z.object({
   STRATUS_SIGN_IN_MAX_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
   STRATUS_SIGN_IN_WINDOW_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(5),
   /**
-   * Reverse proxies in front of the console that append to X-Forwarded-For: the client
-   * address is the entry this many places from the right (1: the one the nearest proxy,
-   * or the Next.js server itself, wrote).
+   * Reverse proxies in front of the console (or the standalone gateway) that append to
+   * X-Forwarded-For: the client address is the entry this many places back from the
+   * socket's. 0 (no proxy): the socket's address; X-Forwarded-For is the client's own words.
    */
-  STRATUS_TRUSTED_PROXY_HOPS: z.coerce.number().int().min(1).max(10).default(1),
+  STRATUS_TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  /**
+   * Shared by the console and a remote gateway (CLOUD_API_URL), at least 32 characters: the console
+   * marks its calls with an HMAC under it, so the gateway files them as the console's, with the
+   * browser's address. Unset: a remote gateway files the console's calls as API calls.
+   */
+  STRATUS_CONSOLE_CHANNEL_KEY: z.preprocess((v) => (v === "" ? undefined : v), z.string().min(32).optional()),
   /** Largest JSON body the console's backend forwards to the gateway. */
   STRATUS_BFF_MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(16 * 1024 * 1024).default(1024 * 1024),
 });

@@ -50,9 +50,35 @@ export function signInReasonMessage(reason: string | null | undefined): string |
   return reason && Object.hasOwn(SIGN_IN_REASONS, reason) ? SIGN_IN_REASONS[reason as SignInReason] : null;
 }
 
-/** Only paths on this site, never "//host" or "/\host". */
+/** Any control, format (bidi, zero-width), separator or whitespace character, and the backslash browsers read as "/". */
+const UNSAFE_IN_CALLBACK = /[\p{Cc}\p{Cf}\p{Z}\s\\]/u;
+const LOCAL_ORIGIN = "http://console.invalid";
+
+/**
+ * A path that, resolved against this site's origin, stays on it, with no control,
+ * format or whitespace character anywhere (browsers drop tabs and newlines from URLs,
+ * so "/\t/host" is "//host"); null for anything else. The answer is the parsed path,
+ * so what the browser resolves is what was checked.
+ */
+export function sameSitePath(value: string): string | null {
+  if (value.length > 2048 || !value.startsWith("/") || value.startsWith("//") || UNSAFE_IN_CALLBACK.test(value)) return null;
+  let url: URL;
+  try {
+    url = new URL(value, LOCAL_ORIGIN);
+  } catch {
+    return null;
+  }
+  if (url.origin !== LOCAL_ORIGIN) return null;
+  const path = `${url.pathname}${url.search}${url.hash}`;
+  if (!path.startsWith("/") || path.startsWith("//") || UNSAFE_IN_CALLBACK.test(path)) return null;
+  return path;
+}
+
+/** Where to go after sign-in: absent, `fallback`; not a same-site path, "/"; never back to sign-in or an API. */
 export function safeCallbackPath(value: string | null | undefined, fallback = "/orgs"): string {
-  if (!value || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return fallback;
-  if (value.startsWith("/sign-in") || value.startsWith("/api/")) return fallback;
-  return value;
+  if (!value) return fallback;
+  const path = sameSitePath(value);
+  if (path === null) return "/";
+  if (path.startsWith("/sign-in") || path.startsWith("/api/")) return fallback;
+  return path;
 }

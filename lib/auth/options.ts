@@ -3,13 +3,15 @@ import CredentialsProvider from "next-auth/providers/credentials";
 import { z } from "zod";
 import { consoleDb } from "@/lib/cloud/store/client";
 import { clientAddress } from "@/lib/cloud/rate-limit";
-import { deleteVaultSession } from "@/lib/cloud/vault";
+import { vaultLimits } from "@/lib/cloud/config";
+import { deleteVaultSession, lookupVaultSession } from "@/lib/cloud/vault";
 import { env } from "@/lib/env";
-import { sessionCookieSecure } from "./cookies";
+import { sessionCookieName, sessionCookieSecure } from "./cookies";
 import { demoAllowed, demoWhoSchema, readDemoUser } from "./demo";
-import { SIGN_IN_ERROR } from "./messages";
+import { sameSitePath, SIGN_IN_ERROR } from "./messages";
 import { authSecret } from "./secret";
 import { SignInError, signInWithKey } from "./sign-in";
+import { sessionIdFromToken } from "./token";
 
 /**
  * next-auth (v4) for the console. Sign-in is an API key pair checked against the
@@ -34,14 +36,40 @@ interface SignedInUser {
   userId: string;
 }
 
-async function openSession(input: Parameters<typeof signInWithKey>[0]): Promise<SignedInUser> {
+async function openSession(input: Parameters<typeof signInWithKey>[0], headers: Record<string, string | undefined>): Promise<SignedInUser> {
   try {
     const { sessionId, userId, email } = await signInWithKey(input);
+    // The browser's cookie is about to name the new session: the one it named before ends now,
+    // so a copy of the old cookie is worth nothing (signing in as someone else included).
+    await endPreviousSession(headers, sessionId);
     return { id: sessionId, email, name: email, userId };
   } catch (error) {
     if (error instanceof SignInError) refuse(error.code);
     logAuth("error", "sign-in failed", error);
     refuse(SIGN_IN_ERROR.gatewayUnavailable);
+  }
+}
+
+/** The session cookie's value in a Cookie header, if any. */
+function sessionCookieValue(cookieHeader: string | undefined): string | undefined {
+  const name = sessionCookieName();
+  for (const part of (cookieHeader ?? "").split(";")) {
+    const at = part.indexOf("=");
+    if (at > 0 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim();
+  }
+  return undefined;
+}
+
+async function endPreviousSession(headers: Record<string, string | undefined>, keep: string): Promise<void> {
+  const previous = await sessionIdFromToken(sessionCookieValue(headers.cookie), authSecret());
+  if (previous && previous !== keep) await deleteVaultSession(await consoleDb(), previous);
+}
+
+/** Thrown by the jwt callback for a cookie whose session is over: next-auth then answers "signed out" and clears it. */
+class SessionOverError extends Error {
+  constructor() {
+    super("session over");
+    this.name = "SessionOverError";
   }
 }
 
@@ -69,13 +97,17 @@ function buildOptions(): NextAuthOptions {
       },
       async authorize(credentials, req) {
         const parsed = apiKeyCredentialsSchema.safeParse(credentials);
-        const clientIp = clientAddress(headersOf(req), config.STRATUS_TRUSTED_PROXY_HOPS);
+        const headers = headersOf(req);
+        const clientIp = clientAddress(headers, config.STRATUS_TRUSTED_PROXY_HOPS);
         if (!parsed.success) refuse(SIGN_IN_ERROR.invalidKey);
-        return openSession({
-          credentials: { accessKeyId: parsed.data.access_key_id, secretKey: parsed.data.secret_key },
-          clientIp,
-          rateLimited: true,
-        });
+        return openSession(
+          {
+            credentials: { accessKeyId: parsed.data.access_key_id, secretKey: parsed.data.secret_key },
+            clientIp,
+            rateLimited: true,
+          },
+          headers,
+        );
       },
     }),
   ];
@@ -90,12 +122,16 @@ function buildOptions(): NextAuthOptions {
           if (!who.success) refuse(SIGN_IN_ERROR.demoUnavailable);
           const user = await readDemoUser(who.data);
           if (!user) refuse(SIGN_IN_ERROR.demoUnavailable);
-          return openSession({
-            credentials: { accessKeyId: user.access_key_id, secretKey: user.secret_key },
-            clientIp: clientAddress(headersOf(req), config.STRATUS_TRUSTED_PROXY_HOPS),
-            rateLimited: false,
-            identity: { userId: user.user_id, email: user.email },
-          });
+          const headers = headersOf(req);
+          return openSession(
+            {
+              credentials: { accessKeyId: user.access_key_id, secretKey: user.secret_key },
+              clientIp: clientAddress(headers, config.STRATUS_TRUSTED_PROXY_HOPS),
+              rateLimited: false,
+              identity: { userId: user.user_id, email: user.email },
+            },
+            headers,
+          );
         },
       }),
     );
@@ -109,12 +145,31 @@ function buildOptions(): NextAuthOptions {
     jwt: { maxAge: config.STRATUS_SESSION_MAX_HOURS * 3600 },
     pages: { signIn: "/sign-in", error: "/sign-in" },
     callbacks: {
+      // next-auth's own check lets "/\t/host" through as a path: only a same-site path, else the site's root.
+      redirect({ url, baseUrl }) {
+        let candidate = url;
+        if (!url.startsWith("/")) {
+          try {
+            const parsed = new URL(url);
+            if (parsed.origin !== new URL(baseUrl).origin) return baseUrl;
+            candidate = `${parsed.pathname}${parsed.search}${parsed.hash}`;
+          } catch {
+            return baseUrl;
+          }
+        }
+        return `${baseUrl}${sameSitePath(candidate) ?? "/"}`;
+      },
       // The token holds the vault's session id and what the page shows; never the key.
-      jwt({ token, user }) {
+      async jwt({ token, user }) {
         if (user) {
           const signedIn = user as Partial<SignedInUser>;
           return { sid: user.id, uid: signedIn.userId ?? "", email: user.email ?? "" };
         }
+        // A token is only as good as its vault session: signed out, expired or revoked, it names no one
+        // (next-auth's /api/auth/session then answers signed out and clears the cookie rather than renewing it).
+        const sid = typeof token.sid === "string" ? token.sid : "";
+        const state = sid ? await lookupVaultSession(await consoleDb(), sid, vaultLimits()) : { status: "none" as const };
+        if (state.status !== "active") throw new SessionOverError();
         return { sid: token.sid, uid: token.uid, email: token.email };
       },
       session({ session, token }) {
@@ -133,7 +188,11 @@ function buildOptions(): NextAuthOptions {
       },
     },
     logger: {
-      error: (code) => logAuth("error", `next-auth: ${code}`),
+      error: (code, metadata) => {
+        // A cookie of an ended session: the expected answer, not an error.
+        if (code === "JWT_SESSION_ERROR" && metadata instanceof SessionOverError) return;
+        logAuth("error", `next-auth: ${code}`);
+      },
       warn: (code) => logAuth("warn", `next-auth: ${code}`),
       debug: () => {},
     },

@@ -67,3 +67,45 @@ describe("the session a request's cookies name", () => {
     expect(await sessionStateFromCookies(new RequestCookies(new Headers({ cookie: `${sessionCookieName()}=not-a-token` })))).toEqual({ status: "none" });
   });
 });
+
+describe("one browser, one session", () => {
+  type Authorize = (credentials: Record<string, string>, req: { headers: Record<string, string> }) => Promise<{ id: string } | null>;
+  const authorize = (): Authorize => {
+    const providers = getAuthOptions().providers as unknown as Array<{ options: { id: string; authorize: Authorize } }>;
+    return providers.find((p) => p.options.id === "api-key")!.options.authorize;
+  };
+  const cookieOf = (request: Request) => request.headers.get("cookie") ?? "";
+
+  it("signing in (as anyone) ends the session the browser's cookie named before", async () => {
+    const first = await signedInRequest("owner");
+    expect(await first.state()).toMatchObject({ status: "active" });
+    const member = bed.t.demo.member;
+    const next = await authorize()({ access_key_id: member.access_key_id, secret_key: member.secret_key }, { headers: { cookie: cookieOf(first.request()) } });
+    expect(next?.id).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(await first.state()).toEqual({ status: "expired" });
+    expect((await through(first.request(), first.state)).status).toBe(401);
+  });
+
+  it("a failed sign-in leaves the browser's session as it was", async () => {
+    const first = await signedInRequest("owner");
+    await expect(authorize()({ access_key_id: "AKNOPE", secret_key: "A".repeat(43) }, { headers: { cookie: cookieOf(first.request()) } })).rejects.toThrow();
+    expect(await first.state()).toMatchObject({ status: "active" });
+  });
+});
+
+describe("next-auth's session answer", () => {
+  const jwt = (token: Record<string, unknown>) => getAuthOptions().callbacks!.jwt!({ token, account: null } as never);
+
+  it("names the user while the vault session is active", async () => {
+    const s = await signedInRequest("owner");
+    expect(await jwt({ sid: s.sessionId, uid: "u", email: "e" })).toEqual({ sid: s.sessionId, uid: "u", email: "e" });
+  });
+
+  it("names no one for a signed-out, revoked or unknown session (next-auth then clears the cookie instead of renewing it)", async () => {
+    const s = await signedInRequest("owner");
+    await getAuthOptions().events!.signOut!({ token: { sid: s.sessionId }, session: undefined as never });
+    await expect(jwt({ sid: s.sessionId, uid: bed.t.demo.owner.user_id, email: bed.t.demo.owner.email })).rejects.toThrow();
+    await expect(jwt({ sid: "never-was", uid: "u", email: "e" })).rejects.toThrow();
+    await expect(jwt({ uid: "u", email: "e" })).rejects.toThrow();
+  });
+});

@@ -1,6 +1,7 @@
 import { redirect } from "next/navigation";
 import type { ConsoleSession } from "@/lib/auth/session";
 import { env } from "@/lib/env";
+import { CONSOLE_CHANNEL_HEADER, consoleChannelMark, type GatewayBindings } from "@/lib/gateway/origin";
 import { embeddedGateway } from "@/lib/gateway/runtime";
 import { signedHeaders } from "@/lib/signing";
 import { vaultKey } from "./config";
@@ -55,14 +56,18 @@ export async function gatewayFetch(credentials: Credentials, method: string, pat
   const headers = new Headers(init.headers);
   headers.delete("authorization");
   if (!headers.has("accept")) headers.set("accept", "application/json");
-  headers.set("x-stratus-surface", "console");
-  if (init.clientIp) headers.set("x-forwarded-for", init.clientIp);
   for (const [name, value] of Object.entries(signedHeaders(credentials, { method: verb, url }))) headers.set(name, value);
   const body = verb === "GET" || verb === "HEAD" ? undefined : init.body;
+  const { CLOUD_API_URL: remote, STRATUS_CONSOLE_CHANNEL_KEY: channelKey } = env();
+  // Remote, the console's mark is an HMAC over this call's own signature under the key the gateway shares.
+  const mark = remote && channelKey ? consoleChannelMark(channelKey, headers.get("authorization") ?? "", init.clientIp ?? "") : null;
+  if (mark) headers.set(CONSOLE_CHANNEL_HEADER, mark);
   const request = new Request(url, { method: verb, headers, body });
-  if (!env().CLOUD_API_URL) {
+  if (!remote) {
     const gateway = await embeddedGateway();
-    return gateway.app.fetch(request);
+    // In process, the call says it is the console's where no caller can: beside the request, not in it.
+    const bindings: GatewayBindings = { console: { clientIp: init.clientIp ?? "" } };
+    return gateway.app.fetch(request, bindings);
   }
   return fetch(request, { redirect: "manual", cache: "no-store", signal: AbortSignal.timeout(REMOTE_TIMEOUT_MS) });
 }

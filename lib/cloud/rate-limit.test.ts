@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshStoreOptions } from "@/lib/gateway/testing";
+import { createServer, request as httpRequest } from "node:http";
+import type { AddressInfo } from "node:net";
+import { installRequestGuard, PEER_ADDRESS_HEADER } from "@/lib/client-address";
 import { checkSignIn, clearSignInFailures, clientAddress, recordSignInFailure, retryMinutes, type SignInLimit } from "./rate-limit";
 import { openConsoleStore, type ConsoleStore } from "./store/client";
 
@@ -60,15 +63,45 @@ describe("sign-in rate limit", () => {
 });
 
 describe("client address", () => {
-  it("takes the entry the nearest trusted proxy wrote", () => {
-    const h = new Headers({ "x-forwarded-for": "10.0.0.1, 203.0.113.5" });
-    expect(clientAddress(h, 1)).toBe("203.0.113.5");
-    expect(clientAddress(h, 2)).toBe("10.0.0.1");
-    expect(clientAddress(h, 5)).toBe("10.0.0.1");
+  // This process's HTTP servers record each socket's address (as the console's server does).
+  installRequestGuard();
+  const peer = (extra: Record<string, string> = {}) => new Headers({ [PEER_ADDRESS_HEADER]: "192.0.2.10", ...extra });
+
+  it("with no trusted proxy, is the socket's address, whatever X-Forwarded-For and X-Real-IP say", () => {
+    expect(clientAddress(peer({ "x-forwarded-for": "127.0.0.1", "x-real-ip": "6.6.6.6" }))).toBe("192.0.2.10");
+    expect(clientAddress(peer({ "x-forwarded-for": "6.6.6.6" }), 0)).toBe("192.0.2.10");
   });
 
-  it("falls back to X-Real-IP, then to one shared bucket", () => {
-    expect(clientAddress({ "x-real-ip": "198.51.100.2" })).toBe("198.51.100.2");
-    expect(clientAddress({})).toBe("unknown");
+  it("behind trusted proxies, is the entry the farthest of them wrote; the client's own entries never count", () => {
+    const h = peer({ "x-forwarded-for": "6.6.6.6, 10.0.0.1, 203.0.113.5" });
+    expect(clientAddress(h, 1)).toBe("203.0.113.5");
+    expect(clientAddress(h, 2)).toBe("10.0.0.1");
+    expect(clientAddress(peer(), 1)).toBe("192.0.2.10");
+  });
+
+  it("a new X-Forwarded-For per attempt does not make a new client", () => {
+    const seen = new Set(Array.from({ length: 20 }, (_, i) => clientAddress(peer({ "x-forwarded-for": `198.51.100.${i}` }))));
+    expect([...seen]).toEqual(["192.0.2.10"]);
+  });
+
+  it("over a real socket: the address header a client sends is replaced, unsupported methods are 405", async () => {
+    const server = createServer((req, res) => res.end(JSON.stringify({ address: clientAddress(req.headers) })));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const port = (server.address() as AddressInfo).port;
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/`, { headers: { [PEER_ADDRESS_HEADER]: "6.6.6.6", "x-forwarded-for": "6.6.6.6" } });
+      expect(((await res.json()) as { address: string }).address).toMatch(/^(::ffff:)?127\.0\.0\.1$/);
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = httpRequest({ host: "127.0.0.1", port, method: "TRACE", path: "/" }, (r) => {
+          r.resume();
+          resolve(r.statusCode ?? 0);
+        });
+        req.on("error", reject);
+        req.end();
+      });
+      expect(status).toBe(405);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });

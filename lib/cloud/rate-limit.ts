@@ -1,3 +1,4 @@
+import { addressFrom, trustedPeerAddress } from "@/lib/client-address";
 import { and, desc, eq, gt, lt } from "drizzle-orm";
 import type { ConsoleDb } from "./store/client";
 import { signInAttempts } from "./store/schema";
@@ -43,20 +44,16 @@ export function retryMinutes(retryAfterMs: number): number {
 }
 
 /**
- * The client's address from the request headers: the X-Forwarded-For entry `hops`
- * places from the right (the nearest trusted proxy's view; Next.js writes the
- * socket address there when no proxy did), else X-Real-IP.
+ * The client's address: the socket's (as the request guard recorded it), or behind
+ * `hops` trusted proxies the X-Forwarded-For entry the farthest of them wrote. Nothing
+ * the client writes itself counts; without the guard (no address known) every client
+ * shares one bucket.
  */
-export function clientAddress(headers: Headers | Record<string, string | string[] | undefined>, hops = 1): string {
+export function clientAddress(headers: Headers | Record<string, string | string[] | undefined>, hops = 0): string {
   const get = (name: string): string | undefined => {
     if (headers instanceof Headers) return headers.get(name) ?? undefined;
     const v = headers[name] ?? headers[name.toLowerCase()];
     return Array.isArray(v) ? v.join(",") : v;
   };
-  const forwarded = (get("x-forwarded-for") ?? "")
-    .split(",")
-    .map((s) => s.trim())
-    .filter(Boolean);
-  const picked = forwarded.length > 0 ? forwarded[Math.max(0, forwarded.length - hops)] : get("x-real-ip")?.trim();
-  return (picked || "unknown").slice(0, 64);
+  return addressFrom(get("x-forwarded-for"), trustedPeerAddress(get), hops);
 }

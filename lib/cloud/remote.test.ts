@@ -4,7 +4,9 @@ import path from "node:path";
 import { serve } from "@hono/node-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signInWithKey, UNKNOWN_OWNER } from "@/lib/auth/sign-in";
+import { desc } from "drizzle-orm";
 import { resetEnvCache } from "@/lib/env";
+import { auditLog } from "@/lib/gateway/store/schema";
 import { cloudFetch, cloudJson } from "./gateway-client";
 import { setConsoleDbForTests } from "./store/client";
 import { createConsoleTestbed, type ConsoleTestbed } from "./testing";
@@ -39,6 +41,40 @@ describe("remote gateway", () => {
     expect(entities.items.map((o) => o.id)).toContain(bed.t.demo.organization_id);
     const vms = await cloudFetch(s, "GET", "/v1alpha5/locations");
     expect(vms.status).toBe(200);
+  });
+
+  it("with the channel key shared, the gateway files the console's calls as the console's, with the browser's address; without it, as the API's", async () => {
+    const owner = bed.t.demo.owner;
+    const s = await signInWithKey({ credentials: { accessKeyId: owner.access_key_id, secretKey: owner.secret_key }, clientIp: "203.0.113.73", rateLimited: false });
+    const lastEntry = async () => {
+      const rows = await bed.t.gateway.store.db.select().from(auditLog).orderBy(desc(auditLog.seq)).limit(1);
+      return { surface: rows[0]!.surface, clientIp: rows[0]!.clientIp, name: rows[0]!.targetNames[0] };
+    };
+    const create = (name: string) =>
+      cloudFetch(s, "POST", "/v1/organizations/projects", {
+        body: JSON.stringify({ organization_id: bed.t.demo.organization_id, name }),
+        headers: { "content-type": "application/json" },
+        clientIp: "198.51.100.88",
+      });
+    const key = "console-channel-key-0123456789abcdef0123456789";
+    process.env.STRATUS_CONSOLE_CHANNEL_KEY = key;
+    resetEnvCache();
+    bed.t.gateway.deps.consoleChannelKey = key;
+    try {
+      expect((await create("remote-marked")).status).toBe(200);
+      expect(await lastEntry()).toEqual({ surface: "console", clientIp: "198.51.100.88", name: "remote-marked" });
+      // A gateway holding another key does not take the mark.
+      bed.t.gateway.deps.consoleChannelKey = `${key}-other`;
+      expect((await create("remote-wrong-key")).status).toBe(200);
+      expect(await lastEntry()).toMatchObject({ surface: "api", name: "remote-wrong-key" });
+    } finally {
+      delete process.env.STRATUS_CONSOLE_CHANNEL_KEY;
+      resetEnvCache();
+      bed.t.gateway.deps.consoleChannelKey = undefined;
+    }
+    expect((await create("remote-unmarked")).status).toBe(200);
+    expect(await lastEntry()).toMatchObject({ surface: "api", name: "remote-unmarked" });
+    expect((await lastEntry()).clientIp).toMatch(/^(::ffff:)?127\.0\.0\.1$/);
   });
 
   it("a wrong secret is refused by the remote gateway", async () => {

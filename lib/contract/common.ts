@@ -46,20 +46,28 @@ export const queryBoolean = z
 /** A non-empty identifier in a path or query. */
 export const idSchema = z.string().trim().min(1, "must not be empty").max(128, "must be at most 128 characters");
 
-/** A display name: trimmed, 1 to 255 characters, no control characters. */
+/**
+ * No control characters (\p{Cc}) and no format characters (\p{Cf}: bidi overrides and
+ * isolates, zero-width spaces and joiners, soft hyphens), which make a name display as
+ * another or hide text: every name and label the API accepts keeps to this.
+ */
+const PLAIN_TEXT = /^[^\p{Cc}\p{Cf}]*$/u;
+const PLAIN_TEXT_MESSAGE = "must not contain control characters or invisible formatting characters";
+
+/** A display name: trimmed, 1 to 255 characters, no control or format characters. */
 export const nameSchema = z
   .string({ message: "must be a string" })
   .trim()
   .min(1, "must not be empty")
   .max(255, "must be at most 255 characters")
-  .regex(/^[^\p{Cc}]*$/u, "must not contain control characters");
+  .regex(PLAIN_TEXT, PLAIN_TEXT_MESSAGE);
 
-/** A free-text label: trimmed, at most 255 characters, no control characters; may be empty. */
+/** A free-text label: trimmed, at most 255 characters, no control or format characters; may be empty. */
 export const aliasSchema = z
   .string({ message: "must be a string" })
   .trim()
   .max(255, "must be at most 255 characters")
-  .regex(/^[^\p{Cc}]*$/u, "must not contain control characters");
+  .regex(PLAIN_TEXT, PLAIN_TEXT_MESSAGE);
 
 export const emptySchema = z.object({}).meta({ id: "Empty" });
 

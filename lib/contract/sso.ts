@@ -19,7 +19,7 @@ export const createSsoProviderRequestSchema = z
       .trim()
       .min(1, "must not be empty")
       .max(255, "must be at most 255 characters")
-      .regex(/^[^\p{Cc}\s]+$/u, "must not contain spaces or control characters"),
+      .regex(/^[^\p{Cc}\p{Cf}\s]+$/u, "must not contain spaces, control or format characters"),
     issuer_uri: z
       .string({ message: "must be a string" })
       .trim()

@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
+import { chmodSync, closeSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, writeSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import type { ExtractTablesWithRelations } from "drizzle-orm";
@@ -136,7 +136,8 @@ export async function openDatabase<S extends Record<string, unknown>>(
   let client: PGlite;
   if (options.kind === "pglite") {
     const dir = path.resolve(options.dataDir);
-    mkdirSync(dir, { recursive: true });
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    restrictToOwner(dir);
     release = lockDataDir(dir, lockName);
     try {
       client = await PGlite.create(path.join(dir, "pgdata"));
@@ -144,6 +145,8 @@ export async function openDatabase<S extends Record<string, unknown>>(
       release();
       throw error;
     }
+    // PGlite writes its files 0666; the data dir (0700) already shuts everyone else out, and the files follow.
+    restrictToOwner(dir);
   } else {
     client = await PGlite.create();
   }
@@ -162,9 +165,20 @@ export async function openDatabase<S extends Record<string, unknown>>(
     changes,
     close: async () => {
       await client.close();
+      if (options.kind === "pglite") restrictToOwner(path.resolve(options.dataDir));
       release();
     },
   };
+}
+
+/** The data dir and everything under it: directories 0700, files 0600 (the store, keys and secrets live here). */
+export function restrictToOwner(dir: string): void {
+  chmodSync(dir, 0o700);
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    const full = path.join(entry.parentPath, entry.name);
+    if (entry.isDirectory()) chmodSync(full, 0o700);
+    else if (entry.isFile()) chmodSync(full, 0o600);
+  }
 }
 
 /**
@@ -190,7 +204,7 @@ export function lockDataDir(dir: string, lockName = "stratus.lock"): () => void 
   }
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      const fd = openSync(lockPath, "wx");
+      const fd = openSync(lockPath, "wx", 0o600);
       writeSync(fd, String(process.pid));
       closeSync(fd);
       held.add(lockPath);

@@ -1,6 +1,7 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { sql } from "drizzle-orm";
 import { Hono, type Context } from "hono";
+import { SUPPORTED_METHODS } from "@/lib/client-address";
 import { HTTPException } from "hono/http-exception";
 import { auditFailures, isMutating } from "./audit";
 import type { AppEnv, GatewayDeps } from "./context";
@@ -58,11 +59,21 @@ function onError(thrown: Error, c: Context<AppEnv>): Response {
   return c.json(errorBody(status, reason, message, requestId), status as 400);
 }
 
+function methodNotAllowed(c: Context<AppEnv>): Response {
+  c.set("errorMessage", "method not allowed");
+  c.header("Allow", [...SUPPORTED_METHODS].join(", "));
+  return c.json(errorBody(405, "method_not_allowed", "method not allowed", c.get("requestId") ?? ""), 405);
+}
+
 /** The versioned API: every operation, behind signature verification. */
 export function createApi(): OpenAPIHono<AppEnv> {
   const api = createRouter();
   // One layer, not two: only a call that may change something has a failure to file.
-  api.use("*", (c, next) => verifySignature(c, () => (isMutating(c.req.method) ? auditFailures(c, next) : next())));
+  api.use("*", (c, next): Promise<Response | void> =>
+    SUPPORTED_METHODS.has(c.req.method)
+      ? verifySignature(c, () => (isMutating(c.req.method) ? auditFailures(c, next) : next()))
+      : Promise.resolve(methodNotAllowed(c)),
+  );
   registerRoutes(api);
   return api;
 }
@@ -72,6 +83,7 @@ export function createApp(deps: GatewayDeps): Hono<AppEnv> {
   app.use("*", requestFrame(deps, onError));
   app.onError(onError);
   app.notFound((c) => {
+    if (!SUPPORTED_METHODS.has(c.req.method)) return methodNotAllowed(c);
     c.set("errorMessage", "no such operation");
     return c.json(errorBody(404, "not_found", `no operation ${c.req.method} ${new URL(c.req.url).pathname}`, c.get("requestId") ?? ""), 404);
   });

@@ -3,24 +3,13 @@ import { eq } from "drizzle-orm";
 import type { Context } from "hono";
 import type { AppEnv, AuditMeta } from "./context";
 import { resultName } from "./errors";
+import { callOrigin } from "./origin";
 import { findOperation } from "./router";
 import type { Database } from "./store/client";
 import { firstOrganization } from "./store/queries/first-organization";
 import { auditLog, organizations } from "./store/schema";
 
 export type AuditedMeta = AuditMeta & { organizationId: string };
-
-/** Where a call came from: the console marks its calls; everything else is the API. */
-function surface(c: Context<AppEnv>): string {
-  return c.req.header("x-stratus-surface") === "console" ? "console" : "api";
-}
-
-function clientIp(c: Context<AppEnv>): string {
-  const forwarded = c.req.header("x-forwarded-for")?.split(",")[0]?.trim();
-  if (forwarded) return forwarded.slice(0, 64);
-  const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
-  return incoming?.socket?.remoteAddress ?? "";
-}
 
 export async function writeAuditEntry(
   db: Database,
@@ -34,6 +23,7 @@ export async function writeAuditEntry(
     .from(organizations)
     .where(eq(organizations.id, meta.organizationId));
   if (!org) return; // no such organization: nowhere to file the entry
+  const origin = callOrigin(c);
   await db.insert(auditLog).values({
     id: randomUUID(),
     organizationId: meta.organizationId,
@@ -45,12 +35,12 @@ export async function writeAuditEntry(
     actorId: caller.userId,
     actorEmail: caller.email,
     actorType: "user",
-    clientIp: clientIp(c),
+    clientIp: origin.clientIp,
     startTime: c.get("startedAt"),
     endTime: new Date(),
     result: resultName(outcome.status),
     errorMessage: outcome.errorMessage ?? "",
-    surface: surface(c),
+    surface: origin.surface,
     locations: meta.locations ?? [],
     targetIds: meta.targetIds ?? [],
     targetNames: meta.targetNames ?? [],
@@ -88,6 +78,43 @@ const ACTIONS: Record<string, string> = { POST: "Create", PUT: "Update", PATCH: 
 /** Whether a call of this method may change something, and so be audited. */
 export const isMutating = (method: string): boolean => method in ACTIONS;
 
+const MAX_TEXT = 256;
+const MAX_VALUES = 20;
+
+/** Caller-chosen text made safe to file: control and format characters (bidi overrides, zero-width) shown as U+FFFD, and bounded. */
+export function neutralise(text: string, max: number): string {
+  const plain = text.replace(/[\p{Cc}\p{Cf}]/gu, "\uFFFD");
+  return plain.length > max ? `${plain.slice(0, max - 1)}…` : plain;
+}
+
+/** Every string the request carried: path parameters, query values and the JSON body's strings. */
+async function requestTexts(c: Context<AppEnv>): Promise<Set<string>> {
+  const texts = new Set<string>();
+  const add = (value: unknown): void => {
+    if (typeof value === "string") texts.add(value);
+    else if (Array.isArray(value)) value.forEach(add);
+    else if (value && typeof value === "object") Object.values(value).forEach(add);
+  };
+  add(c.req.param());
+  add(c.req.queries());
+  if ((c.req.header("content-type") ?? "").toLowerCase().includes("json")) {
+    try {
+      add(await c.req.json());
+    } catch {
+      // No body, or not JSON: nothing more was sent.
+    }
+  }
+  return texts;
+}
+
+/** The values the caller sent itself, neutralised and bounded; anything else is dropped. */
+function onlySent(values: string[] | undefined, sent: Set<string>): string[] {
+  return (values ?? [])
+    .filter((v) => sent.has(v))
+    .slice(0, MAX_VALUES)
+    .map((v) => neutralise(v, MAX_TEXT));
+}
+
 /** Files every mutating call that did not file its own entry: the failed ones. */
 export async function auditFailures(c: Context<AppEnv>, next: () => Promise<void>): Promise<void> {
   await next();
@@ -103,18 +130,25 @@ export async function auditFailures(c: Context<AppEnv>, next: () => Promise<void
   organizationId ??= await firstOrganization(db, caller.userId);
   if (!organizationId) return;
   const action = ACTIONS[c.req.method] ?? "Update";
+  const sent = await requestTexts(c);
   try {
     await writeAuditEntry(
       db,
       c,
       {
-        action,
-        actionDetail: `${action} ${c.req.routePath.replace(/^\/v1(alpha5)?/, "")}`,
-        targetType: "",
-        ...meta,
+        action: meta?.action ?? action,
+        actionDetail: meta?.actionDetail ?? `${action} ${c.req.routePath.replace(/^\/v1(alpha5)?/, "")}`,
+        targetType: meta?.targetType ?? "",
+        ...(meta?.locations ? { locations: meta.locations } : {}),
+        // A refused call is filed, but it names only what the caller itself sent: never a fact the
+        // handler looked up before refusing (another organization's people or resources).
+        targetIds: onlySent(meta?.targetIds, sent),
+        targetNames: onlySent(meta?.targetNames, sent),
+        projectId: onlySent(meta?.projectId ? [meta.projectId] : [], sent)[0] ?? null,
+        projectName: onlySent(meta?.projectName ? [meta.projectName] : [], sent)[0] ?? null,
         organizationId,
       },
-      { status: c.res.status, errorMessage: c.get("errorMessage") ?? "" },
+      { status: c.res.status, errorMessage: neutralise(c.get("errorMessage") ?? "", MAX_TEXT) },
     );
   } catch (error) {
     c.get("deps").logger.error("audit entry not written", { request_id: c.get("requestId"), error: String(error) });

@@ -13,6 +13,10 @@ export interface GatewayDeps {
   maxBodyBytes: number;
   /** Longest time to the first byte of an answer. */
   requestTimeoutMs: number;
+  /** Proxies in front of the gateway whose X-Forwarded-For entries count (0: the socket's address). */
+  trustedProxyHops: number;
+  /** Shared with a remote console: its calls carry an HMAC under it (lib/gateway/origin.ts). */
+  consoleChannelKey?: string;
 }
 
 export interface Caller {

@@ -79,6 +79,7 @@ beforeAll(async () => {
     logger: createLogger("silent"),
     maxBodyBytes: 1024 * 1024,
     requestTimeoutMs: 30_000,
+    trustedProxyHops: 0,
   });
   const res = await app.request("http://gateway.test/v1/openapi.json");
   expect(res.status).toBe(200);

@@ -25,6 +25,7 @@ export interface GatewayOptions {
   skewSeconds?: number;
   maxBodyBytes?: number;
   requestTimeoutMs?: number;
+  trustedProxyHops?: number;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -38,17 +39,13 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     options.store ?? (config.DATABASE_URL ? { kind: "postgres", url: config.DATABASE_URL } : { kind: "pglite", dataDir });
   const masterKey = options.masterKey ?? loadMasterKey(config.STRATUS_MASTER_KEY, dataDir);
   const store = await openStore(storeOptions);
-  const credentials = (options.seed ?? config.STRATUS_SEED_DEMO === "1") ? await seedIfEmpty(store.db, masterKey) : null;
+  // Production stores start empty unless the demo is asked for (STRATUS_SEED_DEMO=1).
+  const seed = options.seed ?? (config.STRATUS_SEED_DEMO ? config.STRATUS_SEED_DEMO === "1" : config.NODE_ENV !== "production");
+  const credentials = seed ? await seedIfEmpty(store.db, masterKey) : null;
   if (credentials) {
     const file = writeDemoCredentials(dataDir, credentials);
-    // Demo keys only: printed once so a newcomer can sign requests right away.
-    logger.info("demo organization created", {
-      organization_id: credentials.organization_id,
-      credentials_file: file,
-      owner: `${credentials.owner.access_key_id}:${credentials.owner.secret_key}`,
-      member: `${credentials.member.access_key_id}:${credentials.member.secret_key}`,
-      outsider: `${credentials.outsider.access_key_id}:${credentials.outsider.secret_key}`,
-    });
+    // The keys go to the file (mode 0600) only: a log line is read by more people than the data dir.
+    logger.info("demo organization created", { organization_id: credentials.organization_id, credentials_file: file });
   }
   const deps: GatewayDeps = {
     db: store.db,
@@ -58,6 +55,8 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     skewSeconds: options.skewSeconds ?? config.STRATUS_SIGNATURE_SKEW_SECONDS,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     requestTimeoutMs: options.requestTimeoutMs ?? config.STRATUS_REQUEST_TIMEOUT_SECONDS * 1000,
+    trustedProxyHops: options.trustedProxyHops ?? config.STRATUS_TRUSTED_PROXY_HOPS,
+    consoleChannelKey: config.STRATUS_CONSOLE_CHANNEL_KEY,
   };
   return { app: createApp(deps), store, deps, close: () => store.close() };
 }

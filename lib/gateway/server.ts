@@ -1,4 +1,5 @@
 import { serve } from "@hono/node-server";
+import { installRequestGuard } from "@/lib/client-address";
 import { env } from "@/lib/env";
 import { startGateway } from "./runtime";
 
@@ -6,6 +7,8 @@ import { startGateway } from "./runtime";
 export async function runServer(): Promise<void> {
   const config = env();
   const gateway = await startGateway();
+  // TRACE and other methods a fetch Request refuses are 405 before the adapter builds one.
+  installRequestGuard();
   const server = serve({ fetch: gateway.app.fetch, port: config.PORT, hostname: process.env.HOST ?? "0.0.0.0" }, (info) => {
     gateway.deps.logger.info("gateway listening", { port: info.port, store: gateway.store.kind });
   });

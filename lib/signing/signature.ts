@@ -60,6 +60,24 @@ export function authorizationHeader(accessKeyId: string, signature: string): str
   return `Bearer ${SIGNATURE_VERSION}:${accessKeyId}:${signature}`;
 }
 
+/**
+ * Timestamps this process has signed with, per millisecond. The gateway refuses a
+ * mutating call's signature the second time, and two calls to one path in one
+ * millisecond would otherwise sign alike: the second gets the same millisecond told
+ * apart in its micro- and nanosecond digits (RFC 3339 allows any fraction).
+ */
+const ISSUED = new Map<number, number>();
+const ISSUED_MAX = 4096;
+
+function uniqueTimestamp(now: Date): string {
+  const ms = now.getTime();
+  const before = ISSUED.get(ms) ?? 0;
+  ISSUED.set(ms, before + 1);
+  if (ISSUED.size > ISSUED_MAX) ISSUED.delete(ISSUED.keys().next().value!);
+  const iso = now.toISOString();
+  return before === 0 ? iso : `${iso.slice(0, -1)}${String(before % 1_000_000).padStart(6, "0")}Z`;
+}
+
 /** Headers to add to a request: the timestamp and the Authorization value. */
 export function signedHeaders(
   credentials: { accessKeyId: string; secretKey: string },
@@ -67,7 +85,7 @@ export function signedHeaders(
   now: Date = new Date(),
 ): Record<string, string> {
   const url = typeof request.url === "string" ? new URL(request.url) : request.url;
-  const timestamp = now.toISOString();
+  const timestamp = uniqueTimestamp(now);
   const signature = sign(credentials.secretKey, {
     method: request.method,
     path: url.pathname,

@@ -9,6 +9,7 @@ function appWithLog() {
   const deps = {
     logger: createLogger("info", (line) => lines.push(JSON.parse(line) as Record<string, unknown>)),
     requestTimeoutMs: 50,
+    trustedProxyHops: 0,
     maxBodyBytes: 16,
   } as unknown as GatewayDeps;
   const app = createApp(deps);

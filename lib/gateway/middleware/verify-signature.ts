@@ -6,6 +6,7 @@ import type { AppEnv, Caller, GatewayDeps } from "../context";
 import { decrypt } from "../crypto";
 import { GatewayError } from "../errors";
 import { apiKeys, users } from "../store/schema";
+import { refuseReplay } from "./replay";
 
 const MESSAGES: Record<string, string> = {
   missing_authorization: "missing Authorization header",
@@ -14,8 +15,9 @@ const MESSAGES: Record<string, string> = {
   missing_timestamp: `missing ${TIMESTAMP_HEADER} header`,
   invalid_timestamp: `${TIMESTAMP_HEADER} is not an RFC 3339 timestamp`,
   timestamp_out_of_window: `${TIMESTAMP_HEADER} is outside the allowed clock skew`,
-  unknown_key: "unknown or revoked access key",
-  bad_signature: "signature does not match",
+  // One answer for both, so a caller cannot tell which access key ids exist.
+  unknown_key: "invalid access key or signature",
+  bad_signature: "invalid access key or signature",
 };
 
 /**
@@ -82,6 +84,7 @@ export const verifySignature: MiddlewareHandler<AppEnv> = async (c, next) => {
     lookupKey: keyLookup(deps),
   });
   if (!result.ok) throw new GatewayError("unauthenticated", MESSAGES[result.reason] ?? "authentication failed");
+  await refuseReplay(c);
   c.set("caller", result.key);
   c.set("access", new Access(deps.db, deps.reads, result.key));
   await next();

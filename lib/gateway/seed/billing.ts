@@ -16,9 +16,9 @@ interface Person {
  */
 export async function seedAccounting(
   tx: Database,
-  input: { organizationId: string; otherOrganizationId: string; owner: Person; member: Person; outsider: Person; now: Date },
+  input: { organizationId: string; otherOrganizationId: string; owner: Person; member: Person; outsider: Person; now: Date; idSalt: string },
 ) {
-  const r = rng(20_260_301);
+  const r = rng(20_260_301, input.idSalt);
   const { now } = input;
   const reserved = await seedReservations(tx, r, { organizationId: input.organizationId, now, extra: true });
   await seedUsage(tx, r, { organizationId: input.organizationId, now, reservations: reserved });

@@ -1,4 +1,5 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { addMember, bindRole, createApiKey, createOrganization, createUser } from "../admin";
 import type { Database } from "../store/client";
@@ -32,9 +33,13 @@ const PROJECTS = [
   { name: "staging", vms: 2, member: null },
 ] as const;
 
-/** Writes the demo organization into an empty store and returns the demo users' credentials. */
-export async function seedDemo(db: Database, masterKey: Buffer, now = new Date()): Promise<DemoCredentials> {
-  const r = rng(20_260_101);
+/**
+ * Writes the demo organization into an empty store and returns the demo users' credentials.
+ * The data is the same everywhere, its ids are drawn afresh for every install (no two stores
+ * share the demo's user, organization, project or resource ids); `idSalt` repeats one set.
+ */
+export async function seedDemo(db: Database, masterKey: Buffer, now = new Date(), idSalt = randomBytes(16).toString("hex")): Promise<DemoCredentials> {
+  const r = rng(20_260_101, idSalt);
   const credentials = await db.transaction(async (txRaw) => {
     const tx = txRaw as unknown as Database;
     await seedLocations(tx);
@@ -78,10 +83,10 @@ export async function seedDemo(db: Database, masterKey: Buffer, now = new Date()
       { id: r.uuid(), flagKey: "image_catalog_v2", targetType: "project", targetId: projectIds[2]!, value: true },
     ]);
 
-    await seedSecurity(tx, { organizationId: org.id, otherOrganizationId: other.id, ownerId: owner.id, memberId: member.id, outsiderId: outsider.id, now });
+    await seedSecurity(tx, { organizationId: org.id, otherOrganizationId: other.id, ownerId: owner.id, memberId: member.id, outsiderId: outsider.id, now, idSalt });
     await seedCatalog(tx, now);
 
-    await seedAccounting(tx, { organizationId: org.id, otherOrganizationId: other.id, owner, member, outsider, now });
+    await seedAccounting(tx, { organizationId: org.id, otherOrganizationId: other.id, owner, member, outsider, now, idSalt });
 
     const key = async (u: { id: string; email: string }) => {
       const k = await createApiKey(tx, masterKey, u.id, "demo");
@@ -103,5 +108,7 @@ export function writeDemoCredentials(dataDir: string, credentials: DemoCredentia
   mkdirSync(dir, { recursive: true });
   const file = path.join(dir, "demo-credentials.json");
   writeFileSync(file, JSON.stringify(credentials, null, 2) + "\n", { mode: 0o600 });
+  // The mode only applies to a new file: one left from an earlier install keeps its own.
+  chmodSync(file, 0o600);
   return file;
 }

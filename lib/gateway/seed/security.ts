@@ -18,6 +18,8 @@ interface SecurityInput {
   memberId: string;
   outsiderId: string;
   now: Date;
+  /** The install's id salt: ids differ between installs. */
+  idSalt: string;
 }
 
 /**
@@ -26,7 +28,7 @@ interface SecurityInput {
  * Draws from its own PRNG stream so other areas' demo data stays the same.
  */
 export async function seedSecurity(db: Database, input: SecurityInput): Promise<void> {
-  const r = rng(20_260_211);
+  const r = rng(20_260_211, input.idSalt);
   const { now } = input;
   const ago = (days: number) => new Date(now.getTime() - days * DAY);
 

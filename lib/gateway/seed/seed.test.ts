@@ -1,9 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { resetEnvCache } from "@/lib/env";
 import { createLogger } from "../logger";
 import { startGateway } from "../runtime";
 import { openStore } from "../store/client";
@@ -115,19 +116,21 @@ describe("the demo organization", () => {
     );
   });
 
-  it("is the same on every run but for the secrets", { timeout: 180_000 }, async () => {
+  it("draws new ids for every install (no two stores share the demo's ids), the same data otherwise", { timeout: 180_000 }, async () => {
     const store = await openStore({ kind: "memory" });
     try {
       const again = await seedDemo(store.db, randomBytes(32));
-      expect(again.organization_id).toBe(t.demo.organization_id);
+      expect(again.organization_id).not.toBe(t.demo.organization_id);
       for (const who of ["owner", "member", "outsider"] as const) {
-        expect(again[who].user_id).toBe(t.demo[who].user_id);
+        expect(again[who].user_id).not.toBe(t.demo[who].user_id);
         expect(again[who].email).toBe(t.demo[who].email);
         expect(again[who].secret_key).not.toBe(t.demo[who].secret_key);
       }
-      const names = async (d: typeof store.db) =>
-        (await d.select({ id: projects.id, name: projects.name }).from(projects).orderBy(projects.id)).map((p) => `${p.id} ${p.name}`);
-      expect(await names(store.db)).toEqual(await names(db()));
+      const projectRows = (d: typeof store.db) => d.select({ id: projects.id, name: projects.name }).from(projects);
+      const [mine, theirs] = [await projectRows(db()), await projectRows(store.db)];
+      expect(theirs.map((p) => p.name).sort()).toEqual(mine.map((p) => p.name).sort());
+      const ids = new Set(mine.map((p) => p.id));
+      expect(theirs.filter((p) => ids.has(p.id))).toEqual([]);
     } finally {
       await store.close();
     }
@@ -135,8 +138,11 @@ describe("the demo organization", () => {
 });
 
 describe("demo credentials file", { timeout: 180_000 }, () => {
-  it("is written with mode 0600 in exactly the documented shape", () => {
+  it("is written with mode 0600 in exactly the documented shape, even over a file left with another mode", () => {
     const dir = tempDir();
+    mkdirSync(path.join(dir, "data"));
+    writeFileSync(path.join(dir, "data", "demo-credentials.json"), "{}", { mode: 0o666 });
+    chmodSync(path.join(dir, "data", "demo-credentials.json"), 0o666);
     const file = writeDemoCredentials(path.join(dir, "data"), t.demo);
     expect(file).toBe(path.join(dir, "data", "demo-credentials.json"));
     expect(statSync(file).mode & 0o777).toBe(0o600);
@@ -171,5 +177,36 @@ describe("demo credentials file", { timeout: 180_000 }, () => {
     } finally {
       await second.close();
     }
+  });
+});
+
+describe("demo seeding by default", { timeout: 180_000 }, () => {
+  async function startWith(vars: Record<string, string | undefined>): Promise<{ orgs: number; file: boolean }> {
+    const saved = { ...process.env };
+    const dataDir = tempDir();
+    Object.assign(process.env, { STRATUS_DATA_DIR: dataDir });
+    for (const [k, v] of Object.entries(vars)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+    resetEnvCache();
+    try {
+      const gateway = await startGateway({ store: { kind: "memory" }, dataDir, masterKey: randomBytes(32), logger: createLogger("silent") });
+      try {
+        return { orgs: (await gateway.store.db.select().from(organizations)).length, file: existsSync(path.join(dataDir, "demo-credentials.json")) };
+      } finally {
+        await gateway.close();
+      }
+    } finally {
+      process.env = saved;
+      resetEnvCache();
+    }
+  }
+
+  it("is off in production unless asked for, and on elsewhere unless turned off", async () => {
+    expect(await startWith({ NODE_ENV: "production", STRATUS_SEED_DEMO: undefined })).toEqual({ orgs: 0, file: false });
+    expect(await startWith({ NODE_ENV: "production", STRATUS_SEED_DEMO: "1" })).toEqual({ orgs: 2, file: true });
+    expect(await startWith({ NODE_ENV: "development", STRATUS_SEED_DEMO: undefined })).toEqual({ orgs: 2, file: true });
+    expect(await startWith({ NODE_ENV: "development", STRATUS_SEED_DEMO: "0" })).toEqual({ orgs: 0, file: false });
   });
 });

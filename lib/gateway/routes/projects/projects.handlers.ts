@@ -24,6 +24,16 @@ async function visibleProject(access: Access, db: Parameters<typeof findProject>
   return { project, relation };
 }
 
+/**
+ * A project of one of the caller's organizations, for changes (the permission is checked
+ * after): a missing project and another organization's are the same 404, so ids cannot be probed.
+ */
+async function projectOfCallersOrgs(access: Access, db: Parameters<typeof findProject>[0], projectId: string) {
+  const project = await findProject(db, projectId);
+  if (!project || !(await access.relation(project.organizationId))) throw notFound(`project ${projectId} not found`);
+  return project;
+}
+
 export const listProjects: AppRouteHandler<typeof routes.listProjects> = async (c) => {
   const { org_id: orgId, project_name: name, skip_loading_project_resources: skip } = c.req.valid("query");
   const { db, reads } = c.get("deps");
@@ -99,8 +109,7 @@ export const updateProject: AppRouteHandler<typeof routes.updateProject> = async
   const { db } = c.get("deps");
   const access = c.get("access");
   const audit = auditAs(c, { action: "Update", actionDetail: "Rename Project", targetType: "Project", targetIds: [projectId] });
-  const project = await findProject(db, projectId);
-  if (!project) throw notFound(`project ${projectId} not found`);
+  const project = await projectOfCallersOrgs(access, db, projectId);
   Object.assign(audit, { organizationId: project.organizationId, projectId, projectName: project.name, targetNames: [name] });
   await requirePermission(access, project.organizationId, "projects.update", projectId);
   const relation = (await access.projectRelation(project.organizationId, projectId)) ?? "member";
@@ -128,8 +137,7 @@ export const deleteProject: AppRouteHandler<typeof routes.deleteProject> = async
   const { project_id: projectId } = c.req.valid("param");
   const { db } = c.get("deps");
   const audit = auditAs(c, { action: "Delete", actionDetail: "Delete Project", targetType: "Project", targetIds: [projectId] });
-  const project = await findProject(db, projectId);
-  if (!project) throw notFound(`project ${projectId} not found`);
+  const project = await projectOfCallersOrgs(c.get("access"), db, projectId);
   Object.assign(audit, { organizationId: project.organizationId, projectId, projectName: project.name, targetNames: [project.name] });
   await requirePermission(c.get("access"), project.organizationId, "projects.delete", projectId);
   await mutate(c, { ...audit, organizationId: project.organizationId }, async (tx) => {

@@ -416,7 +416,6 @@ describe("PUT /organizations/projects", () => {
   it.each([
     ["member", "a project where they are Project Member", "inference-prod"],
     ["member", "a project they are not bound to", "staging"],
-    ["outsider", "a project of another organization", "staging"],
   ] as const)("refuses the %s on %s with 403, audited", async (who, _what, name) => {
     const id = ids[name]!;
     const { result: res, entries } = await audited(() => rename(who, id, { name: "taken-over" }));
@@ -424,6 +423,20 @@ describe("PUT /organizations/projects", () => {
     expect((await get("owner", id)).body.name).toBe(name);
     expect(entries.map((e) => [e.organizationId, e.actorId, e.result, e.targetIds])).toEqual([
       [t.demo.organization_id, t.demo[who].user_id, "PERMISSION_DENIED", [id]],
+    ]);
+  });
+
+  it("answers the outsider 404 for another organization's project, as for a missing one (no existence oracle)", async () => {
+    const id = ids["staging"]!;
+    const globex = (await list("outsider")).body.items[0]!.organization_id;
+    const { result: res, entries } = await audited(() => rename("outsider", id, { name: "taken-over" }));
+    const missing = await rename("outsider", UNKNOWN, { name: "taken-over" });
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ code: "404", reason: "not_found", message: `project ${id} not found` });
+    expect([missing.status, missing.body.reason]).toEqual([404, "not_found"]);
+    expect((await get("owner", id)).body.name).toBe("staging");
+    expect(entries.map((e) => [e.organizationId, e.actorId, e.result, e.targetIds, e.projectName])).toEqual([
+      [globex, t.demo.outsider.user_id, "NOT_FOUND", [id], null],
     ]);
   });
 
@@ -459,7 +472,6 @@ describe("DELETE /organizations/projects/{project_id}", () => {
   it.each([
     ["member", "a project where they are Project Member", "inference-prod"],
     ["member", "a project they are not bound to", "data-pipeline"],
-    ["outsider", "a project of another organization", "data-pipeline"],
   ] as const)("refuses the %s on %s with 403, audited, and deletes nothing", async (who, _what, name) => {
     const id = ids[name]!;
     const { result: res, entries } = await audited(() => remove(who, id));
@@ -474,6 +486,15 @@ describe("DELETE /organizations/projects/{project_id}", () => {
   it("answers 404 for an unknown project", async () => {
     const res = await remove("owner", UNKNOWN);
     expect(res.status).toBe(404);
+  });
+
+  it("answers the outsider 404 for another organization's project, as for a missing one, and deletes nothing", async () => {
+    const id = ids["data-pipeline"]!;
+    const res = await remove("outsider", id);
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ code: "404", reason: "not_found", message: `project ${id} not found` });
+    expect((await remove("outsider", UNKNOWN)).body.reason).toBe("not_found");
+    expect((await get("owner", id)).status).toBe(200);
   });
 
   it("deletes the project with its VMs, disks, network interfaces and bindings", async () => {

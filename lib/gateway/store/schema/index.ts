@@ -9,3 +9,4 @@ export * from "./reservations";
 export * from "./security";
 export * from "./storage";
 export * from "./catalog";
+export * from "./replay";

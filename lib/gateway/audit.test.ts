@@ -1,0 +1,58 @@
+import { eq, gt, max } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { neutralise } from "./audit";
+import { auditLog, memberships } from "./store/schema";
+import { createTestGateway, type TestGateway } from "./testing";
+
+let t: TestGateway;
+let globex: string;
+beforeAll(async () => {
+  t = await createTestGateway();
+  const [m] = await t.gateway.store.db.select().from(memberships).where(eq(memberships.userId, t.demo.outsider.user_id));
+  globex = m!.organizationId;
+});
+afterAll(() => t.close());
+
+/** The entries a call filed, in every organization. */
+async function filedBy(call: () => Promise<unknown>) {
+  const db = t.gateway.store.db;
+  const [before] = await db.select({ seq: max(auditLog.seq) }).from(auditLog);
+  await call();
+  return db.select().from(auditLog).where(gt(auditLog.seq, Number(before?.seq ?? 0)));
+}
+
+describe("an outsider's refused call", () => {
+  it("is filed, but its entry carries nothing about another organization's people", async () => {
+    const member = t.demo.member;
+    const acmeOrg = t.demo.organization_id;
+    const entries = await filedBy(() =>
+      t.json("outsider", "POST", `/iam/users/${member.user_id}/role-bindings`, {
+        body: { bindings_to_create: [{ customer_id: member.user_id, role_id: "no-such-role", scope_type: "org", scope_object_id: acmeOrg }], bindings_to_delete: [] },
+      }),
+    );
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ actorId: t.demo.outsider.user_id, organizationId: globex });
+    expect(entries[0]!.result).not.toBe("OK");
+    const text = JSON.stringify(entries);
+    expect(text).not.toContain(member.email);
+    expect(text).not.toContain("Milo Member");
+  });
+
+  it("is filed with the text it chose neutralised and bounded", async () => {
+    const chosen = `\u202e${"x".repeat(120)}`;
+    const entries = await filedBy(() => t.json("outsider", "POST", `/iam/users/${encodeURIComponent(chosen)}/role-bindings`, { body: { bindings_to_create: [], bindings_to_delete: [] } }));
+    expect(entries).toHaveLength(1);
+    const entry = entries[0]!;
+    for (const text of [entry.errorMessage, ...entry.targetIds, ...entry.targetNames, entry.projectName ?? ""]) {
+      expect(text).not.toMatch(/[\p{Cc}\p{Cf}]/u);
+      expect(text.length).toBeLessThanOrEqual(256);
+    }
+  });
+});
+
+describe("neutralise", () => {
+  it("shows control and format characters as U+FFFD and bounds the length", () => {
+    expect(neutralise("a\u202eb\u0000c\u200bd", 100)).toBe("a\uFFFDb\uFFFDc\uFFFDd");
+    expect(neutralise("y".repeat(300), 256)).toHaveLength(256);
+  });
+});

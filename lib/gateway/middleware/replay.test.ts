@@ -1,0 +1,69 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ReadCache } from "@/lib/db/read-cache";
+import { signedHeaders } from "@/lib/signing";
+import { createApp } from "../app";
+import { projects, requestSignatures } from "../store/schema";
+import { createTestGateway, type TestGateway } from "../testing";
+import { recordedSignatures, REPLAY_MESSAGE } from "./replay";
+
+let t: TestGateway;
+beforeAll(async () => {
+  t = await createTestGateway();
+  // Left by an earlier window: the first mutation of this process purges it.
+  await t.gateway.store.db.insert(requestSignatures).values({ signature: "expired-long-ago", expiresAt: new Date(Date.now() - 60_000) });
+});
+afterAll(() => t.close());
+
+const URL_PROJECTS = "http://gateway.test/v1/organizations/projects";
+
+function ownerHeaders(method: string, url: string, now?: Date): Record<string, string> {
+  const owner = t.demo.owner;
+  return { ...signedHeaders({ accessKeyId: owner.access_key_id, secretKey: owner.secret_key }, { method, url }, now), "content-type": "application/json" };
+}
+
+const create = (headers: Record<string, string>, name: string, app = t.gateway.app) =>
+  app.request(URL_PROJECTS, { method: "POST", headers, body: JSON.stringify({ organization_id: t.demo.organization_id, name }) });
+
+const named = async (name: string) => (await t.gateway.store.db.select().from(projects).where(eq(projects.name, name))).length;
+
+describe("a replayed signature", () => {
+  it("is refused on a mutation, even with another body, and nothing is created by it", async () => {
+    const headers = ownerHeaders("POST", URL_PROJECTS);
+    expect((await create(headers, "replay-first")).status).toBe(200);
+    const again = await create(headers, "replay-second");
+    expect(again.status).toBe(401);
+    expect(await again.json()).toMatchObject({ reason: "unauthenticated", message: REPLAY_MESSAGE });
+    expect(await named("replay-first")).toBe(1);
+    expect(await named("replay-second")).toBe(0);
+  });
+
+  it("is refused by another replica sharing the store", async () => {
+    const replica = createApp({ ...t.gateway.deps, reads: new ReadCache(t.gateway.store.changes) });
+    const headers = ownerHeaders("POST", URL_PROJECTS);
+    expect((await create(headers, "replica-first")).status).toBe(200);
+    expect((await create(headers, "replica-second", replica)).status).toBe(401);
+    expect(await named("replica-second")).toBe(0);
+  });
+
+  it("on a read is still answered (a GET changes nothing)", async () => {
+    const url = "http://gateway.test/v1/organizations/projects";
+    const headers = ownerHeaders("GET", url);
+    for (let i = 0; i < 3; i++) expect((await t.gateway.app.request(url, { headers })).status).toBe(200);
+  });
+
+  it("is never what two calls signed in one millisecond get: each is accepted", async () => {
+    const now = new Date();
+    const [a, b] = [ownerHeaders("POST", URL_PROJECTS, now), ownerHeaders("POST", URL_PROJECTS, now)];
+    expect(a.Authorization).not.toBe(b.Authorization);
+    expect((await create(a, "same-ms-a")).status).toBe(200);
+    expect((await create(b, "same-ms-b")).status).toBe(200);
+  });
+
+  it("is kept only while its window lasts: records past it are purged", async () => {
+    const rows = await t.gateway.store.db.select().from(requestSignatures);
+    expect(rows.map((r) => r.signature)).not.toContain("expired-long-ago");
+    expect(rows.every((r) => r.expiresAt.getTime() <= Date.now() + t.gateway.deps.skewSeconds * 1000 + 1_000)).toBe(true);
+    expect(await recordedSignatures(t.gateway.deps)).toBe(rows.length);
+  });
+});
