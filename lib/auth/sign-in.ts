@@ -7,6 +7,7 @@ import { createVaultSession, type Credentials } from "@/lib/cloud/vault";
 import { embeddedGateway } from "@/lib/gateway/runtime";
 import { apiKeys, users } from "@/lib/gateway/store/schema/identity";
 import { rateLimitedCode, SIGN_IN_ERROR } from "./messages";
+import { operationPath } from "@/lib/contract/operations";
 
 /** A refused sign-in; `code` is what the sign-in page turns into words (lib/auth/messages). */
 export class SignInError extends Error {
@@ -25,7 +26,7 @@ export async function checkApiKey(credentials: Credentials, clientIp?: string): 
   if (!RAW_BASE64URL.test(credentials.secretKey) || credentials.secretKey.length % 4 === 1) return { ok: false, reason: "invalid" };
   let response: Response;
   try {
-    response = await gatewayFetch(credentials, "GET", "/v1/organizations/entities", { clientIp });
+    response = await gatewayFetch(credentials, "GET", operationPath("getOrganizations"), { clientIp });
   } catch {
     return { ok: false, reason: "unavailable" };
   }

@@ -1,6 +1,7 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { Hono, type Context } from "hono";
 import { HTTPException } from "hono/http-exception";
+import { VERSION_PREFIXES } from "@/lib/contract/operations";
 import { auditFailures, isMutating } from "./audit";
 import type { AppEnv, GatewayDeps } from "./context";
 import { errorBody, fromDatabaseError, GatewayError } from "./errors";
@@ -11,7 +12,6 @@ import { buildOpenApiDocument } from "./openapi";
 import { createRouter, findOperation } from "./router";
 import { registerRoutes } from "./routes";
 
-export const VERSION_PREFIXES = ["/v1", "/v1alpha5"] as const;
 
 /** gRPC code names for the error status object of operations with a "default" response. */
 const RPC_CODES: Record<number, number> = { 400: 3, 401: 16, 403: 7, 404: 5, 413: 3, 500: 13 };
