@@ -1,11 +1,10 @@
-import { and, eq, isNull } from "drizzle-orm";
 import { vaultKey, vaultLimits, signInLimit, gatewayIsEmbedded } from "@/lib/cloud/config";
 import { gatewayFetch } from "@/lib/cloud/gateway-client";
 import { checkSignIn, clearSignInFailures, recordSignInFailure, retryMinutes } from "@/lib/cloud/rate-limit";
 import { consoleDb } from "@/lib/cloud/store/client";
 import { createVaultSession, type Credentials } from "@/lib/cloud/vault";
 import { embeddedGateway } from "@/lib/gateway/runtime";
-import { apiKeys, users } from "@/lib/gateway/store/schema/identity";
+import { findActiveApiKey } from "@/lib/gateway/store/queries/api-keys";
 import { rateLimitedCode, SIGN_IN_ERROR } from "./messages";
 import { operationPath } from "@/lib/contract/operations";
 
@@ -44,12 +43,8 @@ export async function checkApiKey(credentials: Credentials, clientIp?: string): 
 export async function keyOwner(accessKeyId: string): Promise<{ userId: string; email: string } | null> {
   if (!gatewayIsEmbedded()) return null;
   const { store } = await embeddedGateway();
-  const [row] = await store.db
-    .select({ userId: users.id, email: users.email })
-    .from(apiKeys)
-    .innerJoin(users, eq(users.id, apiKeys.userId))
-    .where(and(eq(apiKeys.id, accessKeyId), isNull(apiKeys.revokedAt)));
-  return row ?? null;
+  const row = await findActiveApiKey(store.db, accessKeyId);
+  return row ? { userId: row.userId, email: row.email } : null;
 }
 
 export const UNKNOWN_OWNER = { userId: "", email: "API key user" } as const;
