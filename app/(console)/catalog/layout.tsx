@@ -1,7 +1,7 @@
 import type * as React from "react";
 import { Shell } from "@/components/shell/shell";
-import { requireConsoleSession } from "@/lib/auth/session";
-import { cloudJson } from "@/lib/cloud/gateway-client";
+import { requireConsoleSession } from "@/lib/console/session";
+import { cloudJson } from "@/lib/console/gateway-client";
 import type { ListEntitiesResponse } from "@/lib/query/organizations";
 import { operationPath } from "@/lib/contract/operations";
 

@@ -2,8 +2,8 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import type { z } from "zod";
 import type { listEntitiesResponseSchema } from "@/lib/contract/organizations";
-import { requireConsoleSession } from "@/lib/auth/session";
-import { cloudJson } from "@/lib/cloud/gateway-client";
+import { requireConsoleSession } from "@/lib/console/session";
+import { cloudJson } from "@/lib/console/gateway-client";
 import { operationPath } from "@/lib/contract/operations";
 
 export const metadata: Metadata = { title: "Organizations" };

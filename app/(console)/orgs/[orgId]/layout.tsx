@@ -3,8 +3,8 @@ import type * as React from "react";
 import type { z } from "zod";
 import { Shell } from "@/components/shell/shell";
 import type { listEntitiesResponseSchema } from "@/lib/contract/organizations";
-import { requireConsoleSession } from "@/lib/auth/session";
-import { cloudJson } from "@/lib/cloud/gateway-client";
+import { requireConsoleSession } from "@/lib/console/session";
+import { cloudJson } from "@/lib/console/gateway-client";
 import { operationPath } from "@/lib/contract/operations";
 
 export default async function OrganizationLayout({ children, params }: { children: React.ReactNode; params: Promise<{ orgId: string }> }) {

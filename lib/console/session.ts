@@ -1,11 +1,12 @@
+import "server-only";
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { cache } from "react";
-import { vaultLimits } from "@/lib/cloud/config";
-import { consoleDb } from "@/lib/cloud/store/client";
-import { lookupVaultSession } from "@/lib/cloud/vault";
+import { vaultLimits } from "@/lib/console/config";
+import { consoleDb } from "@/lib/console/store/client";
+import { lookupVaultSession } from "@/lib/console/vault";
 import { sessionCookieName } from "./cookies";
-import type { SignInReason } from "./messages";
+import type { SignInReason } from "@/lib/contract/sign-in-messages";
 import { authSecret } from "./secret";
 import { sessionIdFromToken } from "./token";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import { env } from "@/lib/env";
 
 /** Secure cookies (and their __Secure- prefix) when the console is served over https. */

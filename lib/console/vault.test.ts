@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { inspect } from "node:util";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getAuthOptions } from "@/lib/auth/options";
+import { getAuthOptions } from "@/lib/console/auth-options";
 import { freshStoreOptions } from "@/lib/gateway/testing";
 import { vaultKey } from "./config";
 import { openConsoleStore, setConsoleDbForTests, type ConsoleStore } from "./store/client";

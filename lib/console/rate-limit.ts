@@ -1,3 +1,4 @@
+import "server-only";
 import { and, desc, eq, gt, lt } from "drizzle-orm";
 import type { ConsoleDb } from "./store/client";
 import { signInAttempts } from "./store/schema";

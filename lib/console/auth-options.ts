@@ -1,13 +1,14 @@
+import "server-only";
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { z } from "zod";
-import { consoleDb } from "@/lib/cloud/store/client";
-import { clientAddress } from "@/lib/cloud/rate-limit";
-import { deleteVaultSession } from "@/lib/cloud/vault";
+import { consoleDb } from "@/lib/console/store/client";
+import { clientAddress } from "@/lib/console/rate-limit";
+import { deleteVaultSession } from "@/lib/console/vault";
 import { env } from "@/lib/env";
 import { sessionCookieSecure } from "./cookies";
 import { demoAllowed, demoWhoSchema, readDemoUser } from "./demo";
-import { SIGN_IN_ERROR } from "./messages";
+import { SIGN_IN_ERROR } from "@/lib/contract/sign-in-messages";
 import { authSecret } from "./secret";
 import { SignInError, signInWithKey } from "./sign-in";
 
@@ -22,7 +23,7 @@ const apiKeyCredentialsSchema = z.object({
   secret_key: z.string().trim().min(1).max(512),
 });
 
-/** next-auth turns a thrown message into ?error=; ours are codes from lib/auth/messages. */
+/** next-auth turns a thrown message into ?error=; ours are codes from lib/contract/sign-in-messages. */
 function refuse(code: string): never {
   throw new Error(code);
 }

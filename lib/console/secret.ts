@@ -1,3 +1,4 @@
+import "server-only";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { env } from "@/lib/env";

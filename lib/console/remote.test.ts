@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { serve } from "@hono/node-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signInWithKey, UNKNOWN_OWNER } from "@/lib/auth/sign-in";
+import { signInWithKey, UNKNOWN_OWNER } from "@/lib/console/sign-in";
 import { resetEnvCache } from "@/lib/env";
 import { cloudFetch, cloudJson } from "./gateway-client";
 import { setConsoleDbForTests } from "./store/client";

@@ -1,7 +1,8 @@
+import "server-only";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { resetAuthSecretCache } from "@/lib/auth/secret";
+import { resetAuthSecretCache } from "@/lib/console/secret";
 import { resetEnvCache } from "@/lib/env";
 import { createTestGateway, type TestGateway } from "@/lib/gateway/testing";
 import { consoleDb, setConsoleDbForTests, type ConsoleDb } from "./store/client";

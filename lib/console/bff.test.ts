@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ConsoleSession, SessionState } from "@/lib/auth/session";
-import { signInWithKey } from "@/lib/auth/sign-in";
+import type { ConsoleSession, SessionState } from "@/lib/console/session";
+import { signInWithKey } from "@/lib/console/sign-in";
 import { apiKeys } from "@/lib/gateway/store/schema/identity";
 import { downloadName, handleCloudRequest, isCrossSiteMutation, type BffDeps } from "./bff";
 import { cloudFetch, type CloudFetchInit } from "./gateway-client";

@@ -1,3 +1,4 @@
+import "server-only";
 import { matchVersionedOperation, type OperationId } from "@/lib/contract/operations";
 
 /**

@@ -1,7 +1,8 @@
+import "server-only";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { gatewayIsEmbedded } from "@/lib/cloud/config";
+import { gatewayIsEmbedded } from "@/lib/console/config";
 import { env } from "@/lib/env";
 import { embeddedGateway } from "@/lib/gateway/runtime";
 

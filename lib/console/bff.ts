@@ -1,7 +1,8 @@
-import { resolveConsoleSession, type ConsoleSession, type SessionState } from "@/lib/auth/session";
+import "server-only";
+import { resolveConsoleSession, type ConsoleSession, type SessionState } from "@/lib/console/session";
 import { env } from "@/lib/env";
 import { cloudFetch, SESSION_EXPIRED, SESSION_REVOKED, type CloudFetchInit } from "./gateway-client";
-import { allowedOperation } from "./operations";
+import { allowedOperation } from "./allow-list";
 import { clientAddress } from "./rate-limit";
 
 /**

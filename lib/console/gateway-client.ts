@@ -1,5 +1,6 @@
+import "server-only";
 import { redirect } from "next/navigation";
-import type { ConsoleSession } from "@/lib/auth/session";
+import type { ConsoleSession } from "@/lib/console/session";
 import { env } from "@/lib/env";
 import { embeddedGateway } from "@/lib/gateway/runtime";
 import { signedHeaders } from "@/lib/signing";

@@ -1,3 +1,4 @@
+import "server-only";
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
 import { and, eq, isNull, lt, or } from "drizzle-orm";
 import type { ConsoleDb } from "./store/client";

@@ -1,3 +1,4 @@
+import "server-only";
 import { bigserial, index, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 
 /**

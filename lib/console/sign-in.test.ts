@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkSignIn } from "@/lib/cloud/rate-limit";
-import { sessions, signInAttempts } from "@/lib/cloud/store/schema";
-import { createConsoleTestbed, type ConsoleTestbed } from "@/lib/cloud/testing";
+import { checkSignIn } from "@/lib/console/rate-limit";
+import { sessions, signInAttempts } from "@/lib/console/store/schema";
+import { createConsoleTestbed, type ConsoleTestbed } from "@/lib/console/testing";
 import { apiKeys } from "@/lib/gateway/store/schema/identity";
-import { getAuthOptions } from "./options";
+import { getAuthOptions } from "./auth-options";
 import { SignInError, signInWithKey } from "./sign-in";
 
 let bed: ConsoleTestbed;

@@ -1,14 +1,15 @@
-import { vaultKey, vaultLimits, signInLimit, gatewayIsEmbedded } from "@/lib/cloud/config";
-import { gatewayFetch } from "@/lib/cloud/gateway-client";
-import { checkSignIn, clearSignInFailures, recordSignInFailure, retryMinutes } from "@/lib/cloud/rate-limit";
-import { consoleDb } from "@/lib/cloud/store/client";
-import { createVaultSession, type Credentials } from "@/lib/cloud/vault";
+import "server-only";
+import { vaultKey, vaultLimits, signInLimit, gatewayIsEmbedded } from "@/lib/console/config";
+import { gatewayFetch } from "@/lib/console/gateway-client";
+import { checkSignIn, clearSignInFailures, recordSignInFailure, retryMinutes } from "@/lib/console/rate-limit";
+import { consoleDb } from "@/lib/console/store/client";
+import { createVaultSession, type Credentials } from "@/lib/console/vault";
 import { embeddedGateway } from "@/lib/gateway/runtime";
 import { findActiveApiKey } from "@/lib/gateway/store/queries/api-keys";
-import { rateLimitedCode, SIGN_IN_ERROR } from "./messages";
+import { rateLimitedCode, SIGN_IN_ERROR } from "@/lib/contract/sign-in-messages";
 import { operationPath } from "@/lib/contract/operations";
 
-/** A refused sign-in; `code` is what the sign-in page turns into words (lib/auth/messages). */
+/** A refused sign-in; `code` is what the sign-in page turns into words (lib/contract/sign-in-messages). */
 export class SignInError extends Error {
   constructor(readonly code: string) {
     super(code);

@@ -1,3 +1,4 @@
+import "server-only";
 import path from "node:path";
 import { migrateDatabase, openDatabase, type OpenedStore, type SchemaDb, type StoreOptions } from "@/lib/db/open";
 import { env } from "@/lib/env";
@@ -9,7 +10,7 @@ export type ConsoleDb = SchemaDb<ConsoleSchema>;
 export type ConsoleStore = OpenedStore<ConsoleSchema>;
 export type ConsoleStoreOptions = StoreOptions;
 
-export const CONSOLE_MIGRATIONS_FOLDER = path.join(process.cwd(), "lib/cloud/store/migrations");
+export const CONSOLE_MIGRATIONS_FOLDER = path.join(process.cwd(), "lib/console/store/migrations");
 /** Kept apart from the gateway's __drizzle_migrations: the two schemas migrate independently. */
 export const CONSOLE_MIGRATIONS_TABLE = "__console_migrations";
 const CONSOLE_MIGRATIONS = { folder: CONSOLE_MIGRATIONS_FOLDER, table: CONSOLE_MIGRATIONS_TABLE, lockId: 727_411_101 };

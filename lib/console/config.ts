@@ -1,4 +1,5 @@
-import { authSecret } from "@/lib/auth/secret";
+import "server-only";
+import { authSecret } from "@/lib/console/secret";
 import { env } from "@/lib/env";
 import type { SignInLimit } from "./rate-limit";
 import { deriveVaultKey, type VaultLimits } from "./vault";
