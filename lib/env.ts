@@ -26,7 +26,7 @@ const envSchema = z.object({
   STRATUS_LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   /** Remote gateway for the console; unset means the embedded one. */
   CLOUD_API_URL: z.string().url().optional(),
-  /** Signs the console's session cookie and keys its vault; required in production (see lib/auth/secret.ts). */
+  /** Signs the console's session cookie and keys its vault; required in production (see lib/console/secret.ts). */
   AUTH_SECRET: z.string().min(1).optional(),
   NEXTAUTH_SECRET: z.string().min(1).optional(),
   /** Public URL of the console (next-auth); https turns on __Secure- cookies. */

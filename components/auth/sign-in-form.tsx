@@ -4,8 +4,8 @@ import { KeyRound, LoaderCircle, UserRound } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
 import { Button } from "@/components/ui/button";
-import { signInErrorMessage } from "@/lib/auth/messages";
-import type { ApiKeySignIn } from "@/lib/auth/schema";
+import { signInErrorMessage } from "@/lib/contract/sign-in-messages";
+import type { ApiKeySignIn } from "@/lib/contract/sign-in";
 import { cn } from "@/lib/utils";
 import { signInResolver } from "./sign-in-resolver";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { apiKeySignInSchema, type ApiKeySignIn } from "@/lib/auth/schema";
+import { apiKeySignInSchema, type ApiKeySignIn } from "@/lib/contract/sign-in";
 import { signInResolver } from "./sign-in-resolver";
 
 const CASES: ApiKeySignIn[] = [

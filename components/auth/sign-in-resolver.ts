@@ -1,10 +1,10 @@
 import type { Resolver } from "react-hook-form";
-import type { ApiKeySignIn } from "@/lib/auth/schema";
+import type { ApiKeySignIn } from "@/lib/contract/sign-in";
 
 type Errors = Partial<Record<keyof ApiKeySignIn, { type: string; message: string }>>;
 
 /**
- * The sign-in form's rules, as lib/auth/schema's apiKeySignInSchema states them
+ * The sign-in form's rules, as lib/contract/sign-in's apiKeySignInSchema states them
  * (the server checks that schema again), written out so the sign-in page does not
  * load zod. sign-in-resolver.test.ts holds the two to the same answers.
  */

@@ -13,6 +13,7 @@ import { ApiError } from "@/lib/query/fetcher";
 import { errorMessage, useGatewayMutation } from "@/lib/query/mutation";
 import { EXPIRY, type Expiry } from "./registry-token-expiry";
 import type { registryTokenFormSchema } from "./registry-token-schema";
+import { operationPath } from "@/lib/contract/operations";
 
 type FormValues = z.input<typeof registryTokenFormSchema>;
 
@@ -40,7 +41,7 @@ export function RegistryTokenForm() {
   const [expiry, setExpiry] = useState<Expiry>("90d");
 
   const mutation = useGatewayMutation<CcrTokenRequest, CcrTokenResponse>({
-    request: (body) => ({ method: "POST", path: "/v1/ccr/tokens", body }),
+    request: (body) => ({ method: "POST", path: operationPath("createCcrToken"), body }),
     invalidate: () => [],
     success: (_r, body) => (body.alias ? `Registry token “${body.alias}” created` : "Registry token created"),
     onSuccess: (result, body) => setCreated({ token: result.token, alias: body.alias, expiresAt: body.expires_at }),

@@ -1,10 +1,11 @@
 import { createLoader, parseAsString, parseAsStringLiteral } from "nuqs/server";
+import { SCOPE_TYPES } from "@/lib/contract/constants";
 
 /** The role-binding filters in the URL, named as the gateway's query parameters. */
 export const bindingFilterParams = {
   user_id: parseAsString.withDefault(""),
   role_id: parseAsString.withDefault(""),
-  scope_type: parseAsStringLiteral(["org", "project"] as const),
+  scope_type: parseAsStringLiteral(SCOPE_TYPES),
   scope_object_id: parseAsString.withDefault(""),
 };
 

@@ -1,16 +1,16 @@
 "use client";
 
 import type { ApplyRoleBindingRequest } from "@/lib/contract/iam";
-import { segment } from "@/lib/query/gateway-query";
 import { iamKeys, orgKeys, projectKeys } from "@/lib/query/keys";
 import { useGatewayMutation } from "@/lib/query/mutation";
+import { operationPath } from "@/lib/contract/operations";
 
 const count = (body: ApplyRoleBindingRequest) => body.bindings_to_create.length + body.bindings_to_delete.length;
 
 /** POST /v1/iam/users/{user_id}/role-bindings: every staged change in one all-or-nothing call. */
 export function useApplyBindings() {
   return useGatewayMutation<{ userId: string; body: ApplyRoleBindingRequest }>({
-    request: ({ userId, body }) => ({ method: "POST", path: `/v1/iam/users/${segment(userId)}/role-bindings`, body }),
+    request: ({ userId, body }) => ({ method: "POST", path: operationPath("applyRoleBindings", { user_id: userId }), body }),
     // Bindings decide who sees which project, and the caller's own permissions.
     invalidate: () => [iamKeys.all, projectKeys.all, orgKeys.all],
     success: (_r, { body }) => `Applied ${count(body)} ${count(body) === 1 ? "change" : "changes"} to the role bindings`,

@@ -3,33 +3,33 @@ import type { auditLogsGetResponseSchema } from "@/lib/contract/audit-logs";
 import type { billingCostDataSchema } from "@/lib/contract/billing";
 import type { listOrgQuotasResponseSchema } from "@/lib/contract/quotas";
 import type { reservationsGetResponseSchema } from "@/lib/contract/reservations";
-import { gatewayQuery, gatewaySummaryQuery, segment } from "@/lib/query/gateway-query";
+import { gatewayQuery, gatewaySummaryQuery } from "@/lib/query/gateway-query";
 import { auditKeys, billingKeys, quotaKeys, reservationKeys } from "@/lib/query/keys";
 import { projectQueries } from "@/lib/query/projects";
 import { compareCodeUnits } from "@/lib/format";
+import { operationPath } from "@/lib/contract/operations";
 
 /** The overview's widgets; the server prefetches each by its path, the browser reads it by its key. */
 export function overviewQueries(orgId: string, today = new Date()) {
   const end = today.toISOString().slice(0, 10);
   const start = `${end.slice(0, 8)}01`;
-  const org = `/v1/organizations/${segment(orgId)}`;
   return {
     projects: projectQueries.list(),
     spend: gatewaySummaryQuery(
       [...billingKeys.costs(orgId, { start_date: start, end_date: end }), "daily-totals"] as const,
-      `${org}/billing/costs`,
+      operationPath("getBillingCosts", { organization_id: orgId }),
       { start_date: start, end_date: end },
       dailySpend,
     ),
-    quotas: gatewayQuery<z.infer<typeof listOrgQuotasResponseSchema>, ReturnType<typeof quotaKeys.org>>(quotaKeys.org(orgId), `${org}/quotas`),
+    quotas: gatewayQuery<z.infer<typeof listOrgQuotasResponseSchema>, ReturnType<typeof quotaKeys.org>>(quotaKeys.org(orgId), operationPath("listOrgQuotas", { organization_id: orgId })),
     audit: gatewayQuery<z.infer<typeof auditLogsGetResponseSchema>, ReturnType<typeof auditKeys.search>>(
       auditKeys.search(orgId, { limit: "6" }),
-      `${org}/audit-logs`,
+      operationPath("getAuditLogs", { organization_id: orgId }),
       { limit: "6" },
     ),
     reservations: gatewayQuery<z.infer<typeof reservationsGetResponseSchema>, ReturnType<typeof reservationKeys.list>>(
       reservationKeys.list(orgId),
-      `${org}/reservations`,
+      operationPath("getReservations", { organization_id: orgId }),
     ),
   };
 }

@@ -4,13 +4,13 @@ import type { z } from "zod";
 import type { projectsPutPostResponseSchema } from "@/lib/contract/projects";
 import { iamKeys, projectKeys } from "@/lib/query/keys";
 import { useGatewayMutation } from "@/lib/query/mutation";
-import { segment } from "@/lib/query/gateway-query";
+import { operationPath } from "@/lib/contract/operations";
 
 type ProjectResponse = z.infer<typeof projectsPutPostResponseSchema>;
 
 export function useCreateProject() {
   return useGatewayMutation<{ organization_id: string; name: string }, ProjectResponse>({
-    request: (body) => ({ method: "POST", path: "/v1/organizations/projects", body }),
+    request: (body) => ({ method: "POST", path: operationPath("createProject"), body }),
     // A member who creates a project gets a binding on it.
     invalidate: () => [projectKeys.all, iamKeys.all],
     success: (r) => `Project ${r.project.name} created`,
@@ -19,7 +19,7 @@ export function useCreateProject() {
 
 export function useRenameProject() {
   return useGatewayMutation<{ projectId: string; name: string }, ProjectResponse>({
-    request: ({ projectId, name }) => ({ method: "PUT", path: "/v1/organizations/projects", query: { project_id: projectId }, body: { name } }),
+    request: ({ projectId, name }) => ({ method: "PUT", path: operationPath("updateProject"), query: { project_id: projectId }, body: { name } }),
     invalidate: () => [projectKeys.all],
     success: (r) => `Project renamed to ${r.project.name}`,
   });
@@ -27,7 +27,7 @@ export function useRenameProject() {
 
 export function useDeleteProject(onDeleted?: () => void) {
   return useGatewayMutation<{ projectId: string; name: string }>({
-    request: ({ projectId }) => ({ method: "DELETE", path: `/v1/organizations/projects/${segment(projectId)}` }),
+    request: ({ projectId }) => ({ method: "DELETE", path: operationPath("deleteProject", { project_id: projectId }) }),
     // Lists only: the deleted project's own queries would answer 404 while its page is left.
     invalidate: () => [projectKeys.lists(), iamKeys.all],
     success: (_r, { name }) => `Project ${name} deleted`,

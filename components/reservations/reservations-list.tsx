@@ -11,7 +11,7 @@ import { Field, Select } from "@/components/ui/field";
 import { WidgetSkeleton } from "@/components/ui/skeleton";
 import { EmptyState, ErrorState } from "@/components/ui/states";
 import type { Reservation, ReservationStatus } from "@/lib/contract/reservations";
-import { RESERVATION_STATUSES } from "./statuses";
+import { RESERVATION_STATUSES } from "@/lib/contract/constants";
 import { reservationQueries } from "@/lib/query/reservations";
 import { price, utcDate } from "./format";
 import { reservationListParams } from "./search-params";

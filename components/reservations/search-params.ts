@@ -1,5 +1,5 @@
 import { createLoader, parseAsString, parseAsStringLiteral } from "nuqs/server";
-import { RESERVATION_STATUSES } from "./statuses";
+import { RESERVATION_STATUSES } from "@/lib/contract/constants";
 import { GPU_RANGES } from "@/lib/query/reservations";
 
 /**

@@ -8,7 +8,7 @@ import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { WidgetSkeleton } from "@/components/ui/skeleton";
 import { ErrorState } from "@/components/ui/states";
 import type { EditOrgMfaRequest, MfaMethod } from "@/lib/contract/mfa";
-import { MFA_METHODS } from "./mfa-methods";
+import { MFA_METHODS } from "@/lib/contract/constants";
 import { orgKeys, securityKeys } from "@/lib/query/keys";
 import { useGatewayMutation } from "@/lib/query/mutation";
 import { mfaQueries, securityPaths, type GetOrgMfaResponse } from "@/lib/query/security";

@@ -33,6 +33,7 @@ function readSettings(form: HTMLFormElement): SettingsFormInput {
   };
 }
 import { useOrg } from "./use-org";
+import { operationPath } from "@/lib/contract/operations";
 
 type UpdateResponse = z.infer<typeof entitiesPutPostResponseSchema>;
 
@@ -71,7 +72,7 @@ function SettingsForm({ entity, canEdit }: { entity: Entity; canEdit: boolean })
   const defaults = toFormValues(entity);
 
   const update = useGatewayMutation<EntitiesPutPostRequest, UpdateResponse>({
-    request: (body) => ({ method: "PUT", path: "/v1/organizations/entities", query: { org_id: entity.id }, body }),
+    request: (body) => ({ method: "PUT", path: operationPath("updateOrganization"), query: { org_id: entity.id }, body }),
     invalidate: () => [orgKeys.all],
     success: (r) => `Settings of ${r.entity.name} saved`,
     // The shell's organization name comes from the server.

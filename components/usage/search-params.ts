@@ -2,7 +2,9 @@ import { parseAsNativeArrayOf, parseAsString, parseAsStringLiteral } from "nuqs/
 import { RANGE_PRESET_VALUES, resolveRange, type RangePreset } from "@/components/billing/date-range";
 import type { UsageFilters } from "@/lib/query/usage";
 
-export const USAGE_INTERVALS = ["daily", "monthly"] as const;
+import { USAGE_INTERVALS } from "@/lib/contract/constants";
+
+export { USAGE_INTERVALS };
 
 /** The usage page's URL: lists repeat their name once per value, as the usage operation takes them. */
 export const usageSearchParams = {

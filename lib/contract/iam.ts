@@ -1,7 +1,8 @@
 import { z } from "zod";
+import { SCOPE_TYPES } from "./constants";
 import { idSchema } from "./common";
 
-export const scopeTypeSchema = z.enum(["org", "project"], { message: "must be org or project" });
+export const scopeTypeSchema = z.enum(SCOPE_TYPES, { message: "must be org or project" });
 
 export const roleSchema = z
   .object({

@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { mfaMethodSchema, organizationMfaSchema } from "./organizations";
+import { MFA_METHODS } from "./constants";
+import { organizationMfaSchema } from "./organizations";
 
-export const MFA_METHODS = mfaMethodSchema.options;
+export { MFA_METHODS, type MfaMethod } from "./constants";
 
 export const mfaPathSchema = z.object({ organization_id: z.string() });
 
@@ -17,4 +18,3 @@ export const editOrgMfaRequestSchema = z
   .meta({ id: "EditOrgMFARequest" });
 
 export type EditOrgMfaRequest = z.infer<typeof editOrgMfaRequestSchema>;
-export type MfaMethod = (typeof MFA_METHODS)[number];

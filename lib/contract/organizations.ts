@@ -1,7 +1,8 @@
 import { z } from "zod";
+import { MFA_METHODS } from "./constants";
 import { nameSchema } from "./common";
 
-export const mfaMethodSchema = z.enum(["totp", "webauthn"]);
+export const mfaMethodSchema = z.enum(MFA_METHODS);
 
 export const organizationMfaSchema = z
   .object({ method: mfaMethodSchema, created_at: z.string() })

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { idSchema, queryArray } from "./common";
 import { orderedRange, timestampSchema } from "./time";
+import { RESERVATION_STATUSES } from "./constants";
 
-export const RESERVATION_STATUSES = ["effective", "pending", "expired", "cancelled"] as const;
-export type ReservationStatus = (typeof RESERVATION_STATUSES)[number];
+export { RESERVATION_STATUSES, type ReservationStatus } from "./constants";
 
 export const reservationsQuerySchema = z.object({
   status: z.enum(RESERVATION_STATUSES, { message: `must be one of ${RESERVATION_STATUSES.join(", ")}` }).optional(),

@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { aliasSchema, nameSchema } from "./common";
 import { futureTimestampSchema } from "./time";
+import { SCIM_STATUSES } from "./constants";
 
-export const SCIM_STATUSES = ["active", "inactive"] as const;
+export { SCIM_STATUSES } from "./constants";
 
 // Path values are checked for shape in the handlers: the reads declare no 400, so an
 // id that cannot exist is a 404 there, not a validation error.

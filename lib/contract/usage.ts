@@ -1,8 +1,9 @@
 import { z } from "zod";
+import { USAGE_INTERVALS } from "./constants";
 import { idSchema, queryArray } from "./common";
 import { dateSchema, orderedRange } from "./time";
 
-export const usageIntervalSchema = z.enum(["daily", "monthly"], { message: "must be daily or monthly" });
+export const usageIntervalSchema = z.enum(USAGE_INTERVALS, { message: "must be daily or monthly" });
 
 /** GET /organizations/{org_id}/usage: arrays repeat the name once per value. */
 export const usageQuerySchema = z

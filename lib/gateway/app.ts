@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import { Hono, type Context } from "hono";
 import { SUPPORTED_METHODS } from "@/lib/client-address";
 import { HTTPException } from "hono/http-exception";
+import { VERSION_PREFIXES } from "@/lib/contract/operations";
 import { auditFailures, isMutating } from "./audit";
 import type { AppEnv, GatewayDeps } from "./context";
 import { errorBody, fromDatabaseError, GatewayError, RETRY_AFTER_SECONDS } from "./errors";
@@ -13,7 +14,6 @@ import { buildOpenApiDocument } from "./openapi";
 import { createRouter, findOperation } from "./router";
 import { registerRoutes } from "./routes";
 
-export const VERSION_PREFIXES = ["/v1", "/v1alpha5"] as const;
 
 /** gRPC code names for the error status object of operations with a "default" response. */
 const RPC_CODES: Record<number, number> = { 400: 3, 401: 16, 403: 7, 404: 5, 413: 3, 500: 13, 503: 14 };

@@ -4,7 +4,7 @@ import type { Context } from "hono";
 import type { AppEnv, AuditMeta } from "./context";
 import { resultName } from "./errors";
 import { callOrigin } from "./origin";
-import { findOperation } from "./router";
+import { matchOperation } from "@/lib/contract/operations";
 import type { Database } from "./store/client";
 import { firstOrganization } from "./store/queries/first-organization";
 import { auditLog, organizations } from "./store/schema";
@@ -122,7 +122,7 @@ export async function auditFailures(c: Context<AppEnv>, next: () => Promise<void
   const caller = c.get("caller");
   if (!caller) return; // unauthenticated: no actor, no organization to file it under
   // A call to no operation at all changed nothing and names nothing: not an audit event.
-  if (!findOperation(c.req.method, new URL(c.req.url).pathname.replace(/^\/v1(alpha5)?(?=\/)/, ""))) return;
+  if (!matchOperation(c.req.method, new URL(c.req.url).pathname.replace(/^\/v1(alpha5)?(?=\/)/, ""))) return;
   const meta = c.get("audit");
   const params = c.req.param() as Record<string, string | undefined>;
   let organizationId = meta?.organizationId ?? params.org_id ?? params.organization_id ?? c.req.query("org_id");

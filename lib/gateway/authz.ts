@@ -1,9 +1,10 @@
-import { and, eq } from "drizzle-orm";
 import type { ReadCache } from "@/lib/db/read-cache";
 import type { Caller } from "./context";
 import { forbidden } from "./errors";
 import type { Database } from "./store/client";
-import { memberships, roleBindings, roles } from "./store/schema";
+import { grantsOf, relationsOf, type Grant, type Relation } from "./store/queries/access";
+
+export type { Relation };
 
 /**
  * Permission names. Roles (seeded data) grant them; a binding at org scope grants
@@ -26,14 +27,6 @@ export const PERMISSIONS = [
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
-export type Relation = "owner" | "member";
-
-interface Grant {
-  permissions: string[];
-  scopeType: string;
-  scopeObjectId: string;
-}
-
 /**
  * What one caller may do, loaded lazily, once per request, and kept in the
  * gateway's read cache until the store next changes.
@@ -51,13 +44,7 @@ export class Access {
   /** Organization id → the caller's relation to it. */
   memberships(): Promise<Map<string, Relation>> {
     const userId = this.caller.userId;
-    this.orgs ??= this.reads.get(`memberships:${userId}`, () =>
-      this.db
-        .select({ organizationId: memberships.organizationId, relation: memberships.relation })
-        .from(memberships)
-        .where(eq(memberships.userId, userId))
-        .then((rows) => new Map(rows.map((r) => [r.organizationId, r.relation as Relation]))),
-    );
+    this.orgs ??= this.reads.get(`memberships:${userId}`, () => relationsOf(this.db, userId));
     return this.orgs;
   }
 
@@ -69,14 +56,7 @@ export class Access {
     let found = this.grants.get(orgId);
     if (!found) {
       const userId = this.caller.userId;
-      found = this.reads.get(`grants:${userId}:${orgId}`, () =>
-        this.db
-          .select({ permissions: roles.permissions, scopeType: roleBindings.scopeType, scopeObjectId: roleBindings.scopeObjectId })
-          .from(roleBindings)
-          .innerJoin(roles, eq(roles.id, roleBindings.roleId))
-          .where(and(eq(roleBindings.userId, userId), eq(roleBindings.organizationId, orgId)))
-          .then((rows): Grant[] => rows),
-      );
+      found = this.reads.get(`grants:${userId}:${orgId}`, () => grantsOf(this.db, userId, orgId));
       this.grants.set(orgId, found);
     }
     return found;

@@ -1,5 +1,6 @@
 import { OpenAPIHono, type RouteConfig } from "@hono/zod-openapi";
 import type { ZodError } from "zod";
+import { matchOperation } from "@/lib/contract/operations";
 import type { AppEnv } from "./context";
 import { GatewayError } from "./errors";
 
@@ -73,29 +74,26 @@ export function createRouter(): OpenAPIHono<AppEnv> {
 }
 
 export interface DeclaredOperation {
-  method: string;
-  pattern: RegExp;
   statuses: Set<number>;
   hasDefault: boolean;
 }
 
-/** Which statuses each operation declares, so errors keep to them (see onError). */
-export const declaredOperations: DeclaredOperation[] = [];
+/**
+ * Which statuses each operation declares, so errors keep to them (see onError). Keyed by
+ * operationId: building the API again replaces an entry, it never adds one.
+ */
+const declaredOperations = new Map<string, DeclaredOperation>();
 
 export function declare(route: RouteConfig): void {
-  const source = route.path.replace(/\{[^}]+\}/g, "[^/]+");
   const keys = Object.keys(route.responses);
-  declaredOperations.push({
-    method: route.method.toUpperCase(),
-    pattern: new RegExp(`^${source}$`),
+  declaredOperations.set(route.operationId ?? `${route.method} ${route.path}`, {
     statuses: new Set(keys.filter((k) => /^\d+$/.test(k)).map(Number)),
     hasDefault: keys.includes("default"),
   });
 }
 
-/** The declared operation a request path (without version prefix) is for, if any. */
+/** The declared statuses of the operation a request path (without version prefix) is for, if any. */
 export function findOperation(method: string, path: string): DeclaredOperation | undefined {
-  // Static segments first: /reservations/gpu-tracking before /reservations/{id}.
-  const matches = declaredOperations.filter((op) => op.method === method && op.pattern.test(path));
-  return matches.sort((a, b) => a.pattern.source.split("[^/]+").length - b.pattern.source.split("[^/]+").length)[0];
+  const id = matchOperation(method, path);
+  return id ? declaredOperations.get(id) : undefined;
 }

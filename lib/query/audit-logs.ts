@@ -3,8 +3,9 @@ import { rfc3339 } from "@/components/ui/dates";
 import type { z } from "zod";
 import type { auditLogsGetResponseSchema, logEntrySchema } from "@/lib/contract/audit-logs";
 import { apiFetch, toQueryString, type QueryParams } from "./fetcher";
-import { segment } from "./gateway-query";
 import { auditKeys } from "./keys";
+import { AUDIT_LIST_FILTERS, type AuditListFilter } from "@/lib/contract/constants";
+import { operationPath } from "@/lib/contract/operations";
 
 export type AuditLogsResponse = z.infer<typeof auditLogsGetResponseSchema>;
 export type LogEntry = z.infer<typeof logEntrySchema>;
@@ -24,22 +25,7 @@ export const DEFAULT_AUDIT_WINDOW: AuditWindow = "1d";
 export const AUDIT_PAGE_SIZES = [10, 20, 50, 100] as const;
 export type AuditPageSize = (typeof AUDIT_PAGE_SIZES)[number];
 
-/** The list filters of the operation, in the spec's order; each is sent comma-separated. */
-export const AUDIT_LIST_FILTERS = [
-  "project_ids",
-  "actions",
-  "actor_ids",
-  "actor_emails",
-  "actor_types",
-  "target_ids",
-  "target_types",
-  "target_names",
-  "locations",
-  "results",
-  "results_not",
-  "surfaces",
-] as const;
-export type AuditListFilter = (typeof AUDIT_LIST_FILTERS)[number];
+export { AUDIT_LIST_FILTERS, type AuditListFilter } from "@/lib/contract/constants";
 
 export type AuditSearch = Record<AuditListFilter, string[]> & {
   window: AuditWindow;
@@ -74,7 +60,7 @@ export function auditQueryParams(s: AuditSearch, now: Date): QueryParams {
  * measures the window from the moment it fetches.
  */
 export function auditLogQuery(orgId: string, s: AuditSearch, now = new Date()) {
-  const path = `/v1/organizations/${segment(orgId)}/audit-logs`;
+  const path = operationPath("getAuditLogs", { organization_id: orgId });
   const filters: Record<string, string | string[] | number | undefined> = { window: s.window, limit: s.limit };
   for (const name of AUDIT_LIST_FILTERS) if (s[name].length) filters[name] = s[name];
   if (s.window === "custom") Object.assign(filters, { from: s.from ?? undefined, to: s.to ?? undefined });

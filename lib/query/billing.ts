@@ -2,8 +2,9 @@ import type { z } from "zod";
 import type { billingCostDataSchema } from "@/lib/contract/billing";
 import type { usageOptionsSchema } from "@/lib/contract/usage";
 import { apiUrl } from "./fetcher";
-import { gatewayQuery, segment } from "./gateway-query";
+import { gatewayQuery } from "./gateway-query";
 import { billingKeys } from "./keys";
+import { operationPath } from "@/lib/contract/operations";
 
 export type BillingCostData = z.infer<typeof billingCostDataSchema>;
 export type BillingOptions = z.infer<typeof usageOptionsSchema>;
@@ -14,15 +15,13 @@ export interface DayRange {
   end_date: string;
 }
 
-const billingPath = (orgId: string) => `/v1/organizations/${segment(orgId)}/billing`;
-
 export const billingQueries = {
   /** GET …/billing/costs: daily spend by project, product and region. */
   costs: (orgId: string, range: DayRange) =>
-    gatewayQuery<BillingCostData, ReturnType<typeof billingKeys.costs>>(billingKeys.costs(orgId, { ...range }), `${billingPath(orgId)}/costs`, { ...range }),
+    gatewayQuery<BillingCostData, ReturnType<typeof billingKeys.costs>>(billingKeys.costs(orgId, { ...range }), operationPath("getBillingCosts", { organization_id: orgId }), { ...range }),
   /** GET …/billing/options: the projects, product lines and regions with on-demand costs in the period. */
   options: (orgId: string, range: DayRange) =>
-    gatewayQuery<BillingOptions, ReturnType<typeof billingKeys.options>>(billingKeys.options(orgId, { ...range }), `${billingPath(orgId)}/options`, { ...range }),
+    gatewayQuery<BillingOptions, ReturnType<typeof billingKeys.options>>(billingKeys.options(orgId, { ...range }), operationPath("getBillingOptions", { organization_id: orgId }), { ...range }),
 };
 
 export interface BillingExportFilters extends DayRange {
@@ -38,7 +37,7 @@ export interface BillingExportFilters extends DayRange {
  */
 export function billingExportUrl(orgId: string, f: BillingExportFilters): string {
   const list = (values: string[]) => (values.length ? values : undefined);
-  return apiUrl(`${billingPath(orgId)}/export-productline`, {
+  return apiUrl(operationPath("getBillingExportProductline", { organization_id: orgId }), {
     projects: list(f.projects),
     product_lines: list(f.product_lines),
     regions: list(f.regions),

@@ -30,7 +30,3 @@ export function gatewaySummaryQuery<Answer, T, K extends QueryKey>(queryKey: K, 
     fromGateway: (answer: unknown) => summarize(answer as Answer),
   };
 }
-
-export function segment(value: string): string {
-  return encodeURIComponent(value);
-}

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { listRoleBindingsResponseSchema, listRolesResponseSchema } from "@/lib/contract/iam";
 import { gatewayQuery } from "./gateway-query";
 import { iamKeys } from "./keys";
+import { operationPath } from "@/lib/contract/operations";
 
 export type ListRolesResponse = z.infer<typeof listRolesResponseSchema>;
 export type ListRoleBindingsResponse = z.infer<typeof listRoleBindingsResponseSchema>;
@@ -15,8 +16,8 @@ export interface RoleBindingFilters {
 
 export const iamQueries = {
   /** GET /v1/iam/roles: roles of the caller's organization. */
-  roles: () => gatewayQuery<ListRolesResponse, ReturnType<typeof iamKeys.roles>>(iamKeys.roles(), "/v1/iam/roles"),
+  roles: () => gatewayQuery<ListRolesResponse, ReturnType<typeof iamKeys.roles>>(iamKeys.roles(), operationPath("listRoles")),
   /** GET /v1/iam/role-bindings */
   bindings: (filters: RoleBindingFilters = {}) =>
-    gatewayQuery<ListRoleBindingsResponse, ReturnType<typeof iamKeys.bindings>>(iamKeys.bindings({ ...filters }), "/v1/iam/role-bindings", { ...filters }),
+    gatewayQuery<ListRoleBindingsResponse, ReturnType<typeof iamKeys.bindings>>(iamKeys.bindings({ ...filters }), operationPath("listRoleBindings"), { ...filters }),
 };

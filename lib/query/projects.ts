@@ -1,7 +1,8 @@
 import type { z } from "zod";
 import type { listProjectsResponseSchema, listVmsResponseSchema, projectSchema } from "@/lib/contract/projects";
-import { gatewayQuery, segment } from "./gateway-query";
+import { gatewayQuery } from "./gateway-query";
 import { projectKeys } from "./keys";
+import { operationPath } from "@/lib/contract/operations";
 
 export type ListProjectsResponse = z.infer<typeof listProjectsResponseSchema>;
 export type Project = z.infer<typeof projectSchema>;
@@ -16,11 +17,11 @@ export interface ProjectListFilters {
 export const projectQueries = {
   /** GET /v1/organizations/projects */
   list: (filters: ProjectListFilters = {}) =>
-    gatewayQuery<ListProjectsResponse, ReturnType<typeof projectKeys.list>>(projectKeys.list({ ...filters }), "/v1/organizations/projects", { ...filters }),
+    gatewayQuery<ListProjectsResponse, ReturnType<typeof projectKeys.list>>(projectKeys.list({ ...filters }), operationPath("listProjects"), { ...filters }),
   /** GET /v1/organizations/projects/{project_id} */
   detail: (projectId: string) =>
-    gatewayQuery<Project, ReturnType<typeof projectKeys.detail>>(projectKeys.detail(projectId), `/v1/organizations/projects/${segment(projectId)}`),
+    gatewayQuery<Project, ReturnType<typeof projectKeys.detail>>(projectKeys.detail(projectId), operationPath("getProject", { project_id: projectId })),
   /** GET /v1/organizations/projects/{project_id}/vms */
   vms: (projectId: string) =>
-    gatewayQuery<ListVmsResponse, ReturnType<typeof projectKeys.vms>>(projectKeys.vms(projectId), `/v1/organizations/projects/${segment(projectId)}/vms`),
+    gatewayQuery<ListVmsResponse, ReturnType<typeof projectKeys.vms>>(projectKeys.vms(projectId), operationPath("listProjectVMs", { project_id: projectId })),
 };

@@ -1,7 +1,8 @@
 import type { z } from "zod";
 import type { listOrgQuotasResponseSchema } from "@/lib/contract/quotas";
-import { gatewayQuery, segment } from "./gateway-query";
+import { gatewayQuery } from "./gateway-query";
 import { quotaKeys } from "./keys";
+import { operationPath } from "@/lib/contract/operations";
 
 export type ListOrgQuotasResponse = z.infer<typeof listOrgQuotasResponseSchema>;
 export type OrgQuota = ListOrgQuotasResponse["quotas"][number];
@@ -9,7 +10,7 @@ export type OrgQuota = ListOrgQuotasResponse["quotas"][number];
 export const quotaQueries = {
   /** GET …/quotas: the maximum and current use of each organization quota. */
   org: (orgId: string) =>
-    gatewayQuery<ListOrgQuotasResponse, ReturnType<typeof quotaKeys.org>>(quotaKeys.org(orgId), `/v1/organizations/${segment(orgId)}/quotas`),
+    gatewayQuery<ListOrgQuotasResponse, ReturnType<typeof quotaKeys.org>>(quotaKeys.org(orgId), operationPath("listOrgQuotas", { organization_id: orgId })),
 };
 
 export type QuotaLevel = "ok" | "near" | "critical" | "none";

@@ -2,8 +2,9 @@ import { queryOptions } from "@tanstack/react-query";
 import type { z } from "zod";
 import type { gpuTrackingResponseSchema, latestGpuTrackingSchema, ReservationStatus, reservationsGetResponseSchema } from "@/lib/contract/reservations";
 import { apiFetch, toQueryString, type QueryParams } from "./fetcher";
-import { gatewayQuery, segment } from "./gateway-query";
+import { gatewayQuery } from "./gateway-query";
 import { reservationKeys } from "./keys";
+import { operationPath } from "@/lib/contract/operations";
 
 export type ReservationsGetResponse = z.infer<typeof reservationsGetResponseSchema>;
 export type GpuTrackingResponse = z.infer<typeof gpuTrackingResponseSchema>;
@@ -37,27 +38,23 @@ function trackingFilterQuery(filters: { product_line?: string; region?: string }
   return { product_line: filters.product_line || undefined, region: filters.region || undefined };
 }
 
-function orgPath(orgId: string): string {
-  return `/v1/organizations/${segment(orgId)}/reservations`;
-}
-
 export const reservationQueries = {
   /** GET /v1/organizations/{id}/reservations, all statuses when none is given. */
   list: (orgId: string, status?: ReservationStatus) =>
     gatewayQuery<ReservationsGetResponse, ReturnType<typeof reservationKeys.list>>(
       reservationKeys.list(orgId, status ? { status } : {}),
-      orgPath(orgId),
+      operationPath("getReservations", { organization_id: orgId }),
       { status },
     ),
   /** GET /v1/organizations/{id}/reservations/{reservation_id}: the reservation as the only item. */
   detail: (orgId: string, reservationId: string) =>
     gatewayQuery<ReservationsGetResponse, ReturnType<typeof reservationKeys.detail>>(
       reservationKeys.detail(orgId, reservationId),
-      `${orgPath(orgId)}/${segment(reservationId)}`,
+      operationPath("getReservation", { organization_id: orgId, reservation_id: reservationId }),
     ),
   /** GET …/reservations/gpu-tracking over the filter's window. */
   gpuTracking: (orgId: string, filters: GpuTrackingFilters) => {
-    const base = `${orgPath(orgId)}/gpu-tracking`;
+    const base = operationPath("getReservationsGPUTracking", { organization_id: orgId });
     const query = (now: Date): QueryParams => ({ ...trackingFilterQuery(filters), ...gpuTrackingWindow(filters, now) });
     const key = reservationKeys.gpuTracking(orgId, {
       range: filters.range,
@@ -75,7 +72,7 @@ export const reservationQueries = {
     const query = trackingFilterQuery(filters);
     return gatewayQuery<LatestGpuTracking, ReturnType<typeof reservationKeys.gpuTrackingLatest>>(
       reservationKeys.gpuTrackingLatest(orgId, query),
-      `${orgPath(orgId)}/gpu-tracking/latest`,
+      operationPath("getLatestGPUTracking", { organization_id: orgId }),
       query,
     );
   },

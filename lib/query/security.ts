@@ -2,8 +2,9 @@ import type { z } from "zod";
 import type { getOrgMfaResponseSchema } from "@/lib/contract/mfa";
 import type { listScimIntegrationsResponseSchema, listScimIntegrationTokensResponseSchema, scimIntegrationSchema } from "@/lib/contract/scim";
 import type { listSsoProvidersResponseSchema } from "@/lib/contract/sso";
-import { gatewayQuery, segment } from "./gateway-query";
+import { gatewayQuery } from "./gateway-query";
 import { securityKeys } from "./keys";
+import { operationPath } from "@/lib/contract/operations";
 
 export type ListScimIntegrationsResponse = z.infer<typeof listScimIntegrationsResponseSchema>;
 export type ScimIntegrationResponse = z.infer<typeof scimIntegrationSchema>;
@@ -11,18 +12,16 @@ export type ListScimTokensResponse = z.infer<typeof listScimIntegrationTokensRes
 export type ListSsoProvidersResponse = z.infer<typeof listSsoProvidersResponseSchema>;
 export type GetOrgMfaResponse = z.infer<typeof getOrgMfaResponseSchema>;
 
-const org = (orgId: string) => `/v1/organizations/${segment(orgId)}`;
-
 /** Gateway paths of the security area, shared by the reads below and the mutations. */
 export const securityPaths = {
-  scimIntegrations: (orgId: string) => `${org(orgId)}/scim/integrations`,
-  scimIntegration: (orgId: string, integrationId: string) => `${org(orgId)}/scim/integrations/${segment(integrationId)}`,
-  scimTokens: (orgId: string, integrationId: string) => `${org(orgId)}/scim/integrations/${segment(integrationId)}/tokens`,
+  scimIntegrations: (orgId: string) => operationPath("listSCIMIntegrations", { org_id: orgId }),
+  scimIntegration: (orgId: string, integrationId: string) => operationPath("getSCIMIntegration", { org_id: orgId, integration_id: integrationId }),
+  scimTokens: (orgId: string, integrationId: string) => operationPath("listSCIMIntegrationTokens", { org_id: orgId, integration_id: integrationId }),
   scimToken: (orgId: string, integrationId: string, keyId: string) =>
-    `${org(orgId)}/scim/integrations/${segment(integrationId)}/tokens/${segment(keyId)}`,
-  ssoProviders: (orgId: string) => `${org(orgId)}/sso/providers`,
-  ssoProvider: (orgId: string, providerId: string) => `${org(orgId)}/sso/providers/${segment(providerId)}`,
-  mfa: (orgId: string) => `${org(orgId)}/mfa`,
+    operationPath("deleteSCIMIntegrationToken", { org_id: orgId, integration_id: integrationId, access_key_id: keyId }),
+  ssoProviders: (orgId: string) => operationPath("listSSOProviders", { organization_id: orgId }),
+  ssoProvider: (orgId: string, providerId: string) => operationPath("deleteSSOProvider", { organization_id: orgId, provider_id: providerId }),
+  mfa: (orgId: string) => operationPath("OrganizationsMFAService_GetOrganizationMFA", { organization_id: orgId }),
 };
 
 export const scimQueries = {

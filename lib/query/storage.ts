@@ -1,13 +1,14 @@
 import type { z } from "zod";
 import type { listS3KeysResponseSchema } from "@/lib/contract/s3";
-import { gatewayQuery, segment } from "./gateway-query";
+import { gatewayQuery } from "./gateway-query";
 import { storageKeys } from "./keys";
+import { operationPath } from "@/lib/contract/operations";
 
 export type ListS3KeysResponse = z.infer<typeof listS3KeysResponseSchema>;
 
 export const storagePaths = {
-  s3Keys: (orgId: string) => `/v1/organizations/${segment(orgId)}/storage/s3/keys`,
-  s3Key: (orgId: string, accessKeyId: string) => `/v1/organizations/${segment(orgId)}/storage/s3/keys/${segment(accessKeyId)}`,
+  s3Keys: (orgId: string) => operationPath("listS3Keys", { org_id: orgId }),
+  s3Key: (orgId: string, accessKeyId: string) => operationPath("deleteS3Key", { org_id: orgId, access_key_id: accessKeyId }),
 };
 
 export const storageQueries = {

@@ -1,8 +1,9 @@
 import type { z } from "zod";
 import type { customerOrganizationUsageSchema, usageIntervalSchema, usageOptionsSchema } from "@/lib/contract/usage";
 import { apiUrl } from "./fetcher";
-import { gatewayQuery, segment } from "./gateway-query";
+import { gatewayQuery } from "./gateway-query";
 import { usageKeys } from "./keys";
+import { operationPath } from "@/lib/contract/operations";
 
 export type UsageReport = z.infer<typeof customerOrganizationUsageSchema>;
 export type UsageItem = UsageReport["items"][number];
@@ -18,8 +19,6 @@ export interface UsageFilters {
   interval: UsageInterval;
 }
 
-const orgPath = (orgId: string) => `/v1/organizations/${segment(orgId)}`;
-
 export const usageQueries = {
   /** GET …/usage: arrays repeat their name once per value; empty means all. */
   report: (orgId: string, f: UsageFilters) => {
@@ -31,10 +30,10 @@ export const usageQueries = {
       end_date: f.end_date,
       interval: f.interval,
     };
-    return gatewayQuery<UsageReport, ReturnType<typeof usageKeys.report>>(usageKeys.report(orgId, { ...query }), `${orgPath(orgId)}/usage`, query);
+    return gatewayQuery<UsageReport, ReturnType<typeof usageKeys.report>>(usageKeys.report(orgId, { ...query }), operationPath("getUsage", { org_id: orgId }), query);
   },
   /** GET …/usage/options: the values each filter can take, and the span of the data. */
-  options: (orgId: string) => gatewayQuery<UsageOptions, ReturnType<typeof usageKeys.options>>(usageKeys.options(orgId), `${orgPath(orgId)}/usage/options`),
+  options: (orgId: string) => gatewayQuery<UsageOptions, ReturnType<typeof usageKeys.options>>(usageKeys.options(orgId), operationPath("getUsageOptions", { organization_id: orgId })),
 };
 
 export interface UsageExportFilters {
@@ -48,5 +47,5 @@ export interface UsageExportFilters {
 
 /** The backend-for-frontend URL of the resource-level usage CSV (every list is required by the operation). */
 export function usageExportUrl(orgId: string, f: UsageExportFilters): string {
-  return apiUrl(`${orgPath(orgId)}/usage/export`, { ...f });
+  return apiUrl(operationPath("getUsageExport", { organization_id: orgId }), { ...f });
 }

@@ -7,13 +7,13 @@
  */
 import { encode } from "next-auth/jwt";
 import { RequestCookies } from "next/dist/server/web/spec-extension/cookies";
-import { authSecret } from "@/lib/auth/secret";
-import { sessionCookieName } from "@/lib/auth/cookies";
-import { signInWithKey } from "@/lib/auth/sign-in";
-import { sessionStateFromCookies } from "@/lib/auth/session";
-import { handleCloudRequest, type BffDeps } from "@/lib/cloud/bff";
-import { cloudFetch } from "@/lib/cloud/gateway-client";
-import { createConsoleTestbed } from "@/lib/cloud/testing";
+import { authSecret } from "@/lib/console/secret";
+import { sessionCookieName } from "@/lib/console/cookies";
+import { signInWithKey } from "@/lib/console/sign-in";
+import { sessionStateFromCookies } from "@/lib/console/session";
+import { handleCloudRequest, type BffDeps } from "@/lib/console/bff";
+import { cloudFetch } from "@/lib/console/gateway-client";
+import { createConsoleTestbed } from "@/lib/console/testing";
 import { signedHeaders } from "@/lib/signing";
 import type { Row } from "./report";
 import type { Scale } from "./scale";
@@ -32,7 +32,7 @@ export async function run(scale: Scale): Promise<Row[]> {
 
     const throughConsole = async () => {
       const request = new Request(`http://console.bench/api/cloud${GATEWAY_PATH}`, { headers: { cookie, host: "console.bench" } });
-      // The handler's own session resolution (lib/auth/session), with the cookies Next.js would give
+      // The handler's own session resolution (lib/console/session), with the cookies Next.js would give
       // it: next/headers' cookies() in a route handler is RequestCookies over the request's headers.
       const deps: BffDeps = { session: () => sessionStateFromCookies(new RequestCookies(request.headers)), fetch: cloudFetch, maxBodyBytes: 1 << 20, trustedProxyHops: 1 };
       return handleCloudRequest(request, deps);

@@ -35,7 +35,9 @@ function parseArgs(argv: string[]): { quick: boolean; only: Section[] } {
 }
 
 function runSection(section: Section, outFile: string, scale: string): Promise<number | null> {
-  const node = [process.execPath, "--import", "tsx", path.join(BENCH_DIR, "section.ts"), section, outFile, scale];
+  // The console's server modules import "server-only": scripts/server-only.mjs lets them load outside Next.js.
+  const preload = section === "bff" ? ["--import", path.join(BENCH_DIR, "..", "server-only.mjs")] : [];
+  const node = [process.execPath, ...preload, "--import", "tsx", path.join(BENCH_DIR, "section.ts"), section, outFile, scale];
   const lock = process.env.BENCH_BUILD_LOCK;
   const [command, ...args] = section === "console" && lock ? ["flock", lock, ...node] : node;
   const child = spawn(command!, args, { stdio: ["ignore", "inherit", "inherit"] });

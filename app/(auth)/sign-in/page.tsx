@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { SignInForm } from "@/components/auth/sign-in-form";
-import { demoAvailable } from "@/lib/auth/demo";
-import { safeCallbackPath, signInErrorMessage, signInReasonMessage } from "@/lib/auth/messages";
-import { resolveConsoleSession } from "@/lib/auth/session";
+import { demoAvailable } from "@/lib/console/demo";
+import { safeCallbackPath, signInErrorMessage, signInReasonMessage } from "@/lib/contract/sign-in-messages";
+import { resolveConsoleSession } from "@/lib/console/session";
 
 export const metadata: Metadata = { title: "Sign in" };
 export const dynamic = "force-dynamic";

@@ -5,8 +5,8 @@ import { CapacityView } from "@/components/catalog/capacity-view";
 import { CatalogTabs } from "@/components/catalog/catalog-tabs";
 import { loadCapacityParams } from "@/components/catalog/search-params";
 import { PageHeader } from "@/components/ui/page-header";
-import { requireConsoleSession } from "@/lib/auth/session";
-import { cloudJson } from "@/lib/cloud/gateway-client";
+import { requireConsoleSession } from "@/lib/console/session";
+import { cloudJson } from "@/lib/console/gateway-client";
 import { catalogQueries } from "@/lib/query/catalog";
 import { makeQueryClient } from "@/lib/query/query-client";
 

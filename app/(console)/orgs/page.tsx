@@ -2,15 +2,16 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import type { z } from "zod";
 import type { listEntitiesResponseSchema } from "@/lib/contract/organizations";
-import { requireConsoleSession } from "@/lib/auth/session";
-import { cloudJson } from "@/lib/cloud/gateway-client";
+import { requireConsoleSession } from "@/lib/console/session";
+import { cloudJson } from "@/lib/console/gateway-client";
+import { operationPath } from "@/lib/contract/operations";
 
 export const metadata: Metadata = { title: "Organizations" };
 
 /** Sends the user to their first organization, or says they have none. */
 export default async function OrganizationsPage() {
   const session = await requireConsoleSession();
-  const { items } = await cloudJson<z.infer<typeof listEntitiesResponseSchema>>(session, "/v1/organizations/entities");
+  const { items } = await cloudJson<z.infer<typeof listEntitiesResponseSchema>>(session, operationPath("getOrganizations"));
   const first = items[0];
   if (first) redirect(`/orgs/${first.id}`);
   return (

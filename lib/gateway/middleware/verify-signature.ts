@@ -1,11 +1,10 @@
-import { and, eq, isNull } from "drizzle-orm";
 import type { MiddlewareHandler } from "hono";
 import { TIMESTAMP_HEADER, verify } from "@/lib/signing";
 import { Access } from "../authz";
 import type { AppEnv, Caller, GatewayDeps } from "../context";
 import { decrypt } from "../crypto";
 import { GatewayError } from "../errors";
-import { apiKeys, users } from "../store/schema";
+import { findActiveApiKey } from "../store/queries/api-keys";
 import { refuseReplay } from "./replay";
 
 const MESSAGES: Record<string, string> = {
@@ -57,13 +56,9 @@ function keyLookup(deps: GatewayDeps): KeyLookup {
     // Until the store changes (a revocation is a change), a key's lookup is answered from memory.
     lookup = (accessKeyId) =>
       reads.get(`key:${accessKeyId}`, async () => {
-        const [row] = await db
-          .select({ secret: apiKeys.secretCiphertext, userId: users.id, email: users.email })
-          .from(apiKeys)
-          .innerJoin(users, eq(users.id, apiKeys.userId))
-          .where(and(eq(apiKeys.id, accessKeyId), isNull(apiKeys.revokedAt)));
+        const row = await findActiveApiKey(db, accessKeyId);
         if (!row) return null;
-        return { secret: decrypt(masterKey, row.secret), key: { userId: row.userId, email: row.email, accessKeyId } };
+        return { secret: decrypt(masterKey, row.secretCiphertext), key: { userId: row.userId, email: row.email, accessKeyId } };
       });
     lookups.set(deps, lookup);
   }

@@ -2,6 +2,7 @@ import type { RouteConfig, RouteHandler } from "@hono/zod-openapi";
 import type { Context, TypedResponse } from "hono";
 import type { z } from "zod";
 import { errorBodySchema, rpcStatusSchema } from "@/lib/contract/common";
+import { operations, type OperationId } from "@/lib/contract/operations";
 import type { AppEnv } from "../context";
 
 export type AppRouteHandler<R extends RouteConfig> = RouteHandler<R, AppEnv>;
@@ -15,6 +16,11 @@ const ERROR_DESCRIPTIONS = {
 } as const;
 
 type ErrorCode = keyof typeof ERROR_DESCRIPTIONS;
+
+/** A route's operationId, method and path, from the operations table (lib/contract/operations.ts). */
+export function operation<Id extends OperationId>(id: Id): { operationId: Id } & (typeof operations)[Id] {
+  return { operationId: id, ...operations[id] };
+}
 
 export function json<T extends z.ZodType>(schema: T, description: string) {
   return { description, content: { "application/json": { schema } } };

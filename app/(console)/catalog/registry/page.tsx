@@ -3,8 +3,8 @@ import type { Metadata } from "next";
 import { CatalogTabs } from "@/components/catalog/catalog-tabs";
 import { RegistryView } from "@/components/catalog/registry-view";
 import { PageHeader } from "@/components/ui/page-header";
-import { requireConsoleSession } from "@/lib/auth/session";
-import { cloudJson } from "@/lib/cloud/gateway-client";
+import { requireConsoleSession } from "@/lib/console/session";
+import { cloudJson } from "@/lib/console/gateway-client";
 import { catalogQueries } from "@/lib/query/catalog";
 import { makeQueryClient } from "@/lib/query/query-client";
 

@@ -2,8 +2,8 @@ import { dehydrate, HydrationBoundary } from "@tanstack/react-query";
 import type { Metadata } from "next";
 import { overviewQueries } from "@/components/overview/queries";
 import { AuditWidget, QuotasWidget, ReservationsWidget, ResourcesWidget, SpendWidget } from "@/components/overview/widgets";
-import { requireConsoleSession } from "@/lib/auth/session";
-import { cloudJson } from "@/lib/cloud/gateway-client";
+import { requireConsoleSession } from "@/lib/console/session";
+import { cloudJson } from "@/lib/console/gateway-client";
 import { makeQueryClient } from "@/lib/query/query-client";
 
 export const metadata: Metadata = { title: "Overview" };

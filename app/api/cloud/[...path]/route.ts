@@ -1,4 +1,4 @@
-import { handleCloudRequest } from "@/lib/cloud/bff";
+import { handleCloudRequest } from "@/lib/console/bff";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

@@ -1,12 +1,10 @@
 import { createRoute } from "@hono/zod-openapi";
 import { auditLogsGetResponseSchema, auditLogsQuerySchema } from "@/lib/contract/audit-logs";
 import { organizationPathSchema } from "@/lib/contract/usage";
-import { errors, json } from "../shared";
+import { errors, json, operation } from "../shared";
 
 export const getAuditLogs = createRoute({
-  method: "get",
-  path: "/organizations/{organization_id}/audit-logs",
-  operationId: "getAuditLogs",
+  ...operation("getAuditLogs"),
   tags: ["Audit Logs"],
   summary: "Get audit logs belonging to the specified organization. User must be part of the organization.",
   description:

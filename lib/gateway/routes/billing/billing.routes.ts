@@ -2,14 +2,12 @@ import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
 import { billingCostDataSchema, billingExportQuerySchema, billingRangeQuerySchema, BILLING_EXPORT_COLUMNS } from "@/lib/contract/billing";
 import { organizationPathSchema, usageOptionsSchema } from "@/lib/contract/usage";
-import { errors, json } from "../shared";
+import { errors, json, operation } from "../shared";
 
 const tags = ["Billing"];
 
 export const getBillingCosts = createRoute({
-  method: "get",
-  path: "/organizations/{organization_id}/billing/costs",
-  operationId: "getBillingCosts",
+  ...operation("getBillingCosts"),
   tags,
   summary: "Get the daily spend for a specified organization by project.",
   description: "Optional start_date and end_date (YYYY-MM-DD) choose the period; the default is the last 30 days.",
@@ -18,9 +16,7 @@ export const getBillingCosts = createRoute({
 });
 
 export const getBillingExportProductline = createRoute({
-  method: "get",
-  path: "/organizations/{organization_id}/billing/export-productline",
-  operationId: "getBillingExportProductline",
+  ...operation("getBillingExportProductline"),
   tags,
   summary: "Return a CSV containing the costs for resources in a given period.",
   description: `Columns: ${BILLING_EXPORT_COLUMNS.join(", ")}. One row per resource and day.`,
@@ -43,9 +39,7 @@ export const getBillingExportProductline = createRoute({
 });
 
 export const getBillingOptions = createRoute({
-  method: "get",
-  path: "/organizations/{organization_id}/billing/options",
-  operationId: "getBillingOptions",
+  ...operation("getBillingOptions"),
   tags,
   summary: "Retrieve data about an organizations recent Non-Reservation costs.",
   request: { params: organizationPathSchema, query: billingRangeQuerySchema },

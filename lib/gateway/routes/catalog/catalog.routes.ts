@@ -7,12 +7,10 @@ import {
   listImagesQuerySchema,
   listImagesResponseSchema,
 } from "@/lib/contract/catalog";
-import { errors, json } from "../shared";
+import { errors, json, operation } from "../shared";
 
 export const listCapacities = createRoute({
-  method: "get",
-  path: "/capacities",
-  operationId: "listSliceCapacities",
+  ...operation("listSliceCapacities"),
   tags: ["Capacities"],
   summary: "Lists available the cloud platform capacity with optional filters on location and product name.",
   description: "Each filter takes repeated or comma-separated values; a row matches when it matches any of them.",
@@ -21,9 +19,7 @@ export const listCapacities = createRoute({
 });
 
 export const listImages = createRoute({
-  method: "get",
-  path: "/compute/images",
-  operationId: "listImages",
+  ...operation("listImages"),
   tags: ["Images"],
   summary: "Lists all images and returns their details.",
   request: { query: listImagesQuerySchema },
@@ -31,9 +27,7 @@ export const listImages = createRoute({
 });
 
 export const getImage = createRoute({
-  method: "get",
-  path: "/compute/images/{image_id}",
-  operationId: "getImage",
+  ...operation("getImage"),
   tags: ["Images"],
   summary: "Returns details for a single image.",
   request: { params: imagePathSchema },

@@ -1,11 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
 import { featureFlagsQuerySchema, featureFlagsResponseSchema } from "@/lib/contract/flags";
-import { defaultError, errors, json } from "../shared";
+import { defaultError, errors, json, operation } from "../shared";
 
 export const getFeatureFlags = createRoute({
-  method: "get",
-  path: "/featureflags",
-  operationId: "getFeatureFlags",
+  ...operation("getFeatureFlags"),
   tags: ["Feature Flags"],
   summary: "Get feature flags for the currently logged in user.",
   description:

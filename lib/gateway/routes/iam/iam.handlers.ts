@@ -1,10 +1,23 @@
-import { randomUUID } from "node:crypto";
-import { and, eq, inArray } from "drizzle-orm";
+import type { ApplyRoleBindingRequest } from "@/lib/contract/iam";
 import { auditAs, mutate } from "../../audit";
-import { requirePermission } from "../../authz";
+import type { AuditMeta } from "../../context";
+import { requirePermission, type Access } from "../../authz";
 import { badRequest, forbidden, notFound } from "../../errors";
-import { listBindings, listRoles as listRoleRows, toRole } from "../../store/queries/iam";
-import { memberships, projects, roleBindings, roles, users } from "../../store/schema";
+import type { Database } from "../../store/client";
+import {
+  applyBindings,
+  bindingsByIds,
+  findUser,
+  isMemberOfAny,
+  listBindings,
+  listRoles as listRoleRows,
+  projectExistsIn,
+  roleExistsIn,
+  rolesByIds,
+  toRole,
+  userOrganizationIds,
+  type BindingPlan,
+} from "../../store/queries/iam";
 import type { AppRouteHandler } from "../shared";
 import type * as routes from "./iam.routes";
 
@@ -23,24 +36,10 @@ export const listRoleBindings: AppRouteHandler<typeof routes.listRoleBindings> =
   if (orgs.length === 0) throw forbidden("the caller belongs to no organization");
 
   // A filter naming something the caller cannot see is a 404, not an empty list.
-  if (query.user_id) {
-    const [m] = await db
-      .select({ userId: memberships.userId })
-      .from(memberships)
-      .where(and(eq(memberships.userId, query.user_id), inArray(memberships.organizationId, orgs)))
-      .limit(1);
-    if (!m) throw notFound(`user ${query.user_id} not found`);
-  }
-  if (query.role_id) {
-    const [r] = await db.select({ id: roles.id }).from(roles).where(and(eq(roles.id, query.role_id), inArray(roles.organizationId, orgs)));
-    if (!r) throw notFound(`role ${query.role_id} not found`);
-  }
-  if (query.scope_object_id && !orgs.includes(query.scope_object_id)) {
-    const [p] = await db
-      .select({ id: projects.id })
-      .from(projects)
-      .where(and(eq(projects.id, query.scope_object_id), inArray(projects.organizationId, orgs)));
-    if (!p) throw notFound(`scope object ${query.scope_object_id} not found`);
+  if (query.user_id && !(await isMemberOfAny(db, query.user_id, orgs))) throw notFound(`user ${query.user_id} not found`);
+  if (query.role_id && !(await roleExistsIn(db, query.role_id, orgs))) throw notFound(`role ${query.role_id} not found`);
+  if (query.scope_object_id && !orgs.includes(query.scope_object_id) && !(await projectExistsIn(db, query.scope_object_id, orgs))) {
+    throw notFound(`scope object ${query.scope_object_id} not found`);
   }
 
   const result = [];
@@ -60,35 +59,22 @@ export const listRoleBindings: AppRouteHandler<typeof routes.listRoleBindings> =
   return c.json({ role_bindings: result }, 200);
 };
 
-interface PlannedCreate {
-  index: number;
-  organizationId: string;
-  roleId: string;
-  scopeType: string;
-  scopeObjectId: string;
-}
-
-export const applyRoleBindings: AppRouteHandler<typeof routes.applyRoleBindings> = async (c) => {
-  const { user_id: userId } = c.req.valid("param");
-  const body = c.req.valid("json");
-  const { db } = c.get("deps");
-  const access = c.get("access");
-  const audit = auditAs(c, { action: "Update", actionDetail: "Apply Role Bindings", targetType: "RoleBinding", targetIds: [] });
-
-  const [user] = await db.select({ id: users.id, email: users.email }).from(users).where(eq(users.id, userId));
-  if (!user) throw notFound(`user ${userId} not found`);
-  audit.targetNames = [user.email];
-
-  // Plan and authorize every change before the transaction; a failure names the change.
-  const roleIds = [...new Set(body.bindings_to_create.map((b) => b.role_id))];
-  const roleRows = roleIds.length ? await db.select().from(roles).where(inArray(roles.id, roleIds)) : [];
-  const rolesById = new Map(roleRows.map((r) => [r.id, r]));
-  const targetOrgs = new Set(
-    (await db.select({ org: memberships.organizationId }).from(memberships).where(eq(memberships.userId, userId))).map((m) => m.org),
-  );
+/**
+ * Checks and authorizes every change of an apply before any is made; a refusal names the change.
+ * The audit entry is filed in the first organization a change touches.
+ */
+async function planBindingChanges(
+  db: Database,
+  access: Access,
+  userId: string,
+  body: ApplyRoleBindingRequest,
+  audit: AuditMeta,
+): Promise<BindingPlan & { organizationId: string }> {
+  const rolesById = await rolesByIds(db, [...new Set(body.bindings_to_create.map((b) => b.role_id))]);
+  const targetOrgs = await userOrganizationIds(db, userId);
   const callerOrgs = await access.memberships();
 
-  const creates: PlannedCreate[] = [];
+  const creates: BindingPlan["creates"] = [];
   const seen = new Set<string>();
   for (const [index, input] of body.bindings_to_create.entries()) {
     const at = `bindings_to_create[${index}]`;
@@ -101,12 +87,8 @@ export const applyRoleBindings: AppRouteHandler<typeof routes.applyRoleBindings>
     if (input.scope_type === "org" && input.scope_object_id !== role.organizationId) {
       throw badRequest(`${at}.scope_object_id`, `organization ${input.scope_object_id} not found for this role`);
     }
-    if (input.scope_type === "project") {
-      const [p] = await db
-        .select({ id: projects.id })
-        .from(projects)
-        .where(and(eq(projects.id, input.scope_object_id), eq(projects.organizationId, role.organizationId)));
-      if (!p) throw badRequest(`${at}.scope_object_id`, `project ${input.scope_object_id} not found`);
+    if (input.scope_type === "project" && !(await projectExistsIn(db, input.scope_object_id, [role.organizationId]))) {
+      throw badRequest(`${at}.scope_object_id`, `project ${input.scope_object_id} not found`);
     }
     if (!targetOrgs.has(role.organizationId)) throw badRequest(`${at}.customer_id`, "the user is not a member of the role's organization");
     const key = `${input.role_id}|${input.scope_type}|${input.scope_object_id}`;
@@ -119,8 +101,7 @@ export const applyRoleBindings: AppRouteHandler<typeof routes.applyRoleBindings>
 
   const deleteIds = body.bindings_to_delete;
   if (new Set(deleteIds).size !== deleteIds.length) throw badRequest("bindings_to_delete", "the same binding is listed twice");
-  const existing = deleteIds.length ? await db.select().from(roleBindings).where(inArray(roleBindings.id, deleteIds)) : [];
-  const existingById = new Map(existing.map((b) => [b.id, b]));
+  const existingById = await bindingsByIds(db, deleteIds);
   for (const [index, id] of deleteIds.entries()) {
     const binding = existingById.get(id);
     if (!binding || binding.userId !== userId || !callerOrgs.has(binding.organizationId)) {
@@ -130,48 +111,36 @@ export const applyRoleBindings: AppRouteHandler<typeof routes.applyRoleBindings>
     await requirePermission(access, binding.organizationId, "iam.write");
   }
 
-  if (!audit.organizationId) {
+  let organizationId = audit.organizationId;
+  if (!organizationId) {
     // Nothing to change: still an authorized, audited call in one of the user's organizations.
-    const shared = [...targetOrgs].find((org) => callerOrgs.has(org));
-    if (!shared) throw notFound(`user ${userId} not found`);
-    audit.organizationId = shared;
-    await requirePermission(access, shared, "iam.write");
+    organizationId = [...targetOrgs].find((org) => callerOrgs.has(org));
+    if (!organizationId) throw notFound(`user ${userId} not found`);
+    audit.organizationId = organizationId;
+    await requirePermission(access, organizationId, "iam.write");
   }
+  return { userId, creates, deleteIds, organizationId };
+}
 
-  await mutate(c, { ...audit, organizationId: audit.organizationId }, async (tx, meta) => {
-    // Serialize applies for one user, so concurrent ones end as some serial order would.
-    await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for("update");
-    if (deleteIds.length) {
-      const gone = await tx
-        .delete(roleBindings)
-        .where(and(inArray(roleBindings.id, deleteIds), eq(roleBindings.userId, userId)))
-        .returning({ id: roleBindings.id });
-      if (gone.length !== deleteIds.length) {
-        const missing = deleteIds.findIndex((id) => !gone.some((g) => g.id === id));
-        throw badRequest(`bindings_to_delete[${missing}]`, `role binding ${deleteIds[missing]} of this user not found`);
-      }
+export const applyRoleBindings: AppRouteHandler<typeof routes.applyRoleBindings> = async (c) => {
+  const { user_id: userId } = c.req.valid("param");
+  const body = c.req.valid("json");
+  const { db } = c.get("deps");
+  const audit = auditAs(c, { action: "Update", actionDetail: "Apply Role Bindings", targetType: "RoleBinding", targetIds: [] });
+
+  const user = await findUser(db, userId);
+  if (!user) throw notFound(`user ${userId} not found`);
+  audit.targetNames = [user.email];
+  const plan = await planBindingChanges(db, c.get("access"), userId, body, audit);
+
+  await mutate(c, { ...audit, organizationId: plan.organizationId }, async (tx, meta) => {
+    const result = await applyBindings(tx, plan);
+    if (!result.ok && "missingDelete" in result) {
+      throw badRequest(`bindings_to_delete[${result.missingDelete}]`, `role binding ${plan.deleteIds[result.missingDelete]} of this user not found`);
     }
+    if (!result.ok) throw badRequest(`bindings_to_create[${result.duplicateCreate}]`, `the user already has this binding (${result.existingId})`);
     // Ids go into the entry only once every change is made: a rolled-back apply names none it never made.
-    const created: string[] = [];
-    for (const create of creates) {
-      const [dup] = await tx
-        .select({ id: roleBindings.id })
-        .from(roleBindings)
-        .where(
-          and(
-            eq(roleBindings.userId, userId),
-            eq(roleBindings.roleId, create.roleId),
-            eq(roleBindings.scopeType, create.scopeType),
-            eq(roleBindings.scopeObjectId, create.scopeObjectId),
-          ),
-        );
-      if (dup) throw badRequest(`bindings_to_create[${create.index}]`, `the user already has this binding (${dup.id})`);
-      const id = randomUUID();
-      await tx.insert(roleBindings).values({ id, organizationId: create.organizationId, userId, roleId: create.roleId, scopeType: create.scopeType, scopeObjectId: create.scopeObjectId });
-      created.push(id);
-    }
-    meta.targetIds = [...created, ...deleteIds];
+    meta.targetIds = [...result.createdIds, ...plan.deleteIds];
   });
   return c.json({}, 200);
 };
-

@@ -7,21 +7,17 @@ import {
   listRolesResponseSchema,
   userPathSchema,
 } from "@/lib/contract/iam";
-import { errors, json, jsonBody } from "../shared";
+import { errors, json, jsonBody, operation } from "../shared";
 
 export const listRoles = createRoute({
-  method: "get",
-  path: "/iam/roles",
-  operationId: "listRoles",
+  ...operation("listRoles"),
   tags: ["Roles"],
   summary: "Lists role associated with the caller's organization.",
   responses: { 200: json(listRolesResponseSchema, "roles"), ...errors(400, 403, 500) },
 });
 
 export const listRoleBindings = createRoute({
-  method: "get",
-  path: "/iam/role-bindings",
-  operationId: "listRoleBindings",
+  ...operation("listRoleBindings"),
   tags: ["RoleBindings"],
   summary: "Lists role bindings visible to the caller.",
   request: { query: listRoleBindingsQuerySchema },
@@ -29,9 +25,7 @@ export const listRoleBindings = createRoute({
 });
 
 export const applyRoleBindings = createRoute({
-  method: "post",
-  path: "/iam/users/{user_id}/role-bindings",
-  operationId: "applyRoleBindings",
+  ...operation("applyRoleBindings"),
   tags: ["RoleBindings"],
   summary: "Creates and deletes role bindings for a user in a single atomic operation.",
   description: "If any creation or deletion fails, no changes are applied.",

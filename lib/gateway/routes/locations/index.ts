@@ -3,12 +3,10 @@ import { listLocationsResponseSchema } from "@/lib/contract/locations";
 import type { AppEnv } from "../../context";
 import { declare } from "../../router";
 import { locations } from "../../store/schema";
-import { errors, json } from "../shared";
+import { errors, json, operation } from "../shared";
 
 export const listLocations = createRoute({
-  method: "get",
-  path: "/locations",
-  operationId: "listLocations",
+  ...operation("listLocations"),
   tags: ["Locations"],
   summary: "Lists all the cloud platform locations usable for resource hosting.",
   responses: { 200: json(listLocationsResponseSchema, "location identifiers"), ...errors(401, 500) },

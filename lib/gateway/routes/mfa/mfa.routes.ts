@@ -1,15 +1,13 @@
 import { createRoute } from "@hono/zod-openapi";
 import { editOrgMfaRequestSchema, getOrgMfaResponseSchema, mfaPathSchema } from "@/lib/contract/mfa";
-import { defaultError, errors, json, jsonBody } from "../shared";
+import { defaultError, errors, json, jsonBody, operation } from "../shared";
 
 const tags = ["MFA"];
 
 // Absent from the upstream document; named as its OrganizationsMFAService would be.
 
 export const getOrganizationMfa = createRoute({
-  method: "get",
-  path: "/organizations/{organization_id}/mfa",
-  operationId: "OrganizationsMFAService_GetOrganizationMFA",
+  ...operation("OrganizationsMFAService_GetOrganizationMFA"),
   tags,
   summary: "Returns the MFA methods the organization requires.",
   request: { params: mfaPathSchema },
@@ -17,9 +15,7 @@ export const getOrganizationMfa = createRoute({
 });
 
 export const updateOrganizationMfa = createRoute({
-  method: "patch",
-  path: "/organizations/{organization_id}/mfa",
-  operationId: "OrganizationsMFAService_UpdateOrganizationMFA",
+  ...operation("OrganizationsMFAService_UpdateOrganizationMFA"),
   tags,
   summary: "Sets the MFA methods the organization requires.",
   description: "The listed methods become the required set: methods that stay keep their created_at, the others are removed.",

@@ -5,23 +5,19 @@ import {
   listEntitiesResponseSchema,
   updateOrganizationQuerySchema,
 } from "@/lib/contract/organizations";
-import { errors, json, jsonBody } from "../shared";
+import { errors, json, jsonBody, operation } from "../shared";
 
 const tags = ["Entities"];
 
 export const getOrganizations = createRoute({
-  method: "get",
-  path: "/organizations/entities",
-  operationId: "getOrganizations",
+  ...operation("getOrganizations"),
   tags,
   summary: "Retrieve details about all active organizations the logged in user belongs to.",
   responses: { 200: json(listEntitiesResponseSchema, "the caller's organizations"), ...errors(401, 500) },
 });
 
 export const updateOrganization = createRoute({
-  method: "put",
-  path: "/organizations/entities",
-  operationId: "updateOrganization",
+  ...operation("updateOrganization"),
   tags,
   summary: "Update details for an organization that the logged in user owns.",
   request: { query: updateOrganizationQuerySchema, body: jsonBody(entitiesPutPostRequestSchema) },

@@ -1,18 +1,18 @@
-import { randomUUID } from "node:crypto";
-import { and, eq } from "drizzle-orm";
 import { auditAs, mutate } from "../../audit";
 import { requireOrgOwner, requirePermission, type Access } from "../../authz";
 import { badRequest, notFound } from "../../errors";
 import {
+  deleteProjectCascade,
   findProject,
+  insertProject,
   listProjectsIn,
   listVms,
   projectNameTaken,
+  renameProject,
   resourceCounts,
   toProject,
   type ProjectRow,
 } from "../../store/queries/projects";
-import { projects, roleBindings, roles } from "../../store/schema";
 import { jsonTextAnswer, toJsonText, type AppRouteHandler } from "../shared";
 import type * as routes from "./projects.routes";
 
@@ -73,31 +73,13 @@ export const createProject: AppRouteHandler<typeof routes.createProject> = async
     if (await projectNameTaken(tx, body.organization_id, body.name)) {
       throw badRequest("name", `a project named "${body.name}" already exists in this organization`);
     }
-    const [created] = await tx
-      .insert(projects)
-      .values({ id: randomUUID(), organizationId: body.organization_id, name: body.name })
-      .returning();
-    if (!created) throw new Error("insert returned nothing");
-    meta.targetIds = [created.id];
-    meta.projectId = created.id;
-    meta.projectName = created.name;
-    if (relation === "member") {
-      // A member who may create projects administers the ones they create.
-      const [admin] = await tx
-        .select({ id: roles.id })
-        .from(roles)
-        .where(and(eq(roles.organizationId, body.organization_id), eq(roles.roleName, "Project Admin")));
-      if (admin) {
-        await tx.insert(roleBindings).values({
-          id: randomUUID(),
-          organizationId: body.organization_id,
-          userId: c.get("caller").userId,
-          roleId: admin.id,
-          scopeType: "project",
-          scopeObjectId: created.id,
-        });
-      }
-    }
+    const created = await insertProject(tx, {
+      organizationId: body.organization_id,
+      name: body.name,
+      creatorId: c.get("caller").userId,
+      creatorIsMember: relation === "member",
+    });
+    Object.assign(meta, { targetIds: [created.id], projectId: created.id, projectName: created.name });
     return created;
   });
   return c.json({ project: toProject(row, relation) }, 200);
@@ -117,7 +99,7 @@ export const updateProject: AppRouteHandler<typeof routes.updateProject> = async
     if (await projectNameTaken(tx, project.organizationId, name, projectId)) {
       throw badRequest("name", `a project named "${name}" already exists in this organization`);
     }
-    const [row] = await tx.update(projects).set({ name, updatedAt: new Date() }).where(eq(projects.id, projectId)).returning();
+    const row = await renameProject(tx, projectId, name);
     if (!row) throw notFound(`project ${projectId} not found`);
     return row;
   });
@@ -141,10 +123,7 @@ export const deleteProject: AppRouteHandler<typeof routes.deleteProject> = async
   Object.assign(audit, { organizationId: project.organizationId, projectId, projectName: project.name, targetNames: [project.name] });
   await requirePermission(c.get("access"), project.organizationId, "projects.delete", projectId);
   await mutate(c, { ...audit, organizationId: project.organizationId }, async (tx) => {
-    // VMs, their disks and network interfaces go with the project (foreign-key cascades).
-    const gone = await tx.delete(projects).where(eq(projects.id, projectId)).returning({ id: projects.id });
-    if (gone.length === 0) throw notFound(`project ${projectId} not found`);
-    await tx.delete(roleBindings).where(and(eq(roleBindings.scopeType, "project"), eq(roleBindings.scopeObjectId, projectId)));
+    if (!(await deleteProjectCascade(tx, projectId))) throw notFound(`project ${projectId} not found`);
   });
   return c.json({}, 200);
 };

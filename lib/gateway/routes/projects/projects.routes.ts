@@ -11,14 +11,12 @@ import {
   projectsPutQuerySchema,
   projectsPutRequestSchema,
 } from "@/lib/contract/projects";
-import { errors, json, jsonBody } from "../shared";
+import { errors, json, jsonBody, operation } from "../shared";
 
 const tags = ["Projects"];
 
 export const listProjects = createRoute({
-  method: "get",
-  path: "/organizations/projects",
-  operationId: "listProjects",
+  ...operation("listProjects"),
   tags,
   summary: "Lists all projects the logged-in user belongs to or owns and returns their details.",
   description: "If querying for projects within an organization, the logged-in user must be the owner of the organization.",
@@ -27,9 +25,7 @@ export const listProjects = createRoute({
 });
 
 export const createProject = createRoute({
-  method: "post",
-  path: "/organizations/projects",
-  operationId: "createProject",
+  ...operation("createProject"),
   tags,
   summary: "Creates a project and returns the created project.",
   request: { body: jsonBody(projectsPostRequestSchema) },
@@ -37,9 +33,7 @@ export const createProject = createRoute({
 });
 
 export const updateProject = createRoute({
-  method: "put",
-  path: "/organizations/projects",
-  operationId: "updateProject",
+  ...operation("updateProject"),
   tags,
   summary: "Updates a project and returns the updated project. Only the name can be changed.",
   request: { query: projectsPutQuerySchema, body: jsonBody(projectsPutRequestSchema) },
@@ -47,9 +41,7 @@ export const updateProject = createRoute({
 });
 
 export const getProject = createRoute({
-  method: "get",
-  path: "/organizations/projects/{project_id}",
-  operationId: "getProject",
+  ...operation("getProject"),
   tags,
   summary: "Returns details for a single project.",
   request: { params: projectPathSchema },
@@ -57,9 +49,7 @@ export const getProject = createRoute({
 });
 
 export const deleteProject = createRoute({
-  method: "delete",
-  path: "/organizations/projects/{project_id}",
-  operationId: "deleteProject",
+  ...operation("deleteProject"),
   tags,
   summary: "Deletes a project. Delete operations cascade to VMs created under that project.",
   request: { params: projectPathSchema },
@@ -68,9 +58,7 @@ export const deleteProject = createRoute({
 
 /** Not in the upstream document: the project's VMs in the command-line client's shape. */
 export const listProjectVms = createRoute({
-  method: "get",
-  path: "/organizations/projects/{project_id}/vms",
-  operationId: "listProjectVMs",
+  ...operation("listProjectVMs"),
   tags,
   summary: "Lists the VMs of a project with their disks and network interfaces (Stratus extension).",
   request: { params: projectPathSchema },

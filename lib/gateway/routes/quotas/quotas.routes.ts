@@ -1,12 +1,10 @@
 import { createRoute } from "@hono/zod-openapi";
 import { listOrgQuotasResponseSchema } from "@/lib/contract/quotas";
 import { organizationPathSchema } from "@/lib/contract/usage";
-import { errors, json } from "../shared";
+import { errors, json, operation } from "../shared";
 
 export const listOrgQuotas = createRoute({
-  method: "get",
-  path: "/organizations/{organization_id}/quotas",
-  operationId: "listOrgQuotas",
+  ...operation("listOrgQuotas"),
   tags: ["Quotas"],
   summary: "List max and currently used organization quotas.",
   description: "Used is counted from the organization's live resources at the time of the call.",

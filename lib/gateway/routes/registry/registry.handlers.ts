@@ -1,10 +1,9 @@
-import { randomUUID } from "node:crypto";
 import { auditAs, mutate } from "../../audit";
 import { hashSecret, newSecret } from "../../crypto";
 import { badRequest } from "../../errors";
 import { listRegistryLocations, listRegistryProviders } from "../../store/queries/catalog";
 import { firstOrganization } from "../../store/queries/first-organization";
-import { registryTokens } from "../../store/schema";
+import { insertRegistryToken } from "../../store/queries/registry";
 import type { AppRouteHandler } from "../shared";
 import type * as routes from "./registry.routes";
 
@@ -33,9 +32,7 @@ export const createCcrToken: AppRouteHandler<typeof routes.createCcrToken> = asy
   if (!organizationId) throw badRequest("caller", "belongs to no organization that could own the token");
   const token = `ccr_${newSecret()}`;
   await mutate(c, { ...audit, organizationId }, async (tx, meta) => {
-    const id = randomUUID();
-    await tx.insert(registryTokens).values({
-      id,
+    const id = await insertRegistryToken(tx, {
       organizationId,
       userId: caller.userId,
       alias: body.alias ?? "",

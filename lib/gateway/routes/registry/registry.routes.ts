@@ -7,23 +7,19 @@ import {
   listSupportedProvidersResponseSchema,
 } from "@/lib/contract/registry";
 import type { AppEnv } from "../../context";
-import { errors, json } from "../shared";
+import { errors, json, operation } from "../shared";
 
 const tags = ["Ccr", "Container Registry"];
 
 export const listSupportedLocations = createRoute({
-  method: "get",
-  path: "/ccr/supported-locations",
-  operationId: "listSupportedLocations",
+  ...operation("listSupportedLocations"),
   tags,
   summary: "Lists the locations where container registry repositories can be hosted.",
   responses: { 200: json(listSupportedLocationsResponseSchema, "locations"), ...errors(401, 500) },
 });
 
 export const listSupportedProviders = createRoute({
-  method: "get",
-  path: "/ccr/supported-providers",
-  operationId: "listSupportedProviders",
+  ...operation("listSupportedProviders"),
   tags,
   summary: "Lists the upstream registry providers supported for pull-through-cache repositories.",
   responses: { 200: json(listSupportedProvidersResponseSchema, "providers"), ...errors(401, 500) },
@@ -42,9 +38,7 @@ const emptyBodyIsEmptyObject: MiddlewareHandler<AppEnv> = async (c, next) => {
 };
 
 export const createCcrToken = createRoute({
-  method: "post",
-  path: "/ccr/tokens",
-  operationId: "createCcrToken",
+  ...operation("createCcrToken"),
   tags,
   summary: "Creates a limited-scope token for authenticating to the container registry and returns it.",
   description: "The token is shown only in this response. It belongs to the caller's first organization.",

@@ -9,14 +9,12 @@ import {
   reservationsQuerySchema,
 } from "@/lib/contract/reservations";
 import { organizationPathSchema } from "@/lib/contract/usage";
-import { errors, json } from "../shared";
+import { errors, json, operation } from "../shared";
 
 const tags = ["Reservations"];
 
 export const getReservations = createRoute({
-  method: "get",
-  path: "/organizations/{organization_id}/reservations",
-  operationId: "getReservations",
+  ...operation("getReservations"),
   tags,
   summary: "Get all reservations belonging to the specified organization. User must be part of the organization.",
   description: "status: effective, pending, expired or cancelled; absent means all.",
@@ -25,9 +23,7 @@ export const getReservations = createRoute({
 });
 
 export const getReservationsGpuTracking = createRoute({
-  method: "get",
-  path: "/organizations/{organization_id}/reservations/gpu-tracking",
-  operationId: "getReservationsGPUTracking",
+  ...operation("getReservationsGPUTracking"),
   tags,
   summary:
     "Get GPU tracking data for the specified organization. User must be part of the organization and have reservations feature access.",
@@ -37,9 +33,7 @@ export const getReservationsGpuTracking = createRoute({
 });
 
 export const getLatestGpuTracking = createRoute({
-  method: "get",
-  path: "/organizations/{organization_id}/reservations/gpu-tracking/latest",
-  operationId: "getLatestGPUTracking",
+  ...operation("getLatestGPUTracking"),
   tags,
   summary:
     "Get latest GPU tracking data for the specified organization. User must be part of the organization and have reservations feature access.",
@@ -48,9 +42,7 @@ export const getLatestGpuTracking = createRoute({
 });
 
 export const getReservation = createRoute({
-  method: "get",
-  path: "/organizations/{organization_id}/reservations/{reservation_id}",
-  operationId: "getReservation",
+  ...operation("getReservation"),
   tags,
   summary: "Get reservation belonging to the specified organization and reservation ID. User must be part of the organization.",
   request: { params: reservationPathSchema },

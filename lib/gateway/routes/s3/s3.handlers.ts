@@ -1,11 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { and, eq } from "drizzle-orm";
 import { auditAs, mutate } from "../../audit";
 import { requireOrgMember, requirePermission } from "../../authz";
 import { hashSecret, newSecret } from "../../crypto";
 import { notFound } from "../../errors";
-import { findS3Key, listS3Keys as listKeyRows, toS3Key } from "../../store/queries/s3";
-import { s3Keys } from "../../store/schema";
+import { deleteS3KeyRow, findS3Key, insertS3Key, listS3Keys as listKeyRows, toS3Key } from "../../store/queries/s3";
 import type { AppRouteHandler } from "../shared";
 import type * as routes from "./s3.routes";
 
@@ -36,16 +34,7 @@ export const createS3Key: AppRouteHandler<typeof routes.createS3Key> = async (c)
   const secretKey = newSecret();
   const expireAt = body.expire_at ? new Date(body.expire_at) : null;
   await mutate(c, audit, async (tx, meta) => {
-    const id = randomUUID();
-    await tx.insert(s3Keys).values({
-      id,
-      organizationId: orgId,
-      userId: caller.userId,
-      accessKeyId,
-      secretHash: hashSecret(secretKey),
-      alias: body.alias ?? "",
-      expireAt,
-    });
+    await insertS3Key(tx, { organizationId: orgId, userId: caller.userId, accessKeyId, secretHash: hashSecret(secretKey), alias: body.alias ?? "", expireAt });
     meta.targetIds = [accessKeyId];
   });
   return c.json({ access_key_id: accessKeyId, secret_key: secretKey, ...(expireAt ? { expire_at: expireAt.toISOString() } : {}) }, 200);
@@ -67,11 +56,7 @@ export const deleteS3Key: AppRouteHandler<typeof routes.deleteS3Key> = async (c)
   audit.targetNames = key.alias ? [key.alias] : [];
   if (key.userId !== access.caller.userId) await requirePermission(access, orgId, "s3.manage");
   await mutate(c, audit, async (tx) => {
-    const gone = await tx
-      .delete(s3Keys)
-      .where(and(eq(s3Keys.organizationId, orgId), eq(s3Keys.id, key.id)))
-      .returning({ id: s3Keys.id });
-    if (gone.length === 0) throw keyNotFound();
+    if (!(await deleteS3KeyRow(tx, orgId, key.id))) throw keyNotFound();
   });
   return c.body(null, 204);
 };

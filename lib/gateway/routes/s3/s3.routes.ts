@@ -1,13 +1,11 @@
 import { createRoute } from "@hono/zod-openapi";
 import { createS3KeyRequestSchema, createS3KeyResponseSchema, listS3KeysResponseSchema, s3KeyPathSchema, s3OrgPathSchema } from "@/lib/contract/s3";
-import { errors, json, jsonBody } from "../shared";
+import { errors, json, jsonBody, operation } from "../shared";
 
 const tags = ["S3Keys"];
 
 export const listS3Keys = createRoute({
-  method: "get",
-  path: "/organizations/{org_id}/storage/s3/keys",
-  operationId: "listS3Keys",
+  ...operation("listS3Keys"),
   tags,
   summary: "Lists all S3 access keys in the organization and returns their details.",
   request: { params: s3OrgPathSchema },
@@ -15,9 +13,7 @@ export const listS3Keys = createRoute({
 });
 
 export const createS3Key = createRoute({
-  method: "post",
-  path: "/organizations/{org_id}/storage/s3/keys",
-  operationId: "createS3Key",
+  ...operation("createS3Key"),
   tags,
   summary: "Creates an S3 access key in the organization and returns the access key ID and one-time secret key.",
   request: { params: s3OrgPathSchema, body: jsonBody(createS3KeyRequestSchema) },
@@ -25,9 +21,7 @@ export const createS3Key = createRoute({
 });
 
 export const deleteS3Key = createRoute({
-  method: "delete",
-  path: "/organizations/{org_id}/storage/s3/keys/{access_key_id}",
-  operationId: "deleteS3Key",
+  ...operation("deleteS3Key"),
   tags,
   summary: "Deletes an S3 access key from the organization.",
   description: "Members may delete their own keys; deleting another user's key needs the s3.manage permission.",

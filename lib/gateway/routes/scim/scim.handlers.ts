@@ -1,20 +1,21 @@
-import { randomUUID } from "node:crypto";
-import { and, eq } from "drizzle-orm";
 import { auditAs, mutate } from "../../audit";
 import { requireOrgMember, requirePermission } from "../../authz";
 import { hashSecret, newSecret } from "../../crypto";
 import { notFound } from "../../errors";
 import type { Database } from "../../store/client";
 import {
+  deleteScimIntegrationRow,
+  deleteScimTokenRow,
   findScimIntegration,
+  insertScimIntegration,
   insertScimToken,
   listScimIntegrations as listIntegrationRows,
   listScimTokens,
   scimIntegrationWithTokens,
   toScimIntegration,
   TOKEN_KEY_ID,
+  updateScimIntegrationRow,
 } from "../../store/queries/scim";
-import { scimIntegrations, scimTokens } from "../../store/schema";
 import type { AppRouteHandler } from "../shared";
 import type * as routes from "./scim.routes";
 
@@ -54,19 +55,7 @@ export const createScimIntegration: AppRouteHandler<typeof routes.createScimInte
   const token = body.token ? { ...body.token, ...newTokenSecret() } : undefined;
   const now = new Date();
   const created = await mutate(c, audit, async (tx, meta) => {
-    const [row] = await tx
-      .insert(scimIntegrations)
-      .values({
-        id: randomUUID(),
-        organizationId: orgId,
-        name: body.name,
-        identityProvider: body.identity_provider,
-        createdBy: caller.userId,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
-    if (!row) throw new Error("integration insert returned nothing");
+    const row = await insertScimIntegration(tx, { organizationId: orgId, name: body.name, identityProvider: body.identity_provider, createdBy: caller.userId, now });
     meta.targetIds = [row.id];
     const apiKeyInfo = token
       ? await insertScimToken(tx, {
@@ -108,11 +97,7 @@ export const updateScimIntegration: AppRouteHandler<typeof routes.updateScimInte
   const existing = await existingIntegration(db, orgId, integrationId);
   audit.targetNames = [existing.name];
   const updated = await mutate(c, audit, async (tx) => {
-    const [row] = await tx
-      .update(scimIntegrations)
-      .set({ ...(body.status ? { status: body.status } : {}), updatedAt: new Date() })
-      .where(and(eq(scimIntegrations.organizationId, orgId), eq(scimIntegrations.id, existing.id)))
-      .returning();
+    const row = await updateScimIntegrationRow(tx, orgId, existing.id, { status: body.status });
     if (!row) throw integrationNotFound();
     return row;
   });
@@ -133,12 +118,7 @@ export const deleteScimIntegration: AppRouteHandler<typeof routes.deleteScimInte
   const existing = await existingIntegration(db, orgId, integrationId);
   audit.targetNames = [existing.name];
   await mutate(c, audit, async (tx) => {
-    // Its tokens go with it (foreign-key cascade).
-    const gone = await tx
-      .delete(scimIntegrations)
-      .where(and(eq(scimIntegrations.organizationId, orgId), eq(scimIntegrations.id, existing.id)))
-      .returning({ id: scimIntegrations.id });
-    if (gone.length === 0) throw integrationNotFound();
+    if (!(await deleteScimIntegrationRow(tx, orgId, existing.id))) throw integrationNotFound();
   });
   return c.body(null, 204);
 };
@@ -197,12 +177,9 @@ export const deleteScimIntegrationToken: AppRouteHandler<typeof routes.deleteSci
   const integration = await existingIntegration(db, orgId, integrationId);
   if (!TOKEN_KEY_ID.test(keyId)) throw tokenNotFound();
   await mutate(c, audit, async (tx, meta) => {
-    const gone = await tx
-      .delete(scimTokens)
-      .where(and(eq(scimTokens.organizationId, orgId), eq(scimTokens.integrationId, integration.id), eq(scimTokens.id, keyId)))
-      .returning({ alias: scimTokens.alias });
-    if (gone.length === 0) throw tokenNotFound();
-    meta.targetNames = gone.map((g) => g.alias);
+    const alias = await deleteScimTokenRow(tx, orgId, integration.id, keyId);
+    if (alias === undefined) throw tokenNotFound();
+    meta.targetNames = [alias];
   });
   return c.body(null, 204);
 };

@@ -12,15 +12,11 @@ import {
   scimTokenPathSchema,
   updateScimIntegrationRequestSchema,
 } from "@/lib/contract/scim";
-import { errors, json, jsonBody } from "../shared";
+import { errors, json, jsonBody, operation } from "../shared";
 
 const tags = ["SCIM"];
-const base = "/organizations/{org_id}/scim/integrations";
-
 export const listScimIntegrations = createRoute({
-  method: "get",
-  path: base,
-  operationId: "listSCIMIntegrations",
+  ...operation("listSCIMIntegrations"),
   tags,
   summary: "List SCIM integrations for an organization.",
   request: { params: scimOrgPathSchema },
@@ -28,9 +24,7 @@ export const listScimIntegrations = createRoute({
 });
 
 export const createScimIntegration = createRoute({
-  method: "post",
-  path: base,
-  operationId: "createSCIMIntegration",
+  ...operation("createSCIMIntegration"),
   tags,
   summary: "Create a new SCIM integration for an organization.",
   description: "With `token`, also creates the integration's first token; its secret is in `api_key_info` and is shown only here.",
@@ -39,9 +33,7 @@ export const createScimIntegration = createRoute({
 });
 
 export const getScimIntegration = createRoute({
-  method: "get",
-  path: `${base}/{integration_id}`,
-  operationId: "getSCIMIntegration",
+  ...operation("getSCIMIntegration"),
   tags,
   summary: "Get a SCIM integration by ID.",
   request: { params: scimIntegrationPathSchema },
@@ -49,9 +41,7 @@ export const getScimIntegration = createRoute({
 });
 
 export const updateScimIntegration = createRoute({
-  method: "patch",
-  path: `${base}/{integration_id}`,
-  operationId: "updateSCIMIntegration",
+  ...operation("updateSCIMIntegration"),
   tags,
   summary: "Update a SCIM integration.",
   request: { params: scimIntegrationPathSchema, body: jsonBody(updateScimIntegrationRequestSchema) },
@@ -59,9 +49,7 @@ export const updateScimIntegration = createRoute({
 });
 
 export const deleteScimIntegration = createRoute({
-  method: "delete",
-  path: `${base}/{integration_id}`,
-  operationId: "deleteSCIMIntegration",
+  ...operation("deleteSCIMIntegration"),
   tags,
   summary: "Delete a SCIM integration.",
   description: "Its tokens are deleted with it.",
@@ -70,9 +58,7 @@ export const deleteScimIntegration = createRoute({
 });
 
 export const listScimIntegrationTokens = createRoute({
-  method: "get",
-  path: `${base}/{integration_id}/tokens`,
-  operationId: "listSCIMIntegrationTokens",
+  ...operation("listSCIMIntegrationTokens"),
   tags,
   summary: "List the tokens for a SCIM integration.",
   request: { params: scimIntegrationPathSchema },
@@ -80,9 +66,7 @@ export const listScimIntegrationTokens = createRoute({
 });
 
 export const createScimIntegrationToken = createRoute({
-  method: "post",
-  path: `${base}/{integration_id}/tokens`,
-  operationId: "createSCIMIntegrationToken",
+  ...operation("createSCIMIntegrationToken"),
   tags,
   summary: "Create a token for a SCIM integration.",
   description: "The secret (`api_key_info.api_key`) is shown only in this response.",
@@ -91,9 +75,7 @@ export const createScimIntegrationToken = createRoute({
 });
 
 export const deleteScimIntegrationToken = createRoute({
-  method: "delete",
-  path: `${base}/{integration_id}/tokens/{access_key_id}`,
-  operationId: "deleteSCIMIntegrationToken",
+  ...operation("deleteSCIMIntegrationToken"),
   tags,
   summary: "Delete a token from a SCIM integration.",
   request: { params: scimTokenPathSchema },

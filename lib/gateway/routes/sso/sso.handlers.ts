@@ -1,10 +1,15 @@
-import { randomUUID } from "node:crypto";
-import { and, eq } from "drizzle-orm";
 import { auditAs, mutate } from "../../audit";
 import { requireOrgMember, requirePermission } from "../../authz";
 import { badRequest, notFound } from "../../errors";
-import { findSsoProvider, listSsoProviders as listProviderRows, toSsoProvider } from "../../store/queries/sso";
-import { organizations, ssoProviders } from "../../store/schema";
+import {
+  claimedEmailDomains,
+  deleteSsoProviderRow,
+  findSsoProvider,
+  insertSsoProvider,
+  listSsoProviders as listProviderRows,
+  lockOrganization,
+  toSsoProvider,
+} from "../../store/queries/sso";
 import type { AppRouteHandler } from "../shared";
 import type * as routes from "./sso.routes";
 
@@ -32,21 +37,14 @@ export const createSsoProvider: AppRouteHandler<typeof routes.createSsoProvider>
   const row = await mutate(c, audit, async (tx, meta) => {
     // One provider per e-mail domain in an organization, so sign-in knows where to send a user;
     // the organization's row lock makes concurrent creates check one after the other.
-    await tx.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, orgId)).for("update");
-    const claimed = new Map<string, string>();
-    for (const provider of await listProviderRows(tx, orgId)) {
-      for (const domain of provider.emailDomains) claimed.set(domain, provider.id);
-    }
+    await lockOrganization(tx, orgId);
+    const claimed = await claimedEmailDomains(tx, orgId);
     const index = body.email_domains.findIndex((d) => claimed.has(d));
     if (index >= 0) {
       const domain = body.email_domains[index] ?? "";
       throw badRequest(`body.email_domains[${index}]`, `${domain} is already served by SSO provider ${claimed.get(domain)}`);
     }
-    const [created] = await tx
-      .insert(ssoProviders)
-      .values({ id: randomUUID(), organizationId: orgId, clientId: body.client_id, issuerUri: body.issuer_uri, emailDomains: domains })
-      .returning();
-    if (!created) throw new Error("provider insert returned nothing");
+    const created = await insertSsoProvider(tx, { organizationId: orgId, clientId: body.client_id, issuerUri: body.issuer_uri, emailDomains: domains });
     meta.targetIds = [created.id];
     return created;
   });
@@ -67,10 +65,7 @@ export const deleteSsoProvider: AppRouteHandler<typeof routes.deleteSsoProvider>
   if (!existing) throw providerNotFound();
   audit.targetNames = [existing.issuerUri];
   const deleted = await mutate(c, audit, async (tx) => {
-    const [row] = await tx
-      .delete(ssoProviders)
-      .where(and(eq(ssoProviders.organizationId, orgId), eq(ssoProviders.id, existing.id)))
-      .returning();
+    const row = await deleteSsoProviderRow(tx, orgId, existing.id);
     if (!row) throw providerNotFound();
     return row;
   });

@@ -1,15 +1,13 @@
 import { createRoute } from "@hono/zod-openapi";
 import { createSsoProviderRequestSchema, listSsoProvidersResponseSchema, ssoOrgPathSchema, ssoProviderPathSchema, ssoProviderSchema } from "@/lib/contract/sso";
-import { errors, json, jsonBody } from "../shared";
+import { errors, json, jsonBody, operation } from "../shared";
 
 const tags = ["SSO"];
 
 // These operations declare no 401: the app answers an authentication failure with 403.
 
 export const listSsoProviders = createRoute({
-  method: "get",
-  path: "/organizations/{organization_id}/sso/providers",
-  operationId: "listSSOProviders",
+  ...operation("listSSOProviders"),
   tags,
   summary: "Returns the active sso providers for a given orgID.",
   request: { params: ssoOrgPathSchema },
@@ -17,9 +15,7 @@ export const listSsoProviders = createRoute({
 });
 
 export const createSsoProvider = createRoute({
-  method: "post",
-  path: "/organizations/{organization_id}/sso/providers",
-  operationId: "createSSOProvider",
+  ...operation("createSSOProvider"),
   tags,
   summary: "Create a new SSO provider for a specific org.",
   request: { params: ssoOrgPathSchema, body: jsonBody(createSsoProviderRequestSchema) },
@@ -27,9 +23,7 @@ export const createSsoProvider = createRoute({
 });
 
 export const deleteSsoProvider = createRoute({
-  method: "delete",
-  path: "/organizations/{organization_id}/sso/providers/{provider_id}",
-  operationId: "deleteSSOProvider",
+  ...operation("deleteSSOProvider"),
   tags,
   summary: "Delete a specific SSO provider for a specific org.",
   request: { params: ssoProviderPathSchema },

@@ -9,14 +9,12 @@ import {
   usagePathSchema,
   usageQuerySchema,
 } from "@/lib/contract/usage";
-import { defaultError, errors, json } from "../shared";
+import { defaultError, errors, json, operation } from "../shared";
 
 const tags = ["Usage"];
 
 export const getUsage = createRoute({
-  method: "get",
-  path: "/organizations/{org_id}/usage",
-  operationId: "getUsage",
+  ...operation("getUsage"),
   tags,
   summary: "Get project-level usage for products in the cloud platform.",
   description:
@@ -28,9 +26,7 @@ export const getUsage = createRoute({
 
 // The reference declares no 403 for the export and options; a caller outside the organization is still refused.
 export const getUsageExport = createRoute({
-  method: "get",
-  path: "/organizations/{organization_id}/usage/export",
-  operationId: "getUsageExport",
+  ...operation("getUsageExport"),
   tags,
   summary: "Get resource-level usage for products in the cloud platform.",
   description: `CSV columns: ${USAGE_EXPORT_COLUMNS.join(", ")}. One row per resource and day.`,
@@ -53,9 +49,7 @@ export const getUsageExport = createRoute({
 });
 
 export const getUsageOptions = createRoute({
-  method: "get",
-  path: "/organizations/{organization_id}/usage/options",
-  operationId: "getUsageOptions",
+  ...operation("getUsageOptions"),
   tags,
   summary: "Get options which exist for filters for /usage and /usage/export routes.",
   request: { params: organizationPathSchema },

@@ -1,7 +1,8 @@
+import { randomUUID } from "node:crypto";
 import { and, eq, inArray, type SQL } from "drizzle-orm";
 import type { Role, RoleBinding } from "@/lib/contract/iam";
 import type { Database } from "../client";
-import { roleBindings, roles } from "../schema";
+import { memberships, projects, roleBindings, roles, users } from "../schema";
 
 export type RoleRow = typeof roles.$inferSelect;
 
@@ -42,4 +43,96 @@ export async function listBindings(db: Database, filter: BindingFilter): Promise
     scope_type: b.scopeType,
     scope_object_id: b.scopeObjectId,
   }));
+}
+
+export type RoleBindingRow = typeof roleBindings.$inferSelect;
+
+export async function findUser(db: Database, userId: string): Promise<{ id: string; email: string } | undefined> {
+  const [user] = await db.select({ id: users.id, email: users.email }).from(users).where(eq(users.id, userId));
+  return user;
+}
+
+/** The organizations a user belongs to. */
+export async function userOrganizationIds(db: Database, userId: string): Promise<Set<string>> {
+  const rows = await db.select({ org: memberships.organizationId }).from(memberships).where(eq(memberships.userId, userId));
+  return new Set(rows.map((m) => m.org));
+}
+
+export async function isMemberOfAny(db: Database, userId: string, orgIds: string[]): Promise<boolean> {
+  const [m] = await db
+    .select({ userId: memberships.userId })
+    .from(memberships)
+    .where(and(eq(memberships.userId, userId), inArray(memberships.organizationId, orgIds)))
+    .limit(1);
+  return Boolean(m);
+}
+
+export async function roleExistsIn(db: Database, roleId: string, orgIds: string[]): Promise<boolean> {
+  const [r] = await db.select({ id: roles.id }).from(roles).where(and(eq(roles.id, roleId), inArray(roles.organizationId, orgIds)));
+  return Boolean(r);
+}
+
+export async function projectExistsIn(db: Database, projectId: string, orgIds: string[]): Promise<boolean> {
+  const [p] = await db.select({ id: projects.id }).from(projects).where(and(eq(projects.id, projectId), inArray(projects.organizationId, orgIds)));
+  return Boolean(p);
+}
+
+export async function rolesByIds(db: Database, ids: string[]): Promise<Map<string, RoleRow>> {
+  const rows = ids.length ? await db.select().from(roles).where(inArray(roles.id, ids)) : [];
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+export async function bindingsByIds(db: Database, ids: string[]): Promise<Map<string, RoleBindingRow>> {
+  const rows = ids.length ? await db.select().from(roleBindings).where(inArray(roleBindings.id, ids)) : [];
+  return new Map(rows.map((b) => [b.id, b]));
+}
+
+/** One user's role-binding changes, checked and authorized: what applyBindings makes in one transaction. */
+export interface BindingPlan {
+  userId: string;
+  creates: Array<{ index: number; organizationId: string; roleId: string; scopeType: string; scopeObjectId: string }>;
+  deleteIds: string[];
+}
+
+export type ApplyResult =
+  | { ok: true; createdIds: string[] }
+  | { ok: false; missingDelete: number }
+  | { ok: false; duplicateCreate: number; existingId: string };
+
+/**
+ * Applies a plan inside the caller's transaction: deletions, then creations. Applies for one user
+ * are serialized (a row lock on the user), so concurrent ones end as some serial order would. On
+ * a conflict found only now, it says which change failed and the caller rolls the transaction back.
+ */
+export async function applyBindings(tx: Database, plan: BindingPlan): Promise<ApplyResult> {
+  await tx.select({ id: users.id }).from(users).where(eq(users.id, plan.userId)).for("update");
+  if (plan.deleteIds.length) {
+    const gone = await tx
+      .delete(roleBindings)
+      .where(and(inArray(roleBindings.id, plan.deleteIds), eq(roleBindings.userId, plan.userId)))
+      .returning({ id: roleBindings.id });
+    if (gone.length !== plan.deleteIds.length) {
+      return { ok: false, missingDelete: plan.deleteIds.findIndex((id) => !gone.some((g) => g.id === id)) };
+    }
+  }
+  const createdIds: string[] = [];
+  for (const create of plan.creates) {
+    const [dup] = await tx
+      .select({ id: roleBindings.id })
+      .from(roleBindings)
+      .where(
+        and(
+          eq(roleBindings.userId, plan.userId),
+          eq(roleBindings.roleId, create.roleId),
+          eq(roleBindings.scopeType, create.scopeType),
+          eq(roleBindings.scopeObjectId, create.scopeObjectId),
+        ),
+      );
+    if (dup) return { ok: false, duplicateCreate: create.index, existingId: dup.id };
+    const id = randomUUID();
+    const { organizationId, roleId, scopeType, scopeObjectId } = create;
+    await tx.insert(roleBindings).values({ id, organizationId, userId: plan.userId, roleId, scopeType, scopeObjectId });
+    createdIds.push(id);
+  }
+  return { ok: true, createdIds };
 }

@@ -1,7 +1,8 @@
+import { randomUUID } from "node:crypto";
 import { and, asc, countDistinct, eq, inArray, sql } from "drizzle-orm";
 import type { Project, Vm } from "@/lib/contract/projects";
 import type { Database } from "../client";
-import { disks, networkInterfaces, projects, vms } from "../schema";
+import { disks, networkInterfaces, projects, roleBindings, roles, vms } from "../schema";
 
 export type ProjectRow = typeof projects.$inferSelect;
 export type ResourceCounts = Project["resources"];
@@ -117,4 +118,47 @@ export async function listVms(db: Database, projectId: string): Promise<Vm[]> {
         ips: n.ips,
       })),
   }));
+}
+
+/**
+ * Creates a project; a creator who is a member (not the owner) gets the organization's Project
+ * Admin role on it, as they administer what they create.
+ */
+export async function insertProject(tx: Database, p: { organizationId: string; name: string; creatorId: string; creatorIsMember: boolean }): Promise<ProjectRow> {
+  const [created] = await tx.insert(projects).values({ id: randomUUID(), organizationId: p.organizationId, name: p.name }).returning();
+  if (!created) throw new Error("insert returned nothing");
+  if (p.creatorIsMember) {
+    const [admin] = await tx
+      .select({ id: roles.id })
+      .from(roles)
+      .where(and(eq(roles.organizationId, p.organizationId), eq(roles.roleName, "Project Admin")));
+    if (admin) {
+      await tx.insert(roleBindings).values({
+        id: randomUUID(),
+        organizationId: p.organizationId,
+        userId: p.creatorId,
+        roleId: admin.id,
+        scopeType: "project",
+        scopeObjectId: created.id,
+      });
+    }
+  }
+  return created;
+}
+
+/** The renamed project, or undefined when it is gone. */
+export async function renameProject(tx: Database, projectId: string, name: string): Promise<ProjectRow | undefined> {
+  const [row] = await tx.update(projects).set({ name, updatedAt: new Date() }).where(eq(projects.id, projectId)).returning();
+  return row;
+}
+
+/**
+ * Deletes a project with its VMs, their disks and network interfaces (foreign-key cascades) and
+ * the role bindings scoped to it; false when it was already gone.
+ */
+export async function deleteProjectCascade(tx: Database, projectId: string): Promise<boolean> {
+  const gone = await tx.delete(projects).where(eq(projects.id, projectId)).returning({ id: projects.id });
+  if (gone.length === 0) return false;
+  await tx.delete(roleBindings).where(and(eq(roleBindings.scopeType, "project"), eq(roleBindings.scopeObjectId, projectId)));
+  return true;
 }

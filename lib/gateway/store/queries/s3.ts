@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { and, asc, eq } from "drizzle-orm";
 import type { S3Key } from "@/lib/contract/s3";
 import type { Database } from "../client";
@@ -40,4 +41,26 @@ export async function findS3Key(db: Database, organizationId: string, accessKeyI
     .from(s3Keys)
     .where(and(eq(s3Keys.organizationId, organizationId), eq(s3Keys.accessKeyId, accessKeyId)));
   return row;
+}
+
+export interface NewS3Key {
+  organizationId: string;
+  userId: string;
+  accessKeyId: string;
+  secretHash: string;
+  alias: string;
+  expireAt: Date | null;
+}
+
+export async function insertS3Key(tx: Database, key: NewS3Key): Promise<void> {
+  await tx.insert(s3Keys).values({ id: randomUUID(), ...key });
+}
+
+/** False when the key was already gone. */
+export async function deleteS3KeyRow(tx: Database, orgId: string, id: string): Promise<boolean> {
+  const gone = await tx
+    .delete(s3Keys)
+    .where(and(eq(s3Keys.organizationId, orgId), eq(s3Keys.id, id)))
+    .returning({ id: s3Keys.id });
+  return gone.length > 0;
 }

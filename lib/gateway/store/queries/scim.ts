@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { SCIM_TOKEN_USAGE, type GeneratedLimitedUsageApiKey, type ScimIntegration, type ScimTokenInfo } from "@/lib/contract/scim";
 import type { Database } from "../client";
@@ -105,4 +105,57 @@ export async function insertScimToken(
     .returning();
   if (!row) throw new Error("token insert returned nothing");
   return { usage: SCIM_TOKEN_USAGE, key_id: row.id, api_key: input.secret, alias: row.alias, created_at: row.createdAt.toISOString(), expires_at: row.expiresAt.toISOString() };
+}
+
+export async function insertScimIntegration(
+  tx: Database,
+  i: { organizationId: string; name: string; identityProvider: string; createdBy: string; now: Date },
+): Promise<ScimIntegrationRow> {
+  const [row] = await tx
+    .insert(scimIntegrations)
+    .values({
+      id: randomUUID(),
+      organizationId: i.organizationId,
+      name: i.name,
+      identityProvider: i.identityProvider,
+      createdBy: i.createdBy,
+      createdAt: i.now,
+      updatedAt: i.now,
+    })
+    .returning();
+  if (!row) throw new Error("integration insert returned nothing");
+  return row;
+}
+
+/** The updated integration, or undefined when it is gone. */
+export async function updateScimIntegrationRow(
+  tx: Database,
+  orgId: string,
+  integrationId: string,
+  change: { status?: ScimIntegrationRow["status"] },
+): Promise<ScimIntegrationRow | undefined> {
+  const [row] = await tx
+    .update(scimIntegrations)
+    .set({ ...(change.status ? { status: change.status } : {}), updatedAt: new Date() })
+    .where(and(eq(scimIntegrations.organizationId, orgId), eq(scimIntegrations.id, integrationId)))
+    .returning();
+  return row;
+}
+
+/** Deletes an integration with its tokens (foreign-key cascade); false when it was already gone. */
+export async function deleteScimIntegrationRow(tx: Database, orgId: string, integrationId: string): Promise<boolean> {
+  const gone = await tx
+    .delete(scimIntegrations)
+    .where(and(eq(scimIntegrations.organizationId, orgId), eq(scimIntegrations.id, integrationId)))
+    .returning({ id: scimIntegrations.id });
+  return gone.length > 0;
+}
+
+/** The deleted token's alias, or undefined when it was not a token of this integration. */
+export async function deleteScimTokenRow(tx: Database, orgId: string, integrationId: string, keyId: string): Promise<string | undefined> {
+  const [gone] = await tx
+    .delete(scimTokens)
+    .where(and(eq(scimTokens.organizationId, orgId), eq(scimTokens.integrationId, integrationId), eq(scimTokens.id, keyId)))
+    .returning({ alias: scimTokens.alias });
+  return gone?.alias;
 }

@@ -1,7 +1,8 @@
+import { randomUUID } from "node:crypto";
 import { and, asc, eq } from "drizzle-orm";
 import type { SsoProvider } from "@/lib/contract/sso";
 import type { Database } from "../client";
-import { ssoProviders } from "../schema";
+import { organizations, ssoProviders } from "../schema";
 
 export type SsoProviderRow = typeof ssoProviders.$inferSelect;
 
@@ -32,5 +33,37 @@ export async function findSsoProvider(db: Database, organizationId: string, prov
     .select()
     .from(ssoProviders)
     .where(and(eq(ssoProviders.organizationId, organizationId), eq(ssoProviders.id, providerId)));
+  return row;
+}
+
+/** Locks the organization's row, so that concurrent provider creations check domains one after the other. */
+export async function lockOrganization(tx: Database, orgId: string): Promise<void> {
+  await tx.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, orgId)).for("update");
+}
+
+/** The provider id serving each e-mail domain of the organization. */
+export async function claimedEmailDomains(tx: Database, orgId: string): Promise<Map<string, string>> {
+  const claimed = new Map<string, string>();
+  for (const provider of await listSsoProviders(tx, orgId)) {
+    for (const domain of provider.emailDomains) claimed.set(domain, provider.id);
+  }
+  return claimed;
+}
+
+export async function insertSsoProvider(
+  tx: Database,
+  p: { organizationId: string; clientId: string; issuerUri: string; emailDomains: string[] },
+): Promise<SsoProviderRow> {
+  const [created] = await tx.insert(ssoProviders).values({ id: randomUUID(), ...p }).returning();
+  if (!created) throw new Error("provider insert returned nothing");
+  return created;
+}
+
+/** The deleted provider, or undefined when it was already gone. */
+export async function deleteSsoProviderRow(tx: Database, orgId: string, providerId: string): Promise<SsoProviderRow | undefined> {
+  const [row] = await tx
+    .delete(ssoProviders)
+    .where(and(eq(ssoProviders.organizationId, orgId), eq(ssoProviders.id, providerId)))
+    .returning();
   return row;
 }

@@ -2,8 +2,8 @@ import { dehydrate, HydrationBoundary } from "@tanstack/react-query";
 import type { Metadata } from "next";
 import { CatalogTabs } from "@/components/catalog/catalog-tabs";
 import { ImageDetail } from "@/components/catalog/image-detail";
-import { requireConsoleSession } from "@/lib/auth/session";
-import { cloudJson } from "@/lib/cloud/gateway-client";
+import { requireConsoleSession } from "@/lib/console/session";
+import { cloudJson } from "@/lib/console/gateway-client";
 import { catalogQueries } from "@/lib/query/catalog";
 import { makeQueryClient } from "@/lib/query/query-client";
 

@@ -2,8 +2,8 @@ import { dehydrate, HydrationBoundary } from "@tanstack/react-query";
 import type { Metadata } from "next";
 import { QuotasView } from "@/components/quotas/quotas-view";
 import { PageHeader } from "@/components/ui/page-header";
-import { requireConsoleSession } from "@/lib/auth/session";
-import { cloudJson } from "@/lib/cloud/gateway-client";
+import { requireConsoleSession } from "@/lib/console/session";
+import { cloudJson } from "@/lib/console/gateway-client";
 import { makeQueryClient } from "@/lib/query/query-client";
 import { quotaQueries } from "@/lib/query/quotas";
 

@@ -1,8 +1,8 @@
 import { dehydrate, HydrationBoundary } from "@tanstack/react-query";
 import type { Metadata } from "next";
 import { ProjectDetail } from "@/components/projects/project-detail";
-import { requireConsoleSession } from "@/lib/auth/session";
-import { cloudJson } from "@/lib/cloud/gateway-client";
+import { requireConsoleSession } from "@/lib/console/session";
+import { cloudJson } from "@/lib/console/gateway-client";
 import { iamQueries } from "@/lib/query/iam";
 import { orgQueries } from "@/lib/query/organizations";
 import { projectQueries } from "@/lib/query/projects";

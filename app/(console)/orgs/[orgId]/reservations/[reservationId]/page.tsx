@@ -1,8 +1,8 @@
 import { dehydrate, HydrationBoundary } from "@tanstack/react-query";
 import type { Metadata } from "next";
 import { ReservationDetail } from "@/components/reservations/reservation-detail";
-import { requireConsoleSession } from "@/lib/auth/session";
-import { cloudJson } from "@/lib/cloud/gateway-client";
+import { requireConsoleSession } from "@/lib/console/session";
+import { cloudJson } from "@/lib/console/gateway-client";
 import { projectQueries } from "@/lib/query/projects";
 import { makeQueryClient } from "@/lib/query/query-client";
 import { reservationQueries } from "@/lib/query/reservations";

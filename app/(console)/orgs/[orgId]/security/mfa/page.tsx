@@ -1,8 +1,8 @@
 import { dehydrate, HydrationBoundary, type QueryKey } from "@tanstack/react-query";
 import type { Metadata } from "next";
 import { MfaSettings } from "@/components/security/mfa-settings";
-import { requireConsoleSession } from "@/lib/auth/session";
-import { cloudJson } from "@/lib/cloud/gateway-client";
+import { requireConsoleSession } from "@/lib/console/session";
+import { cloudJson } from "@/lib/console/gateway-client";
 import { orgQueries } from "@/lib/query/organizations";
 import { makeQueryClient } from "@/lib/query/query-client";
 import { mfaQueries } from "@/lib/query/security";

@@ -1,8 +1,8 @@
 import { dehydrate, HydrationBoundary, type QueryKey } from "@tanstack/react-query";
 import type { Metadata } from "next";
 import { ScimIntegrationDetail } from "@/components/security/scim-integration-detail";
-import { requireConsoleSession } from "@/lib/auth/session";
-import { cloudJson } from "@/lib/cloud/gateway-client";
+import { requireConsoleSession } from "@/lib/console/session";
+import { cloudJson } from "@/lib/console/gateway-client";
 import { orgQueries } from "@/lib/query/organizations";
 import { makeQueryClient } from "@/lib/query/query-client";
 import { scimQueries } from "@/lib/query/security";

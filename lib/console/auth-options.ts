@@ -1,0 +1,209 @@
+import "server-only";
+import type { NextAuthOptions } from "next-auth";
+import CredentialsProvider from "next-auth/providers/credentials";
+import { z } from "zod";
+import { consoleDb } from "@/lib/console/store/client";
+import { clientAddress } from "@/lib/console/rate-limit";
+import { vaultLimits } from "@/lib/console/config";
+import { deleteVaultSession, lookupVaultSession } from "@/lib/console/vault";
+import { env } from "@/lib/env";
+import { sessionCookieName, sessionCookieSecure } from "./cookies";
+import { demoAllowed, demoWhoSchema, readDemoUser } from "./demo";
+import { sameSitePath, SIGN_IN_ERROR } from "@/lib/contract/sign-in-messages";
+import { authSecret } from "./secret";
+import { SignInError, signInWithKey } from "./sign-in";
+import { sessionIdFromToken } from "./token";
+
+/**
+ * next-auth (v4) for the console. Sign-in is an API key pair checked against the
+ * gateway; the key goes into the server-side vault and the cookie (an encrypted
+ * JWT) carries only the vault's session id and display fields.
+ */
+
+const apiKeyCredentialsSchema = z.object({
+  access_key_id: z.string().trim().min(1).max(128),
+  secret_key: z.string().trim().min(1).max(512),
+});
+
+/** next-auth turns a thrown message into ?error=; ours are codes from lib/contract/sign-in-messages. */
+function refuse(code: string): never {
+  throw new Error(code);
+}
+
+interface SignedInUser {
+  id: string;
+  email: string;
+  name: string;
+  userId: string;
+}
+
+async function openSession(input: Parameters<typeof signInWithKey>[0], headers: Record<string, string | undefined>): Promise<SignedInUser> {
+  try {
+    const { sessionId, userId, email } = await signInWithKey(input);
+    // The browser's cookie is about to name the new session: the one it named before ends now,
+    // so a copy of the old cookie is worth nothing (signing in as someone else included).
+    await endPreviousSession(headers, sessionId);
+    return { id: sessionId, email, name: email, userId };
+  } catch (error) {
+    if (error instanceof SignInError) refuse(error.code);
+    logAuth("error", "sign-in failed", error);
+    refuse(SIGN_IN_ERROR.gatewayUnavailable);
+  }
+}
+
+/** The session cookie's value in a Cookie header, if any. */
+function sessionCookieValue(cookieHeader: string | undefined): string | undefined {
+  const name = sessionCookieName();
+  for (const part of (cookieHeader ?? "").split(";")) {
+    const at = part.indexOf("=");
+    if (at > 0 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim();
+  }
+  return undefined;
+}
+
+async function endPreviousSession(headers: Record<string, string | undefined>, keep: string): Promise<void> {
+  const previous = await sessionIdFromToken(sessionCookieValue(headers.cookie), authSecret());
+  if (previous && previous !== keep) await deleteVaultSession(await consoleDb(), previous);
+}
+
+/** Thrown by the jwt callback for a cookie whose session is over: next-auth then answers "signed out" and clears it. */
+class SessionOverError extends Error {
+  constructor() {
+    super("session over");
+    this.name = "SessionOverError";
+  }
+}
+
+function headersOf(req: { headers?: Record<string, unknown> } | undefined): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const [k, v] of Object.entries(req?.headers ?? {})) out[k.toLowerCase()] = typeof v === "string" ? v : undefined;
+  return out;
+}
+
+/** Logs without metadata bodies: nothing a request carried (keys included) reaches the log. */
+function logAuth(level: "error" | "warn", msg: string, error?: unknown): void {
+  const detail = error instanceof Error ? error.message : error === undefined ? undefined : String(error);
+  process.stderr.write(`${JSON.stringify({ level, msg, component: "auth", ...(detail ? { error: detail } : {}) })}\n`);
+}
+
+function buildOptions(): NextAuthOptions {
+  const config = env();
+  const providers: NextAuthOptions["providers"] = [
+    CredentialsProvider({
+      id: "api-key",
+      name: "API key",
+      credentials: {
+        access_key_id: { label: "Access key ID", type: "text" },
+        secret_key: { label: "Secret key", type: "password" },
+      },
+      async authorize(credentials, req) {
+        const parsed = apiKeyCredentialsSchema.safeParse(credentials);
+        const headers = headersOf(req);
+        const clientIp = clientAddress(headers, config.STRATUS_TRUSTED_PROXY_HOPS);
+        if (!parsed.success) refuse(SIGN_IN_ERROR.invalidKey);
+        return openSession(
+          {
+            credentials: { accessKeyId: parsed.data.access_key_id, secretKey: parsed.data.secret_key },
+            clientIp,
+            rateLimited: true,
+          },
+          headers,
+        );
+      },
+    }),
+  ];
+  if (demoAllowed()) {
+    providers.push(
+      CredentialsProvider({
+        id: "demo",
+        name: "Demo",
+        credentials: { who: { label: "Who", type: "text" } },
+        async authorize(credentials, req) {
+          const who = demoWhoSchema.safeParse(credentials?.who);
+          if (!who.success) refuse(SIGN_IN_ERROR.demoUnavailable);
+          const user = await readDemoUser(who.data);
+          if (!user) refuse(SIGN_IN_ERROR.demoUnavailable);
+          const headers = headersOf(req);
+          return openSession(
+            {
+              credentials: { accessKeyId: user.access_key_id, secretKey: user.secret_key },
+              clientIp: clientAddress(headers, config.STRATUS_TRUSTED_PROXY_HOPS),
+              rateLimited: false,
+              identity: { userId: user.user_id, email: user.email },
+            },
+            headers,
+          );
+        },
+      }),
+    );
+  }
+
+  return {
+    secret: authSecret(),
+    providers,
+    useSecureCookies: sessionCookieSecure(),
+    session: { strategy: "jwt", maxAge: config.STRATUS_SESSION_MAX_HOURS * 3600 },
+    jwt: { maxAge: config.STRATUS_SESSION_MAX_HOURS * 3600 },
+    pages: { signIn: "/sign-in", error: "/sign-in" },
+    callbacks: {
+      // next-auth's own check lets "/\t/host" through as a path: only a same-site path, else the site's root.
+      redirect({ url, baseUrl }) {
+        let candidate = url;
+        if (!url.startsWith("/")) {
+          try {
+            const parsed = new URL(url);
+            if (parsed.origin !== new URL(baseUrl).origin) return baseUrl;
+            candidate = `${parsed.pathname}${parsed.search}${parsed.hash}`;
+          } catch {
+            return baseUrl;
+          }
+        }
+        return `${baseUrl}${sameSitePath(candidate) ?? "/"}`;
+      },
+      // The token holds the vault's session id and what the page shows; never the key.
+      async jwt({ token, user }) {
+        if (user) {
+          const signedIn = user as Partial<SignedInUser>;
+          return { sid: user.id, uid: signedIn.userId ?? "", email: user.email ?? "" };
+        }
+        // A token is only as good as its vault session: signed out, expired or revoked, it names no one
+        // (next-auth's /api/auth/session then answers signed out and clears the cookie rather than renewing it).
+        const sid = typeof token.sid === "string" ? token.sid : "";
+        const state = sid ? await lookupVaultSession(await consoleDb(), sid, vaultLimits()) : { status: "none" as const };
+        if (state.status !== "active") throw new SessionOverError();
+        return { sid: token.sid, uid: token.uid, email: token.email };
+      },
+      session({ session, token }) {
+        const email = typeof token.email === "string" ? token.email : "";
+        return { expires: session.expires, user: { id: typeof token.uid === "string" ? token.uid : "", email, name: email } };
+      },
+    },
+    events: {
+      async signOut({ token }) {
+        if (typeof token?.sid !== "string") return;
+        try {
+          await deleteVaultSession(await consoleDb(), token.sid);
+        } catch (error) {
+          logAuth("error", "could not delete the signed-out session", error);
+        }
+      },
+    },
+    logger: {
+      error: (code, metadata) => {
+        // A cookie of an ended session: the expected answer, not an error.
+        if (code === "JWT_SESSION_ERROR" && metadata instanceof SessionOverError) return;
+        logAuth("error", `next-auth: ${code}`);
+      },
+      warn: (code) => logAuth("warn", `next-auth: ${code}`),
+      debug: () => {},
+    },
+  };
+}
+
+let cached: NextAuthOptions | undefined;
+
+/** Built on first use (at request time, never during `next build`): AUTH_SECRET is read here. */
+export function getAuthOptions(): NextAuthOptions {
+  cached ??= buildOptions();
+  return cached;
+}

@@ -1,0 +1,153 @@
+import "server-only";
+import { resolveConsoleSession, type ConsoleSession, type SessionState } from "@/lib/console/session";
+import { env } from "@/lib/env";
+import { cloudFetch, SESSION_EXPIRED, SESSION_REVOKED, type CloudFetchInit } from "./gateway-client";
+import { allowedOperation } from "./allow-list";
+import { clientAddress } from "./rate-limit";
+
+/**
+ * The backend-for-frontend behind /api/cloud/<gateway path>: the browser calls it
+ * with its session cookie, it signs with the session's key and forwards — only
+ * operations the gateway declares, only same-site mutations, only JSON bodies.
+ */
+
+export const BFF_PREFIX = "/api/cloud";
+
+export interface BffDeps {
+  session(): Promise<SessionState>;
+  fetch(session: ConsoleSession, method: string, pathAndQuery: string, init: CloudFetchInit): Promise<Response>;
+  maxBodyBytes: number;
+  trustedProxyHops: number;
+  publicUrl?: string;
+}
+
+function defaultDeps(): BffDeps {
+  const config = env();
+  return {
+    session: resolveConsoleSession,
+    fetch: cloudFetch,
+    maxBodyBytes: config.STRATUS_BFF_MAX_BODY_BYTES,
+    trustedProxyHops: config.STRATUS_TRUSTED_PROXY_HOPS,
+    publicUrl: config.NEXTAUTH_URL,
+  };
+}
+
+function problem(status: number, reason: string, message: string): Response {
+  return Response.json({ code: String(status), message, error_id: "", reason }, { status, headers: { "cache-control": "no-store" } });
+}
+
+const ENDED_REASONS = { none: "unauthenticated", expired: SESSION_EXPIRED, revoked: SESSION_REVOKED } as const;
+
+const SAFE_METHODS = new Set(["GET", "HEAD"]);
+
+function firstHost(value: string | null): string | null {
+  return value?.split(",")[0]?.trim().toLowerCase() || null;
+}
+
+/**
+ * A mutation from another site: Sec-Fetch-Site says so, or the Origin is not this
+ * host. Requests without either (non-browser clients) still need the session cookie.
+ */
+export function isCrossSiteMutation(request: Request, publicUrl?: string): boolean {
+  if (SAFE_METHODS.has(request.method.toUpperCase())) return false;
+  const site = request.headers.get("sec-fetch-site");
+  if (site && site !== "same-origin" && site !== "none") return true;
+  const origin = request.headers.get("origin");
+  if (origin === null) return false;
+  let originHost: string;
+  try {
+    originHost = new URL(origin).host.toLowerCase();
+  } catch {
+    return true; // "null" and other opaque origins
+  }
+  const ours = [firstHost(request.headers.get("x-forwarded-host")), firstHost(request.headers.get("host")), new URL(request.url).host.toLowerCase()];
+  if (publicUrl) ours.push(new URL(publicUrl).host.toLowerCase());
+  return !ours.includes(originHost);
+}
+
+type BodyRead = { ok: true; body: string | undefined } | { ok: false; response: Response };
+
+async function readJsonBody(request: Request, maxBytes: number): Promise<BodyRead> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > maxBytes) return { ok: false, response: problem(413, "payload_too_large", `body: larger than ${maxBytes} bytes`) };
+  if (!request.body) return { ok: true, body: undefined };
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      return { ok: false, response: problem(413, "payload_too_large", `body: larger than ${maxBytes} bytes`) };
+    }
+    chunks.push(value);
+  }
+  if (size === 0) return { ok: true, body: undefined };
+  const type = (request.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
+  if (type !== "application/json") return { ok: false, response: problem(415, "bad_request", "body: Content-Type must be application/json") };
+  return { ok: true, body: Buffer.concat(chunks).toString("utf8") };
+}
+
+const PASSED_HEADERS = ["content-type", "content-disposition", "x-request-id", "retry-after"];
+
+function isJson(contentType: string | null): boolean {
+  return !!contentType && /^application\/([a-z0-9.+-]*\+)?json\b/i.test(contentType);
+}
+
+/** "…/billing/export-productline" → "export-productline-2026-05-01.csv" */
+export function downloadName(versionedPath: string, contentType: string | null, today = new Date()): string {
+  const segment = versionedPath.split("/").filter(Boolean).pop() ?? "download";
+  const base = segment.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 64) || "download";
+  const ext = contentType?.toLowerCase().startsWith("text/csv") ? "csv" : contentType?.toLowerCase().startsWith("text/plain") ? "txt" : "bin";
+  return `${base}-${today.toISOString().slice(0, 10)}.${ext}`;
+}
+
+export async function handleCloudRequest(request: Request, deps: BffDeps = defaultDeps()): Promise<Response> {
+  const method = request.method.toUpperCase();
+  const url = new URL(request.url);
+  if (!url.pathname.startsWith(`${BFF_PREFIX}/`)) return problem(404, "not_found", "no such operation");
+  const versionedPath = url.pathname.slice(BFF_PREFIX.length);
+
+  if (isCrossSiteMutation(request, deps.publicUrl)) return problem(403, "permission_denied", "cross-site request refused");
+  if (!allowedOperation(method, versionedPath)) return problem(404, "not_found", `no operation ${method} ${versionedPath}`);
+
+  const state = await deps.session();
+  // The 401 says why, so the browser can tell the user on the sign-in page.
+  if (state.status !== "active") return problem(401, ENDED_REASONS[state.status], "Sign in to continue");
+  const session = state.session;
+
+  let body: string | undefined;
+  if (!SAFE_METHODS.has(method)) {
+    const read = await readJsonBody(request, deps.maxBodyBytes);
+    if (!read.ok) return read.response;
+    body = read.body;
+  }
+
+  let upstream: Response;
+  try {
+    upstream = await deps.fetch(session, method, versionedPath + url.search, {
+      body,
+      headers: body === undefined ? {} : { "content-type": "application/json" },
+      clientIp: clientAddress(request.headers, deps.trustedProxyHops),
+    });
+  } catch (error) {
+    process.stderr.write(`${JSON.stringify({ level: "error", msg: "gateway call failed", component: "bff", method, path: versionedPath, error: error instanceof Error ? error.message : "unknown" })}\n`);
+    return problem(502, "bad_gateway", "The platform could not be reached; try again in a moment");
+  }
+
+  const headers = new Headers({ "cache-control": "no-store", "x-content-type-options": "nosniff" });
+  for (const name of PASSED_HEADERS) {
+    const value = upstream.headers.get(name);
+    if (value) headers.set(name, value);
+  }
+  const contentType = upstream.headers.get("content-type");
+  if (upstream.ok && upstream.body && !isJson(contentType) && !headers.has("content-disposition")) {
+    headers.set("content-disposition", `attachment; filename="${downloadName(versionedPath, contentType)}"`);
+  }
+  const nullBody = upstream.status === 204 || upstream.status === 304 || method === "HEAD";
+  if (nullBody) await upstream.body?.cancel();
+  // Streamed as it comes: a CSV export is written in batches and never held whole here.
+  return new Response(nullBody ? null : upstream.body, { status: upstream.status, headers });
+}

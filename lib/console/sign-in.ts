@@ -1,0 +1,80 @@
+import "server-only";
+import { vaultKey, vaultLimits, signInLimit, gatewayIsEmbedded } from "@/lib/console/config";
+import { gatewayFetch } from "@/lib/console/gateway-client";
+import { checkSignIn, clearSignInFailures, recordSignInFailure, retryMinutes } from "@/lib/console/rate-limit";
+import { consoleDb } from "@/lib/console/store/client";
+import { createVaultSession, type Credentials } from "@/lib/console/vault";
+import { embeddedGateway } from "@/lib/gateway/runtime";
+import { findActiveApiKey } from "@/lib/gateway/store/queries/api-keys";
+import { rateLimitedCode, SIGN_IN_ERROR } from "@/lib/contract/sign-in-messages";
+import { operationPath } from "@/lib/contract/operations";
+
+/** A refused sign-in; `code` is what the sign-in page turns into words (lib/contract/sign-in-messages). */
+export class SignInError extends Error {
+  constructor(readonly code: string) {
+    super(code);
+    this.name = "SignInError";
+  }
+}
+
+export type KeyCheck = { ok: true } | { ok: false; reason: "invalid" | "unavailable" };
+
+const RAW_BASE64URL = /^[A-Za-z0-9_-]+$/;
+
+/** Asks the gateway whether the pair works: a signed GET /v1/organizations/entities. */
+export async function checkApiKey(credentials: Credentials, clientIp?: string): Promise<KeyCheck> {
+  if (!RAW_BASE64URL.test(credentials.secretKey) || credentials.secretKey.length % 4 === 1) return { ok: false, reason: "invalid" };
+  let response: Response;
+  try {
+    response = await gatewayFetch(credentials, "GET", operationPath("getOrganizations"), { clientIp });
+  } catch {
+    return { ok: false, reason: "unavailable" };
+  }
+  await response.body?.cancel();
+  if (response.ok) return { ok: true };
+  if (response.status === 401 || response.status === 403) return { ok: false, reason: "invalid" };
+  return { ok: false, reason: "unavailable" };
+}
+
+/**
+ * Who a verified key belongs to, for display. The interface has no "who am I"
+ * operation, so this reads the embedded gateway's own store; a remote gateway
+ * leaves it unknown.
+ */
+export async function keyOwner(accessKeyId: string): Promise<{ userId: string; email: string } | null> {
+  if (!gatewayIsEmbedded()) return null;
+  const { store } = await embeddedGateway();
+  const row = await findActiveApiKey(store.db, accessKeyId);
+  return row ? { userId: row.userId, email: row.email } : null;
+}
+
+export const UNKNOWN_OWNER = { userId: "", email: "API key user" } as const;
+
+export interface SignInInput {
+  credentials: Credentials;
+  clientIp: string;
+  /** Count failures from this client and refuse it after too many. */
+  rateLimited: boolean;
+  /** Known already (demo users); otherwise looked up. */
+  identity?: { userId: string; email: string };
+}
+
+/** Verifies the key with the gateway and opens a vault session; throws SignInError. */
+export async function signInWithKey(input: SignInInput): Promise<{ sessionId: string; userId: string; email: string }> {
+  const db = await consoleDb();
+  const limit = signInLimit();
+  if (input.rateLimited) {
+    const gate = await checkSignIn(db, input.clientIp, limit);
+    if (!gate.allowed) throw new SignInError(rateLimitedCode(retryMinutes(gate.retryAfterMs)));
+  }
+  const check = await checkApiKey(input.credentials, input.clientIp);
+  if (!check.ok) {
+    if (check.reason === "unavailable") throw new SignInError(SIGN_IN_ERROR.gatewayUnavailable);
+    if (input.rateLimited) await recordSignInFailure(db, input.clientIp, limit);
+    throw new SignInError(SIGN_IN_ERROR.invalidKey);
+  }
+  if (input.rateLimited) await clearSignInFailures(db, input.clientIp);
+  const identity = input.identity ?? (await keyOwner(input.credentials.accessKeyId)) ?? UNKNOWN_OWNER;
+  const sessionId = await createVaultSession(db, vaultKey(), { ...identity, ...input.credentials }, vaultLimits());
+  return { sessionId, ...identity };
+}

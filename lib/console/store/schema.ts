@@ -1,0 +1,40 @@
+import "server-only";
+import { bigserial, index, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+
+/**
+ * The console's own tables. They live beside the gateway's (same database when the
+ * gateway is embedded), so every name carries the console_ prefix and the console
+ * keeps its own migrations and migrations table.
+ */
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
+
+/** The key vault: one row per signed-in browser session; the cookie holds only the id. */
+export const sessions = pgTable(
+  "console_sessions",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull(),
+    email: text("email").notNull(),
+    accessKeyId: text("access_key_id").notNull(),
+    /** AES-256-GCM under a key derived from AUTH_SECRET, bound to the row id; empty once revoked. */
+    secretCiphertext: text("secret_ciphertext").notNull(),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    lastSeenAt: ts("last_seen_at").notNull().defaultNow(),
+    /** Absolute end of the session; the idle limit is checked against last_seen_at. */
+    expiresAt: ts("expires_at").notNull(),
+    /** Set when the gateway refused the key: the row stays (without its secret) so the user learns why. */
+    endedReason: text("ended_reason"),
+  },
+  (t) => [index("console_sessions_expires_idx").on(t.expiresAt), index("console_sessions_last_seen_idx").on(t.lastSeenAt)],
+);
+
+/** Failed sign-ins per client address, shared by every console replica. */
+export const signInAttempts = pgTable(
+  "console_sign_in_attempts",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    clientKey: text("client_key").notNull(),
+    failedAt: ts("failed_at").notNull().defaultNow(),
+  },
+  (t) => [index("console_sign_in_attempts_client_idx").on(t.clientKey, t.failedAt)],
+);

@@ -1,0 +1,42 @@
+/**
+ * The contract's enumerations, free of zod: the schemas in lib/contract build their enums from
+ * these lists, and browser code reads them here instead of copying them (importing a schema
+ * module would bring zod into a page's first load).
+ */
+
+/** Reservation statuses, in the order the console offers them. */
+export const RESERVATION_STATUSES = ["effective", "pending", "expired", "cancelled"] as const;
+export type ReservationStatus = (typeof RESERVATION_STATUSES)[number];
+
+/** Second-factor methods an organization can require. */
+export const MFA_METHODS = ["totp", "webauthn"] as const;
+export type MfaMethod = (typeof MFA_METHODS)[number];
+
+/** Statuses of a SCIM integration. */
+export const SCIM_STATUSES = ["active", "inactive"] as const;
+export type ScimStatus = (typeof SCIM_STATUSES)[number];
+
+/** Where a role binding applies. */
+export const SCOPE_TYPES = ["org", "project"] as const;
+export type ScopeType = (typeof SCOPE_TYPES)[number];
+
+/** Granularity of a usage report. */
+export const USAGE_INTERVALS = ["daily", "monthly"] as const;
+export type UsageInterval = (typeof USAGE_INTERVALS)[number];
+
+/** The audit-log search's list filters, in the spec's order; each is sent comma-separated. */
+export const AUDIT_LIST_FILTERS = [
+  "project_ids",
+  "actions",
+  "actor_ids",
+  "actor_emails",
+  "actor_types",
+  "target_ids",
+  "target_types",
+  "target_names",
+  "locations",
+  "results",
+  "results_not",
+  "surfaces",
+] as const;
+export type AuditListFilter = (typeof AUDIT_LIST_FILTERS)[number];

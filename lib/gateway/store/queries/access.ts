@@ -1,0 +1,30 @@
+import { and, eq } from "drizzle-orm";
+import type { Database } from "../client";
+import { memberships, roleBindings, roles } from "../schema";
+
+export type Relation = "owner" | "member";
+
+/** What one role binding grants: its role's permissions, at org scope or on one project. */
+export interface Grant {
+  permissions: string[];
+  scopeType: string;
+  scopeObjectId: string;
+}
+
+/** Organization id → the user's relation to it. */
+export async function relationsOf(db: Database, userId: string): Promise<Map<string, Relation>> {
+  const rows = await db
+    .select({ organizationId: memberships.organizationId, relation: memberships.relation })
+    .from(memberships)
+    .where(eq(memberships.userId, userId));
+  return new Map(rows.map((r) => [r.organizationId, r.relation as Relation]));
+}
+
+/** The user's role bindings in one organization, with their roles' permissions. */
+export async function grantsOf(db: Database, userId: string, orgId: string): Promise<Grant[]> {
+  return db
+    .select({ permissions: roles.permissions, scopeType: roleBindings.scopeType, scopeObjectId: roleBindings.scopeObjectId })
+    .from(roleBindings)
+    .innerJoin(roles, eq(roles.id, roleBindings.roleId))
+    .where(and(eq(roleBindings.userId, userId), eq(roleBindings.organizationId, orgId)));
+}
