@@ -104,19 +104,30 @@ export function plainIsExact(text: string, lines: number, columns: number): bool
  * CSV lines (no header) of the rows `read` walks, one chunk per batch of up to
  * `batchSize` rows, each batch starting after the last row of the one before.
  * Lines are written plain, the cheap way; a batch in which some field needed
- * quotes or a prefix is read again with the whole rule.
+ * quotes or a prefix is read again with the whole rule. The next batch is asked
+ * for as soon as one arrives, so on PostgreSQL the server writes it while this
+ * one goes out (at most two batches are held).
  */
 export async function* csvLines<K>(columns: readonly CsvColumn[], read: CsvBatchReader<K>, batchSize = 5000): AsyncGenerator<CsvChunk> {
   const plain = joinLine(columns.map((c) => c.text));
   const careful = joinLine(columns.map(carefulCell));
   let after: K | null = null;
-  for (;;) {
-    let found = await read(plain, after, batchSize);
-    if (found?.text && !plainIsExact(found.text, Number(found.lines), columns.length)) found = await read(careful, after, batchSize);
-    if (!found?.text || found.last === null) return;
-    yield found.text as CsvChunk;
-    if (Number(found.lines) < batchSize) return;
-    after = found.last;
+  let next: Promise<CsvBatch<K> | undefined> | null = read(plain, after, batchSize);
+  try {
+    while (next) {
+      const found: CsvBatch<K> | undefined = await next;
+      next = null;
+      if (!found?.text || found.last === null) return;
+      const full = Number(found.lines) >= batchSize;
+      if (full) next = read(plain, found.last, batchSize);
+      const text = plainIsExact(found.text, Number(found.lines), columns.length) ? found.text : (await read(careful, after, batchSize))?.text;
+      if (!text) return;
+      yield text as CsvChunk;
+      after = found.last;
+    }
+  } finally {
+    // An export ended early (the client went away) leaves no read unobserved.
+    next?.catch(() => undefined);
   }
 }
 
