@@ -1,16 +1,15 @@
 import { stringify } from "csv-stringify/sync";
 import { sql, type SQL } from "drizzle-orm";
 import type { Context } from "hono";
+import pg from "pg";
 import { FORMULA_TRIGGERS, neutraliseFormula, neutraliseNumber, PLAIN_NUMBER } from "@/lib/csv-formula";
 import type { AppEnv } from "./context";
 
 /**
  * The gateway's one CSV writer. Every CSV the gateway sends is a header written
  * here and lines written by the database from the SQL this module builds, in
- * keyset-ordered batches: reading one string per batch costs far less than
- * reading thousands of small values (PGlite parses every value of every row in
- * JavaScript; node-postgres makes an object of each row), so the database writes
- * the text. The lines are what csv-stringify writes of the same cells after
+ * keyset-ordered batches (no cursors: PGlite has none): the database writes
+ * the text, far cheaper than reading every value and writing it here. The lines are what csv-stringify writes of the same cells after
  * lib/csv-formula.ts's rule: a cell starting like a formula gets a `'` in front,
  * and a field holding a comma, a quote or a line break is quoted with its quotes
  * doubled. A number column's plain decimal numbers (a credit of -12.50) are
@@ -76,8 +75,20 @@ function carefulCell({ text, kind }: CsvColumn): SQL {
   return kind === "number" ? sql`case when ${text} ~ ${PLAIN_NUMBER.source} then ${text} else ${cell} end` : cell;
 }
 
-/** A CSV line of the given fields, null as empty, ending in a newline. */
-const joinLine = (fields: SQL[]) => sql`concat(${sql.join(fields, sql`, ',', `)}, E'\\n')`;
+/** A CSV line of the given fields, null as empty, ending in a newline (`||` is cheaper than concat()). */
+const joinLine = (fields: SQL[]) => sql`${sql.join(
+  fields.map((field) => sql`coalesce(${field}, '')`),
+  sql` || ',' || `,
+)} || E'\\n'`;
+
+/**
+ * How a batch is best read from this database: on node-postgres as one row per
+ * line (the server's string_agg costs more than the client's join), on PGlite as
+ * one string per batch (it parses every value of every row in JavaScript).
+ */
+export function linesAsRows(db: unknown): boolean {
+  return (db as { $client?: unknown }).$client instanceof pg.Pool;
+}
 
 /** A cell boundary (start of text, after a comma or a newline) followed by a trigger character. */
 const TRIGGER_AT_CELL_START = new RegExp(`(?:^|[,\\n])[${FORMULA_TRIGGERS.map((ch) => `\\u{${ch.codePointAt(0)!.toString(16)}}`).join("")}]`, "u");

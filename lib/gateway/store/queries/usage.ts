@@ -2,7 +2,7 @@ import { and, asc, eq, gte, inArray, isNull, lte, max, sql, type SQL } from "dri
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { BillingCostDatum } from "@/lib/contract/billing";
 import type { CustomerProductProjectUsage, UsageOptions } from "@/lib/contract/usage";
-import { csvLines, type CsvBatchReader, type CsvChunk, type CsvColumn } from "../../csv";
+import { csvLines, linesAsRows, type CsvBatchReader, type CsvChunk, type CsvColumn } from "../../csv";
 import type { Database } from "../client";
 import { projects, usageRecords } from "../schema";
 
@@ -181,14 +181,19 @@ interface UsagePosition {
 export function usageCsv(db: Database, orgId: string, f: UsageFilter, columns: readonly UsageCsvColumn[], batchSize = 5000): AsyncGenerator<CsvChunk> {
   const read: CsvBatchReader<UsagePosition> = async (line, after, limit) => {
     const from = after ? sql`(${u.usageDate}, ${u.seq}) > (${after.date}::date, ${after.seq}::bigint)` : undefined;
-    const batch = db
+    const query = db
       .select({ seq: u.seq, day: sql<string>`${u.usageDate}`.as("day"), line: sql<string>`${line}`.as("line") })
       .from(u)
       .leftJoin(projects, and(eq(projects.id, u.projectId), eq(projects.organizationId, orgId)))
       .where(where(orgId, f, from))
       .orderBy(asc(u.usageDate), asc(u.seq))
-      .limit(limit)
-      .as("batch");
+      .limit(limit);
+    if (linesAsRows(db)) {
+      const rows = await query;
+      const last = rows.at(-1);
+      return { text: rows.map((r) => r.line).join("") || null, lines: rows.length, last: last ? { date: String(last.day), seq: String(last.seq) } : null };
+    }
+    const batch = query.as("batch");
     const [found] = await db
       .select({
         text: sql<string | null>`string_agg(${batch.line}, '' order by ${batch.day}, ${batch.seq})`,
