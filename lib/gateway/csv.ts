@@ -82,12 +82,13 @@ const joinLine = (fields: SQL[]) => sql`${sql.join(
 )} || E'\\n'`;
 
 /**
- * How a batch is best read from this database: on node-postgres as one row per
+ * How a batch is best read from this database: on node-postgres (its pool is returned) as one row per
  * line (the server's string_agg costs more than the client's join), on PGlite as
  * one string per batch (it parses every value of every row in JavaScript).
  */
-export function linesAsRows(db: unknown): boolean {
-  return (db as { $client?: unknown }).$client instanceof pg.Pool;
+export function linesAsRows(db: unknown): pg.Pool | null {
+  const client = (db as { $client?: unknown }).$client;
+  return client instanceof pg.Pool ? client : null;
 }
 
 /** A cell boundary (start of text, after a comma or a newline) followed by a trigger character. */

@@ -178,7 +178,7 @@ interface UsagePosition {
  * cursor: PGlite has none), so an export of any size holds one batch at a time.
  * Both the billing and the usage export stream this.
  */
-export function usageCsv(db: Database, orgId: string, f: UsageFilter, columns: readonly UsageCsvColumn[], batchSize = 5000): AsyncGenerator<CsvChunk> {
+export function usageCsv(db: Database, orgId: string, f: UsageFilter, columns: readonly UsageCsvColumn[], batchSize?: number): AsyncGenerator<CsvChunk> {
   const read: CsvBatchReader<UsagePosition> = async (line, after, limit) => {
     const from = after ? sql`(${u.usageDate}, ${u.seq}) > (${after.date}::date, ${after.seq}::bigint)` : undefined;
     const query = db
@@ -188,10 +188,15 @@ export function usageCsv(db: Database, orgId: string, f: UsageFilter, columns: r
       .where(where(orgId, f, from))
       .orderBy(asc(u.usageDate), asc(u.seq))
       .limit(limit);
-    if (linesAsRows(db)) {
-      const rows = await query;
+    const pool = linesAsRows(db);
+    if (pool) {
+      // Rows as arrays, straight from the driver: no object per row.
+      const { sql: text, params } = query.toSQL();
+      const { rows } = await pool.query<[string, string, string]>({ text: `select seq::text, to_char(day, 'YYYY-MM-DD'), line from (${text}) as batch`, values: params, rowMode: "array" });
       const last = rows.at(-1);
-      return { text: rows.map((r) => r.line).join("") || null, lines: rows.length, last: last ? { date: String(last.day), seq: String(last.seq) } : null };
+      let lines = "";
+      for (const row of rows) lines += row[2];
+      return { text: lines || null, lines: rows.length, last: last ? { date: last[1], seq: last[0] } : null };
     }
     const batch = query.as("batch");
     const [found] = await db
@@ -208,7 +213,7 @@ export function usageCsv(db: Database, orgId: string, f: UsageFilter, columns: r
   return csvLines(
     columns.map((name) => CSV_COLUMNS[name]),
     read,
-    batchSize,
+    batchSize ?? 5000,
   );
 }
 
