@@ -1,6 +1,147 @@
 import { stringify } from "csv-stringify/sync";
+import { sql, type SQL } from "drizzle-orm";
 import type { Context } from "hono";
+import pg from "pg";
+import { FORMULA_TRIGGERS, neutraliseFormula, neutraliseNumber, PLAIN_NUMBER } from "@/lib/csv-formula";
 import type { AppEnv } from "./context";
+
+/**
+ * The gateway's one CSV writer. Every CSV the gateway sends is a header written
+ * here and lines written by the database from the SQL this module builds, in
+ * keyset-ordered batches (no cursors: PGlite has none): the database writes
+ * the text, far cheaper than reading every value and writing it here. The lines are what csv-stringify writes of the same cells after
+ * lib/csv-formula.ts's rule: a cell starting like a formula gets a `'` in front,
+ * and a field holding a comma, a quote or a line break is quoted with its quotes
+ * doubled. A number column's plain decimal numbers (a credit of -12.50) are
+ * written as they are.
+ *
+ * csvResponse only takes CsvChunk text, which only this module makes: an export
+ * cannot skip the rule.
+ */
+
+/** `text`: any text, neutralised. `number`: a numeric column cast to text; neutralised unless a plain decimal. */
+export type CsvKind = "text" | "number";
+
+export interface CsvColumn {
+  /** The cell's text as SQL (null writes an empty cell). */
+  text: SQL;
+  kind: CsvKind;
+}
+
+declare const csvChunk: unique symbol;
+/** CSV text written by this module: whole lines, each ending in a newline. */
+export type CsvChunk = string & { readonly [csvChunk]: true };
+
+/** One batch read from the store: its lines as one string, how many, and where the next batch starts. */
+export interface CsvBatch<K> {
+  text: string | null;
+  lines: number;
+  last: K | null;
+}
+
+/**
+ * Reads the batch of at most `limit` rows after `after` (null: from the start), in
+ * the export's keyset order, with `line` (the SQL of one row's CSV line) aggregated
+ * in that order into one string.
+ */
+export type CsvBatchReader<K> = (line: SQL, after: K | null, limit: number) => Promise<CsvBatch<K> | undefined>;
+
+/** The header line, through the same rule. */
+export function csvHeader(columns: readonly string[]): CsvChunk {
+  return stringify([columns.map(neutraliseFormula)]) as CsvChunk;
+}
+
+/** One record as this module writes it, in JavaScript: the reference the SQL is held to (csv.test.ts). */
+export function csvRecord(cells: ReadonlyArray<{ value: string | null; kind: CsvKind }>): string {
+  return stringify([cells.map(({ value, kind }) => (value === null ? "" : kind === "number" ? neutraliseNumber(value) : neutraliseFormula(value)))]);
+}
+
+/** PostgreSQL's chr() of each trigger character: constants, folded by the planner. */
+const TRIGGERS_SQL = sql.raw(FORMULA_TRIGGERS.map((ch) => `chr(${ch.codePointAt(0)})`).join(", "));
+/** What csv-stringify quotes: a field holding a comma, a quote or a line break. */
+const NEEDS_QUOTES = sql.raw(`E'[",\\r\\n]'`);
+
+function quoted(value: SQL): SQL {
+  return sql`case when ${value} ~ ${NEEDS_QUOTES} then '"' || replace(${value}, '"', '""') || '"' else ${value} end`;
+}
+
+function neutralised(text: SQL): SQL {
+  return sql`case when left(${text}, 1) in (${TRIGGERS_SQL}) then '''' || ${text} else ${text} end`;
+}
+
+/** The cell by the whole rule. */
+function carefulCell({ text, kind }: CsvColumn): SQL {
+  const cell = quoted(neutralised(text));
+  return kind === "number" ? sql`case when ${text} ~ ${PLAIN_NUMBER.source} then ${text} else ${cell} end` : cell;
+}
+
+/** A CSV line of the given fields, null as empty, ending in a newline (`||` is cheaper than concat()). */
+const joinLine = (fields: SQL[]) => sql`${sql.join(
+  fields.map((field) => sql`coalesce(${field}, '')`),
+  sql` || ',' || `,
+)} || E'\\n'`;
+
+/**
+ * How a batch is best read from this database: on node-postgres (its pool is returned) as one row per
+ * line (the server's string_agg costs more than the client's join), on PGlite as
+ * one string per batch (it parses every value of every row in JavaScript).
+ */
+export function linesAsRows(db: unknown): pg.Pool | null {
+  const client = (db as { $client?: unknown }).$client;
+  return client instanceof pg.Pool ? client : null;
+}
+
+/** A cell boundary (start of text, after a comma or a newline) followed by a trigger character. */
+const TRIGGER_AT_CELL_START = new RegExp(`(?:^|[,\\n])[${FORMULA_TRIGGERS.map((ch) => `\\u{${ch.codePointAt(0)!.toString(16)}}`).join("")}]`, "u");
+
+/**
+ * Whether lines written with every field as it is are exactly what the whole rule
+ * writes: no field held a quote or a carriage return, every line has exactly its
+ * separators (so no field held a comma or a newline), and no field starts with a
+ * trigger character. Then no field needed quotes or a prefix.
+ */
+export function plainIsExact(text: string, lines: number, columns: number): boolean {
+  if (text.includes('"') || text.includes("\r")) return false;
+  let newlines = 0;
+  let commas = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 10) newlines++;
+    else if (code === 44) commas++;
+  }
+  return newlines === lines && commas === lines * (columns - 1) && !TRIGGER_AT_CELL_START.test(text);
+}
+
+/**
+ * CSV lines (no header) of the rows `read` walks, one chunk per batch of up to
+ * `batchSize` rows, each batch starting after the last row of the one before.
+ * Lines are written plain, the cheap way; a batch in which some field needed
+ * quotes or a prefix is read again with the whole rule. The next batch is asked
+ * for as soon as one arrives, so on PostgreSQL the server writes it while this
+ * one goes out (at most two batches are held).
+ */
+export async function* csvLines<K>(columns: readonly CsvColumn[], read: CsvBatchReader<K>, batchSize = 5000): AsyncGenerator<CsvChunk> {
+  const plain = joinLine(columns.map((c) => c.text));
+  const careful = joinLine(columns.map(carefulCell));
+  let after: K | null = null;
+  let next: Promise<CsvBatch<K> | undefined> | null = read(plain, after, batchSize);
+  try {
+    while (next) {
+      const found: CsvBatch<K> | undefined = await next;
+      next = null;
+      if (!found?.text || found.last === null) return;
+      const full = Number(found.lines) >= batchSize;
+      if (full) next = read(plain, found.last, batchSize);
+      const text = plainIsExact(found.text, Number(found.lines), columns.length) ? found.text : (await read(careful, after, batchSize))?.text;
+      if (!text) return;
+      yield text as CsvChunk;
+      after = found.last;
+    }
+  } finally {
+    // An export ended early (the client went away) leaves no read unobserved.
+    next?.catch(() => undefined);
+  }
+}
 
 /**
  * A CSV answer streamed batch by batch: each batch is read from the store only
@@ -8,26 +149,14 @@ import type { AppEnv } from "./context";
  * memory. The first batch is read before answering, so a failing store is still
  * a 500; a failure later can only cut the stream short and is logged.
  */
-export async function csvResponse<T>(
+export async function csvResponse(
   c: Context<AppEnv>,
-  input: { fileName: string; columns: readonly string[]; batches: AsyncGenerator<T[]>; toRow: (item: T) => Array<string | number> },
-): Promise<Response> {
-  const { batches, toRow } = input;
-  async function* text(): AsyncGenerator<string> {
-    for await (const batch of batches) yield stringify(batch.map(toRow));
-  }
-  return csvTextResponse(c, { fileName: input.fileName, columns: input.columns, chunks: text() });
-}
-
-/** The same, for CSV text the store already wrote (lines ending in a newline, one chunk per batch). */
-export async function csvTextResponse(
-  c: Context<AppEnv>,
-  input: { fileName: string; columns: readonly string[]; chunks: AsyncGenerator<string> },
+  input: { fileName: string; columns: readonly string[]; chunks: AsyncGenerator<CsvChunk> },
 ): Promise<Response> {
   const encoder = new TextEncoder();
   const { chunks } = input;
   const first = await chunks.next();
-  let pending: Uint8Array | null = encoder.encode(stringify([[...input.columns]]) + (first.done ? "" : first.value));
+  let pending: Uint8Array | null = encoder.encode(csvHeader(input.columns) + (first.done ? "" : first.value));
   let done = first.done === true;
   const stream = new ReadableStream<Uint8Array>({
     async pull(controller) {

@@ -7,6 +7,9 @@
  *   npm run bench -- --quick                # small sizes, for development (prints only)
  *   npm run bench -- --only audit,csv       # some sections (prints only)
  *
+ * The csv section starts its own PostgreSQL server on loopback (Debian's server binaries, as
+ * scripts/with-postgres.sh uses) to judge the export against COPY on both engines.
+ *
  * BENCH_BUILD_LOCK, when set, names a lock file held (flock) around the console
  * section's production build and browser runs, for machines where builds are serialized.
  */

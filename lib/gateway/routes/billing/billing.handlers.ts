@@ -1,5 +1,5 @@
 import { requireOrgMember } from "../../authz";
-import { csvTextResponse } from "../../csv";
+import { csvResponse } from "../../csv";
 import { dailyCosts, usageCsv, usageOptions } from "../../store/queries/usage";
 import { BILLING_EXPORT_COLUMNS } from "@/lib/contract/billing";
 import type { AppRouteHandler } from "../shared";
@@ -19,7 +19,7 @@ export const getBillingExportProductline: AppRouteHandler<typeof routes.getBilli
   const q = c.req.valid("query");
   await requireOrgMember(c.get("access"), orgId);
   const filter = { startDate: q.start_date, endDate: q.end_date, projects: q.projects, productLines: q.product_lines, regions: q.regions };
-  return csvTextResponse(c, {
+  return csvResponse(c, {
     fileName: `billing-productline-${q.start_date}-to-${q.end_date}.csv`,
     columns: BILLING_EXPORT_COLUMNS,
     chunks: usageCsv(c.get("deps").db, orgId, filter, BILLING_EXPORT_COLUMNS),

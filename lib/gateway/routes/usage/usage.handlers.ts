@@ -1,6 +1,6 @@
 import { requireOrgMember } from "../../authz";
 import { csvResponse } from "../../csv";
-import { usageByPeriod, usageLines, usageOptions } from "../../store/queries/usage";
+import { usageByPeriod, usageCsv, usageOptions } from "../../store/queries/usage";
 import { USAGE_EXPORT_COLUMNS } from "@/lib/contract/usage";
 import type { AppRouteHandler } from "../shared";
 import { dateRange } from "./range";
@@ -30,8 +30,7 @@ export const getUsageExport: AppRouteHandler<typeof routes.getUsageExport> = asy
   return csvResponse(c, {
     fileName: `usage-${q.start_date}-to-${q.end_date}.csv`,
     columns: USAGE_EXPORT_COLUMNS,
-    batches: usageLines(c.get("deps").db, orgId, filter),
-    toRow: (l) => [l.billableMetric, l.projectId, l.quantity, l.region, l.resourceId, l.resourceType, l.usageDate],
+    chunks: usageCsv(c.get("deps").db, orgId, filter, USAGE_EXPORT_COLUMNS),
   });
 };
 

@@ -2,6 +2,7 @@ import { and, asc, eq, gte, inArray, isNull, lte, max, sql, type SQL } from "dri
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { BillingCostDatum } from "@/lib/contract/billing";
 import type { CustomerProductProjectUsage, UsageOptions } from "@/lib/contract/usage";
+import { csvLines, linesAsRows, type CsvBatchReader, type CsvChunk, type CsvColumn } from "../../csv";
 import type { Database } from "../client";
 import { projects, usageRecords } from "../schema";
 
@@ -147,121 +148,79 @@ export interface UsageLine {
   cost: string;
 }
 
-/** Each column an export may hold: its text as the database writes it, and whether it is free text. */
+/** Each column an export may hold: its text as the database writes it, and whether it is a number. */
 const CSV_COLUMNS = {
-  cost: { text: sql`${u.cost}::text`, free: false },
-  metric: { text: sql`${u.billableMetric}`, free: true },
-  product_line: { text: sql`${u.productLine}`, free: true },
-  project_id: { text: sql`${u.projectId}`, free: true },
-  project_name: { text: sql`coalesce(${projects.name}, ${u.projectName})`, free: true },
-  quantity: { text: sql`${u.quantity}::text`, free: false },
-  region: { text: sql`${u.region}`, free: true },
-  resource_id: { text: sql`${u.resourceId}`, free: true },
-  resource_name: { text: sql`${u.resourceName}`, free: true },
-  resource_type: { text: sql`${u.resourceType}`, free: true },
-  unit_price: { text: sql`${u.unitPrice}::text`, free: false },
-  usage_date: { text: sql`to_char(${u.usageDate}, 'YYYY-MM-DD')`, free: false },
-} as const;
+  cost: { text: sql`${u.cost}::text`, kind: "number" },
+  metric: { text: sql`${u.billableMetric}`, kind: "text" },
+  product_line: { text: sql`${u.productLine}`, kind: "text" },
+  project_id: { text: sql`${u.projectId}`, kind: "text" },
+  project_name: { text: sql`coalesce(${projects.name}, ${u.projectName})`, kind: "text" },
+  quantity: { text: sql`${u.quantity}::text`, kind: "number" },
+  region: { text: sql`${u.region}`, kind: "text" },
+  resource_id: { text: sql`${u.resourceId}`, kind: "text" },
+  resource_name: { text: sql`${u.resourceName}`, kind: "text" },
+  resource_type: { text: sql`${u.resourceType}`, kind: "text" },
+  unit_price: { text: sql`${u.unitPrice}::text`, kind: "number" },
+  usage_date: { text: sql`to_char(${u.usageDate}, 'YYYY-MM-DD')`, kind: "text" },
+} as const satisfies Record<string, CsvColumn>;
 
 export type UsageCsvColumn = keyof typeof CSV_COLUMNS;
 
-/** What csv-stringify quotes: a field holding a comma, a quote or a line break. */
-const NEEDS_QUOTES = sql.raw(`E'[",\\r\\n]'`);
-
-/** A CSV line of the given fields, null as empty, ending in a newline. */
-const joinLine = (fields: SQL[]) => sql`concat(${sql.join(fields, sql`, ',', `)}, E'\\n')`;
-
-/** The line with every field as it is: what csv-stringify writes when no field needs quotes. */
-function plainLine(columns: readonly UsageCsvColumn[]): SQL {
-  return joinLine(columns.map((name) => CSV_COLUMNS[name].text));
+interface UsagePosition {
+  date: string;
+  seq: string;
 }
 
-/** The line as csv-stringify writes it: free text holding a comma, a quote or a line break quoted, quotes doubled. */
-function quotedLine(columns: readonly UsageCsvColumn[]): SQL {
-  return joinLine(
-    columns.map((name) => {
-      const { text, free } = CSV_COLUMNS[name];
-      return free ? sql`case when ${text} ~ ${NEEDS_QUOTES} then '"' || replace(${text}, '"', '""') || '"' else ${text} end` : text;
-    }),
+/**
+ * Resource-level usage as CSV lines (lib/gateway/csv.ts writes them) in
+ * (usage_date, seq) order: one chunk per batch of up to `batchSize` lines, each
+ * batch starting after the last line of the one before (keyset, no OFFSET, no
+ * cursor: PGlite has none), so an export of any size holds one batch at a time.
+ * Both the billing and the usage export stream this.
+ */
+export function usageCsv(db: Database, orgId: string, f: UsageFilter, columns: readonly UsageCsvColumn[], batchSize?: number): AsyncGenerator<CsvChunk> {
+  const read: CsvBatchReader<UsagePosition> = async (line, after, limit) => {
+    const from = after ? sql`(${u.usageDate}, ${u.seq}) > (${after.date}::date, ${after.seq}::bigint)` : undefined;
+    const query = db
+      .select({ seq: u.seq, day: sql<string>`${u.usageDate}`.as("day"), line: sql<string>`${line}`.as("line") })
+      .from(u)
+      .leftJoin(projects, and(eq(projects.id, u.projectId), eq(projects.organizationId, orgId)))
+      .where(where(orgId, f, from))
+      .orderBy(asc(u.usageDate), asc(u.seq))
+      .limit(limit);
+    const pool = linesAsRows(db);
+    if (pool) {
+      // Rows as arrays, straight from the driver: no object per row.
+      const { sql: text, params } = query.toSQL();
+      const { rows } = await pool.query<[string, string, string]>({ text: `select seq::text, to_char(day, 'YYYY-MM-DD'), line from (${text}) as batch`, values: params, rowMode: "array" });
+      const last = rows.at(-1);
+      let lines = "";
+      for (const row of rows) lines += row[2];
+      return { text: lines || null, lines: rows.length, last: last ? { date: last[1], seq: last[0] } : null };
+    }
+    const batch = query.as("batch");
+    const [found] = await db
+      .select({
+        text: sql<string | null>`string_agg(${batch.line}, '' order by ${batch.day}, ${batch.seq})`,
+        lines: sql<number>`count(*)::int`,
+        lastDate: sql<string | null>`to_char(max(${batch.day}), 'YYYY-MM-DD')`,
+        lastSeq: sql<string | null>`(array_agg(${batch.seq} order by ${batch.day} desc, ${batch.seq} desc))[1]::text`,
+      })
+      .from(batch);
+    if (!found) return undefined;
+    return { text: found.text, lines: Number(found.lines), last: found.lastDate && found.lastSeq ? { date: found.lastDate, seq: found.lastSeq } : null };
+  };
+  return csvLines(
+    columns.map((name) => CSV_COLUMNS[name]),
+    read,
+    batchSize ?? 5000,
   );
 }
 
 /**
- * Whether plain lines are already what csv-stringify writes: no field held a quote,
- * a carriage return, a comma or a newline, so every line has exactly its separators.
- */
-function plainIsExact(text: string, lines: number, columns: number): boolean {
-  if (text.includes('"') || text.includes("\r")) return false;
-  const count = (ch: string) => {
-    let n = 0;
-    for (let at = text.indexOf(ch); at !== -1; at = text.indexOf(ch, at + 1)) n++;
-    return n;
-  };
-  return count("\n") === lines && count(",") === lines * (columns - 1);
-}
-
-interface CsvBatch {
-  text: string | null;
-  lines: number;
-  lastDate: string | null;
-  lastSeq: string | null;
-}
-
-/** One batch of lines after a position, as one string, with the position of its last line. */
-async function csvBatch(db: Database, orgId: string, f: UsageFilter, line: SQL, batchSize: number, after: { date: string; seq: string } | null): Promise<CsvBatch | undefined> {
-  const from = after ? sql`(${u.usageDate}, ${u.seq}) > (${after.date}::date, ${after.seq}::bigint)` : undefined;
-  const batch = db
-    .select({ seq: u.seq, day: sql<string>`${u.usageDate}`.as("day"), line: sql<string>`${line}`.as("line") })
-    .from(u)
-    .leftJoin(projects, and(eq(projects.id, u.projectId), eq(projects.organizationId, orgId)))
-    .where(where(orgId, f, from))
-    .orderBy(asc(u.usageDate), asc(u.seq))
-    .limit(batchSize)
-    .as("batch");
-  const [found] = await db
-    .select({
-      text: sql<string | null>`string_agg(${batch.line}, '' order by ${batch.day}, ${batch.seq})`,
-      lines: sql<number>`count(*)::int`,
-      lastDate: sql<string | null>`to_char(max(${batch.day}), 'YYYY-MM-DD')`,
-      lastSeq: sql<string | null>`(array_agg(${batch.seq} order by ${batch.day} desc, ${batch.seq} desc))[1]::text`,
-    })
-    .from(batch);
-  return found;
-}
-
-/**
- * Resource-level usage as CSV lines (each ending in a newline) in (usage_date, seq)
- * order, written by the database: one string per batch of up to `batchSize` lines,
- * each batch starting after the last line of the one before. Reading thousands of
- * small values costs far more than reading one string of the same text (PGlite
- * parses every value of every row in JavaScript), so an export streams this rather
- * than usageLines. Lines are written plain, the cheap way; a batch in which some
- * field needed quotes is read again with quoting.
- */
-export async function* usageCsv(
-  db: Database,
-  orgId: string,
-  f: UsageFilter,
-  columns: readonly UsageCsvColumn[],
-  batchSize = 5000,
-): AsyncGenerator<string> {
-  const plain = plainLine(columns);
-  const quoted = quotedLine(columns);
-  let after: { date: string; seq: string } | null = null;
-  for (;;) {
-    let found = await csvBatch(db, orgId, f, plain, batchSize, after);
-    if (found?.text && !plainIsExact(found.text, Number(found.lines), columns.length)) found = await csvBatch(db, orgId, f, quoted, batchSize, after);
-    if (!found?.text || !found.lastDate || !found.lastSeq) return;
-    yield found.text;
-    if (Number(found.lines) < batchSize) return;
-    after = { date: found.lastDate, seq: found.lastSeq };
-  }
-}
-
-/**
- * Resource-level usage in (usage_date, seq) order, one batch per query: each
- * batch starts after the last row of the one before (keyset, no OFFSET), so an
- * export of any size holds one batch in memory at a time.
+ * Resource-level usage in (usage_date, seq) order as values, one batch per query
+ * (keyset, like usageCsv): the rows the exports hold, read the slow way, as the
+ * reference their CSV is tested against.
  */
 export async function* usageLines(db: Database, orgId: string, f: UsageFilter, batchSize = 1000): AsyncGenerator<UsageLine[]> {
   let after: { date: string; seq: number } | null = null;

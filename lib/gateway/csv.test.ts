@@ -1,0 +1,137 @@
+import fc from "fast-check";
+import { sql } from "drizzle-orm";
+import Papa from "papaparse";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FORMULA_START } from "@/lib/csv-formula";
+import { csvishString } from "@/lib/csv-formula.arbitraries";
+import { csvHeader, csvLines, csvRecord, plainIsExact, type CsvBatchReader, type CsvColumn } from "./csv";
+import { openStore, type Store } from "./store/client";
+import { freshStoreOptions } from "./testing";
+
+/**
+ * The SQL the writer builds, run by the store (PGlite, or PostgreSQL under
+ * test:pg), against the writer's JavaScript reference (csvRecord), on arbitrary text.
+ */
+let store: Store;
+let drop: () => Promise<void>;
+beforeAll(async () => {
+  const fresh = await freshStoreOptions();
+  drop = fresh.drop;
+  store = await openStore(fresh.store);
+  await store.db.execute(sql`create table csv_writer_cells (seq int primary key, a text, b text, n numeric)`);
+});
+afterAll(async () => {
+  await store.close();
+  await drop();
+});
+
+type Cells = { a: string | null; b: string | null; n: string | null };
+const COLUMNS: CsvColumn[] = [
+  { text: sql.raw("a"), kind: "text" },
+  { text: sql.raw("n::text"), kind: "number" },
+  { text: sql.raw("b"), kind: "text" },
+];
+
+const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
+
+const read: CsvBatchReader<number> = async (line, after, limit) => {
+  const [found] = rowsOf<{ text: string | null; lines: number; last: number | null }>(
+    await store.db.execute(sql`
+      select string_agg(line, '' order by seq) as text, count(*)::int as lines, max(seq) as last
+      from (select seq, ${line} as line from csv_writer_cells where seq > ${after ?? -1} order by seq limit ${limit}) as batch`),
+  );
+  return found && { text: found.text, lines: Number(found.lines), last: found.last === null ? null : Number(found.last) };
+};
+
+async function store_(records: Cells[]): Promise<void> {
+  await store.db.execute(sql`delete from csv_writer_cells`);
+  for (const [seq, r] of records.entries()) await store.db.execute(sql`insert into csv_writer_cells values (${seq}, ${r.a}, ${r.b}, ${r.n}::numeric)`);
+}
+
+async function written(batchSize: number): Promise<string[]> {
+  const chunks: string[] = [];
+  for await (const chunk of csvLines(COLUMNS, read, batchSize)) chunks.push(chunk);
+  return chunks;
+}
+
+/** What the JavaScript reference writes of the stored rows (numbers as the database prints them). */
+async function expected(): Promise<string> {
+  const rows = rowsOf<Cells>(await store.db.execute(sql`select a, b, n::text as n from csv_writer_cells order by seq`));
+  return rows
+    .map((r) =>
+      csvRecord([
+        { value: r.a, kind: "text" },
+        { value: r.n, kind: "number" },
+        { value: r.b, kind: "text" },
+      ]),
+    )
+    .join("");
+}
+
+const text = csvishString.map((s) => s.replace(/\0/g, ""));
+const decimal = fc.tuple(fc.integer({ min: -100_000, max: 100_000 }), fc.nat(9_999)).map(([i, f]) => `${i}.${f}`);
+const cells = fc.record({
+  a: fc.option(text, { nil: null }),
+  b: fc.option(text, { nil: null }),
+  n: fc.option(fc.oneof(decimal, fc.constantFrom("-Infinity", "Infinity", "NaN")), { nil: null }),
+});
+
+describe("the gateway's CSV writer", () => {
+  it("writes in SQL exactly what its JavaScript reference writes, batch by batch, for arbitrary text", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(cells, { maxLength: 8 }), fc.integer({ min: 1, max: 4 }), async (records, batchSize) => {
+        await store_(records);
+        const chunks = await written(batchSize);
+        expect(chunks).toHaveLength(Math.ceil(records.length / batchSize));
+        expect(chunks.join("")).toBe(await expected());
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it("never writes a cell that starts like a formula, and writes safe text and plain numbers as they are", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(cells, { minLength: 1, maxLength: 6 }), async (records) => {
+        await store_(records);
+        const parsed = Papa.parse<string[]>((await written(5000)).join("").replace(/\n$/, ""), { newline: "\n", delimiter: "," }).data;
+        const stored = rowsOf<Cells>(await store.db.execute(sql`select a, b, n::text as n from csv_writer_cells order by seq`));
+        expect(parsed).toHaveLength(records.length);
+        parsed.forEach(([a, n, b], i) => {
+          const r = stored[i]!;
+          for (const [cell, original] of [
+            [a, r.a ?? ""],
+            [b, r.b ?? ""],
+          ] as const) {
+            expect(cell).toBe(FORMULA_START.test(original) ? `'${original}` : original);
+            expect(FORMULA_START.test(cell!)).toBe(false);
+          }
+          const number = r.n ?? "";
+          if (/^-?\d+(\.\d+)?$/.test(number) || number === "") expect(n).toBe(number);
+          else expect(n).toBe(FORMULA_START.test(number) ? `'${number}` : number);
+        });
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it("writes a credit's negative numbers plainly and a name made to look like a formula behind a '", async () => {
+    await store_([
+      { a: "@SUM(1+1)*cmd|' /C calc'!A1", n: "-12.50", b: "-12.50" },
+      { a: "=HYPERLINK(\"http://x\",\"y\")", n: "-Infinity", b: "+1, -1" },
+    ]);
+    expect((await written(10)).join("")).toBe(`'@SUM(1+1)*cmd|' /C calc'!A1,-12.50,'-12.50\n"'=HYPERLINK(""http://x"",""y"")",'-Infinity,"'+1, -1"\n`);
+  });
+
+  it("writes the header through the same rule", () => {
+    expect(csvHeader(["cost", "=x"])).toBe("cost,'=x\n");
+  });
+
+  it("takes the plain lines only when they hold no quote, break, extra separator or formula start", () => {
+    expect(plainIsExact("a,b\nc,d\n", 2, 2)).toBe(true);
+    expect(plainIsExact("a,-1\nc,d\n", 2, 2)).toBe(false);
+    expect(plainIsExact("a,b\n@c,d\n", 2, 2)).toBe(false);
+    expect(plainIsExact("＝a,b\n", 1, 2)).toBe(false);
+    expect(plainIsExact("a,b,c\n", 1, 2)).toBe(false);
+    expect(plainIsExact('a,"b\n', 1, 2)).toBe(false);
+  });
+});
