@@ -1,5 +1,4 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { sql } from "drizzle-orm";
 import { Hono, type Context } from "hono";
 import { SUPPORTED_METHODS } from "@/lib/client-address";
 import { HTTPException } from "hono/http-exception";
@@ -13,6 +12,7 @@ import { verifySignature } from "./middleware/verify-signature";
 import { buildOpenApiDocument } from "./openapi";
 import { createRouter, findOperation } from "./router";
 import { registerRoutes } from "./routes";
+import { isWritable } from "./store/client";
 
 
 /** gRPC code names for the error status object of operations with a "default" response. */
@@ -95,9 +95,7 @@ export function createApp(deps: GatewayDeps): Hono<AppEnv> {
   app.get("/readyz", async (c) => {
     const changeNotices = deps.reads.coherent ? "listening" : "reconnecting";
     try {
-      const result = await deps.db.execute(sql`select current_setting('transaction_read_only') as read_only`);
-      const rows = (result as unknown as { rows?: Array<{ read_only: string }> }).rows ?? (result as unknown as Array<{ read_only: string }>);
-      if (rows[0]?.read_only !== "off") throw new Error("the store is read-only");
+      if (!(await isWritable(deps.db))) throw new Error("the store is read-only");
       return c.json({ status: "ready", change_notices: changeNotices });
     } catch {
       c.header("Retry-After", String(RETRY_AFTER_SECONDS));

@@ -1,5 +1,3 @@
-import { randomUUID } from "node:crypto";
-import { eq } from "drizzle-orm";
 import type { Context } from "hono";
 import type { AppEnv, AuditMeta } from "./context";
 import { resultName } from "./errors";
@@ -7,7 +5,7 @@ import { callOrigin } from "./origin";
 import { matchOperation } from "@/lib/contract/operations";
 import type { Database } from "./store/client";
 import { firstOrganization } from "./store/queries/first-organization";
-import { auditLog, organizations } from "./store/schema";
+import { insertAuditEntry } from "./store/queries/audit-logs";
 
 export type AuditedMeta = AuditMeta & { organizationId: string };
 
@@ -18,16 +16,10 @@ export async function writeAuditEntry(
   outcome: { status: number; errorMessage?: string },
 ): Promise<void> {
   const caller = c.get("caller");
-  const [org] = await db
-    .select({ name: organizations.name })
-    .from(organizations)
-    .where(eq(organizations.id, meta.organizationId));
-  if (!org) return; // no such organization: nowhere to file the entry
   const origin = callOrigin(c);
-  await db.insert(auditLog).values({
-    id: randomUUID(),
+  // No such organization: nowhere to file the entry, and nothing is written.
+  await insertAuditEntry(db, {
     organizationId: meta.organizationId,
-    organizationName: org.name,
     projectId: meta.projectId ?? null,
     projectName: meta.projectName ?? null,
     action: meta.action,

@@ -1,10 +1,9 @@
-import { lt, sql } from "drizzle-orm";
 import type { Context } from "hono";
 import { parseAuthorization, parseRfc3339, TIMESTAMP_HEADER } from "@/lib/signing";
 import { isMutating } from "../audit";
 import type { AppEnv, GatewayDeps } from "../context";
 import { GatewayError } from "../errors";
-import { requestSignatures } from "../store/schema";
+import { countSignatures, purgeSignatures, recordSignature } from "../store/queries/request-signatures";
 
 /**
  * A signature covers path, query, method and timestamp, not the body: within the skew
@@ -31,27 +30,16 @@ export async function refuseReplay(c: Context<AppEnv>, now = Date.now()): Promis
   // The signature is accepted until its timestamp leaves the window, and no longer needed after.
   const expiresAt = new Date(Math.max(signedAt, now) + skewMs);
   await purgeExpired(deps, now);
-  const inserted = await deps.db
-    .insert(requestSignatures)
-    .values({ signature, expiresAt })
-    .onConflictDoUpdate({
-      target: requestSignatures.signature,
-      set: { expiresAt },
-      // Only a record whose window has passed may be taken over (its rows are purged lazily).
-      setWhere: lt(requestSignatures.expiresAt, new Date(now)),
-    })
-    .returning({ signature: requestSignatures.signature });
-  if (inserted.length === 0) throw new GatewayError("unauthenticated", REPLAY_MESSAGE);
+  if (!(await recordSignature(deps.db, signature, expiresAt, new Date(now)))) throw new GatewayError("unauthenticated", REPLAY_MESSAGE);
 }
 
 async function purgeExpired(deps: GatewayDeps, now: number): Promise<void> {
   if (now - (lastPurge.get(deps) ?? 0) < PURGE_EVERY_MS) return;
   lastPurge.set(deps, now);
-  await deps.db.delete(requestSignatures).where(lt(requestSignatures.expiresAt, new Date(now)));
+  await purgeSignatures(deps.db, new Date(now));
 }
 
 /** Signatures on record (for tests). */
 export async function recordedSignatures(deps: GatewayDeps): Promise<number> {
-  const [row] = await deps.db.select({ n: sql<number>`count(*)::int` }).from(requestSignatures);
-  return Number(row?.n ?? 0);
+  return countSignatures(deps.db);
 }

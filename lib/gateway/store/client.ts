@@ -28,3 +28,10 @@ export async function isEmpty(db: Database): Promise<boolean> {
   const first = (rows as unknown as { rows?: Array<{ n: number }> }).rows?.[0] ?? (rows as unknown as Array<{ n: number }>)[0];
   return (first?.n ?? 0) === 0;
 }
+
+/** Whether the store answers and its session takes writes (a standby mid-failover does not); throws when it does not answer. */
+export async function isWritable(db: Database): Promise<boolean> {
+  const result = await db.execute(sql`select current_setting('transaction_read_only') as read_only`);
+  const rows = (result as unknown as { rows?: Array<{ read_only: string }> }).rows ?? (result as unknown as Array<{ read_only: string }>);
+  return rows[0]?.read_only === "off";
+}

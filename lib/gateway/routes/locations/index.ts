@@ -2,7 +2,7 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { listLocationsResponseSchema } from "@/lib/contract/locations";
 import type { AppEnv } from "../../context";
 import { declare } from "../../router";
-import { locations } from "../../store/schema";
+import { listLocationIds } from "../../store/queries/locations";
 import { errors, json, operation } from "../shared";
 
 export const listLocations = createRoute({
@@ -15,7 +15,6 @@ export const listLocations = createRoute({
 export function registerLocations(api: OpenAPIHono<AppEnv>): void {
   declare(listLocations);
   api.openapi(listLocations, async (c) => {
-    const rows = await c.get("deps").db.select({ id: locations.id }).from(locations).orderBy(locations.id);
-    return c.json({ items: rows.map((r) => r.id) }, 200);
+    return c.json({ items: await listLocationIds(c.get("deps").db) }, 200);
   });
 }

@@ -1,8 +1,9 @@
+import { randomUUID } from "node:crypto";
 import { and, arrayOverlaps, eq, gte, inArray, lte, notInArray, sql, type SQL } from "drizzle-orm";
 import { alias, type AnyPgColumn } from "drizzle-orm/pg-core";
 import type { LogEntry } from "@/lib/contract/audit-logs";
 import type { Database } from "../client";
-import { auditLog, auditLogTargets } from "../schema";
+import { auditLog, auditLogTargets, organizations } from "../schema";
 
 export interface AuditFilter {
   projectIds?: string[];
@@ -218,4 +219,14 @@ function toLogEntry(row: Row): LogEntry {
     target_names: row.targetNames,
     target_type: row.targetType,
   };
+}
+
+export type NewAuditEntry = Omit<typeof auditLog.$inferInsert, "id" | "organizationName">;
+
+/** Files an entry under its organization (named as it is now); false when the organization does not exist. */
+export async function insertAuditEntry(db: Database, entry: NewAuditEntry): Promise<boolean> {
+  const [org] = await db.select({ name: organizations.name }).from(organizations).where(eq(organizations.id, entry.organizationId));
+  if (!org) return false;
+  await db.insert(auditLog).values({ id: randomUUID(), organizationName: org.name, ...entry });
+  return true;
 }
