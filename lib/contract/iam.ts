@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { idSchema } from "./common";
+import { bodyArray, idSchema } from "./common";
 
 export const scopeTypeSchema = z.enum(["org", "project"], { message: "must be org or project" });
 
@@ -48,8 +48,8 @@ export const roleBindingInputSchema = z
 
 export const applyRoleBindingRequestSchema = z
   .object({
-    bindings_to_create: z.array(roleBindingInputSchema).max(200, "at most 200 changes at once"),
-    bindings_to_delete: z.array(idSchema).max(200, "at most 200 changes at once"),
+    bindings_to_create: bodyArray(z.array(roleBindingInputSchema).max(200, "at most 200 changes at once")),
+    bindings_to_delete: bodyArray(z.array(idSchema).max(200, "at most 200 changes at once")),
   })
   .meta({ id: "ApplyRoleBindingRequest" });
 

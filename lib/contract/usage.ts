@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { idSchema, queryArray } from "./common";
+import { COMMA_SEPARATED, idSchema, queryArray } from "./common";
 import { dateSchema, orderedRange } from "./time";
 
 export const usageIntervalSchema = z.enum(["daily", "monthly"], { message: "must be daily or monthly" });
@@ -25,7 +25,7 @@ const requiredArray = () =>
     .union([z.string(), z.array(z.string())], { error: (issue) => (issue.input === undefined ? "is required" : "must be a list of strings") })
     .transform((v) => (Array.isArray(v) ? v : [v]).flatMap((x) => x.split(",")).map((x) => x.trim()).filter((x) => x !== ""))
     .pipe(z.array(z.string().max(512)).min(1, "must name at least one value").max(100))
-    .meta({ type: "array", items: { type: "string" } } as never);
+    .meta({ type: "array", items: { type: "string" }, param: COMMA_SEPARATED } as never);
 
 export const usageExportQuerySchema = z
   .object({
