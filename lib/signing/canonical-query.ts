@@ -136,74 +136,95 @@ function compareRanges(raw: string, aStart: number, aEnd: number, bStart: number
 }
 
 /**
- * Whether raw[start..] is its own canonical form: every part "name=value", names of bare
- * characters only and in order, values of bare characters, "+" (a space, re-escaped as
- * "+") and upper-case escapes of ASCII characters that are not bare and not a space (each
- * decodes to one byte that re-escapes the same). Anything else takes the general path.
+ * Where the "=" of the part raw[start, end) is when the part is its own canonical form,
+ * else -1. Canonical: "name=value", the name of bare characters only, the value of bare
+ * characters, "+" (a space, re-escaped as "+") and upper-case escapes of ASCII characters
+ * that are neither bare nor a space (each decodes to one byte that re-escapes the same).
  */
+function canonicalEquals(raw: string, start: number, end: number): number {
+  let i = start;
+  while (i < end) {
+    const c = raw.charCodeAt(i);
+    if (c === 0x3d) break;
+    if (c >= 128 || BARE[c] === 0) return -1;
+    i++;
+  }
+  if (i === end) return -1; // a name without "=" gains one
+  const eq = i++;
+  while (i < end) {
+    const c = raw.charCodeAt(i);
+    if (c === 0x25) {
+      if (i + 2 >= end) return -1;
+      const hi = hexValue(raw.charCodeAt(i + 1));
+      const lo = hexValue(raw.charCodeAt(i + 2));
+      if (hi < 0 || lo < 0) return -1;
+      const byte = hi * 16 + lo;
+      if (byte >= 128 || byte === 0x20 || BARE[byte] === 1) return -1;
+      i += 3;
+    } else if (c === 0x2b || (c < 128 && BARE[c] === 1)) {
+      i++;
+    } else {
+      return -1;
+    }
+  }
+  return eq;
+}
+
+/** Whether raw[start..] is its own canonical form: every part canonical, none empty, names in order. */
 function isCanonical(raw: string, start: number): boolean {
   const n = raw.length;
   let previousStart = -1;
   let previousEnd = -1;
   let i = start;
   for (;;) {
-    const nameStart = i;
-    while (i < n) {
-      const c = raw.charCodeAt(i);
-      if (c === 0x3d) break;
-      if (c >= 128 || BARE[c] === 0) return false;
-      i++;
-    }
-    if (i === n) return false; // a name without "=" gains one
-    const nameEnd = i;
-    i++;
-    while (i < n) {
-      const c = raw.charCodeAt(i);
-      if (c === 0x26) break;
-      if (c === 0x25) {
-        const hi = hexValue(raw.charCodeAt(i + 1));
-        const lo = hexValue(raw.charCodeAt(i + 2));
-        if (hi < 0 || lo < 0) return false;
-        const byte = hi * 16 + lo;
-        if (byte >= 128 || byte === 0x20 || BARE[byte] === 1) return false;
-        i += 3;
-      } else if (c === 0x2b || (c < 128 && BARE[c] === 1)) {
-        i++;
-      } else {
-        return false;
-      }
-    }
-    if (previousStart >= 0 && compareRanges(raw, previousStart, previousEnd, nameStart, nameEnd) > 0) return false;
-    previousStart = nameStart;
-    previousEnd = nameEnd;
-    if (i === n) return true;
-    i++; // "&"
-    if (i === n) return false; // a trailing "&" is dropped
+    let end = raw.indexOf("&", i);
+    if (end === -1) end = n;
+    const eq = canonicalEquals(raw, i, end);
+    if (eq === -1) return false; // an empty part included: it would be dropped
+    if (previousStart >= 0 && compareRanges(raw, previousStart, previousEnd, i, eq) > 0) return false;
+    previousStart = i;
+    previousEnd = eq;
+    if (end === n) return true;
+    i = end + 1;
   }
 }
 
 export function canonicalQuery(rawQuery: string): string {
+  const n = rawQuery.length;
   const start = rawQuery.charCodeAt(0) === 0x3f ? 1 : 0;
-  if (start >= rawQuery.length) return "";
+  if (start >= n) return "";
   if (isCanonical(rawQuery, start)) return start === 0 ? rawQuery : rawQuery.slice(1);
-  const pairs = parseQuery(rawQuery);
-  if (pairs.length === 0) return "";
-  // A stable sort, so repeated names keep their order. Names are nearly always ASCII:
-  // then plain comparison is byte order, and one check up front spares one per comparison.
+  // Each part as [decoded name, canonical text]; a part already canonical is taken as
+  // written, and only the others are decoded and escaped again.
+  const parts: Array<[string, string]> = [];
   let ascii = true;
-  for (let i = 0; i < pairs.length && ascii; i++) ascii = ASCII.test(pairs[i]![0]);
-  if (pairs.length > 1) {
-    if (ascii && pairs.length <= 16) insertionSortByName(pairs);
-    else pairs.sort(ascii ? (a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0) : (a, b) => compareBytes(a[0], b[0]));
+  for (let i = start; i < n; ) {
+    let end = rawQuery.indexOf("&", i);
+    if (end === -1) end = n;
+    if (end > i) {
+      const eq = canonicalEquals(rawQuery, i, end);
+      if (eq !== -1) {
+        parts.push([rawQuery.slice(i, eq), rawQuery.slice(i, end)]);
+      } else {
+        const part = rawQuery.slice(i, end);
+        const at = part.indexOf("=");
+        const name = queryUnescape(at === -1 ? part : part.slice(0, at));
+        const value = at === -1 ? "" : queryUnescape(part.slice(at + 1));
+        if (ascii && !ASCII.test(name)) ascii = false;
+        parts.push([name, `${queryEscape(name)}=${queryEscape(value)}`]);
+      }
+    }
+    i = end + 1;
   }
-  let out = "";
-  for (let i = 0; i < pairs.length; i++) {
-    const pair = pairs[i]!;
-    if (i > 0) out += "&";
-    out += queryEscape(pair[0]);
-    out += "=";
-    out += queryEscape(pair[1]);
+  if (parts.length === 0) return "";
+  // A stable sort, so repeated names keep their order. Names are nearly always ASCII:
+  // then plain comparison is byte order, and no comparison needs to check.
+  if (parts.length > 1) {
+    if (ascii && parts.length <= 16) insertionSortByName(parts);
+    else parts.sort(ascii ? (a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0) : (a, b) => compareBytes(a[0], b[0]));
   }
+  let out = parts[0]![1];
+  for (let i = 1; i < parts.length; i++) out += `&${parts[i]![1]}`;
   return out;
 }
 

@@ -92,13 +92,19 @@ export interface ParsedAuthorization {
   signature: string;
 }
 
+const WHITESPACE = /\s/;
+
 /** Parses "Bearer <version>:<access_key_id>:<signature>"; null when malformed. */
 export function parseAuthorization(header: string | null | undefined): ParsedAuthorization | null {
   if (!header) return null;
-  const match = /^Bearer ([^:\s]+):([^:\s]+):([^:\s]+)$/.exec(header.trim());
-  if (!match) return null;
-  const [, version, accessKeyId, signature] = match as unknown as [string, string, string, string];
-  return { version, accessKeyId, signature };
+  // Every request carries one: found by position, the one pattern test left for whitespace.
+  const value = WHITESPACE.test(header[0]!) || WHITESPACE.test(header[header.length - 1]!) ? header.trim() : header;
+  if (!value.startsWith("Bearer ")) return null;
+  const first = value.indexOf(":", 7);
+  const second = first === -1 ? -1 : value.indexOf(":", first + 1);
+  if (second === -1 || value.indexOf(":", second + 1) !== -1) return null;
+  if (first === 7 || second === first + 1 || second === value.length - 1 || WHITESPACE.test(value.slice(7))) return null;
+  return { version: value.slice(7, first), accessKeyId: value.slice(first + 1, second), signature: value.slice(second + 1) };
 }
 
 const RFC3339 =

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { canonicalQuery, queryEscape } from "./canonical-query";
 import {
   authorizationHeader,
+  parseAuthorization,
   parseRfc3339,
   requestTimestamp,
   sign,
@@ -143,6 +144,28 @@ describe("parseRfc3339 against the plain parse", () => {
     for (const value of ["0000-01-01T00:00:00Z", "0099-12-31T23:59:59Z", "2026-01-02T23:59:60Z", "2026-01-02T03:04:05+24:00"]) {
       expect(parseRfc3339(value), value).toBe(referenceRfc3339(value));
     }
+  });
+});
+
+describe("parseAuthorization", () => {
+  /** The header's grammar as one pattern. */
+  function reference(header: string) {
+    const m = /^Bearer ([^:\s]+):([^:\s]+):([^:\s]+)$/.exec(header.trim());
+    return m ? { version: m[1], accessKeyId: m[2], signature: m[3] } : null;
+  }
+
+  it("agrees with the grammar written as one pattern", () => {
+    const piece = fc.oneof(fc.constantFrom("", "1.0", "AK1", "a b", "\t", ":", "x:y", " ", "\u00a0", "Bearer"), fc.string({ maxLength: 6 }));
+    const header = fc.oneof(
+      fc.tuple(fc.constantFrom("", " ", "\n"), fc.constantFrom("Bearer ", "Bearer  ", "bearer ", "Basic ", "Bearer"), piece, fc.constantFrom(":", "::", ""), piece, fc.constantFrom(":", ""), piece, fc.constantFrom("", " ", "\t", ":")).map((parts) => parts.join("")),
+      fc.string({ maxLength: 30 }),
+    );
+    fc.assert(
+      fc.property(header, (h) => {
+        expect(parseAuthorization(h)).toEqual(reference(h));
+      }),
+      { numRuns: 20_000 },
+    );
   });
 });
 
