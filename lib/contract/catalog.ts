@@ -11,8 +11,8 @@ const catalogFilter = () =>
   );
 
 export const listCapacitiesQuerySchema = z.object({
-  product_name: catalogFilter().meta({ example: "h100-80gb-sxm-ib.8x,l40s-48gb.1x" }),
-  location: catalogFilter().meta({ example: "us-east1-a,us-northcentral1-a" }),
+  product_name: catalogFilter().meta({ example: ["h100-80gb-sxm-ib.8x", "l40s-48gb.1x"] }),
+  location: catalogFilter().meta({ example: ["us-east1-a", "us-northcentral1-a"] }),
 });
 
 export const capacitySchema = z

@@ -15,14 +15,36 @@ export const rpcStatusSchema = z
   .object({
     code: z.number().int(),
     message: z.string(),
-    details: z.array(z.record(z.string(), z.unknown())),
+    details: z.array(
+      // A protobuf Any: the type URL of the detail, beside the detail's own fields.
+      z.object({ "@type": z.string().optional() }).catchall(z.unknown()).meta({ id: "protobufAny" }),
+    ),
   })
   .meta({ id: "rpcStatus" });
 
 /**
+ * An array of a request body. Go clients marshal an empty slice as `null`, so `null`
+ * reads as the empty list, and the array's own rules (a minimum length, say) then apply.
+ * The document shows the plain array.
+ */
+export function bodyArray<T extends z.ZodArray>(schema: T) {
+  return z.preprocess((value: z.input<T> | null) => (value === null ? [] : value), schema);
+}
+
+/**
+ * How the document says an array query parameter is written. The upstream declares most
+ * of its lists comma-separated (Swagger's `collectionFormat: csv`, which its generated
+ * clients send as one `a,b` value): OpenAPI's `style: form, explode: false`. A few
+ * (usage) repeat the name once per value: `explode: true`. The gateway reads both forms
+ * of a comma-separated list either way.
+ */
+export const COMMA_SEPARATED = { style: "form", explode: false } as const;
+export const REPEATED = { style: "form", explode: true } as const;
+
+/**
  * An array query parameter. Repeated names arrive as an array, a single one as a
  * string; `commaSeparated` also splits "a,b" (for parameters whose values never
- * hold commas).
+ * hold commas), and documents the list as comma-separated.
  */
 export function queryArray(options: { commaSeparated?: boolean; max?: number } = {}) {
   return z
@@ -34,14 +56,15 @@ export function queryArray(options: { commaSeparated?: boolean; max?: number } =
     })
     .pipe(z.array(z.string().max(512)).max(options.max ?? 100))
     .optional()
-    .meta({ type: "array", items: { type: "string" } } as never);
+    .meta({ type: "array", items: { type: "string" }, param: options.commaSeparated ? COMMA_SEPARATED : REPEATED } as never);
 }
 
-/** A boolean query parameter: true/false/1/0. */
+/** A boolean query parameter: true/false, and 1/0. */
 export const queryBoolean = z
   .enum(["true", "false", "1", "0"], { message: "must be true or false" })
   .transform((v) => v === "true" || v === "1")
-  .optional();
+  .optional()
+  .meta({ type: "boolean" } as never);
 
 /** A non-empty identifier in a path or query. */
 export const idSchema = z.string().trim().min(1, "must not be empty").max(128, "must be at most 128 characters");

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { SCOPE_TYPES } from "./constants";
-import { idSchema } from "./common";
+import { bodyArray, idSchema } from "./common";
 
 export const scopeTypeSchema = z.enum(SCOPE_TYPES, { message: "must be org or project" });
 
@@ -49,8 +49,8 @@ export const roleBindingInputSchema = z
 
 export const applyRoleBindingRequestSchema = z
   .object({
-    bindings_to_create: z.array(roleBindingInputSchema).max(200, "at most 200 changes at once"),
-    bindings_to_delete: z.array(idSchema).max(200, "at most 200 changes at once"),
+    bindings_to_create: bodyArray(z.array(roleBindingInputSchema).max(200, "at most 200 changes at once")),
+    bindings_to_delete: bodyArray(z.array(idSchema).max(200, "at most 200 changes at once")),
   })
   .meta({ id: "ApplyRoleBindingRequest" });
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { bodyArray } from "./common";
 import { MFA_METHODS } from "./constants";
 import { organizationMfaSchema } from "./organizations";
 
@@ -11,9 +12,11 @@ export const getOrgMfaResponseSchema = z.object({ mfa_methods: z.array(organizat
 /** The methods the organization requires from now on; repeats collapse, an empty list requires none. */
 export const editOrgMfaRequestSchema = z
   .object({
-    intended_methods: z
-      .array(z.enum(MFA_METHODS, { message: `must be one of ${MFA_METHODS.join(", ")}` }), { message: "must be an array of MFA methods" })
-      .max(10, "must hold at most 10 methods"),
+    intended_methods: bodyArray(
+      z
+        .array(z.enum(MFA_METHODS, { message: `must be one of ${MFA_METHODS.join(", ")}` }), { message: "must be an array of MFA methods" })
+        .max(10, "must hold at most 10 methods"),
+    ),
   })
   .meta({ id: "EditOrgMFARequest" });
 

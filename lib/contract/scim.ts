@@ -11,10 +11,21 @@ export const scimOrgPathSchema = z.object({ org_id: z.string() });
 export const scimIntegrationPathSchema = z.object({ org_id: z.string(), integration_id: z.string() });
 export const scimTokenPathSchema = z.object({ org_id: z.string(), integration_id: z.string(), access_key_id: z.string() });
 
+/**
+ * A token's expiry, required. A Go client sends a required field it was not given as its
+ * zero value, the empty string: that is a missing expiry, refused as such (a token
+ * without an expiry is never made), not read as a malformed timestamp.
+ */
+const scimTokenExpirySchema = z
+  .string({ message: "must be a string" })
+  .min(1, "is required: an RFC 3339 timestamp in the future (an empty string sets no expiry, and a SCIM token needs one)")
+  .pipe(futureTimestampSchema)
+  .meta({ format: "date-time" });
+
 export const createScimTokenRequestSchema = z
   .object({
     alias: aliasSchema.min(1, "must not be empty"),
-    expires_at: futureTimestampSchema,
+    expires_at: scimTokenExpirySchema,
   })
   .meta({ id: "CreateSCIMTokenRequestBody" });
 
@@ -72,6 +83,8 @@ export const generatedLimitedUsageApiKeySchema = z
     alias: z.string(),
     created_at: z.string(),
     expires_at: z.string(),
+    /** The project a limited-usage key is bound to; SCIM tokens belong to no project, so it is never set. */
+    project_id: z.string().optional(),
   })
   .meta({ id: "GeneratedLimitedUsageAPIKey" });
 
@@ -100,6 +113,8 @@ export const scimIntegrationTokenInfoSchema = z
     /** Empty until the token is first used. */
     last_used: z.string(),
     user_id: z.string(),
+    /** As on GeneratedLimitedUsageAPIKey: never set for a SCIM token. */
+    project_id: z.string().optional(),
   })
   .meta({ id: "SCIMIntegrationTokenInfo" });
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { bodyArray } from "./common";
 
 export const ssoOrgPathSchema = z.object({ organization_id: z.string() });
 export const ssoProviderPathSchema = z.object({ organization_id: z.string(), provider_id: z.string() });
@@ -33,10 +34,12 @@ export const createSsoProviderRequestSchema = z
         return !url.username && !url.password && !url.search && !url.hash;
       }, "must not hold credentials, a query or a fragment")
       .meta({ example: "https://login.example.com/oauth2/default" }),
-    email_domains: z
-      .array(emailDomainSchema, { message: "must be an array of domain names" })
-      .min(1, "must hold at least one domain")
-      .max(50, "must hold at most 50 domains"),
+    email_domains: bodyArray(
+      z
+        .array(emailDomainSchema, { message: "must be an array of domain names" })
+        .min(1, "must hold at least one domain")
+        .max(50, "must hold at most 50 domains"),
+    ),
   })
   .meta({ id: "CreateSSOProviderRequest" });
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { USAGE_INTERVALS } from "./constants";
-import { idSchema, queryArray } from "./common";
+import { COMMA_SEPARATED, idSchema, queryArray } from "./common";
 import { dateSchema, orderedRange } from "./time";
 
 export const usageIntervalSchema = z.enum(USAGE_INTERVALS, { message: "must be daily or monthly" });
@@ -26,7 +26,7 @@ const requiredArray = () =>
     .union([z.string(), z.array(z.string())], { error: (issue) => (issue.input === undefined ? "is required" : "must be a list of strings") })
     .transform((v) => (Array.isArray(v) ? v : [v]).flatMap((x) => x.split(",")).map((x) => x.trim()).filter((x) => x !== ""))
     .pipe(z.array(z.string().max(512)).min(1, "must name at least one value").max(100))
-    .meta({ type: "array", items: { type: "string" } } as never);
+    .meta({ type: "array", items: { type: "string" }, param: COMMA_SEPARATED } as never);
 
 export const usageExportQuerySchema = z
   .object({

@@ -36,8 +36,15 @@ export const badRequest = (field: string, problem: string) => new GatewayError("
 export const forbidden = (message: string) => new GatewayError("permission_denied", message);
 export const notFound = (message: string) => new GatewayError("not_found", message);
 
+/**
+ * The symbolic code of a server failure. The upstream answers its 500s with it, and its
+ * clients look for it (the upstream's Terraform provider then shows the error id); every
+ * other error's code is its status, as a string.
+ */
+export const INTERNAL_ERROR_CODE = "internal_error";
+
 export function errorBody(status: number, reason: string, message: string, errorId: string): ErrorBody {
-  return { code: String(status), message, error_id: errorId, reason };
+  return { code: status === 500 ? INTERNAL_ERROR_CODE : String(status), message, error_id: errorId, reason };
 }
 
 /** Names the audit log gives a call's result, from its status. */

@@ -12,7 +12,7 @@ export function buildOpenApiDocument(api: OpenAPIHono<AppEnv>, prefix: string): 
       in: "header",
       name: "Authorization",
       description:
-        "Bearer 1.0:<access_key_id>:<signature>, with X-Service-Timestamp. The signature is raw URL-safe base64 of " +
+        "Bearer 1.0:<access_key_id>:<signature>, with X-Service-Timestamp (or X-Crusoe-Timestamp). The signature is raw URL-safe base64 of " +
         "HMAC-SHA256(secret, path + \\n + canonical query + \\n + method + \\n + timestamp + \\n).",
     });
     doc = api.getOpenAPIDocument({

@@ -28,10 +28,19 @@ function reference(rawQuery: string): string {
   return pairs.map(([n, v]) => `${escape(n)}=${escape(v)}`).join("&");
 }
 
+/** A percent escape of any byte, in either case, or a malformed one. */
+const escape = fc.oneof(
+  fc.integer({ min: 0, max: 255 }).chain((byte) =>
+    fc.constantFrom(`%${byte.toString(16).padStart(2, "0").toUpperCase()}`, `%${byte.toString(16).padStart(2, "0")}`),
+  ),
+  fc.constantFrom("%", "%4", "%G1", "%%41"),
+);
+
 const piece = fc.oneof(
   fc.stringMatching(/^[A-Za-z0-9_.~-]{0,8}$/),
   fc.string({ maxLength: 8 }),
   fc.string({ unit: "grapheme", maxLength: 6 }),
+  fc.array(fc.oneof(escape, fc.constantFrom("a", "+", "Z", "~")), { maxLength: 6 }).map((parts) => parts.join("")),
   fc.constantFrom("a+b", "%20", "%zz", "%C3%A9", "caf%C3%A9%20%E2%98%81", "%F0%9F%98%80", "\uE000", "\uD83D\uDE00", "Z", "é"),
 );
 const query = fc.array(fc.tuple(piece, piece, fc.boolean()), { maxLength: 8 }).map((pairs) =>
@@ -47,6 +56,31 @@ describe("canonicalQuery", () => {
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it("returns a query already in canonical form as it is (what Go's url.Values.Encode sends)", () => {
+    fc.assert(
+      fc.property(query, (q) => {
+        const canonical = reference(q);
+        expect(canonicalQuery(canonical)).toBe(canonical);
+        expect(canonicalQuery(`?${canonical}`)).toBe(canonical);
+      }),
+      { numRuns: 2000 },
+    );
+    // Comma lists as Go escapes them, spaces as "+", names in order.
+    const go = "actions=Create%2CUpdate&actor_types=Platform+Admin&limit=20&project_ids=a%2Cb";
+    expect(canonicalQuery(`?${go}`)).toBe(go);
+  });
+
+  it("re-orders and re-escapes what is not canonical", () => {
+    expect(canonicalQuery("b=1&a=2")).toBe("a=2&b=1");
+    expect(canonicalQuery("a=%2c")).toBe("a=%2C");
+    expect(canonicalQuery("a=%41")).toBe("a=A");
+    expect(canonicalQuery("a=%20")).toBe("a=+");
+    expect(canonicalQuery("a")).toBe("a=");
+    expect(canonicalQuery("a=1&")).toBe("a=1");
+    expect(canonicalQuery("a=b=c")).toBe("a=b%3Dc");
+    expect(canonicalQuery("a=%C3")).toBe("a=%25C3");
   });
 
   it("orders names by UTF-8 bytes, not UTF-16 code units", () => {

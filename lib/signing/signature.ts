@@ -3,6 +3,12 @@ import { canonicalQuery } from "./canonical-query";
 
 export const SIGNATURE_VERSION = "1.0";
 export const TIMESTAMP_HEADER = "X-Service-Timestamp";
+/**
+ * The name the upstream's published clients (its generated API client, its Terraform
+ * provider) send the timestamp under. Verification accepts it when X-Service-Timestamp
+ * is absent: only the value is signed, so the name opens nothing.
+ */
+export const UPSTREAM_TIMESTAMP_HEADER = "X-Crusoe-Timestamp";
 export const DEFAULT_SKEW_SECONDS = 300;
 
 export interface SigningInput {
@@ -104,20 +110,26 @@ export interface ParsedAuthorization {
   signature: string;
 }
 
+const WHITESPACE = /\s/;
+
 /** Parses "Bearer <version>:<access_key_id>:<signature>"; null when malformed. */
 export function parseAuthorization(header: string | null | undefined): ParsedAuthorization | null {
   if (!header) return null;
-  const match = /^Bearer ([^:\s]+):([^:\s]+):([^:\s]+)$/.exec(header.trim());
-  if (!match) return null;
-  const [, version, accessKeyId, signature] = match as unknown as [string, string, string, string];
-  return { version, accessKeyId, signature };
+  // Every request carries one: found by position, the one pattern test left for whitespace.
+  const value = WHITESPACE.test(header[0]!) || WHITESPACE.test(header[header.length - 1]!) ? header.trim() : header;
+  if (!value.startsWith("Bearer ")) return null;
+  const first = value.indexOf(":", 7);
+  const second = first === -1 ? -1 : value.indexOf(":", first + 1);
+  if (second === -1 || value.indexOf(":", second + 1) !== -1) return null;
+  if (first === 7 || second === first + 1 || second === value.length - 1 || WHITESPACE.test(value.slice(7))) return null;
+  return { version: value.slice(7, first), accessKeyId: value.slice(first + 1, second), signature: value.slice(second + 1) };
 }
 
 const RFC3339 =
   /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
 
-/** Milliseconds since the epoch of an RFC 3339 timestamp; null when it is not one. */
-export function parseRfc3339(value: string): number | null {
+/** The written-out parse: the pattern, the field ranges, then Date.parse (which has the last word). */
+function parseRfc3339Slow(value: string): number | null {
   const m = RFC3339.exec(value);
   if (!m) return null;
   const mo = Number(m[2]);
@@ -134,11 +146,67 @@ export function parseRfc3339(value: string): number | null {
   return Number.isNaN(ms) ? null : ms;
 }
 
+/** The value of two ASCII digits at value[i], value[i + 1]; -1 when either is not a digit. */
+function twoDigits(value: string, i: number): number {
+  const a = value.charCodeAt(i) - 0x30;
+  const b = value.charCodeAt(i + 1) - 0x30;
+  return a >= 0 && a <= 9 && b >= 0 && b <= 9 ? a * 10 + b : -1;
+}
+
+/** Milliseconds since the epoch of an RFC 3339 timestamp; null when it is not one. */
+export function parseRfc3339(value: string): number | null {
+  // Every request carries one: read the fields by position and add them up, leaving only
+  // the rare shapes (two-digit years, leap seconds, odd offsets) to the general parse.
+  const n = value.length;
+  const century = twoDigits(value, 0);
+  const yy = twoDigits(value, 2);
+  const mo = twoDigits(value, 5);
+  const d = twoDigits(value, 8);
+  const h = twoDigits(value, 11);
+  const mi = twoDigits(value, 14);
+  const s = twoDigits(value, 17);
+  const t = value.charCodeAt(10) | 0x20;
+  if (
+    n < 20 || century < 1 || yy < 0 || mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || h > 23 || mi < 0 || mi > 59 || s < 0 || s > 59 ||
+    value.charCodeAt(4) !== 0x2d || value.charCodeAt(7) !== 0x2d || t !== 0x74 || value.charCodeAt(13) !== 0x3a || value.charCodeAt(16) !== 0x3a
+  ) {
+    return parseRfc3339Slow(value);
+  }
+  let i = 19;
+  let ms = 0;
+  if (value.charCodeAt(i) === 0x2e) {
+    const first = ++i;
+    while (i < n && i - first < 9) {
+      const digit = value.charCodeAt(i) - 0x30;
+      if (digit < 0 || digit > 9) break;
+      // Milliseconds are the first three digits; further ones are dropped, as the general parse does.
+      if (i - first < 3) ms += digit * (i - first === 0 ? 100 : i - first === 1 ? 10 : 1);
+      i++;
+    }
+    if (i === first) return null;
+  }
+  let offsetMinutes = 0;
+  const zone = value.charCodeAt(i);
+  if ((zone | 0x20) === 0x7a) {
+    if (i + 1 !== n) return null;
+  } else if (zone === 0x2b || zone === 0x2d) {
+    const oh = twoDigits(value, i + 1);
+    const om = twoDigits(value, i + 4);
+    if (i + 6 !== n || value.charCodeAt(i + 3) !== 0x3a || oh < 0 || om < 0) return null;
+    if (oh > 23 || om > 59) return parseRfc3339Slow(value);
+    offsetMinutes = (zone === 0x2b ? 1 : -1) * (oh * 60 + om);
+  } else {
+    return null;
+  }
+  return Date.UTC(century * 100 + yy, mo - 1, d, h, mi, s, ms) - offsetMinutes * 60_000;
+}
+
 export type VerifyFailure =
   | "missing_authorization"
   | "malformed_authorization"
   | "unsupported_signature_version"
   | "missing_timestamp"
+  | "conflicting_timestamps"
   | "invalid_timestamp"
   | "timestamp_out_of_window"
   | "unknown_key"
@@ -148,7 +216,10 @@ export type VerifyResult<K> = { ok: true; key: K } | { ok: false; reason: Verify
 
 export interface VerifyOptions<K> {
   authorization: string | null | undefined;
+  /** The X-Service-Timestamp header; null or undefined when the request has none. */
   timestamp: string | null | undefined;
+  /** The X-Crusoe-Timestamp header, read when X-Service-Timestamp is absent; both present must agree. */
+  upstreamTimestamp?: string | null | undefined;
   method: string;
   path: string;
   query: string;
@@ -159,6 +230,21 @@ export interface VerifyOptions<K> {
 }
 
 const SIGNATURE_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+const GIVEN = Buffer.alloc(32);
+
+/**
+ * The timestamp a request is signed with: X-Service-Timestamp, or X-Crusoe-Timestamp
+ * when the first is absent. Both sent with different values is refused rather than
+ * one chosen, so no two readers of one request can disagree on what was signed.
+ */
+export function requestTimestamp(
+  timestamp: string | null | undefined,
+  upstreamTimestamp: string | null | undefined,
+): { ok: true; value: string | null } | { ok: false } {
+  if (upstreamTimestamp === null || upstreamTimestamp === undefined) return { ok: true, value: timestamp ?? null };
+  if (timestamp === null || timestamp === undefined) return { ok: true, value: upstreamTimestamp };
+  return timestamp === upstreamTimestamp ? { ok: true, value: timestamp } : { ok: false };
+}
 
 /**
  * Verifies a signed request. Order: header shape, version, timestamp window, key
@@ -170,8 +256,14 @@ export async function verify<K>(opts: VerifyOptions<K>): Promise<VerifyResult<K>
   if (!auth) return { ok: false, reason: "malformed_authorization" };
   if (auth.version !== SIGNATURE_VERSION) return { ok: false, reason: "unsupported_signature_version" };
   if (!SIGNATURE_SHAPE.test(auth.signature)) return { ok: false, reason: "malformed_authorization" };
-  if (!opts.timestamp) return { ok: false, reason: "missing_timestamp" };
-  const at = parseRfc3339(opts.timestamp);
+  let timestamp = opts.timestamp;
+  if (opts.upstreamTimestamp !== null && opts.upstreamTimestamp !== undefined) {
+    const chosen = requestTimestamp(timestamp, opts.upstreamTimestamp);
+    if (!chosen.ok) return { ok: false, reason: "conflicting_timestamps" };
+    timestamp = chosen.value;
+  }
+  if (!timestamp) return { ok: false, reason: "missing_timestamp" };
+  const at = parseRfc3339(timestamp);
   if (at === null) return { ok: false, reason: "invalid_timestamp" };
   const skewMs = (opts.skewSeconds ?? DEFAULT_SKEW_SECONDS) * 1000;
   if (Math.abs((opts.now ?? Date.now()) - at) > skewMs) return { ok: false, reason: "timestamp_out_of_window" };
@@ -184,14 +276,11 @@ export async function verify<K>(opts: VerifyOptions<K>): Promise<VerifyResult<K>
   } catch {
     return { ok: false, reason: "unknown_key" };
   }
-  const expected = digest(secret, {
-    method: opts.method,
-    path: opts.path,
-    query: opts.query,
-    timestamp: opts.timestamp,
-  });
-  const given = Buffer.from(auth.signature, "base64url");
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+  const expected = digest(secret, { method: opts.method, path: opts.path, query: opts.query, timestamp });
+  // 43 characters of the URL-safe alphabet (checked above) always decode to 32 bytes; they are
+  // decoded into one buffer kept for the purpose, used and done with before anything can await.
+  const written = GIVEN.write(auth.signature, 0, GIVEN.length, "base64url");
+  if (written !== expected.length || !timingSafeEqual(GIVEN, expected)) {
     return { ok: false, reason: "bad_signature" };
   }
   return { ok: true, key: found.key };

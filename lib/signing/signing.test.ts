@@ -1,6 +1,18 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { canonicalQuery, queryEscape } from "./canonical-query";
-import { authorizationHeader, parseRfc3339, sign, verify, type VerifyOptions } from "./signature";
+import {
+  authorizationHeader,
+  parseAuthorization,
+  parseRfc3339,
+  requestTimestamp,
+  sign,
+  signedHeaders,
+  TIMESTAMP_HEADER,
+  UPSTREAM_TIMESTAMP_HEADER,
+  verify,
+  type VerifyOptions,
+} from "./signature";
 
 const SECRET = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8";
 
@@ -78,6 +90,105 @@ describe("parseRfc3339", () => {
   });
 });
 
+/** The parse written out plainly: the pattern, the field ranges, then Date.parse. */
+function referenceRfc3339(value: string): number | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/.exec(value);
+  if (!m) return null;
+  const [mo, d, h, mi, s] = [m[2], m[3], m[4], m[5], m[6]].map(Number) as [number, number, number, number, number];
+  if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60) return null;
+  const ms = Date.parse(value.replace(/(\.\d{3})\d+/, "$1").replace(/t/, "T").replace(/z$/, "Z"));
+  return Number.isNaN(ms) ? null : ms;
+}
+
+describe("parseRfc3339 against the plain parse", () => {
+  const digits = (n: number, max: number) => fc.integer({ min: 0, max }).map((v) => String(v).padStart(n, "0"));
+  const timestamp = fc
+    .tuple(
+      digits(4, 9999),
+      digits(2, 13),
+      digits(2, 32),
+      fc.constantFrom("T", "t", " ", "X"),
+      digits(2, 24),
+      digits(2, 60),
+      digits(2, 61),
+      fc.oneof(fc.constant(""), fc.stringMatching(/^\.\d{0,11}$/)),
+      fc.oneof(fc.constantFrom("Z", "z", "", "+", "Zz"), fc.tuple(fc.constantFrom("+", "-"), digits(2, 25), digits(2, 61)).map(([sign, h, m]) => `${sign}${h}:${m}`)),
+    )
+    .map(([y, mo, d, t, h, mi, s, fraction, zone]) => `${y}-${mo}-${d}${t}${h}:${mi}:${s}${fraction}${zone}`);
+
+  it("agrees on every shape and range, valid or not", () => {
+    fc.assert(
+      fc.property(timestamp, (value) => {
+        expect(parseRfc3339(value)).toBe(referenceRfc3339(value));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it("agrees on what clients send: Go's RFC3339 and RFC3339Nano, JavaScript's toISOString, offsets", () => {
+    fc.assert(
+      fc.property(fc.date({ min: new Date("0101-01-01T00:00:00Z"), max: new Date("9998-12-31T23:59:59Z"), noInvalidDate: true }), fc.integer({ min: -14 * 60, max: 14 * 60 }), (date, offset) => {
+        const iso = date.toISOString();
+        const local = new Date(date.getTime() + offset * 60_000).toISOString().slice(0, 19);
+        const zone = `${offset < 0 ? "-" : "+"}${String(Math.floor(Math.abs(offset) / 60)).padStart(2, "0")}:${String(Math.abs(offset) % 60).padStart(2, "0")}`;
+        for (const value of [iso, iso.replace(/\.\d+Z$/, "Z"), iso.replace("Z", "456789Z"), `${local}${zone}`, `${local}.5${zone}`]) {
+          expect(parseRfc3339(value), value).toBe(referenceRfc3339(value));
+        }
+        expect(parseRfc3339(`${local}${zone}`)).toBe(Math.floor(date.getTime() / 1000) * 1000);
+      }),
+      { numRuns: 5_000 },
+    );
+  });
+
+  it("leaves two-digit years and leap seconds to the plain parse", () => {
+    for (const value of ["0000-01-01T00:00:00Z", "0099-12-31T23:59:59Z", "2026-01-02T23:59:60Z", "2026-01-02T03:04:05+24:00"]) {
+      expect(parseRfc3339(value), value).toBe(referenceRfc3339(value));
+    }
+  });
+});
+
+describe("parseAuthorization", () => {
+  /** The header's grammar as one pattern. */
+  function reference(header: string) {
+    const m = /^Bearer ([^:\s]+):([^:\s]+):([^:\s]+)$/.exec(header.trim());
+    return m ? { version: m[1], accessKeyId: m[2], signature: m[3] } : null;
+  }
+
+  it("agrees with the grammar written as one pattern", () => {
+    const piece = fc.oneof(fc.constantFrom("", "1.0", "AK1", "a b", "\t", ":", "x:y", " ", "\u00a0", "Bearer"), fc.string({ maxLength: 6 }));
+    const header = fc.oneof(
+      fc.tuple(fc.constantFrom("", " ", "\n"), fc.constantFrom("Bearer ", "Bearer  ", "bearer ", "Basic ", "Bearer"), piece, fc.constantFrom(":", "::", ""), piece, fc.constantFrom(":", ""), piece, fc.constantFrom("", " ", "\t", ":")).map((parts) => parts.join("")),
+      fc.string({ maxLength: 30 }),
+    );
+    fc.assert(
+      fc.property(header, (h) => {
+        expect(parseAuthorization(h)).toEqual(reference(h));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+});
+
+describe("the timestamp header's two names", () => {
+  it("reads X-Service-Timestamp, or X-Crusoe-Timestamp when the first is absent; both must agree", () => {
+    expect(requestTimestamp("a", undefined)).toEqual({ ok: true, value: "a" });
+    expect(requestTimestamp(undefined, "b")).toEqual({ ok: true, value: "b" });
+    expect(requestTimestamp(null, "b")).toEqual({ ok: true, value: "b" });
+    expect(requestTimestamp("a", "a")).toEqual({ ok: true, value: "a" });
+    expect(requestTimestamp("a", "b")).toEqual({ ok: false });
+    expect(requestTimestamp("", "b")).toEqual({ ok: false });
+    expect(requestTimestamp(undefined, undefined)).toEqual({ ok: true, value: null });
+  });
+
+  it("signedHeaders keeps sending X-Service-Timestamp", () => {
+    const headers = signedHeaders({ accessKeyId: "AK1", secretKey: SECRET }, { method: "GET", url: "https://api.test/v1/locations" }, new Date(Date.UTC(2026, 0, 2, 3, 4, 5)));
+    expect(Object.keys(headers).sort()).toEqual(["Authorization", TIMESTAMP_HEADER]);
+    expect(headers[TIMESTAMP_HEADER]).toBe("2026-01-02T03:04:05.000Z");
+    expect(TIMESTAMP_HEADER).toBe("X-Service-Timestamp");
+    expect(UPSTREAM_TIMESTAMP_HEADER).toBe("X-Crusoe-Timestamp");
+  });
+});
+
 describe("verify", () => {
   const ts = "2026-01-02T03:04:05Z";
   const now = Date.UTC(2026, 0, 2, 3, 4, 5);
@@ -132,6 +243,48 @@ describe("verify", () => {
     const signedWithNew = authorizationHeader("AK1", sign(rotated, { ...request, timestamp: ts }));
     expect((await verify({ ...afterRotation, authorization: signedWithNew })).ok).toBe(true);
     expect(await verify({ ...base, authorization: signedWithNew })).toEqual({ ok: false, reason: "bad_signature" });
+  });
+
+  describe("vectors under either timestamp header", () => {
+    // The issue's vectors: the signature covers the timestamp's value, never the header's name.
+    const vectors = [
+      { method: "GET", path: "/v1/locations", query: "", timestamp: "2026-01-02T03:04:05Z", signature: "CPsjGs5sDKOcIfhVi3z8don1pOu94ycwBumXAnxM2Eo" },
+      {
+        method: "GET",
+        path: "/v1alpha5/organizations/8f1c2a9e-0000-4000-8000-000000000001/audit-logs",
+        query: "limit=20&actor_types=Platform%20Admin&actions=Create&target_names=a%2Bb%2Fc%2Cd&actions=Update",
+        timestamp: "2026-01-02T03:04:05+00:00",
+        signature: "KZ-S_n2MS2l6aut0PN2mfCiWFP_vP-4tdQp2IUYu1do",
+      },
+      { method: "POST", path: "/v1/organizations/projects", query: "", timestamp: "2026-01-02T03:04:05.123Z", signature: "5vzFXPqHd8KhrJoDKm_hZv140ELRH9Dhramk9ZD9TG0" },
+    ];
+    const lookupKey = async (id: string) => (id === "AK1" ? { secret: SECRET, key: "user-1" } : null);
+
+    it.each(vectors)("$method $path: X-Service-Timestamp, X-Crusoe-Timestamp, or both alike", async (v) => {
+      const common = { method: v.method, path: v.path, query: v.query, authorization: authorizationHeader("AK1", v.signature), now, lookupKey };
+      expect(await verify({ ...common, timestamp: v.timestamp })).toEqual({ ok: true, key: "user-1" });
+      expect(await verify({ ...common, timestamp: undefined, upstreamTimestamp: v.timestamp })).toEqual({ ok: true, key: "user-1" });
+      expect(await verify({ ...common, timestamp: null, upstreamTimestamp: v.timestamp })).toEqual({ ok: true, key: "user-1" });
+      expect(await verify({ ...common, timestamp: v.timestamp, upstreamTimestamp: v.timestamp })).toEqual({ ok: true, key: "user-1" });
+    });
+
+    it("refuses the two headers with different values, even when either alone would verify", async () => {
+      const v = vectors[0]!;
+      const other = "2026-01-02T03:04:06Z";
+      const common = { method: v.method, path: v.path, query: v.query, authorization: authorizationHeader("AK1", v.signature), now, lookupKey };
+      expect(await verify({ ...common, timestamp: v.timestamp, upstreamTimestamp: other })).toEqual({ ok: false, reason: "conflicting_timestamps" });
+      expect(await verify({ ...common, timestamp: other, upstreamTimestamp: v.timestamp })).toEqual({ ok: false, reason: "conflicting_timestamps" });
+      expect(await verify({ ...common, timestamp: "", upstreamTimestamp: v.timestamp })).toEqual({ ok: false, reason: "conflicting_timestamps" });
+    });
+
+    it("checks X-Crusoe-Timestamp like the other: format, window, signature", async () => {
+      const v = vectors[0]!;
+      const common = { method: v.method, path: v.path, query: v.query, authorization: authorizationHeader("AK1", v.signature), timestamp: undefined, lookupKey };
+      expect(await verify({ ...common, now, upstreamTimestamp: "yesterday" })).toEqual({ ok: false, reason: "invalid_timestamp" });
+      expect(await verify({ ...common, now: now + 301_000, upstreamTimestamp: v.timestamp })).toEqual({ ok: false, reason: "timestamp_out_of_window" });
+      expect(await verify({ ...common, now, upstreamTimestamp: "2026-01-02T03:04:05.000Z" })).toEqual({ ok: false, reason: "bad_signature" });
+      expect(await verify({ ...common, now, upstreamTimestamp: "" })).toEqual({ ok: false, reason: "missing_timestamp" });
+    });
   });
 
   it("honours a configured window", async () => {

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from "hono";
-import { TIMESTAMP_HEADER, verify } from "@/lib/signing";
+import { TIMESTAMP_HEADER, UPSTREAM_TIMESTAMP_HEADER, verify } from "@/lib/signing";
 import { Access } from "../authz";
 import type { AppEnv, Caller, GatewayDeps } from "../context";
 import { decrypt } from "../crypto";
@@ -12,6 +12,7 @@ const MESSAGES: Record<string, string> = {
   malformed_authorization: "malformed Authorization header: expected Bearer 1.0:<access_key_id>:<signature>",
   unsupported_signature_version: "unsupported signature version: expected 1.0",
   missing_timestamp: `missing ${TIMESTAMP_HEADER} header`,
+  conflicting_timestamps: `${TIMESTAMP_HEADER} and ${UPSTREAM_TIMESTAMP_HEADER} differ`,
   invalid_timestamp: `${TIMESTAMP_HEADER} is not an RFC 3339 timestamp`,
   timestamp_out_of_window: `${TIMESTAMP_HEADER} is outside the allowed clock skew`,
   // One answer for both, so a caller cannot tell which access key ids exist.
@@ -72,6 +73,7 @@ export const verifySignature: MiddlewareHandler<AppEnv> = async (c, next) => {
   const result = await verify<Caller>({
     authorization: c.req.header("authorization"),
     timestamp: c.req.header(TIMESTAMP_HEADER),
+    upstreamTimestamp: c.req.header(UPSTREAM_TIMESTAMP_HEADER),
     method: c.req.method,
     path,
     query,

@@ -26,11 +26,14 @@ export const listSupportedProviders = createRoute({
 });
 
 /**
- * The body is optional: an empty one sent with a JSON content type (as many clients
- * do for a bodiless POST) reads as {}, not as malformed JSON.
+ * The body is optional: an empty one sent with a JSON content type (as generated clients
+ * do for a bodiless POST), or a JSON null (a Go client's nil body), reads as {}, not as
+ * malformed JSON. Without a content type the body is left as it came: the validator takes
+ * an empty one as no body, and refuses any other.
  */
 const emptyBodyIsEmptyObject: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if ((await c.req.text()).trim() === "") {
+  const text = c.req.header("content-type") ? (await c.req.text()).trim() : undefined;
+  if (text === "" || text === "null") {
     // Hono parses JSON from its cache of the body text (a promise, though typed as a string).
     (c.req.bodyCache as unknown as { text: Promise<string> }).text = Promise.resolve("{}");
   }
