@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ReadCache } from "@/lib/db/read-cache";
-import { signedHeaders } from "@/lib/signing";
+import { authorizationHeader, sign, signedHeaders } from "@/lib/signing";
 import { createApp } from "../app";
 import { projects, requestSignatures } from "../store/schema";
 import { createTestGateway, type TestGateway } from "../testing";
@@ -65,5 +65,30 @@ describe("a replayed signature", () => {
     expect(rows.map((r) => r.signature)).not.toContain("expired-long-ago");
     expect(rows.every((r) => r.expiresAt.getTime() <= Date.now() + t.gateway.deps.skewSeconds * 1000 + 1_000)).toBe(true);
     expect(await recordedSignatures(t.gateway.deps)).toBe(rows.length);
+  });
+
+  describe("signed with a whole-second timestamp, as the upstream's Go client signs", () => {
+    const goHeaders = () => {
+      const owner = t.demo.owner;
+      const timestamp = new Date().toISOString().replace(/\.\d+Z$/, "Z");
+      const signature = sign(owner.secret_key, { method: "POST", path: "/v1/organizations/projects", query: "", timestamp });
+      return { Authorization: authorizationHeader(owner.access_key_id, signature), "X-Crusoe-Timestamp": timestamp, "content-type": "application/json" };
+    };
+
+    it("takes two calls to one path in one second with different bodies", async () => {
+      const headers = goHeaders();
+      expect((await create(headers, "go-first")).status).toBe(200);
+      expect((await create(headers, "go-second")).status).toBe(200);
+      expect(await named("go-first")).toBe(1);
+      expect(await named("go-second")).toBe(1);
+    });
+
+    it("refuses the same call with the same body again", async () => {
+      const headers = goHeaders();
+      expect((await create(headers, "go-once")).status).toBe(200);
+      const again = await create(headers, "go-once");
+      expect(again.status).toBe(401);
+      expect(await again.json()).toMatchObject({ message: REPLAY_MESSAGE });
+    });
   });
 });

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { Context } from "hono";
 import { parseAuthorization, parseRfc3339, TIMESTAMP_HEADER } from "@/lib/signing";
 import { isMutating } from "../audit";
@@ -30,8 +31,22 @@ export async function refuseReplay(c: Context<AppEnv>, now = Date.now()): Promis
   // The signature is accepted until its timestamp leaves the window, and no longer needed after.
   const expiresAt = new Date(Math.max(signedAt, now) + skewMs);
   await purgeExpired(deps, now);
-  if (!(await recordSignature(deps.db, signature, expiresAt, new Date(now)))) throw new GatewayError("unauthenticated", REPLAY_MESSAGE);
+  if (!(await recordSignature(deps.db, await replayKey(c, signature, stamp), expiresAt, new Date(now)))) throw new GatewayError("unauthenticated", REPLAY_MESSAGE);
 }
+
+/**
+ * What a second use is recognised by. The upstream's own clients sign with whole-second
+ * timestamps, so two of their calls to one path in one second carry the same signature: for
+ * such a timestamp the body's digest is part of the key, and only the same call with the same
+ * body is refused. A timestamp with a fraction of a second (ours) keys on the signature alone,
+ * so a replay with another body is refused too.
+ */
+async function replayKey(c: Context<AppEnv>, signature: string, stamp: string | undefined): Promise<string> {
+  if (stamp && WITH_FRACTION.test(stamp)) return signature;
+  return `${signature}.${createHash("sha256").update(await c.req.text()).digest("base64url")}`;
+}
+
+const WITH_FRACTION = /T\d\d:\d\d:\d\d\.\d/;
 
 async function purgeExpired(deps: GatewayDeps, now: number): Promise<void> {
   if (now - (lastPurge.get(deps) ?? 0) < PURGE_EVERY_MS) return;
