@@ -1,6 +1,6 @@
 "use client";
 
-import { localDateTime, rfc3339, zoneOffset } from "@/components/ui/dates";
+import { localDateTime, rfc3339, zoneOffset } from "@/lib/dates";
 import { RotateCcw, Search } from "lucide-react";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";

@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { formatDateTimeMedium, formatMonth } from "@/components/ui/dates";
+import { formatDateTimeMedium, formatMonth } from "@/lib/dates";
 import dynamic from "next/dynamic";
 import { useQueryStates } from "nuqs";
 import { useDeferredValue, useMemo } from "react";
