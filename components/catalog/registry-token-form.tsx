@@ -9,8 +9,8 @@ import { clearErrorOnChange, formValues, validData, type FieldErrors } from "@/c
 import { SecretDialog } from "@/components/ui/secret-dialog";
 import type { CcrTokenRequest } from "@/lib/contract/registry";
 import type { CcrTokenResponse } from "@/lib/query/catalog";
-import { ApiError } from "@/lib/query/fetcher";
-import { errorMessage, useGatewayMutation } from "@/lib/query/mutation";
+import { ApiError, errorMessage } from "@/lib/query/fetcher";
+import { useGatewayMutation } from "@/components/common/use-gateway-mutation";
 import { EXPIRY, type Expiry } from "./registry-token-expiry";
 import type { registryTokenFormSchema } from "./registry-token-schema";
 import { operationPath } from "@/lib/contract/operations";

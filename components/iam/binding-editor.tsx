@@ -11,7 +11,7 @@ import { EmptyState, ErrorState } from "@/components/ui/states";
 import { GuardedButton } from "@/components/projects/guarded-button";
 import type { RoleBinding } from "@/lib/contract/iam";
 import { iamQueries } from "@/lib/query/iam";
-import { errorMessage } from "@/lib/query/mutation";
+import { errorMessage } from "@/lib/query/fetcher";
 import { cn } from "@/lib/utils";
 import type { Addition } from "./add-binding-form";
 import { ScopeLabel, UserLabel } from "./scope-label";

@@ -11,7 +11,7 @@ import { DialogContent, DialogRoot as Dialog } from "@/components/ui/dialog-part
 import { Field, Input } from "@/components/ui/field";
 import { gatewayFieldProblems } from "@/components/settings/field-errors";
 import { projectsPostRequestSchema } from "@/lib/contract/projects";
-import { errorMessage } from "@/lib/query/mutation";
+import { errorMessage } from "@/lib/query/fetcher";
 import { GuardedButton } from "./guarded-button";
 import { useCreateProject } from "./use-project-mutations";
 

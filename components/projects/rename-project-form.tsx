@@ -7,7 +7,7 @@ import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/field";
 import { gatewayFieldProblems } from "@/components/settings/field-errors";
 import { projectsPutRequestSchema } from "@/lib/contract/projects";
-import { errorMessage } from "@/lib/query/mutation";
+import { errorMessage } from "@/lib/query/fetcher";
 import { useRenameProject } from "./use-project-mutations";
 
 type FormInput = z.input<typeof projectsPutRequestSchema>;

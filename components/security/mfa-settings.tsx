@@ -10,7 +10,7 @@ import { ErrorState } from "@/components/ui/states";
 import type { EditOrgMfaRequest, MfaMethod } from "@/lib/contract/mfa";
 import { MFA_METHODS } from "@/lib/contract/constants";
 import { orgKeys, securityKeys } from "@/lib/query/keys";
-import { useGatewayMutation } from "@/lib/query/mutation";
+import { useGatewayMutation } from "@/components/common/use-gateway-mutation";
 import { mfaQueries, securityPaths, type GetOrgMfaResponse } from "@/lib/query/security";
 import { missingPermission, useOrgAccess } from "./access";
 import { DateText } from "./dates";

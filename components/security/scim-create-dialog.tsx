@@ -12,7 +12,7 @@ import { Field, Input } from "@/components/ui/field";
 import { SecretDialog } from "@/components/ui/secret-dialog";
 import { createScimIntegrationRequestSchema, type createScimIntegrationResponseSchema } from "@/lib/contract/scim";
 import { securityKeys } from "@/lib/query/keys";
-import { useGatewayMutation } from "@/lib/query/mutation";
+import { useGatewayMutation } from "@/components/common/use-gateway-mutation";
 import { securityPaths } from "@/lib/query/security";
 import { dateFromToday, endOfDayUtc, ExpiryField } from "./expiry-field";
 import { applyGatewayErrors, FormError, sentence } from "./form-errors";

@@ -11,7 +11,7 @@ import { WidgetSkeleton } from "@/components/ui/skeleton";
 import { EmptyState, ErrorState } from "@/components/ui/states";
 import type { ScimTokenInfo } from "@/lib/contract/scim";
 import { securityKeys } from "@/lib/query/keys";
-import { useGatewayMutation } from "@/lib/query/mutation";
+import { useGatewayMutation } from "@/components/common/use-gateway-mutation";
 import { scimQueries, securityPaths } from "@/lib/query/security";
 import { ActionsHeader } from "./actions-header";
 import { DateText, EXPIRY_WARNING_DAYS, ExpiryCell, expiryState, RelativeTime } from "./dates";

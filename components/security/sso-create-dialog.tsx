@@ -11,7 +11,7 @@ import { DialogContent, DialogRoot as Dialog } from "@/components/ui/dialog-part
 import { Field, Input } from "@/components/ui/field";
 import { createSsoProviderRequestSchema, type CreateSsoProviderRequest, type SsoProvider } from "@/lib/contract/sso";
 import { securityKeys } from "@/lib/query/keys";
-import { useGatewayMutation } from "@/lib/query/mutation";
+import { useGatewayMutation } from "@/components/common/use-gateway-mutation";
 import { securityPaths } from "@/lib/query/security";
 import { DomainTagsInput } from "./domain-tags-input";
 import { applyGatewayErrors, FormError, sentence } from "./form-errors";

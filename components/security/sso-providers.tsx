@@ -11,7 +11,7 @@ import { WidgetSkeleton } from "@/components/ui/skeleton";
 import { EmptyState, ErrorState } from "@/components/ui/states";
 import type { SsoProvider } from "@/lib/contract/sso";
 import { securityKeys } from "@/lib/query/keys";
-import { useGatewayMutation } from "@/lib/query/mutation";
+import { useGatewayMutation } from "@/components/common/use-gateway-mutation";
 import { securityPaths, ssoQueries } from "@/lib/query/security";
 import { ActionsHeader } from "./actions-header";
 import { missingPermission, useOrgAccess } from "./access";

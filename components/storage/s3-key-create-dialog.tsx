@@ -16,7 +16,7 @@ import { optionalExpiryDateSchema } from "@/components/security/expiry-schema";
 import type { createS3KeyResponseSchema, CreateS3KeyRequest } from "@/lib/contract/s3";
 import { createS3KeyRequestSchema } from "@/lib/contract/s3";
 import { storageKeys } from "@/lib/query/keys";
-import { useGatewayMutation } from "@/lib/query/mutation";
+import { useGatewayMutation } from "@/components/common/use-gateway-mutation";
 import { storagePaths } from "@/lib/query/storage";
 
 type CreateS3KeyResponse = z.infer<typeof createS3KeyResponseSchema>;

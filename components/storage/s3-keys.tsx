@@ -16,7 +16,7 @@ import { useOrgAccess } from "@/components/security/access";
 import { DateText, expiryState, ExpiryCell } from "@/components/security/dates";
 import type { S3Key } from "@/lib/contract/s3";
 import { storageKeys } from "@/lib/query/keys";
-import { useGatewayMutation } from "@/lib/query/mutation";
+import { useGatewayMutation } from "@/components/common/use-gateway-mutation";
 import { storagePaths, storageQueries } from "@/lib/query/storage";
 import { cn } from "@/lib/utils";
 import { NewS3KeyButton } from "./s3-key-create-button";
