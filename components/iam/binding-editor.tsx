@@ -8,7 +8,7 @@ import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { Field, Input } from "@/components/ui/field";
 import { WidgetSkeleton } from "@/components/ui/skeleton";
 import { EmptyState, ErrorState } from "@/components/ui/states";
-import { GuardedButton } from "@/components/projects/guarded-button";
+import { GuardedButton } from "@/components/common/guarded-button";
 import type { RoleBinding } from "@/lib/contract/iam";
 import { iamQueries } from "@/lib/query/iam";
 import { errorMessage } from "@/lib/query/fetcher";

@@ -10,7 +10,7 @@ import { DataTable, type ColumnDef } from "@/components/ui/data-table";
 import { Field, Input, Select } from "@/components/ui/field";
 import { WidgetSkeleton } from "@/components/ui/skeleton";
 import { EmptyState, ErrorState } from "@/components/ui/states";
-import { GuardedButton } from "@/components/projects/guarded-button";
+import { GuardedButton } from "@/components/common/guarded-button";
 import type { RoleBinding } from "@/lib/contract/iam";
 import { iamQueries } from "@/lib/query/iam";
 import { bindingFilterParams, toBindingQuery } from "./filters";

@@ -3,7 +3,7 @@
 import { Plus } from "lucide-react";
 import { lazy } from "react";
 import { OnFirstUse, type TriggerHandlers } from "@/components/ui/on-first-use";
-import { GuardedButton } from "./guarded-button";
+import { GuardedButton } from "@/components/common/guarded-button";
 
 // The dialog's form (react-hook-form, the contract's zod schema) is fetched on the first click.
 const load = () => import("./create-project-dialog");

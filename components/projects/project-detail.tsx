@@ -11,7 +11,7 @@ import { Skeleton, WidgetSkeleton } from "@/components/ui/skeleton";
 import { EmptyState, ErrorState } from "@/components/ui/states";
 import { projectQueries } from "@/lib/query/projects";
 import { DeleteProjectDialog } from "./delete-project-dialog";
-import { GuardedButton } from "./guarded-button";
+import { GuardedButton } from "@/components/common/guarded-button";
 import { preloadRenameForm, RenameProject } from "./rename-project";
 import { useProjectAccess } from "./use-project-access";
 import { VmTable } from "./vm-table";

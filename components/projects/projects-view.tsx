@@ -17,7 +17,7 @@ import { projectQueries, type Project } from "@/lib/query/projects";
 import { CreateProjectButton } from "./create-project-button";
 import { DeleteProjectDialog } from "./delete-project-dialog";
 import { projectSearchParams } from "./filters";
-import { GuardedButton } from "./guarded-button";
+import { GuardedButton } from "@/components/common/guarded-button";
 import { preloadRenameForm, RenameProject } from "./rename-project";
 import { useProjectAccess } from "./use-project-access";
 

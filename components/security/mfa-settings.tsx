@@ -12,8 +12,8 @@ import { MFA_METHODS } from "@/lib/contract/constants";
 import { orgKeys, securityKeys } from "@/lib/query/keys";
 import { useGatewayMutation } from "@/components/common/use-gateway-mutation";
 import { mfaQueries, securityPaths, type GetOrgMfaResponse } from "@/lib/query/security";
-import { missingPermission, useOrgAccess } from "./access";
-import { DateText } from "./dates";
+import { missingPermission, useOrgAccess } from "@/components/common/use-org";
+import { DateText } from "@/components/common/dates";
 import { PermissionNote } from "./permission-note";
 
 const METHODS: Record<MfaMethod, { name: string; short: string; description: string; enroll: string }> = {

@@ -14,8 +14,8 @@ import { createScimIntegrationRequestSchema, type createScimIntegrationResponseS
 import { securityKeys } from "@/lib/query/keys";
 import { useGatewayMutation } from "@/components/common/use-gateway-mutation";
 import { securityPaths } from "@/lib/query/security";
-import { dateFromToday, endOfDayUtc, ExpiryField } from "./expiry-field";
-import { applyGatewayErrors, FormError, sentence } from "./form-errors";
+import { dateFromToday, endOfDayUtc, ExpiryField } from "@/components/common/expiry-field";
+import { applyGatewayErrors, FormError, sentence } from "@/components/common/form-errors";
 import { SCIM_TOKEN_ENV, tokenFileBase } from "./scim-token-file";
 import { scimTokenFormSchema } from "./scim-token-form";
 

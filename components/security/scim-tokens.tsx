@@ -13,8 +13,8 @@ import type { ScimTokenInfo } from "@/lib/contract/scim";
 import { securityKeys } from "@/lib/query/keys";
 import { useGatewayMutation } from "@/components/common/use-gateway-mutation";
 import { scimQueries, securityPaths } from "@/lib/query/security";
-import { ActionsHeader } from "./actions-header";
-import { DateText, EXPIRY_WARNING_DAYS, ExpiryCell, expiryState, RelativeTime } from "./dates";
+import { ActionsHeader } from "@/components/common/actions-header";
+import { DateText, EXPIRY_WARNING_DAYS, ExpiryCell, expiryState, RelativeTime } from "@/components/common/dates";
 import { NewScimTokenButton } from "./create-buttons";
 
 /** One integration's tokens: alias, dates, a warning before they expire, create and delete. */

@@ -14,7 +14,7 @@ import { securityKeys } from "@/lib/query/keys";
 import { useGatewayMutation } from "@/components/common/use-gateway-mutation";
 import { securityPaths } from "@/lib/query/security";
 import { DomainTagsInput } from "./domain-tags-input";
-import { applyGatewayErrors, FormError, sentence } from "./form-errors";
+import { applyGatewayErrors, FormError, sentence } from "@/components/common/form-errors";
 
 type FormValues = z.input<typeof createSsoProviderRequestSchema>;
 

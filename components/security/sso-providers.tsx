@@ -13,9 +13,9 @@ import type { SsoProvider } from "@/lib/contract/sso";
 import { securityKeys } from "@/lib/query/keys";
 import { useGatewayMutation } from "@/components/common/use-gateway-mutation";
 import { securityPaths, ssoQueries } from "@/lib/query/security";
-import { ActionsHeader } from "./actions-header";
-import { missingPermission, useOrgAccess } from "./access";
-import { DateText } from "./dates";
+import { ActionsHeader } from "@/components/common/actions-header";
+import { missingPermission, useOrgAccess } from "@/components/common/use-org";
+import { DateText } from "@/components/common/dates";
 import { PermissionNote } from "./permission-note";
 import { NewSsoProviderButton } from "./create-buttons";
 

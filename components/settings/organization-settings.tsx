@@ -14,7 +14,7 @@ import type { EntitiesPutPostRequest, entitiesPutPostResponseSchema, Entity } fr
 import { orgKeys } from "@/lib/query/keys";
 import { useGatewayMutation } from "@/components/common/use-gateway-mutation";
 import { errorMessage } from "@/lib/query/fetcher";
-import { gatewayFieldProblems } from "./field-errors";
+import { gatewayFieldProblems } from "@/components/common/field-errors";
 import { clearErrorOnChange, formValues, validData, type FieldErrors } from "@/components/ui/native-form";
 import { ADDRESS_FIELDS, SETTINGS_FIELDS, toFormValues } from "./settings-form";
 import type { SettingsFormInput } from "./settings-schema";
@@ -33,7 +33,7 @@ function readSettings(form: HTMLFormElement): SettingsFormInput {
     billing_addr: Object.fromEntries(ADDRESS_FIELDS.map((f) => [f.name, v[`billing_addr.${f.name}`] ?? ""])) as SettingsFormInput["billing_addr"],
   };
 }
-import { useOrg } from "./use-org";
+import { useOrg } from "@/components/common/use-org";
 import { operationPath } from "@/lib/contract/operations";
 
 type UpdateResponse = z.infer<typeof entitiesPutPostResponseSchema>;
