@@ -13,18 +13,19 @@ import { WidgetSkeleton } from "@/components/ui/skeleton";
 import { EmptyState, ErrorState } from "@/components/ui/states";
 import { billingQueries, type DayRange } from "@/lib/query/billing";
 import { projectQueries } from "@/lib/query/projects";
-import { centsByDayAndProject, filterCosts, productLinesOf, projectLabeler, sumCents, totalsBy, type Total } from "./aggregate";
-import { seriesColor } from "./chart-theme";
-import { eachDay, monthEndForecastCents, resolveRange } from "./date-range";
+import { centsByDayAndProject, filterCosts, productLinesOf, sumCents, totalsBy, type Total } from "./aggregate";
+import { projectLabeler } from "@/components/spend/project-labels";
+import { seriesColor } from "@/components/spend/chart-theme";
+import { eachDay, monthEndForecastCents, resolveRange } from "@/components/spend/date-range";
 import { BillingExportButton } from "./export-button";
 import { formatCents, formatCentsShort } from "./money";
-import { RangePicker } from "./range-picker";
+import { RangePicker } from "@/components/spend/range-picker";
 import { billingSearchParams } from "./search-params";
 import { WhenVisible } from "@/components/ui/when-visible";
 import { compareNames, formatNumber } from "@/lib/format";
 
 // recharts is heavy: loaded only in the browser, once the page is interactive.
-const StackedBarChart = dynamic(() => import("./stacked-bar-chart").then((m) => m.StackedBarChart), {
+const StackedBarChart = dynamic(() => import("@/components/spend/stacked-bar-chart").then((m) => m.StackedBarChart), {
   ssr: false,
   loading: () => <div className="h-72" aria-hidden />,
 });

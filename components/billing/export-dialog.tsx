@@ -15,7 +15,7 @@ import { Field, Input } from "@/components/ui/field";
 import { MultiSelect } from "@/components/ui/multi-select";
 import { dateSchema, orderedRange } from "@/lib/contract/time";
 import { billingExportUrl, type BillingExportFilters, type BillingOptions } from "@/lib/query/billing";
-import { daysBetween, MAX_RANGE_DAYS } from "./date-range";
+import { daysBetween, MAX_RANGE_DAYS } from "@/components/spend/date-range";
 import { compareNames } from "@/lib/format";
 
 /** The export operation's query as a form: lists empty for "all", both dates required. */

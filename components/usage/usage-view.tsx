@@ -4,10 +4,10 @@ import { useQuery } from "@tanstack/react-query";
 import dynamic from "next/dynamic";
 import { useQueryStates } from "nuqs";
 import { useMemo } from "react";
-import { projectLabeler } from "@/components/billing/aggregate";
-import { seriesColor } from "@/components/billing/chart-theme";
-import { resolveRange } from "@/components/billing/date-range";
-import { RangePicker } from "@/components/billing/range-picker";
+import { projectLabeler } from "@/components/spend/project-labels";
+import { seriesColor } from "@/components/spend/chart-theme";
+import { resolveRange } from "@/components/spend/date-range";
+import { RangePicker } from "@/components/spend/range-picker";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { DataTable, type ColumnDef } from "@/components/ui/data-table";
@@ -22,7 +22,7 @@ import { USAGE_INTERVALS, usageFilters, usageSearchParams } from "./search-param
 import { WhenVisible } from "@/components/ui/when-visible";
 import { compareNames, formatCompact, formatNumber } from "@/lib/format";
 
-const StackedBarChart = dynamic(() => import("@/components/billing/stacked-bar-chart").then((m) => m.StackedBarChart), {
+const StackedBarChart = dynamic(() => import("@/components/spend/stacked-bar-chart").then((m) => m.StackedBarChart), {
   ssr: false,
   loading: () => <div className="h-72" aria-hidden />,
 });
