@@ -14,7 +14,7 @@ import { EmptyState, ErrorState } from "@/components/ui/states";
 import { AUDIT_PAGE_SIZES, AUDIT_WINDOWS, auditLogQuery, type AuditSearch, type LogEntry } from "@/lib/query/audit-logs";
 import { catalogQueries } from "@/lib/query/catalog";
 import { projectQueries } from "@/lib/query/projects";
-import { saveText } from "@/components/ui/download";
+import { saveText } from "@/components/common/download";
 import { entriesToCsv, entriesToJson } from "./export";
 import { AuditFiltersForm } from "./filters-form";
 import { formatInstant, resultTone } from "./format";

@@ -7,7 +7,7 @@ import { Controller, useForm } from "react-hook-form";
 import { toast } from "@/components/ui/toast";
 import { z } from "zod";
 import { Button } from "@/components/ui/button";
-import { downloadFrom } from "@/components/ui/download";
+import { downloadFrom } from "@/components/common/download";
 import { DialogFooter } from "@/components/ui/dialog";
 // Loaded on first use already (export-button.tsx): Radix directly, so its trigger never blinks out.
 import { DialogContent, DialogRoot as Dialog, DialogTrigger } from "@/components/ui/dialog-parts";

@@ -7,7 +7,7 @@ import { WidgetSkeleton } from "@/components/ui/skeleton";
 import { EmptyState, ErrorState } from "@/components/ui/states";
 import { useQuery, type UseQueryResult } from "@tanstack/react-query";
 import { overviewQueries } from "./queries";
-import { relativeTime } from "@/components/ui/relative-time";
+import { relativeTime } from "@/lib/relative-time";
 import { SpendSparkline } from "./spend-sparkline";
 import { compareCodeUnits, formatUsd } from "@/lib/format";
 

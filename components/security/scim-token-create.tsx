@@ -9,7 +9,7 @@ import { FormDialogFooter } from "@/components/ui/dialog";
 // This module is itself loaded on first use (create-buttons.tsx): Radix directly.
 import { DialogContent, DialogRoot as Dialog } from "@/components/ui/dialog-parts";
 import { Field, Input } from "@/components/ui/field";
-import { SecretDialog } from "@/components/ui/secret-dialog";
+import { SecretDialog } from "@/components/common/secret-dialog";
 import type { createScimTokenRequestSchema, limitedUsageApiKeyPostResponseSchema } from "@/lib/contract/scim";
 import { securityKeys } from "@/lib/query/keys";
 import { useGatewayMutation } from "@/components/common/use-gateway-mutation";

@@ -15,7 +15,7 @@ import { orgKeys } from "@/lib/query/keys";
 import { useGatewayMutation } from "@/components/common/use-gateway-mutation";
 import { errorMessage } from "@/lib/query/fetcher";
 import { gatewayFieldProblems } from "@/components/common/field-errors";
-import { clearErrorOnChange, formValues, validData, type FieldErrors } from "@/components/ui/native-form";
+import { clearErrorOnChange, formValues, validData, type FieldErrors } from "@/components/common/native-form";
 import { ADDRESS_FIELDS, SETTINGS_FIELDS, toFormValues } from "./settings-form";
 import type { SettingsFormInput } from "./settings-schema";
 

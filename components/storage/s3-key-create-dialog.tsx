@@ -9,7 +9,7 @@ import { FormDialogFooter } from "@/components/ui/dialog";
 // This module is itself loaded on first use: Radix directly, with no second fetch on opening.
 import { DialogContent, DialogRoot as Dialog } from "@/components/ui/dialog-parts";
 import { Field, Input } from "@/components/ui/field";
-import { SecretDialog } from "@/components/ui/secret-dialog";
+import { SecretDialog } from "@/components/common/secret-dialog";
 import { applyGatewayErrors, FormError, sentence } from "@/components/common/form-errors";
 import { endOfDayUtc, ExpiryField } from "@/components/common/expiry-field";
 import { optionalExpiryDateSchema } from "@/components/common/expiry-schema";

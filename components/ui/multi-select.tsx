@@ -3,7 +3,7 @@
 import { ChevronDown } from "lucide-react";
 import { lazy, useId } from "react";
 import { cn } from "@/lib/utils";
-import { OnFirstUse, type TriggerHandlers } from "./on-first-use";
+import { OnFirstUse, type TriggerHandlers } from "@/components/ui/on-first-use";
 
 export interface MultiSelectOption {
   value: string;

@@ -6,7 +6,7 @@ import { useState } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { toast } from "@/components/ui/toast";
 import { z } from "zod";
-import { downloadFrom } from "@/components/ui/download";
+import { downloadFrom } from "@/components/common/download";
 import { Button } from "@/components/ui/button";
 import { DialogFooter } from "@/components/ui/dialog";
 // Loaded on first use already (export-button.tsx): Radix directly, so its trigger never blinks out.
