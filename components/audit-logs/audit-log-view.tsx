@@ -3,7 +3,8 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { ChevronLeft, ChevronRight, ChevronsLeft, FileBraces, FileDown } from "lucide-react";
 import { useQueryStates } from "nuqs";
-import { lazy, Suspense, useState } from "react";
+import { Suspense, useState } from "react";
+import { lazyComponent } from "@/components/common/lazy";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
@@ -22,7 +23,7 @@ import { auditSearchParams } from "./search-params";
 import { compareNames } from "@/lib/format";
 
 // The entry sheet (Radix dialog, focus management) is fetched when an entry is first opened.
-const EntrySheet = lazy(() => import("./entry-sheet").then((m) => ({ default: m.EntrySheet })));
+const EntrySheet = lazyComponent(() => import("./entry-sheet").then((m) => m.EntrySheet));
 
 /** The audit-log search: filters, one page of entries, paging by token, details and exports. */
 export function AuditLogView({ orgId }: { orgId: string }) {

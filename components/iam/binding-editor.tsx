@@ -2,7 +2,8 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { AlertTriangle, Lock, Minus, Undo2 } from "lucide-react";
-import { lazy, Suspense, useState } from "react";
+import { Suspense, useState } from "react";
+import { lazyComponent } from "@/components/common/lazy";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { Field, Input } from "@/components/ui/field";
@@ -21,9 +22,7 @@ import type { IamContext } from "./use-iam-context";
 
 // The addition form (react-hook-form, the contract's schema) is fetched once a user is picked, or
 // when the pointer reaches the picker: until then the editor shows only the picker.
-const loadAddForm = () => import("./add-binding-form");
-const AddBindingForm = lazy(() => loadAddForm().then((m) => ({ default: m.AddBindingForm })));
-const preloadAddForm = () => void loadAddForm().catch(() => undefined);
+const AddBindingForm = lazyComponent(() => import("./add-binding-form").then((m) => m.AddBindingForm));
 
 export interface EditorState {
   user: string | null;
@@ -125,8 +124,8 @@ function UserPicker({ ctx, selfId, writeReason, onPick }: { ctx: IamContext; sel
     <form
       aria-label="Pick a user"
       noValidate
-      onFocus={preloadAddForm}
-      onPointerEnter={preloadAddForm}
+      onFocus={AddBindingForm.preload}
+      onPointerEnter={AddBindingForm.preload}
       className="flex flex-col gap-2 sm:flex-row sm:items-start"
       onSubmit={(e) => {
         e.preventDefault();

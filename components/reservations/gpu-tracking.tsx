@@ -5,7 +5,8 @@ import { Lock } from "lucide-react";
 import dynamic from "next/dynamic";
 import Link from "next/link";
 import { useQueryStates } from "nuqs";
-import { lazy, Suspense, useState } from "react";
+import { Suspense, useState } from "react";
+import { lazyComponent } from "@/components/common/lazy";
 import { buttonVariants } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
 import { Field, Select } from "@/components/ui/field";
@@ -28,9 +29,7 @@ const GpuCharts = dynamic(() => import("./gpu-charts").then((m) => m.GpuCharts),
 });
 
 // The custom range form (react-hook-form, the contract's rules) is fetched when it is first shown.
-const loadRangeForm = () => import("./gpu-range-form");
-const CustomRangeForm = lazy(() => loadRangeForm().then((m) => ({ default: m.CustomRangeForm })));
-const preloadRangeForm = () => void loadRangeForm().catch(() => undefined);
+const CustomRangeForm = lazyComponent(() => import("./gpu-range-form").then((m) => m.CustomRangeForm));
 
 const PRESETS: Array<{ value: Exclude<GpuRange, "custom">; label: string }> = [
   { value: "24h", label: "24 hours" },
@@ -125,8 +124,8 @@ function GpuTrackingView({ orgId, orgName }: { orgId: string; orgName?: string }
                   aria-pressed={params.range === "custom"}
                   aria-expanded={showCustom}
                   onClick={() => setEditingCustom(true)}
-                  onPointerEnter={preloadRangeForm}
-                  onFocus={preloadRangeForm}
+                  onPointerEnter={CustomRangeForm.preload}
+                  onFocus={CustomRangeForm.preload}
                   className={cn(
                     "rounded px-3 py-1.5 text-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500",
                     params.range === "custom" ? "bg-brand-600 text-white" : "text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800",

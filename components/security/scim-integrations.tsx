@@ -14,7 +14,7 @@ import { ActionsHeader } from "@/components/common/actions-header";
 import { missingPermission, useOrgAccess } from "@/components/common/use-org";
 import { DateText, RelativeTime } from "@/components/common/dates";
 import { PermissionNote } from "./permission-note";
-import { NewScimIntegrationButton } from "./create-buttons";
+import { CreateScimIntegrationButton } from "./create-buttons";
 import { ScimIntegrationActions } from "./scim-integration-actions";
 
 export function ScimStatusBadge({ status }: { status: string }) {
@@ -60,7 +60,7 @@ export function ScimIntegrationsView({ orgId }: { orgId: string }) {
         <CardHeader
           title="SCIM integrations"
           description="Identity providers that create, update and deactivate this organization's users. Open one to manage its tokens."
-          action={<NewScimIntegrationButton orgId={orgId} disabledReason={reason} />}
+          action={<CreateScimIntegrationButton orgId={orgId} disabledReason={reason} />}
         />
         {integrations.isPending ? (
           <WidgetSkeleton label="SCIM integrations" lines={3} />

@@ -15,7 +15,7 @@ import { useGatewayMutation } from "@/components/common/use-gateway-mutation";
 import { scimQueries, securityPaths } from "@/lib/query/security";
 import { ActionsHeader } from "@/components/common/actions-header";
 import { DateText, EXPIRY_WARNING_DAYS, ExpiryCell, expiryState, RelativeTime } from "@/components/common/dates";
-import { NewScimTokenButton } from "./create-buttons";
+import { CreateScimTokenButton } from "./create-buttons";
 
 /** One integration's tokens: alias, dates, a warning before they expire, create and delete. */
 export function ScimTokens({ orgId, integrationId, disabledReason }: { orgId: string; integrationId: string; disabledReason?: string }) {
@@ -67,7 +67,7 @@ export function ScimTokens({ orgId, integrationId, disabledReason }: { orgId: st
       <CardHeader
         title="Tokens"
         description="The identity provider authenticates with one of these. Keep two during a rotation so provisioning has no gap."
-        action={<NewScimTokenButton orgId={orgId} integrationId={integrationId} disabledReason={disabledReason} />}
+        action={<CreateScimTokenButton orgId={orgId} integrationId={integrationId} disabledReason={disabledReason} />}
       />
       {tokens.isPending ? (
         <WidgetSkeleton label="tokens" lines={3} />

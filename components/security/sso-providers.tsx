@@ -17,7 +17,7 @@ import { ActionsHeader } from "@/components/common/actions-header";
 import { missingPermission, useOrgAccess } from "@/components/common/use-org";
 import { DateText } from "@/components/common/dates";
 import { PermissionNote } from "./permission-note";
-import { NewSsoProviderButton } from "./create-buttons";
+import { CreateSsoProviderButton } from "./create-buttons";
 
 /** What a user types to confirm a deletion: the issuer's host name. */
 function issuerHost(uri: string): string {
@@ -84,7 +84,7 @@ export function SsoProvidersView({ orgId }: { orgId: string }) {
         <CardHeader
           title="SSO providers"
           description="OpenID Connect providers people of this organization sign in with, chosen by their e-mail domain."
-          action={<NewSsoProviderButton orgId={orgId} disabledReason={reason} />}
+          action={<CreateSsoProviderButton orgId={orgId} disabledReason={reason} />}
         />
         {providers.isPending ? (
           <WidgetSkeleton label="SSO providers" lines={3} />

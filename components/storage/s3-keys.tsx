@@ -19,7 +19,7 @@ import { storageKeys } from "@/lib/query/keys";
 import { useGatewayMutation } from "@/components/common/use-gateway-mutation";
 import { storagePaths, storageQueries } from "@/lib/query/storage";
 import { cn } from "@/lib/utils";
-import { NewS3KeyButton } from "./s3-key-create-button";
+import { CreateS3KeyButton } from "./s3-key-create-button";
 
 const OWNERS = ["all", "mine"] as const;
 
@@ -111,7 +111,7 @@ export function S3KeysView({ orgId, userId }: { orgId: string; userId: string })
       <PageHeader
         title="Object storage keys"
         description="S3-compatible access keys for this organization's object storage. A key acts as the user who created it; its secret is shown only once."
-        actions={<NewS3KeyButton orgId={orgId} />}
+        actions={<CreateS3KeyButton orgId={orgId} />}
       />
       <Card>
         <CardHeader title="S3 access keys" description={
