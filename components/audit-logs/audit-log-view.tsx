@@ -10,8 +10,8 @@ import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { DataTable, type ColumnDef } from "@/components/ui/data-table";
 import { Select } from "@/components/ui/field";
-import { WidgetSkeleton } from "@/components/ui/skeleton";
-import { EmptyState, ErrorState } from "@/components/ui/states";
+import { EmptyState } from "@/components/ui/states";
+import { QueryState } from "@/components/ui/query-state";
 import { AUDIT_PAGE_SIZES, AUDIT_WINDOWS, auditLogQuery, type AuditSearch, type LogEntry } from "@/lib/query/audit-logs";
 import { catalogQueries } from "@/lib/query/catalog";
 import { projectQueries } from "@/lib/query/projects";
@@ -119,27 +119,25 @@ export function AuditLogView({ orgId }: { orgId: string }) {
             </div>
           }
         />
-        {page.isPending ? (
-          <WidgetSkeleton label="audit-log entries" lines={8} />
-        ) : page.isError ? (
-          <ErrorState error={page.error} what="the audit log" onRetry={() => void page.refetch()} />
-        ) : (
-          <CardBody className="space-y-4" aria-busy={page.isFetching} data-testid="audit-results">
-            {items.length === 0 ? (
-              <EmptyState title="No entries match">Widen the time window or remove a filter.</EmptyState>
-            ) : (
-              <DataTable
-                label="Audit-log entries"
-                columns={columns}
-                data={items}
-                onRowClick={setSelected}
-                // relative: the header's screen-reader-only label stays inside the scrolling box, not past the page's edge.
-                className={page.isPlaceholderData ? "relative opacity-60" : "relative"}
-              />
-            )}
-            <Pager search={search} data={page.data} loading={page.isFetching} onChange={(change) => void setSearch(change)} />
-          </CardBody>
-        )}
+        <QueryState state={page} what="the audit log" label="audit-log entries" lines={8}>
+          {(data) => (
+            <CardBody className="space-y-4" aria-busy={page.isFetching} data-testid="audit-results">
+              {items.length === 0 ? (
+                <EmptyState title="No entries match">Widen the time window or remove a filter.</EmptyState>
+              ) : (
+                <DataTable
+                  label="Audit-log entries"
+                  columns={columns}
+                  data={items}
+                  onRowClick={setSelected}
+                  // relative: the header's screen-reader-only label stays inside the scrolling box, not past the page's edge.
+                  className={page.isPlaceholderData ? "relative opacity-60" : "relative"}
+                />
+              )}
+              <Pager search={search} data={data} loading={page.isFetching} onChange={(change) => void setSearch(change)} />
+            </CardBody>
+          )}
+        </QueryState>
       </Card>
       {selected ? (
         <Suspense fallback={null}>

@@ -8,7 +8,8 @@ import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { Field, Input } from "@/components/ui/field";
 import { WidgetSkeleton } from "@/components/ui/skeleton";
-import { EmptyState, ErrorState } from "@/components/ui/states";
+import { EmptyState } from "@/components/ui/states";
+import { QueryState } from "@/components/ui/query-state";
 import { GuardedButton } from "@/components/common/guarded-button";
 import type { RoleBinding } from "@/lib/contract/iam";
 import { iamQueries } from "@/lib/query/iam";
@@ -168,37 +169,39 @@ function CurrentBindings({
   return (
     <section aria-label="Current bindings" className="space-y-2">
       <h3 className="text-sm font-semibold">Current bindings in {ctx.orgName}</h3>
-      {state.isPending ? (
-        <WidgetSkeleton label="the user's bindings" lines={3} />
-      ) : state.isError ? (
-        <ErrorState error={state.error} what="the user's bindings" onRetry={() => void state.refetch()} />
-      ) : bindings.length === 0 ? (
-        <EmptyState title={`This user holds no role in ${ctx.orgName}`} />
-      ) : (
-        <ul className="divide-y divide-slate-100 rounded-md border border-slate-200 text-sm dark:divide-slate-800 dark:border-slate-800">
-          {bindings.map((b) => (
-            <li key={b.id} className="flex flex-wrap items-center justify-between gap-2 px-3 py-2">
-              <span className="flex flex-wrap items-center gap-2">
-                <span className="font-medium">{b.role_name}</span>{" "}
-                <ScopeLabel scopeType={b.scope_type} scopeObjectId={b.scope_object_id} name={ctx.scopeName(b.scope_type, b.scope_object_id)} />
-              </span>
-              {staged.has(removalKey(b.id)) ? (
-                <span className="text-xs font-medium text-red-600 dark:text-red-400">Removal staged</span>
-              ) : (
-                <GuardedButton
-                  variant="ghost"
-                  size="sm"
-                  reason={writeReason}
-                  aria-label={`Stage removal of ${b.role_name} on ${b.scope_type} ${ctx.scopeName(b.scope_type, b.scope_object_id) ?? b.scope_object_id}`}
-                  onClick={() => onStageRemoval(b)}
-                >
-                  <Minus aria-hidden /> Stage removal
-                </GuardedButton>
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
+      <QueryState
+        state={state}
+        what="the user's bindings"
+        lines={3}
+        isEmpty={() => bindings.length === 0}
+        empty={<EmptyState title={`This user holds no role in ${ctx.orgName}`} />}
+      >
+        {() => (
+          <ul className="divide-y divide-slate-100 rounded-md border border-slate-200 text-sm dark:divide-slate-800 dark:border-slate-800">
+            {bindings.map((b) => (
+              <li key={b.id} className="flex flex-wrap items-center justify-between gap-2 px-3 py-2">
+                <span className="flex flex-wrap items-center gap-2">
+                  <span className="font-medium">{b.role_name}</span>{" "}
+                  <ScopeLabel scopeType={b.scope_type} scopeObjectId={b.scope_object_id} name={ctx.scopeName(b.scope_type, b.scope_object_id)} />
+                </span>
+                {staged.has(removalKey(b.id)) ? (
+                  <span className="text-xs font-medium text-red-600 dark:text-red-400">Removal staged</span>
+                ) : (
+                  <GuardedButton
+                    variant="ghost"
+                    size="sm"
+                    reason={writeReason}
+                    aria-label={`Stage removal of ${b.role_name} on ${b.scope_type} ${ctx.scopeName(b.scope_type, b.scope_object_id) ?? b.scope_object_id}`}
+                    onClick={() => onStageRemoval(b)}
+                  >
+                    <Minus aria-hidden /> Stage removal
+                  </GuardedButton>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryState>
     </section>
   );
 }

@@ -11,8 +11,8 @@ import { Card } from "@/components/ui/card";
 import { DataTable, type ColumnDef } from "@/components/ui/data-table";
 import { Input } from "@/components/ui/field";
 import { PageHeader } from "@/components/ui/page-header";
-import { WidgetSkeleton } from "@/components/ui/skeleton";
-import { EmptyState, ErrorState } from "@/components/ui/states";
+import { EmptyState } from "@/components/ui/states";
+import { QueryState } from "@/components/ui/query-state";
 import { projectQueries, type Project } from "@/lib/query/projects";
 import { CreateProjectButton } from "./create-project-button";
 import { DeleteProjectDialog } from "./delete-project-dialog";
@@ -117,30 +117,32 @@ export function ProjectsView({ orgId, orgName, selfId }: { orgId: string; orgNam
       <SearchForm key={name} name={name} onSearch={(value) => void setSearch({ project_name: value || null })} />
 
       <Card>
-        {state.isPending ? (
-          <WidgetSkeleton label="projects" lines={6} />
-        ) : state.isError ? (
-          <ErrorState error={state.error} what="projects" onRetry={() => void state.refetch()} />
-        ) : projects.length === 0 ? (
-          name ? (
-            <EmptyState
-              title={`No project is named “${name}”`}
-              action={
-                <Button variant="secondary" size="sm" onClick={() => void setSearch({ project_name: null })}>
-                  Clear search
-                </Button>
-              }
-            >
-              The search matches the exact, case-sensitive name.
-            </EmptyState>
-          ) : (
-            <EmptyState title="No projects yet">
-              {createReason ? "You belong to no project of this organization; ask an owner to add you to one." : "Create the first project of this organization."}
-            </EmptyState>
-          )
-        ) : (
-          <DataTable label="Projects" columns={columns} data={projects} getRowId={(p) => p.id} className="rounded-lg border-0" />
-        )}
+        <QueryState
+          state={state}
+          what="projects"
+          lines={6}
+          isEmpty={() => projects.length === 0}
+          empty={
+            name ? (
+              <EmptyState
+                title={`No project is named “${name}”`}
+                action={
+                  <Button variant="secondary" size="sm" onClick={() => void setSearch({ project_name: null })}>
+                    Clear search
+                  </Button>
+                }
+              >
+                The search matches the exact, case-sensitive name.
+              </EmptyState>
+            ) : (
+              <EmptyState title="No projects yet">
+                {createReason ? "You belong to no project of this organization; ask an owner to add you to one." : "Create the first project of this organization."}
+              </EmptyState>
+            )
+          }
+        >
+          {() => <DataTable label="Projects" columns={columns} data={projects} getRowId={(p) => p.id} className="rounded-lg border-0" />}
+        </QueryState>
       </Card>
 
       {deleting ? <DeleteProjectDialog project={deleting} open onOpenChange={(open) => !open && setDeleting(null)} /> : null}

@@ -21,6 +21,7 @@ import { customRangeProblem } from "./gpu-range";
 import { LatestSnapshot } from "./latest-snapshot";
 import { gpuTrackingParams } from "./search-params";
 import { WhenVisible } from "@/components/ui/when-visible";
+import { QueryState } from "@/components/ui/query-state";
 
 // recharts is heavy: loaded in the browser only, once there is data to draw.
 const GpuCharts = dynamic(() => import("./gpu-charts").then((m) => m.GpuCharts), {
@@ -208,15 +209,14 @@ function GpuTrackingView({ orgId, orgName }: { orgId: string; orgName?: string }
 
       <Card aria-label="Latest snapshot">
         <CardHeader title="Latest snapshot" description="The newest sample per product line and region, and the effective reservations behind it" />
-        {latest.isPending ? (
-          <WidgetSkeleton label="the latest snapshot" />
-        ) : latest.isError ? (
-          <ErrorState error={latest.error} what="the latest snapshot" onRetry={() => void latest.refetch()} />
-        ) : latest.data.data.length === 0 ? (
-          <EmptyState title="No GPU tracking samples yet" />
-        ) : (
-          <LatestSnapshot orgId={orgId} data={latest.data} />
-        )}
+        <QueryState
+          state={latest}
+          what="the latest snapshot"
+          isEmpty={(data) => data.data.length === 0}
+          empty={<EmptyState title="No GPU tracking samples yet" />}
+        >
+          {(data) => <LatestSnapshot orgId={orgId} data={data} />}
+        </QueryState>
       </Card>
     </div>
   );

@@ -6,8 +6,8 @@ import { useMemo } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardHeader } from "@/components/ui/card";
 import { DataTable, type ColumnDef } from "@/components/ui/data-table";
-import { WidgetSkeleton } from "@/components/ui/skeleton";
-import { EmptyState, ErrorState } from "@/components/ui/states";
+import { EmptyState } from "@/components/ui/states";
+import { QueryState } from "@/components/ui/query-state";
 import type { ScimIntegration } from "@/lib/contract/scim";
 import { scimQueries } from "@/lib/query/security";
 import { ActionsHeader } from "@/components/common/actions-header";
@@ -62,17 +62,20 @@ export function ScimIntegrationsView({ orgId }: { orgId: string }) {
           description="Identity providers that create, update and deactivate this organization's users. Open one to manage its tokens."
           action={<CreateScimIntegrationButton orgId={orgId} disabledReason={reason} />}
         />
-        {integrations.isPending ? (
-          <WidgetSkeleton label="SCIM integrations" lines={3} />
-        ) : integrations.isError ? (
-          <ErrorState error={integrations.error} what="the SCIM integrations" onRetry={() => void integrations.refetch()} />
-        ) : integrations.data.integrations.length === 0 ? (
-          <EmptyState title="No SCIM integrations">Connect an identity provider to provision users automatically.</EmptyState>
-        ) : (
-          <div className="p-4">
-            <DataTable label="SCIM integrations" columns={columns} data={integrations.data.integrations} getRowId={(i) => i.id} />
-          </div>
-        )}
+        <QueryState
+          state={integrations}
+          what="the SCIM integrations"
+          label="SCIM integrations"
+          lines={3}
+          isEmpty={(data) => data.integrations.length === 0}
+          empty={<EmptyState title="No SCIM integrations">Connect an identity provider to provision users automatically.</EmptyState>}
+        >
+          {(data) => (
+            <div className="p-4">
+              <DataTable label="SCIM integrations" columns={columns} data={data.integrations} getRowId={(i) => i.id} />
+            </div>
+          )}
+        </QueryState>
       </Card>
     </div>
   );

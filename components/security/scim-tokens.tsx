@@ -7,8 +7,8 @@ import { Button } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { DataTable, type ColumnDef } from "@/components/ui/data-table";
-import { WidgetSkeleton } from "@/components/ui/skeleton";
-import { EmptyState, ErrorState } from "@/components/ui/states";
+import { EmptyState } from "@/components/ui/states";
+import { QueryState } from "@/components/ui/query-state";
 import type { ScimTokenInfo } from "@/lib/contract/scim";
 import { securityKeys } from "@/lib/query/keys";
 import { useGatewayMutation } from "@/components/common/use-gateway-mutation";
@@ -69,32 +69,35 @@ export function ScimTokens({ orgId, integrationId, disabledReason }: { orgId: st
         description="The identity provider authenticates with one of these. Keep two during a rotation so provisioning has no gap."
         action={<CreateScimTokenButton orgId={orgId} integrationId={integrationId} disabledReason={disabledReason} />}
       />
-      {tokens.isPending ? (
-        <WidgetSkeleton label="tokens" lines={3} />
-      ) : tokens.isError ? (
-        <ErrorState error={tokens.error} what="the tokens" onRetry={() => void tokens.refetch()} />
-      ) : items.length === 0 ? (
-        <EmptyState title="No tokens">The identity provider cannot connect until you create one.</EmptyState>
-      ) : (
-        <div className="space-y-3 p-4">
-          {expiring.length > 0 ? (
-            <p
-              role="status"
-              className="flex gap-2 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200"
-            >
-              <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden />
-              <span>
-                {expiring.map((t) => t.alias).join(", ")} {expiring.length === 1 ? "expires" : "expire"} within {EXPIRY_WARNING_DAYS} days or already
-                expired.{" "}
-                {healthy > 0
-                  ? "Make sure the identity provider uses a newer token before then."
-                  : "Create a new token and give it to the identity provider before then, or provisioning stops."}
-              </span>
-            </p>
-          ) : null}
-          <DataTable label="SCIM tokens" columns={columns} data={items} getRowId={(t) => t.key_id} />
-        </div>
-      )}
+      <QueryState
+        state={tokens}
+        what="the tokens"
+        label="tokens"
+        lines={3}
+        isEmpty={() => items.length === 0}
+        empty={<EmptyState title="No tokens">The identity provider cannot connect until you create one.</EmptyState>}
+      >
+        {() => (
+          <div className="space-y-3 p-4">
+            {expiring.length > 0 ? (
+              <p
+                role="status"
+                className="flex gap-2 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200"
+              >
+                <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden />
+                <span>
+                  {expiring.map((t) => t.alias).join(", ")} {expiring.length === 1 ? "expires" : "expire"} within {EXPIRY_WARNING_DAYS} days or already
+                  expired.{" "}
+                  {healthy > 0
+                    ? "Make sure the identity provider uses a newer token before then."
+                    : "Create a new token and give it to the identity provider before then, or provisioning stops."}
+                </span>
+              </p>
+            ) : null}
+            <DataTable label="SCIM tokens" columns={columns} data={items} getRowId={(t) => t.key_id} />
+          </div>
+        )}
+      </QueryState>
       <ConfirmDialog
         key={deleting?.key_id ?? "none"}
         open={deleting !== null}

@@ -7,8 +7,8 @@ import { Button } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { DataTable, type ColumnDef } from "@/components/ui/data-table";
-import { WidgetSkeleton } from "@/components/ui/skeleton";
-import { EmptyState, ErrorState } from "@/components/ui/states";
+import { EmptyState } from "@/components/ui/states";
+import { QueryState } from "@/components/ui/query-state";
 import type { SsoProvider } from "@/lib/contract/sso";
 import { securityKeys } from "@/lib/query/keys";
 import { useGatewayMutation } from "@/components/common/use-gateway-mutation";
@@ -86,17 +86,20 @@ export function SsoProvidersView({ orgId }: { orgId: string }) {
           description="OpenID Connect providers people of this organization sign in with, chosen by their e-mail domain."
           action={<CreateSsoProviderButton orgId={orgId} disabledReason={reason} />}
         />
-        {providers.isPending ? (
-          <WidgetSkeleton label="SSO providers" lines={3} />
-        ) : providers.isError ? (
-          <ErrorState error={providers.error} what="the SSO providers" onRetry={() => void providers.refetch()} />
-        ) : providers.data.sso_providers.length === 0 ? (
-          <EmptyState title="No SSO providers">Without one, people sign in with their own credentials.</EmptyState>
-        ) : (
-          <div className="p-4">
-            <DataTable label="SSO providers" columns={columns} data={providers.data.sso_providers} getRowId={(p) => p.id} />
-          </div>
-        )}
+        <QueryState
+          state={providers}
+          what="the SSO providers"
+          label="SSO providers"
+          lines={3}
+          isEmpty={(data) => data.sso_providers.length === 0}
+          empty={<EmptyState title="No SSO providers">Without one, people sign in with their own credentials.</EmptyState>}
+        >
+          {(data) => (
+            <div className="p-4">
+              <DataTable label="SSO providers" columns={columns} data={data.sso_providers} getRowId={(p) => p.id} />
+            </div>
+          )}
+        </QueryState>
       </Card>
       <ConfirmDialog
         key={deleting?.id ?? "none"}

@@ -9,8 +9,8 @@ import { Card, CardHeader } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { DataTable, type ColumnDef } from "@/components/ui/data-table";
 import { PageHeader } from "@/components/ui/page-header";
-import { WidgetSkeleton } from "@/components/ui/skeleton";
-import { EmptyState, ErrorState } from "@/components/ui/states";
+import { EmptyState } from "@/components/ui/states";
+import { QueryState } from "@/components/ui/query-state";
 import { ActionsHeader } from "@/components/common/actions-header";
 import { useOrgAccess } from "@/components/common/use-org";
 import { DateText, expiryState, ExpiryCell } from "@/components/common/dates";
@@ -119,17 +119,20 @@ export function S3KeysView({ orgId, userId }: { orgId: string; userId: string })
               ? "Every key in the organization, yours and your colleagues'."
               : "Every key in the organization. You can delete only your own: deleting others' needs the s3.manage permission."
           } action={<OwnerFilter value={owner} onChange={(v) => void setOwner(v === "all" ? null : v)} />} />
-        {keys.isPending ? (
-          <WidgetSkeleton label="S3 keys" lines={4} />
-        ) : keys.isError ? (
-          <ErrorState error={keys.error} what="the S3 keys" onRetry={() => void keys.refetch()} />
-        ) : rows.length === 0 ? (
-          <EmptyState title={owner === "mine" ? "You have no S3 keys" : "No S3 keys yet"}>Create a key to reach the object storage with any S3 client.</EmptyState>
-        ) : (
-          <div className="p-4">
-            <DataTable label="S3 access keys" columns={columns} data={rows} getRowId={(k) => k.access_key_id} />
-          </div>
-        )}
+        <QueryState
+          state={keys}
+          what="the S3 keys"
+          label="S3 keys"
+          lines={4}
+          isEmpty={() => rows.length === 0}
+          empty={<EmptyState title={owner === "mine" ? "You have no S3 keys" : "No S3 keys yet"}>Create a key to reach the object storage with any S3 client.</EmptyState>}
+        >
+          {() => (
+            <div className="p-4">
+              <DataTable label="S3 access keys" columns={columns} data={rows} getRowId={(k) => k.access_key_id} />
+            </div>
+          )}
+        </QueryState>
       </Card>
       <ConfirmDialog
         key={deleting?.access_key_id ?? "none"}
