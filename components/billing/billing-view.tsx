@@ -8,7 +8,6 @@ import { useDeferredValue, useMemo } from "react";
 import type * as React from "react";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { DataTable, type ColumnDef } from "@/components/ui/data-table";
-import { MultiSelect } from "@/components/ui/multi-select";
 import { WidgetSkeleton } from "@/components/ui/skeleton";
 import { EmptyState, ErrorState } from "@/components/ui/states";
 import { billingQueries, type BillingCostData, type BillingOptions, type DayRange } from "@/lib/query/billing";
@@ -20,6 +19,7 @@ import { eachDay, monthEndForecastCents, resolveRange } from "@/components/spend
 import { BillingExportButton } from "./export-button";
 import { formatCents, formatCentsShort } from "./money";
 import { RangePicker } from "@/components/spend/range-picker";
+import { FilterSelects } from "@/components/spend/filter-selects";
 import { billingSearchParams } from "./search-params";
 import { WhenVisible } from "@/components/ui/when-visible";
 import { QueryState, type QueryLike } from "@/components/ui/query-state";
@@ -110,29 +110,14 @@ function BillingFilters({
           onPreset={(preset) => void setState({ range: preset, from: null, to: null })}
           onCustom={(from, to) => void setState({ range: "custom", from, to })}
         />
-        <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-4">
-          <MultiSelect
-            label="Projects"
-            emptyLabel="All projects"
-            options={byLabel(values(options.data?.projects, "project_id").map((id) => ({ value: id, label: label(id) })))}
-            value={state.projects}
-            onChange={(v) => void setState({ projects: v })}
-          />
-          <MultiSelect
-            label="Product lines"
-            emptyLabel="All product lines"
-            options={values(options.data?.resource_types, "resource_type").map((v) => ({ value: v }))}
-            value={state.resource_types}
-            onChange={(v) => void setState({ resource_types: v })}
-          />
-          <MultiSelect
-            label="Regions"
-            emptyLabel="All regions"
-            options={values(options.data?.regions, "region").map((v) => ({ value: v }))}
-            value={state.regions}
-            onChange={(v) => void setState({ regions: v })}
-          />
-          <div className="flex items-end">
+        <FilterSelects
+          value={state}
+          onChange={(change) => void setState(change)}
+          projects={byLabel(values(options.data?.projects, "project_id").map((id) => ({ value: id, label: label(id) })))}
+          resourceTypes={values(options.data?.resource_types, "resource_type").map((v) => ({ value: v }))}
+          regions={values(options.data?.regions, "region").map((v) => ({ value: v }))}
+          resourceTypesLabel="Product lines"
+          action={
             <BillingExportButton
               orgId={orgId}
               options={options.data}
@@ -145,8 +130,8 @@ function BillingFilters({
                 end_date: range?.end_date ?? "",
               }}
             />
-          </div>
-        </div>
+          }
+        />
         {range ? (
           <p className="text-sm text-slate-600 dark:text-slate-300">
             Showing <span className="font-medium">{range.start_date}</span> to <span className="font-medium">{range.end_date}</span> (UTC days)
