@@ -38,13 +38,61 @@ export function AuditLogView({ orgId }: { orgId: string }) {
   const windowInfo = AUDIT_WINDOWS.find((w) => w.value === search.window);
   const paged = search.next !== null || search.prev !== null;
   const items = page.data?.items ?? [];
-  const save = (ext: "csv" | "json") => {
-    const name = `audit-log-${new Date().toISOString().replace(/[:.]/g, "-")}.${ext}`;
-    if (ext === "csv") void entriesToCsv(items).then((csv) => saveText(name, csv, "text/csv"));
-    else saveText(name, entriesToJson(items), "application/json");
-  };
 
-  const columns: ColumnDef<LogEntry, unknown>[] = [
+  const columns = auditColumns(setSelected);
+
+  return (
+    <div className="space-y-6">
+      <Card>
+        <CardBody>
+          <AuditFiltersForm
+            key={JSON.stringify({ ...search, next: null, prev: null, limit: null })}
+            search={search}
+            projects={projectOptions}
+            locations={locations.data?.items ?? []}
+            onApply={(change) => void setSearch(change)}
+          />
+        </CardBody>
+      </Card>
+
+      <Card>
+        <CardHeader
+          title="Entries"
+          description={`${windowInfo?.label ?? ""}, newest first${paged ? "" : " · first page"}`}
+          action={<ExportButtons items={items} />}
+        />
+        <QueryState state={page} what="the audit log" label="audit-log entries" lines={8}>
+          {(data) => (
+            <CardBody className="space-y-4" aria-busy={page.isFetching} data-testid="audit-results">
+              {items.length === 0 ? (
+                <EmptyState title="No entries match">Widen the time window or remove a filter.</EmptyState>
+              ) : (
+                <DataTable
+                  label="Audit-log entries"
+                  columns={columns}
+                  data={items}
+                  onRowClick={setSelected}
+                  // relative: the header's screen-reader-only label stays inside the scrolling box, not past the page's edge.
+                  className={page.isPlaceholderData ? "relative opacity-60" : "relative"}
+                />
+              )}
+              <Pager search={search} data={data} loading={page.isFetching} onChange={(change) => void setSearch(change)} />
+            </CardBody>
+          )}
+        </QueryState>
+      </Card>
+      {selected ? (
+        <Suspense fallback={null}>
+          <EntrySheet entry={selected} onClose={() => setSelected(null)} />
+        </Suspense>
+      ) : null}
+    </div>
+  );
+}
+
+/** The entries table's columns; "Details" opens an entry. */
+function auditColumns(onDetails: (entry: LogEntry) => void): ColumnDef<LogEntry, unknown>[] {
+  return [
     {
       id: "time",
       accessorFn: (e) => e.start_time,
@@ -80,7 +128,7 @@ export function AuditLogView({ orgId }: { orgId: string }) {
           variant="ghost"
           onClick={(e) => {
             e.stopPropagation();
-            setSelected(row.original);
+            onDetails(row.original);
           }}
           aria-label={`Details of ${row.original.action_detail || row.original.action} at ${row.original.start_time}`}
         >
@@ -89,61 +137,23 @@ export function AuditLogView({ orgId }: { orgId: string }) {
       ),
     },
   ];
+}
 
+/** Saves the entries on screen (this page) as CSV or JSON. */
+function ExportButtons({ items }: { items: LogEntry[] }) {
+  const save = (ext: "csv" | "json") => {
+    const name = `audit-log-${new Date().toISOString().replace(/[:.]/g, "-")}.${ext}`;
+    if (ext === "csv") void entriesToCsv(items).then((csv) => saveText(name, csv, "text/csv"));
+    else saveText(name, entriesToJson(items), "application/json");
+  };
   return (
-    <div className="space-y-6">
-      <Card>
-        <CardBody>
-          <AuditFiltersForm
-            key={JSON.stringify({ ...search, next: null, prev: null, limit: null })}
-            search={search}
-            projects={projectOptions}
-            locations={locations.data?.items ?? []}
-            onApply={(change) => void setSearch(change)}
-          />
-        </CardBody>
-      </Card>
-
-      <Card>
-        <CardHeader
-          title="Entries"
-          description={`${windowInfo?.label ?? ""}, newest first${paged ? "" : " · first page"}`}
-          action={
-            <div className="flex flex-wrap gap-2">
-              <Button size="sm" variant="secondary" disabled={items.length === 0} onClick={() => save("csv")}>
-                <FileDown /> Export CSV
-              </Button>
-              <Button size="sm" variant="secondary" disabled={items.length === 0} onClick={() => save("json")}>
-                <FileBraces /> Export JSON
-              </Button>
-            </div>
-          }
-        />
-        <QueryState state={page} what="the audit log" label="audit-log entries" lines={8}>
-          {(data) => (
-            <CardBody className="space-y-4" aria-busy={page.isFetching} data-testid="audit-results">
-              {items.length === 0 ? (
-                <EmptyState title="No entries match">Widen the time window or remove a filter.</EmptyState>
-              ) : (
-                <DataTable
-                  label="Audit-log entries"
-                  columns={columns}
-                  data={items}
-                  onRowClick={setSelected}
-                  // relative: the header's screen-reader-only label stays inside the scrolling box, not past the page's edge.
-                  className={page.isPlaceholderData ? "relative opacity-60" : "relative"}
-                />
-              )}
-              <Pager search={search} data={data} loading={page.isFetching} onChange={(change) => void setSearch(change)} />
-            </CardBody>
-          )}
-        </QueryState>
-      </Card>
-      {selected ? (
-        <Suspense fallback={null}>
-          <EntrySheet entry={selected} onClose={() => setSelected(null)} />
-        </Suspense>
-      ) : null}
+    <div className="flex flex-wrap gap-2">
+      <Button size="sm" variant="secondary" disabled={items.length === 0} onClick={() => save("csv")}>
+        <FileDown /> Export CSV
+      </Button>
+      <Button size="sm" variant="secondary" disabled={items.length === 0} onClick={() => save("json")}>
+        <FileBraces /> Export JSON
+      </Button>
     </div>
   );
 }
