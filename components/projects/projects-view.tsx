@@ -71,37 +71,9 @@ export function ProjectsView({ orgId, orgName, selfId }: { orgId: string; orgNam
       id: "actions",
       header: () => <span className="sr-only">Actions</span>,
       enableSorting: false,
-      cell: ({ row: { original: p } }) => {
-        const rename = guard(p.id, "projects.update");
-        const remove = guard(p.id, "projects.delete");
-        return (
-          <div className="flex justify-end gap-1">
-            <GuardedButton
-              variant="ghost"
-              size="sm"
-              reason={rename.reason}
-              title={rename.caveat ?? undefined}
-              aria-label={`Rename ${p.name}`}
-              onPointerEnter={preloadRenameForm}
-              onFocus={preloadRenameForm}
-              onClick={() => setRenaming(p.id)}
-              disabled={renaming === p.id}
-            >
-              <Pencil aria-hidden /> <span className="hidden lg:inline">Rename</span>
-            </GuardedButton>
-            <GuardedButton
-              variant="ghost-danger"
-              size="sm"
-              reason={remove.reason}
-              title={remove.caveat ?? undefined}
-              aria-label={`Delete ${p.name}`}
-              onClick={() => setDeleting(p)}
-            >
-              <Trash2 aria-hidden /> <span className="hidden lg:inline">Delete</span>
-            </GuardedButton>
-          </div>
-        );
-      },
+      cell: ({ row: { original: p } }) => (
+        <ProjectActions project={p} guard={guard} renaming={renaming === p.id} onRename={() => setRenaming(p.id)} onDelete={() => setDeleting(p)} />
+      ),
     },
   ];
 
@@ -122,24 +94,7 @@ export function ProjectsView({ orgId, orgName, selfId }: { orgId: string; orgNam
           what="projects"
           lines={6}
           isEmpty={() => projects.length === 0}
-          empty={
-            name ? (
-              <EmptyState
-                title={`No project is named “${name}”`}
-                action={
-                  <Button variant="secondary" size="sm" onClick={() => void setSearch({ project_name: null })}>
-                    Clear search
-                  </Button>
-                }
-              >
-                The search matches the exact, case-sensitive name.
-              </EmptyState>
-            ) : (
-              <EmptyState title="No projects yet">
-                {createReason ? "You belong to no project of this organization; ask an owner to add you to one." : "Create the first project of this organization."}
-              </EmptyState>
-            )
-          }
+          empty={<NoProjects name={name} createReason={createReason} onClear={() => void setSearch({ project_name: null })} />}
         >
           {() => <DataTable label="Projects" columns={columns} data={projects} getRowId={(p) => p.id} className="rounded-lg border-0" />}
         </QueryState>
@@ -147,6 +102,67 @@ export function ProjectsView({ orgId, orgName, selfId }: { orgId: string; orgNam
 
       {deleting ? <DeleteProjectDialog project={deleting} open onOpenChange={(open) => !open && setDeleting(null)} /> : null}
     </>
+  );
+}
+
+/** Rename and Delete, each disabled with the reason when the caller may not. */
+function ProjectActions({
+  project: p,
+  guard,
+  renaming,
+  onRename,
+  onDelete,
+}: {
+  project: Project;
+  guard: ReturnType<typeof useProjectAccess>["guard"];
+  renaming: boolean;
+  onRename: () => void;
+  onDelete: () => void;
+}) {
+  const rename = guard(p.id, "projects.update");
+  const remove = guard(p.id, "projects.delete");
+  return (
+    <div className="flex justify-end gap-1">
+      <GuardedButton
+        variant="ghost"
+        size="sm"
+        reason={rename.reason}
+        title={rename.caveat ?? undefined}
+        aria-label={`Rename ${p.name}`}
+        onPointerEnter={preloadRenameForm}
+        onFocus={preloadRenameForm}
+        onClick={onRename}
+        disabled={renaming}
+      >
+        <Pencil aria-hidden /> <span className="hidden lg:inline">Rename</span>
+      </GuardedButton>
+      <GuardedButton variant="ghost-danger" size="sm" reason={remove.reason} title={remove.caveat ?? undefined} aria-label={`Delete ${p.name}`} onClick={onDelete}>
+        <Trash2 aria-hidden /> <span className="hidden lg:inline">Delete</span>
+      </GuardedButton>
+    </div>
+  );
+}
+
+/** No project matches the search, or the organization has none the caller can see. */
+function NoProjects({ name, createReason, onClear }: { name: string; createReason: string | null; onClear: () => void }) {
+  if (name) {
+    return (
+      <EmptyState
+        title={`No project is named “${name}”`}
+        action={
+          <Button variant="secondary" size="sm" onClick={onClear}>
+            Clear search
+          </Button>
+        }
+      >
+        The search matches the exact, case-sensitive name.
+      </EmptyState>
+    );
+  }
+  return (
+    <EmptyState title="No projects yet">
+      {createReason ? "You belong to no project of this organization; ask an owner to add you to one." : "Create the first project of this organization."}
+    </EmptyState>
   );
 }
 
