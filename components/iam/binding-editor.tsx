@@ -246,70 +246,19 @@ function StagedDiff({ ctx, user, state, setState }: { ctx: IamContext; user: str
         <p className="text-sm text-slate-500 dark:text-slate-400">Nothing staged yet. Stage additions above, or removals from the current bindings.</p>
       ) : (
         <ol aria-label="Staged changes" className="space-y-2">
-          {changes.map((c, i) => {
-            const d = describe(c, ctx);
-            const failed = i === failedIndex;
-            const sign = c.kind === "add" ? "+" : "−";
-            return (
-              <li
-                key={c.key}
-                data-failed={failed ? "true" : undefined}
-                className={cn(
-                  "flex flex-wrap items-center justify-between gap-2 rounded-md border px-3 py-2 text-sm",
-                  c.kind === "add"
-                    ? "border-emerald-200 bg-emerald-50 dark:border-emerald-900 dark:bg-emerald-950/40"
-                    : "border-red-200 bg-red-50 dark:border-red-900 dark:bg-red-950/40",
-                  failed && "border-2 border-red-600 ring-2 ring-red-600/30 dark:border-red-500",
-                )}
-              >
-                <div className="min-w-0 space-y-1">
-                  <p className="flex flex-wrap items-center gap-2">
-                    <span aria-hidden className={cn("w-3 font-mono font-bold", c.kind === "add" ? "text-emerald-700 dark:text-emerald-400" : "text-red-700 dark:text-red-400")}>
-                      {sign}
-                    </span>{" "}
-                    <span className="sr-only">{c.kind === "add" ? "Add" : "Remove"} </span>
-                    <span className="font-medium">{d.role}</span>{" "}
-                    <ScopeLabel scopeType={d.scopeType} scopeObjectId={d.scopeObjectId} name={d.name} />
-                  </p>
-                  {!scopeAllowed(c) && c.kind === "add" ? (
-                    <p className="flex items-center gap-1 text-xs text-amber-700 dark:text-amber-400">
-                      <AlertTriangle className="size-3.5" aria-hidden /> {c.roleName} can be bound only at {c.allowedScopes.join(" or ")} scope.
-                    </p>
-                  ) : null}
-                  {failed ? (
-                    <p className="text-xs font-medium text-red-700 dark:text-red-300">
-                      Change {i + 1} failed: {failure?.message}
-                    </p>
-                  ) : null}
-                </div>
-                <Button
-                  variant="ghost"
-                  size="sm"
-                  aria-label={`Unstage ${c.kind === "add" ? "addition" : "removal"} of ${d.role} on ${d.scopeType} ${d.name ?? d.scopeObjectId}`}
-                  onClick={() => setState((s) => ({ ...s, failure: null, changes: s.changes.filter((x) => x.key !== c.key) }))}
-                >
-                  <Undo2 aria-hidden /> Unstage
-                </Button>
-              </li>
-            );
-          })}
+          {changes.map((c, i) => (
+            <StagedItem
+              key={c.key}
+              change={c}
+              index={i}
+              ctx={ctx}
+              failure={i === failedIndex ? failure?.message : undefined}
+              onUnstage={() => setState((s) => ({ ...s, failure: null, changes: s.changes.filter((x) => x.key !== c.key) }))}
+            />
+          ))}
         </ol>
       )}
-      {failure ? (
-        <div role="alert" className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-800 dark:border-red-900 dark:bg-red-950 dark:text-red-200">
-          <p className="font-medium">
-            {!failure.answered
-              ? "The apply may not have reached the gateway."
-              : failedIndex >= 0
-                ? `Change ${failedIndex + 1} of ${changes.length} failed. Nothing was applied.`
-                : "The apply failed. Nothing was applied."}
-          </p>
-          <p>{failure.message}</p>
-          <p className="mt-1 text-xs">
-            {failure.answered ? "Fix or unstage the change, then apply again." : "Check the current bindings below before applying again."}
-          </p>
-        </div>
-      ) : null}
+      {failure ? <ApplyFailure failure={failure} failedIndex={failedIndex} count={changes.length} /> : null}
       <div className="flex flex-wrap gap-2">
         <Button disabled={changes.length === 0 || apply.isPending} onClick={() => void onApply()}>
           {apply.isPending ? "Applying…" : `Apply ${changes.length} ${changes.length === 1 ? "change" : "changes"}`}
@@ -319,5 +268,67 @@ function StagedDiff({ ctx, user, state, setState }: { ctx: IamContext; user: str
         </Button>
       </div>
     </section>
+  );
+}
+
+/** One staged change: what it adds or removes, a warning when its scope is not allowed, its failure. */
+function StagedItem({ change: c, index: i, ctx, failure, onUnstage }: { change: StagedChange; index: number; ctx: IamContext; failure: string | undefined; onUnstage: () => void }) {
+  const d = describe(c, ctx);
+  const failed = failure !== undefined;
+  const sign = c.kind === "add" ? "+" : "−";
+  return (
+    <li
+      data-failed={failed ? "true" : undefined}
+      className={cn(
+        "flex flex-wrap items-center justify-between gap-2 rounded-md border px-3 py-2 text-sm",
+        c.kind === "add" ? "border-emerald-200 bg-emerald-50 dark:border-emerald-900 dark:bg-emerald-950/40" : "border-red-200 bg-red-50 dark:border-red-900 dark:bg-red-950/40",
+        failed && "border-2 border-red-600 ring-2 ring-red-600/30 dark:border-red-500",
+      )}
+    >
+      <div className="min-w-0 space-y-1">
+        <p className="flex flex-wrap items-center gap-2">
+          <span aria-hidden className={cn("w-3 font-mono font-bold", c.kind === "add" ? "text-emerald-700 dark:text-emerald-400" : "text-red-700 dark:text-red-400")}>
+            {sign}
+          </span>{" "}
+          <span className="sr-only">{c.kind === "add" ? "Add" : "Remove"} </span>
+          <span className="font-medium">{d.role}</span> <ScopeLabel scopeType={d.scopeType} scopeObjectId={d.scopeObjectId} name={d.name} />
+        </p>
+        {!scopeAllowed(c) && c.kind === "add" ? (
+          <p className="flex items-center gap-1 text-xs text-amber-700 dark:text-amber-400">
+            <AlertTriangle className="size-3.5" aria-hidden /> {c.roleName} can be bound only at {c.allowedScopes.join(" or ")} scope.
+          </p>
+        ) : null}
+        {failed ? (
+          <p className="text-xs font-medium text-red-700 dark:text-red-300">
+            Change {i + 1} failed: {failure}
+          </p>
+        ) : null}
+      </div>
+      <Button
+        variant="ghost"
+        size="sm"
+        aria-label={`Unstage ${c.kind === "add" ? "addition" : "removal"} of ${d.role} on ${d.scopeType} ${d.name ?? d.scopeObjectId}`}
+        onClick={onUnstage}
+      >
+        <Undo2 aria-hidden /> Unstage
+      </Button>
+    </li>
+  );
+}
+
+/** Why the apply failed, and what to do next. Nothing was applied: the gateway applies all or nothing. */
+function ApplyFailure({ failure, failedIndex, count }: { failure: NonNullable<EditorState["failure"]>; failedIndex: number; count: number }) {
+  return (
+    <div role="alert" className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-800 dark:border-red-900 dark:bg-red-950 dark:text-red-200">
+      <p className="font-medium">
+        {!failure.answered
+          ? "The apply may not have reached the gateway."
+          : failedIndex >= 0
+            ? `Change ${failedIndex + 1} of ${count} failed. Nothing was applied.`
+            : "The apply failed. Nothing was applied."}
+      </p>
+      <p>{failure.message}</p>
+      <p className="mt-1 text-xs">{failure.answered ? "Fix or unstage the change, then apply again." : "Check the current bindings below before applying again."}</p>
+    </div>
   );
 }
