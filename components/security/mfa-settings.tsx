@@ -67,41 +67,9 @@ export function MfaSettings({ orgId }: { orgId: string }) {
           {() => (
             <CardBody>
               <ul className="divide-y divide-slate-100 dark:divide-slate-800">
-                {MFA_METHODS.map((method) => {
-                  const since = required.get(method);
-                  const labelId = `mfa-${method}-label`;
-                  const stateId = `mfa-${method}-state`;
-                  return (
-                    <li key={method} className="flex items-center justify-between gap-4 py-3 first:pt-0 last:pb-0" data-testid={`mfa-${method}`}>
-                      <div className="min-w-0">
-                        <p id={labelId} className="text-sm font-medium">
-                          {METHODS[method].name}
-                        </p>
-                        <p className="text-sm text-slate-500 dark:text-slate-400">{METHODS[method].description}</p>
-                        <p id={stateId} className="mt-1 text-xs">
-                          {since ? (
-                            <span className="text-emerald-700 dark:text-emerald-400">
-                              Required since <DateText value={since} />
-                            </span>
-                          ) : (
-                            <span className="text-slate-500 dark:text-slate-400">Not required</span>
-                          )}
-                        </p>
-                      </div>
-                      <Switch.Root
-                        checked={since !== undefined}
-                        disabled={!canManage || update.isPending}
-                        title={reason}
-                        aria-labelledby={labelId}
-                        aria-describedby={canManage ? stateId : `${stateId} mfa-permission`}
-                        onCheckedChange={(checked) => setChange({ method, require: checked })}
-                        className="relative inline-flex h-6 w-11 shrink-0 cursor-pointer items-center rounded-full bg-slate-300 transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:ring-offset-2 disabled:cursor-not-allowed disabled:opacity-50 data-[state=checked]:bg-brand-600 dark:bg-slate-700 dark:focus-visible:ring-offset-slate-950 dark:data-[state=checked]:bg-brand-500"
-                      >
-                        <Switch.Thumb className="pointer-events-none block size-5 translate-x-0.5 rounded-full bg-white shadow transition-transform data-[state=checked]:translate-x-[22px]" />
-                      </Switch.Root>
-                    </li>
-                  );
-                })}
+                {MFA_METHODS.map((method) => (
+                  <MethodRow key={method} method={method} since={required.get(method)} canManage={canManage} reason={reason} pending={update.isPending} onChange={setChange} />
+                ))}
               </ul>
             </CardBody>
           )}
@@ -129,5 +97,55 @@ export function MfaSettings({ orgId }: { orgId: string }) {
         )}
       </ConfirmDialog>
     </div>
+  );
+}
+
+/** One method: what it is, since when it is required, and the switch that asks to change that. */
+function MethodRow({
+  method,
+  since,
+  canManage,
+  reason,
+  pending,
+  onChange,
+}: {
+  method: (typeof MFA_METHODS)[number];
+  since: string | undefined;
+  canManage: boolean;
+  reason: string | undefined;
+  pending: boolean;
+  onChange: (change: Change) => void;
+}) {
+  const labelId = `mfa-${method}-label`;
+  const stateId = `mfa-${method}-state`;
+  return (
+    <li className="flex items-center justify-between gap-4 py-3 first:pt-0 last:pb-0" data-testid={`mfa-${method}`}>
+      <div className="min-w-0">
+        <p id={labelId} className="text-sm font-medium">
+          {METHODS[method].name}
+        </p>
+        <p className="text-sm text-slate-500 dark:text-slate-400">{METHODS[method].description}</p>
+        <p id={stateId} className="mt-1 text-xs">
+          {since ? (
+            <span className="text-emerald-700 dark:text-emerald-400">
+              Required since <DateText value={since} />
+            </span>
+          ) : (
+            <span className="text-slate-500 dark:text-slate-400">Not required</span>
+          )}
+        </p>
+      </div>
+      <Switch.Root
+        checked={since !== undefined}
+        disabled={!canManage || pending}
+        title={reason}
+        aria-labelledby={labelId}
+        aria-describedby={canManage ? stateId : `${stateId} mfa-permission`}
+        onCheckedChange={(checked) => onChange({ method, require: checked })}
+        className="relative inline-flex h-6 w-11 shrink-0 cursor-pointer items-center rounded-full bg-slate-300 transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:ring-offset-2 disabled:cursor-not-allowed disabled:opacity-50 data-[state=checked]:bg-brand-600 dark:bg-slate-700 dark:focus-visible:ring-offset-slate-950 dark:data-[state=checked]:bg-brand-500"
+      >
+        <Switch.Thumb className="pointer-events-none block size-5 translate-x-0.5 rounded-full bg-white shadow transition-transform data-[state=checked]:translate-x-[22px]" />
+      </Switch.Root>
+    </li>
   );
 }
