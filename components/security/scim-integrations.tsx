@@ -26,32 +26,7 @@ export function ScimIntegrationsView({ orgId }: { orgId: string }) {
   const access = useOrgAccess(orgId);
   const reason = access.can("scim.manage") ? undefined : missingPermission("scim.manage");
 
-  const columns = useMemo<ColumnDef<ScimIntegration, unknown>[]>(
-    () => [
-      {
-        accessorKey: "name",
-        header: "Name",
-        cell: ({ row }) => (
-          <Link href={`/orgs/${orgId}/security/scim/${encodeURIComponent(row.original.id)}`} className="font-medium text-brand-600 hover:underline dark:text-brand-500">
-            {row.original.name}
-          </Link>
-        ),
-      },
-      { accessorKey: "identity_provider", header: "Identity provider" },
-      { accessorKey: "status", header: "Status", cell: ({ row }) => <ScimStatusBadge status={row.original.status} /> },
-      { id: "tokens", accessorFn: (i) => i.token_ids.length, header: "Tokens" },
-      { accessorKey: "user_count", header: "Users" },
-      { accessorKey: "last_activity_at", header: "Last activity", cell: ({ row }) => <RelativeTime value={row.original.last_activity_at} /> },
-      { accessorKey: "created_at", header: "Created", cell: ({ row }) => <DateText value={row.original.created_at} /> },
-      {
-        id: "actions",
-        header: () => <ActionsHeader />,
-        enableSorting: false,
-        cell: ({ row }) => <ScimIntegrationActions orgId={orgId} integration={row.original} disabledReason={reason} />,
-      },
-    ],
-    [orgId, reason],
-  );
+  const columns = useMemo(() => scimIntegrationColumns(orgId, reason), [orgId, reason]);
 
   return (
     <div className="space-y-4">
@@ -79,4 +54,30 @@ export function ScimIntegrationsView({ orgId }: { orgId: string }) {
       </Card>
     </div>
   );
+}
+
+function scimIntegrationColumns(orgId: string, reason: string | undefined): ColumnDef<ScimIntegration, unknown>[] {
+  return [
+  {
+    accessorKey: "name",
+    header: "Name",
+    cell: ({ row }) => (
+      <Link href={`/orgs/${orgId}/security/scim/${encodeURIComponent(row.original.id)}`} className="font-medium text-brand-600 hover:underline dark:text-brand-500">
+        {row.original.name}
+      </Link>
+    ),
+  },
+  { accessorKey: "identity_provider", header: "Identity provider" },
+  { accessorKey: "status", header: "Status", cell: ({ row }) => <ScimStatusBadge status={row.original.status} /> },
+  { id: "tokens", accessorFn: (i) => i.token_ids.length, header: "Tokens" },
+  { accessorKey: "user_count", header: "Users" },
+  { accessorKey: "last_activity_at", header: "Last activity", cell: ({ row }) => <RelativeTime value={row.original.last_activity_at} /> },
+  { accessorKey: "created_at", header: "Created", cell: ({ row }) => <DateText value={row.original.created_at} /> },
+  {
+    id: "actions",
+    header: () => <ActionsHeader />,
+    enableSorting: false,
+    cell: ({ row }) => <ScimIntegrationActions orgId={orgId} integration={row.original} disabledReason={reason} />,
+  },
+  ];
 }

@@ -3,7 +3,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { AlertTriangle } from "lucide-react";
 import { useMemo, useState } from "react";
-import { Button } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { DataTable, type ColumnDef } from "@/components/ui/data-table";
@@ -13,7 +12,7 @@ import type { ScimTokenInfo } from "@/lib/contract/scim";
 import { securityKeys } from "@/lib/query/keys";
 import { useGatewayMutation } from "@/components/common/use-gateway-mutation";
 import { scimQueries, securityPaths } from "@/lib/query/security";
-import { ActionsHeader } from "@/components/common/actions-header";
+import { deleteColumn } from "@/components/common/delete-column";
 import { DateText, EXPIRY_WARNING_DAYS, ExpiryCell, expiryState, RelativeTime } from "@/components/common/dates";
 import { CreateScimTokenButton } from "./create-buttons";
 
@@ -28,33 +27,7 @@ export function ScimTokens({ orgId, integrationId, disabledReason }: { orgId: st
     onSuccess: () => setDeleting(null),
   });
 
-  const columns = useMemo<ColumnDef<ScimTokenInfo, unknown>[]>(
-    () => [
-      { accessorKey: "alias", header: "Alias", cell: ({ row }) => <span className="font-medium">{row.original.alias}</span> },
-      { accessorKey: "key_id", header: "Token ID", cell: ({ row }) => <code className="font-mono text-xs">{row.original.key_id}</code> },
-      { accessorKey: "created_at", header: "Created", cell: ({ row }) => <DateText value={row.original.created_at} /> },
-      { accessorKey: "expires_at", header: "Expires", cell: ({ row }) => <ExpiryCell value={row.original.expires_at} /> },
-      { accessorKey: "last_used", header: "Last used", cell: ({ row }) => <RelativeTime value={row.original.last_used} /> },
-      {
-        id: "actions",
-        header: () => <ActionsHeader />,
-        enableSorting: false,
-        cell: ({ row }) => (
-          <Button
-            variant="ghost-danger"
-            size="sm"
-            disabled={disabledReason !== undefined}
-            title={disabledReason}
-            aria-label={`Delete token ${row.original.alias}`}
-            onClick={() => setDeleting(row.original)}
-          >
-            Delete
-          </Button>
-        ),
-      },
-    ],
-    [disabledReason],
-  );
+  const columns = useMemo(() => scimTokenColumns(disabledReason, setDeleting), [disabledReason]);
 
   const items = tokens.data?.items ?? [];
   const expiring = items.filter((t) => {
@@ -117,4 +90,15 @@ export function ScimTokens({ orgId, integrationId, disabledReason }: { orgId: st
       </ConfirmDialog>
     </Card>
   );
+}
+
+function scimTokenColumns(disabledReason: string | undefined, onDelete: (token: ScimTokenInfo) => void): ColumnDef<ScimTokenInfo, unknown>[] {
+  return [
+  { accessorKey: "alias", header: "Alias", cell: ({ row }) => <span className="font-medium">{row.original.alias}</span> },
+  { accessorKey: "key_id", header: "Token ID", cell: ({ row }) => <code className="font-mono text-xs">{row.original.key_id}</code> },
+  { accessorKey: "created_at", header: "Created", cell: ({ row }) => <DateText value={row.original.created_at} /> },
+  { accessorKey: "expires_at", header: "Expires", cell: ({ row }) => <ExpiryCell value={row.original.expires_at} /> },
+  { accessorKey: "last_used", header: "Last used", cell: ({ row }) => <RelativeTime value={row.original.last_used} /> },
+  deleteColumn<ScimTokenInfo>({ label: (t) => `Delete token ${t.alias}`, disabledReason: () => disabledReason, onDelete }),
+  ];
 }

@@ -3,7 +3,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { DataTable, type ColumnDef } from "@/components/ui/data-table";
@@ -13,7 +12,7 @@ import type { SsoProvider } from "@/lib/contract/sso";
 import { securityKeys } from "@/lib/query/keys";
 import { useGatewayMutation } from "@/components/common/use-gateway-mutation";
 import { securityPaths, ssoQueries } from "@/lib/query/security";
-import { ActionsHeader } from "@/components/common/actions-header";
+import { deleteColumn } from "@/components/common/delete-column";
 import { missingPermission, useOrgAccess } from "@/components/common/use-org";
 import { DateText } from "@/components/common/dates";
 import { PermissionNote } from "./permission-note";
@@ -37,45 +36,7 @@ export function SsoProvidersView({ orgId }: { orgId: string }) {
     onSuccess: () => setDeleting(null),
   });
 
-  const columns = useMemo<ColumnDef<SsoProvider, unknown>[]>(
-    () => [
-      { accessorKey: "issuer_uri", header: "Issuer", cell: ({ row }) => <span className="font-medium">{row.original.issuer_uri}</span> },
-      { accessorKey: "client_id", header: "Client ID", cell: ({ row }) => <code className="font-mono text-xs">{row.original.client_id}</code> },
-      {
-        id: "email_domains",
-        header: "Email domains",
-        enableSorting: false,
-        cell: ({ row }) => (
-          <ul className="flex flex-wrap gap-1" aria-label="Email domains">
-            {row.original.email_domains.map((d) => (
-              <li key={d}>
-                <Badge>{d}</Badge>
-              </li>
-            ))}
-          </ul>
-        ),
-      },
-      { accessorKey: "created_at", header: "Added", cell: ({ row }) => <DateText value={row.original.created_at} /> },
-      {
-        id: "actions",
-        header: () => <ActionsHeader />,
-        enableSorting: false,
-        cell: ({ row }) => (
-          <Button
-            variant="ghost-danger"
-            size="sm"
-            disabled={!canManage}
-            title={reason}
-            aria-label={`Delete SSO provider ${row.original.issuer_uri}`}
-            onClick={() => setDeleting(row.original)}
-          >
-            Delete
-          </Button>
-        ),
-      },
-    ],
-    [canManage, reason],
-  );
+  const columns = useMemo(() => ssoProviderColumns(canManage, reason, setDeleting), [canManage, reason]);
 
   return (
     <div className="space-y-4">
@@ -120,4 +81,27 @@ export function SsoProvidersView({ orgId }: { orgId: string }) {
       </ConfirmDialog>
     </div>
   );
+}
+
+function ssoProviderColumns(canManage: boolean, reason: string | undefined, onDelete: (provider: SsoProvider) => void): ColumnDef<SsoProvider, unknown>[] {
+  return [
+  { accessorKey: "issuer_uri", header: "Issuer", cell: ({ row }) => <span className="font-medium">{row.original.issuer_uri}</span> },
+  { accessorKey: "client_id", header: "Client ID", cell: ({ row }) => <code className="font-mono text-xs">{row.original.client_id}</code> },
+  {
+    id: "email_domains",
+    header: "Email domains",
+    enableSorting: false,
+    cell: ({ row }) => (
+      <ul className="flex flex-wrap gap-1" aria-label="Email domains">
+        {row.original.email_domains.map((d) => (
+          <li key={d}>
+            <Badge>{d}</Badge>
+          </li>
+        ))}
+      </ul>
+    ),
+  },
+  { accessorKey: "created_at", header: "Added", cell: ({ row }) => <DateText value={row.original.created_at} /> },
+  deleteColumn<SsoProvider>({ label: (p) => `Delete SSO provider ${p.issuer_uri}`, disabledReason: () => (canManage ? undefined : reason), onDelete }),
+  ];
 }
