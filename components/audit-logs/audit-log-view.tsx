@@ -3,18 +3,19 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { ChevronLeft, ChevronRight, ChevronsLeft, FileBraces, FileDown } from "lucide-react";
 import { useQueryStates } from "nuqs";
-import { lazy, Suspense, useState } from "react";
+import { Suspense, useState } from "react";
+import { lazyComponent } from "@/components/common/lazy";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { DataTable, type ColumnDef } from "@/components/ui/data-table";
 import { Select } from "@/components/ui/field";
-import { WidgetSkeleton } from "@/components/ui/skeleton";
-import { EmptyState, ErrorState } from "@/components/ui/states";
+import { EmptyState } from "@/components/ui/states";
+import { QueryState } from "@/components/ui/query-state";
 import { AUDIT_PAGE_SIZES, AUDIT_WINDOWS, auditLogQuery, type AuditSearch, type LogEntry } from "@/lib/query/audit-logs";
 import { catalogQueries } from "@/lib/query/catalog";
 import { projectQueries } from "@/lib/query/projects";
-import { saveText } from "@/components/ui/download";
+import { saveText } from "@/components/common/download";
 import { entriesToCsv, entriesToJson } from "./export";
 import { AuditFiltersForm } from "./filters-form";
 import { formatInstant, resultTone } from "./format";
@@ -22,7 +23,7 @@ import { auditSearchParams } from "./search-params";
 import { compareNames } from "@/lib/format";
 
 // The entry sheet (Radix dialog, focus management) is fetched when an entry is first opened.
-const EntrySheet = lazy(() => import("./entry-sheet").then((m) => ({ default: m.EntrySheet })));
+const EntrySheet = lazyComponent(() => import("./entry-sheet").then((m) => m.EntrySheet));
 
 /** The audit-log search: filters, one page of entries, paging by token, details and exports. */
 export function AuditLogView({ orgId }: { orgId: string }) {
@@ -37,13 +38,61 @@ export function AuditLogView({ orgId }: { orgId: string }) {
   const windowInfo = AUDIT_WINDOWS.find((w) => w.value === search.window);
   const paged = search.next !== null || search.prev !== null;
   const items = page.data?.items ?? [];
-  const save = (ext: "csv" | "json") => {
-    const name = `audit-log-${new Date().toISOString().replace(/[:.]/g, "-")}.${ext}`;
-    if (ext === "csv") void entriesToCsv(items).then((csv) => saveText(name, csv, "text/csv"));
-    else saveText(name, entriesToJson(items), "application/json");
-  };
 
-  const columns: ColumnDef<LogEntry, unknown>[] = [
+  const columns = auditColumns(setSelected);
+
+  return (
+    <div className="space-y-6">
+      <Card>
+        <CardBody>
+          <AuditFiltersForm
+            key={JSON.stringify({ ...search, next: null, prev: null, limit: null })}
+            search={search}
+            projects={projectOptions}
+            locations={locations.data?.items ?? []}
+            onApply={(change) => void setSearch(change)}
+          />
+        </CardBody>
+      </Card>
+
+      <Card>
+        <CardHeader
+          title="Entries"
+          description={`${windowInfo?.label ?? ""}, newest first${paged ? "" : " · first page"}`}
+          action={<ExportButtons items={items} />}
+        />
+        <QueryState state={page} what="the audit log" label="audit-log entries" lines={8}>
+          {(data) => (
+            <CardBody className="space-y-4" aria-busy={page.isFetching} data-testid="audit-results">
+              {items.length === 0 ? (
+                <EmptyState title="No entries match">Widen the time window or remove a filter.</EmptyState>
+              ) : (
+                <DataTable
+                  label="Audit-log entries"
+                  columns={columns}
+                  data={items}
+                  onRowClick={setSelected}
+                  // relative: the header's screen-reader-only label stays inside the scrolling box, not past the page's edge.
+                  className={page.isPlaceholderData ? "relative opacity-60" : "relative"}
+                />
+              )}
+              <Pager search={search} data={data} loading={page.isFetching} onChange={(change) => void setSearch(change)} />
+            </CardBody>
+          )}
+        </QueryState>
+      </Card>
+      {selected ? (
+        <Suspense fallback={null}>
+          <EntrySheet entry={selected} onClose={() => setSelected(null)} />
+        </Suspense>
+      ) : null}
+    </div>
+  );
+}
+
+/** The entries table's columns; "Details" opens an entry. */
+function auditColumns(onDetails: (entry: LogEntry) => void): ColumnDef<LogEntry, unknown>[] {
+  return [
     {
       id: "time",
       accessorFn: (e) => e.start_time,
@@ -79,7 +128,7 @@ export function AuditLogView({ orgId }: { orgId: string }) {
           variant="ghost"
           onClick={(e) => {
             e.stopPropagation();
-            setSelected(row.original);
+            onDetails(row.original);
           }}
           aria-label={`Details of ${row.original.action_detail || row.original.action} at ${row.original.start_time}`}
         >
@@ -88,63 +137,23 @@ export function AuditLogView({ orgId }: { orgId: string }) {
       ),
     },
   ];
+}
 
+/** Saves the entries on screen (this page) as CSV or JSON. */
+function ExportButtons({ items }: { items: LogEntry[] }) {
+  const save = (ext: "csv" | "json") => {
+    const name = `audit-log-${new Date().toISOString().replace(/[:.]/g, "-")}.${ext}`;
+    if (ext === "csv") void entriesToCsv(items).then((csv) => saveText(name, csv, "text/csv"));
+    else saveText(name, entriesToJson(items), "application/json");
+  };
   return (
-    <div className="space-y-6">
-      <Card>
-        <CardBody>
-          <AuditFiltersForm
-            key={JSON.stringify({ ...search, next: null, prev: null, limit: null })}
-            search={search}
-            projects={projectOptions}
-            locations={locations.data?.items ?? []}
-            onApply={(change) => void setSearch(change)}
-          />
-        </CardBody>
-      </Card>
-
-      <Card>
-        <CardHeader
-          title="Entries"
-          description={`${windowInfo?.label ?? ""}, newest first${paged ? "" : " · first page"}`}
-          action={
-            <div className="flex flex-wrap gap-2">
-              <Button size="sm" variant="secondary" disabled={items.length === 0} onClick={() => save("csv")}>
-                <FileDown /> Export CSV
-              </Button>
-              <Button size="sm" variant="secondary" disabled={items.length === 0} onClick={() => save("json")}>
-                <FileBraces /> Export JSON
-              </Button>
-            </div>
-          }
-        />
-        {page.isPending ? (
-          <WidgetSkeleton label="audit-log entries" lines={8} />
-        ) : page.isError ? (
-          <ErrorState error={page.error} what="the audit log" onRetry={() => void page.refetch()} />
-        ) : (
-          <CardBody className="space-y-4" aria-busy={page.isFetching} data-testid="audit-results">
-            {items.length === 0 ? (
-              <EmptyState title="No entries match">Widen the time window or remove a filter.</EmptyState>
-            ) : (
-              <DataTable
-                label="Audit-log entries"
-                columns={columns}
-                data={items}
-                onRowClick={setSelected}
-                // relative: the header's screen-reader-only label stays inside the scrolling box, not past the page's edge.
-                className={page.isPlaceholderData ? "relative opacity-60" : "relative"}
-              />
-            )}
-            <Pager search={search} data={page.data} loading={page.isFetching} onChange={(change) => void setSearch(change)} />
-          </CardBody>
-        )}
-      </Card>
-      {selected ? (
-        <Suspense fallback={null}>
-          <EntrySheet entry={selected} onClose={() => setSelected(null)} />
-        </Suspense>
-      ) : null}
+    <div className="flex flex-wrap gap-2">
+      <Button size="sm" variant="secondary" disabled={items.length === 0} onClick={() => save("csv")}>
+        <FileDown /> Export CSV
+      </Button>
+      <Button size="sm" variant="secondary" disabled={items.length === 0} onClick={() => save("json")}>
+        <FileBraces /> Export JSON
+      </Button>
     </div>
   );
 }

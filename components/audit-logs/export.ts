@@ -1,4 +1,4 @@
-import { csvText } from "@/components/ui/download";
+import { csvText } from "@/components/common/download";
 import type { LogEntry } from "@/lib/query/audit-logs";
 
 /** Every field of an entry, in the order of the reference's LogEntry. */

@@ -1,12 +1,12 @@
 "use client";
 
-import { localDateTime, rfc3339, zoneOffset } from "@/components/ui/dates";
+import { localDateTime, rfc3339, zoneOffset } from "@/lib/dates";
 import { RotateCcw, Search } from "lucide-react";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Field, Input, Select } from "@/components/ui/field";
 import { MultiSelect, type MultiSelectOption } from "@/components/ui/multi-select";
-import { clearErrorOnChange, formValues, showErrors, type FieldErrors } from "@/components/ui/native-form";
+import { clearErrorOnChange, formValues, showErrors, type FieldErrors } from "@/components/common/native-form";
 import { AUDIT_WINDOWS, type AuditListFilter, type AuditSearch } from "@/lib/query/audit-logs";
 import { CHOICE_FIELDS, filterProblems, splitList, type ChoiceList, type Choices, type FilterValues, type TextList } from "./filters";
 

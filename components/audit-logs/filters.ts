@@ -1,4 +1,4 @@
-import type { FieldErrors } from "@/components/ui/native-form";
+import type { FieldErrors } from "@/components/common/native-form";
 import type { AUDIT_WINDOW_VALUES, AuditListFilter } from "@/lib/query/audit-logs";
 
 /** The lists typed as text, comma-separated. */

@@ -1,4 +1,4 @@
-import { localDateTime, zoneOffset } from "@/components/ui/dates";
+import { localDateTime, zoneOffset } from "@/lib/dates";
 
 /** An instant in the reader's own zone, with the zone's offset. */
 export function formatInstant(iso: string): string {

@@ -1,5 +1,4 @@
 import type { BillingCostData } from "@/lib/query/billing";
-import type { ListProjectsResponse } from "@/lib/query/projects";
 import { toCents } from "./money";
 import { compareCodeUnits } from "@/lib/format";
 
@@ -54,12 +53,6 @@ export function centsByDayAndProject(data: CostDatum[]): Map<string, Map<string,
     days.set(d.date, day);
   }
   return days;
-}
-
-/** A project's name where the caller can see it, else a short form of its id. */
-export function projectLabeler(projects: ListProjectsResponse | undefined, orgId: string): (id: string) => string {
-  const names = new Map((projects?.items ?? []).filter((p) => p.organization_id === orgId).map((p) => [p.id, p.name]));
-  return (id) => names.get(id) ?? `Project ${id.slice(0, 8)}`;
 }
 
 /** The product lines (h100) a set of resource types (h100-80gb-sxm-ib.8x) belongs to. */

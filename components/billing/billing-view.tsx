@@ -1,30 +1,32 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
-import { formatDateTimeMedium, formatMonth } from "@/components/ui/dates";
+import { useQuery, type UseQueryResult } from "@tanstack/react-query";
+import { formatDateTimeMedium, formatMonth } from "@/lib/dates";
 import dynamic from "next/dynamic";
 import { useQueryStates } from "nuqs";
 import { useDeferredValue, useMemo } from "react";
 import type * as React from "react";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { DataTable, type ColumnDef } from "@/components/ui/data-table";
-import { MultiSelect } from "@/components/ui/multi-select";
 import { WidgetSkeleton } from "@/components/ui/skeleton";
 import { EmptyState, ErrorState } from "@/components/ui/states";
-import { billingQueries, type DayRange } from "@/lib/query/billing";
+import { billingQueries, type BillingCostData, type BillingOptions, type DayRange } from "@/lib/query/billing";
 import { projectQueries } from "@/lib/query/projects";
-import { centsByDayAndProject, filterCosts, productLinesOf, projectLabeler, sumCents, totalsBy, type Total } from "./aggregate";
-import { seriesColor } from "./chart-theme";
-import { eachDay, monthEndForecastCents, resolveRange } from "./date-range";
+import { centsByDayAndProject, filterCosts, productLinesOf, sumCents, totalsBy, type CostFilters, type Total } from "./aggregate";
+import { projectLabeler } from "@/components/spend/project-labels";
+import { seriesColor } from "@/components/spend/chart-theme";
+import { eachDay, monthEndForecastCents, resolveRange } from "@/components/spend/date-range";
 import { BillingExportButton } from "./export-button";
 import { formatCents, formatCentsShort } from "./money";
-import { RangePicker } from "./range-picker";
+import { RangePicker } from "@/components/spend/range-picker";
+import { FilterSelects } from "@/components/spend/filter-selects";
 import { billingSearchParams } from "./search-params";
 import { WhenVisible } from "@/components/ui/when-visible";
+import { QueryState, type QueryLike } from "@/components/ui/query-state";
 import { compareNames, formatNumber } from "@/lib/format";
 
 // recharts is heavy: loaded only in the browser, once the page is interactive.
-const StackedBarChart = dynamic(() => import("./stacked-bar-chart").then((m) => m.StackedBarChart), {
+const StackedBarChart = dynamic(() => import("@/components/spend/stacked-bar-chart").then((m) => m.StackedBarChart), {
   ssr: false,
   loading: () => <div className="h-72" aria-hidden />,
 });
@@ -32,7 +34,7 @@ const StackedBarChart = dynamic(() => import("./stacked-bar-chart").then((m) => 
 
 /** The billing page: spend by day and project over a range, totals, forecast and export. */
 export function BillingView({ orgId, today }: { orgId: string; today: string }) {
-  const [state, setState] = useQueryStates(billingSearchParams, { history: "push" });
+  const [state, setState] = useBillingSearch();
   // "Today" comes from the server's render, so the browser reads the very keys the server prefetched.
   const now = useMemo(() => new Date(`${today}T12:00:00Z`), [today]);
   const resolved = resolveRange(state.range, state.from, state.to, now);
@@ -56,83 +58,9 @@ export function BillingView({ orgId, today }: { orgId: string; today: string }) 
 
   return (
     <div className="space-y-6">
-      <Card>
-        <CardBody className="space-y-4">
-          <RangePicker
-            key={`${state.range}:${state.from}:${state.to}`}
-            preset={state.range}
-            current={range}
-            error={resolved.ok ? undefined : resolved.error}
-            onPreset={(preset) => void setState({ range: preset, from: null, to: null })}
-            onCustom={(from, to) => void setState({ range: "custom", from, to })}
-          />
-          <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-4">
-            <MultiSelect
-              label="Projects"
-              emptyLabel="All projects"
-              options={byLabel(values(options.data?.projects, "project_id").map((id) => ({ value: id, label: label(id) })))}
-              value={state.projects}
-              onChange={(v) => void setState({ projects: v })}
-            />
-            <MultiSelect
-              label="Product lines"
-              emptyLabel="All product lines"
-              options={values(options.data?.resource_types, "resource_type").map((v) => ({ value: v }))}
-              value={state.resource_types}
-              onChange={(v) => void setState({ resource_types: v })}
-            />
-            <MultiSelect
-              label="Regions"
-              emptyLabel="All regions"
-              options={values(options.data?.regions, "region").map((v) => ({ value: v }))}
-              value={state.regions}
-              onChange={(v) => void setState({ regions: v })}
-            />
-            <div className="flex items-end">
-              <BillingExportButton
-                orgId={orgId}
-                options={options.data}
-                projectLabel={label}
-                defaults={{
-                  projects: state.projects,
-                  regions: state.regions,
-                  product_lines: productLinesOf(state.resource_types, options.data?.product_lines ?? []),
-                  start_date: range?.start_date ?? "",
-                  end_date: range?.end_date ?? "",
-                }}
-              />
-            </div>
-          </div>
-          {range ? (
-            <p className="text-sm text-slate-600 dark:text-slate-300">
-              Showing <span className="font-medium">{range.start_date}</span> to <span className="font-medium">{range.end_date}</span> (UTC days)
-              {options.isError ? <span className="text-amber-700 dark:text-amber-400"> · filter values could not be loaded</span> : null}
-            </p>
-          ) : null}
-        </CardBody>
-      </Card>
+      <BillingFilters orgId={orgId} search={state} setSearch={setState} resolved={resolved} options={options} values={values} label={label} />
 
-      <div className="grid grid-cols-1 gap-4 md:grid-cols-3">
-        <SummaryCard title="Spend in period" state={period} disabled={!range}>
-          {(data) => <Big>{formatCents(sumCents(filterCosts(data.data, filters)))}</Big>}
-        </SummaryCard>
-        <SummaryCard title="Month to date" state={month}>
-          {(data) => <Big>{formatCents(sumCents(filterCosts(data.data, filters)))}</Big>}
-        </SummaryCard>
-        <SummaryCard title={`Forecast for ${formatMonth(now)}`} state={month}>
-          {(data) => {
-            const f = monthEndForecastCents(sumCents(filterCosts(data.data, filters)), now);
-            return (
-              <>
-                <Big>{formatCents(f.forecastCents)}</Big>
-                <p className="text-xs text-slate-500 dark:text-slate-400">
-                  Month-to-date run rate over {f.daysElapsed} of {f.daysInMonth} days
-                </p>
-              </>
-            );
-          }}
-        </SummaryCard>
-      </div>
+      <SpendSummary period={period} month={month} filters={filters} now={now} rangeValid={range !== null} />
 
       {range === null ? null : period.isError ? (
         <Card>
@@ -145,6 +73,99 @@ export function BillingView({ orgId, today }: { orgId: string; today: string }) 
       ) : (
         <SpendSections data={filterCosts(period.data.data, filters)} range={range} label={label} lastUpdated={period.data.last_updated} />
       )}
+    </div>
+  );
+}
+
+type BillingSearch = ReturnType<typeof useBillingSearch>[0];
+const useBillingSearch = () => useQueryStates(billingSearchParams, { history: "push" });
+
+/** The range, the filters (kept in the URL) and the export. */
+function BillingFilters({
+  orgId,
+  search: state,
+  setSearch: setState,
+  resolved,
+  options,
+  values,
+  label,
+}: {
+  orgId: string;
+  search: BillingSearch;
+  setSearch: ReturnType<typeof useBillingSearch>[1];
+  resolved: ReturnType<typeof resolveRange>;
+  options: UseQueryResult<BillingOptions>;
+  values: (fromOptions: string[] | undefined, field: "project_id" | "resource_type" | "region") => string[];
+  label: (id: string) => string;
+}) {
+  const range = resolved.ok ? resolved.range : null;
+  return (
+    <Card>
+      <CardBody className="space-y-4">
+        <RangePicker
+          key={`${state.range}:${state.from}:${state.to}`}
+          preset={state.range}
+          current={range}
+          error={resolved.ok ? undefined : resolved.error}
+          onPreset={(preset) => void setState({ range: preset, from: null, to: null })}
+          onCustom={(from, to) => void setState({ range: "custom", from, to })}
+        />
+        <FilterSelects
+          value={state}
+          onChange={(change) => void setState(change)}
+          projects={byLabel(values(options.data?.projects, "project_id").map((id) => ({ value: id, label: label(id) })))}
+          resourceTypes={values(options.data?.resource_types, "resource_type").map((v) => ({ value: v }))}
+          regions={values(options.data?.regions, "region").map((v) => ({ value: v }))}
+          resourceTypesLabel="Product lines"
+          action={
+            <BillingExportButton
+              orgId={orgId}
+              options={options.data}
+              projectLabel={label}
+              defaults={{
+                projects: state.projects,
+                regions: state.regions,
+                product_lines: productLinesOf(state.resource_types, options.data?.product_lines ?? []),
+                start_date: range?.start_date ?? "",
+                end_date: range?.end_date ?? "",
+              }}
+            />
+          }
+        />
+        {range ? (
+          <p className="text-sm text-slate-600 dark:text-slate-300">
+            Showing <span className="font-medium">{range.start_date}</span> to <span className="font-medium">{range.end_date}</span> (UTC days)
+            {options.isError ? <span className="text-amber-700 dark:text-amber-400"> · filter values could not be loaded</span> : null}
+          </p>
+        ) : null}
+      </CardBody>
+    </Card>
+  );
+}
+
+/** Spend in the period, month to date and the month's forecast. */
+function SpendSummary({ period, month, filters, now, rangeValid }: { period: QueryLike<BillingCostData>; month: QueryLike<BillingCostData>; filters: CostFilters; now: Date; rangeValid: boolean }) {
+  return (
+    <div className="grid grid-cols-1 gap-4 md:grid-cols-3">
+      <SummaryCard title="Spend in period" state={period} disabled={!rangeValid}>
+        {(data) => <Big>{formatCents(sumCents(filterCosts(data.data, filters)))}</Big>}
+      </SummaryCard>
+      <SummaryCard title="Month to date" state={month}>
+        {(data) => <Big>{formatCents(sumCents(filterCosts(data.data, filters)))}</Big>}
+      </SummaryCard>
+      <SummaryCard title={`Forecast for ${formatMonth(now)}`} state={month}>
+        {(data) => {
+          const f = monthEndForecastCents(sumCents(filterCosts(data.data, filters)), now);
+          return (
+            <>
+              <Big>{formatCents(f.forecastCents)}</Big>
+              <p className="text-xs text-slate-500 dark:text-slate-400">
+                Month-to-date run rate over {f.daysElapsed} of {f.daysInMonth} days
+              </p>
+            </>
+          );
+        }}
+      </SummaryCard>
     </div>
   );
 }
@@ -168,14 +189,6 @@ function useDeferredResult<T>(state: QueryLike<T>): QueryLike<T> {
   return { isPending: data === undefined && !state.isError, isError: state.isError, error: state.error, data, refetch: state.refetch };
 }
 
-interface QueryLike<T> {
-  isPending: boolean;
-  isError: boolean;
-  error: unknown;
-  data: T | undefined;
-  refetch: () => unknown;
-}
-
 function SummaryCard<T>({ title, state, disabled, children }: { title: string; state: QueryLike<T>; disabled?: boolean; children: (data: T) => React.ReactNode }) {
   return (
     <Card>
@@ -184,12 +197,10 @@ function SummaryCard<T>({ title, state, disabled, children }: { title: string; s
         <CardBody>
           <p className="text-sm text-slate-500">Choose a valid range.</p>
         </CardBody>
-      ) : state.isPending ? (
-        <WidgetSkeleton label={title} lines={2} />
-      ) : state.isError || state.data === undefined ? (
-        <ErrorState error={state.error} what={title.toLowerCase()} onRetry={() => void state.refetch()} />
       ) : (
-        <CardBody>{children(state.data)}</CardBody>
+        <QueryState state={state} what={title.toLowerCase()} label={title} lines={2}>
+          {(data) => <CardBody>{children(data)}</CardBody>}
+        </QueryState>
       )}
     </Card>
   );

@@ -1,21 +1,13 @@
 "use client";
 
-import { Download } from "lucide-react";
-import { lazy } from "react";
-import { Button } from "@/components/ui/button";
-import { OnFirstUse, type TriggerHandlers } from "@/components/ui/on-first-use";
+import { lazyDialog } from "@/components/common/lazy";
+import { exportTrigger } from "@/components/spend/export-trigger";
 import type { BillingExportDialogProps } from "./export-dialog";
 
 // The dialog's form (react-hook-form, the contract's zod schemas) is fetched on the first click.
-const load = () => import("./export-dialog");
-const BillingExportDialog = lazy(() => load().then((m) => ({ default: m.BillingExportDialog })));
+const ExportDialog = lazyDialog(() => import("./export-dialog").then((m) => m.BillingExportDialog));
 
 /** The "Export CSV" button; its dialog loads on first use. */
 export function BillingExportButton(props: BillingExportDialogProps) {
-  const trigger = (handlers: TriggerHandlers) => (
-    <Button variant="secondary" className="w-full sm:w-auto" aria-haspopup="dialog" {...handlers}>
-      <Download /> Export CSV
-    </Button>
-  );
-  return <OnFirstUse trigger={trigger} preload={load} menu={<BillingExportDialog {...props} defaultOpen />} />;
+  return <ExportDialog trigger={exportTrigger} {...props} />;
 }

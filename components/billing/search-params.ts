@@ -1,5 +1,5 @@
 import { createLoader, parseAsNativeArrayOf, parseAsString, parseAsStringLiteral } from "nuqs/server";
-import { RANGE_PRESET_VALUES } from "./date-range";
+import { RANGE_PRESET_VALUES } from "@/components/spend/date-range";
 
 /** The billing page's URL: one schema for the server's prefetch and the browser's state. */
 export const billingSearchParams = {

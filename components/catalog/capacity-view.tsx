@@ -6,8 +6,8 @@ import { useQueryStates } from "nuqs";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { DataTable, type ColumnDef } from "@/components/ui/data-table";
-import { WidgetSkeleton } from "@/components/ui/skeleton";
-import { EmptyState, ErrorState } from "@/components/ui/states";
+import { EmptyState } from "@/components/ui/states";
+import { QueryState } from "@/components/ui/query-state";
 import type { Capacity } from "@/lib/contract/catalog";
 import { catalogQueries } from "@/lib/query/catalog";
 import { MultiFilter } from "./multi-filter";
@@ -56,48 +56,48 @@ export function CapacityView() {
             </Button>
           ) : null}
         </div>
-        {state.isPending ? (
-          <WidgetSkeleton label="capacity" lines={6} />
-        ) : state.isError ? (
-          <ErrorState error={state.error} what="capacity" onRetry={() => void state.refetch()} />
-        ) : state.data.items.length === 0 ? (
-          <EmptyState title={filtered ? "No capacity matches these filters" : "No capacity available"}>
-            {filtered ? "Remove a filter, or add other products or locations." : null}
-          </EmptyState>
-        ) : (
-          <CardBody className="space-y-3">
-            <p role="status" className="text-sm text-slate-600 dark:text-slate-300">
-              {state.data.items.length} product and location pair{state.data.items.length === 1 ? "" : "s"} · {total} VMs available
-            </p>
-            <DataTable columns={COLUMNS} data={state.data.items} label="Capacity by product and location" getRowId={(c) => `${c.type}@${c.location}`} />
-          </CardBody>
-        )}
+        <QueryState
+          state={state}
+          what="capacity"
+          lines={6}
+          isEmpty={(data) => data.items.length === 0}
+          empty={
+            <EmptyState title={filtered ? "No capacity matches these filters" : "No capacity available"}>
+              {filtered ? "Remove a filter, or add other products or locations." : null}
+            </EmptyState>
+          }
+        >
+          {(data) => (
+            <CardBody className="space-y-3">
+              <p role="status" className="text-sm text-slate-600 dark:text-slate-300">
+                {data.items.length} product and location pair{data.items.length === 1 ? "" : "s"} · {total} VMs available
+              </p>
+              <DataTable columns={COLUMNS} data={data.items} label="Capacity by product and location" getRowId={(c) => `${c.type}@${c.location}`} />
+            </CardBody>
+          )}
+        </QueryState>
       </Card>
 
       <Card aria-label="Locations">
         <CardHeader title="Locations" description="Where resources can be hosted" />
-        {locations.isPending ? (
-          <WidgetSkeleton label="locations" />
-        ) : locations.isError ? (
-          <ErrorState error={locations.error} what="locations" onRetry={() => void locations.refetch()} />
-        ) : locations.data.items.length === 0 ? (
-          <EmptyState title="No locations" />
-        ) : (
-          <CardBody>
-            <ul className="grid gap-2 sm:grid-cols-2 lg:grid-cols-3">
-              {locations.data.items.map((loc) => (
-                <li key={loc} className="flex items-center justify-between gap-2 rounded-md border border-slate-200 px-3 py-2 dark:border-slate-800">
-                  <span className="flex items-center gap-2 text-sm font-medium">
-                    <MapPin className="size-4 text-slate-400" aria-hidden /> {loc}
-                  </span>
-                  <Button variant="link" size="inline" onClick={() => void setParams({ location: [loc], product_name: null }, { scroll: true })}>
-                    Show capacity<span className="sr-only"> in {loc}</span>
-                  </Button>
-                </li>
-              ))}
-            </ul>
-          </CardBody>
-        )}
+        <QueryState state={locations} what="locations" isEmpty={(data) => data.items.length === 0} empty={<EmptyState title="No locations" />}>
+          {(data) => (
+            <CardBody>
+              <ul className="grid gap-2 sm:grid-cols-2 lg:grid-cols-3">
+                {data.items.map((loc) => (
+                  <li key={loc} className="flex items-center justify-between gap-2 rounded-md border border-slate-200 px-3 py-2 dark:border-slate-800">
+                    <span className="flex items-center gap-2 text-sm font-medium">
+                      <MapPin className="size-4 text-slate-400" aria-hidden /> {loc}
+                    </span>
+                    <Button variant="link" size="inline" onClick={() => void setParams({ location: [loc], product_name: null }, { scroll: true })}>
+                      Show capacity<span className="sr-only"> in {loc}</span>
+                    </Button>
+                  </li>
+                ))}
+              </ul>
+            </CardBody>
+          )}
+        </QueryState>
       </Card>
     </div>
   );

@@ -7,8 +7,8 @@ import { Badge } from "@/components/ui/badge";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { DataTable, type ColumnDef } from "@/components/ui/data-table";
 import { Field, Select } from "@/components/ui/field";
-import { WidgetSkeleton } from "@/components/ui/skeleton";
-import { EmptyState, ErrorState } from "@/components/ui/states";
+import { EmptyState } from "@/components/ui/states";
+import { QueryState } from "@/components/ui/query-state";
 import { catalogQueries, type CatalogImage } from "@/lib/query/catalog";
 import { imageParams, productGroupOf } from "./search-params";
 
@@ -73,21 +73,23 @@ export function ImagesList() {
           </Field>
         }
       />
-      {state.isPending ? (
-        <WidgetSkeleton label="images" lines={6} />
-      ) : state.isError ? (
-        <ErrorState error={state.error} what="images" onRetry={() => void state.refetch()} />
-      ) : state.data.items.length === 0 ? (
-        <EmptyState title={product_group ? `No images for ${product_group}` : "No images"}>{product_group ? "Choose another product group." : null}</EmptyState>
-      ) : (
-        <CardBody className="space-y-3">
-          <p role="status" className="text-sm text-slate-600 dark:text-slate-300">
-            {state.data.items.length} image{state.data.items.length === 1 ? "" : "s"}
-            {product_group ? ` compatible with ${product_group}` : ""}
-          </p>
-          <DataTable columns={COLUMNS} data={state.data.items} label="Images" getRowId={(i) => i.id} />
-        </CardBody>
-      )}
+      <QueryState
+        state={state}
+        what="images"
+        lines={6}
+        isEmpty={(data) => data.items.length === 0}
+        empty={<EmptyState title={product_group ? `No images for ${product_group}` : "No images"}>{product_group ? "Choose another product group." : null}</EmptyState>}
+      >
+        {(data) => (
+          <CardBody className="space-y-3">
+            <p role="status" className="text-sm text-slate-600 dark:text-slate-300">
+              {data.items.length} image{data.items.length === 1 ? "" : "s"}
+              {product_group ? ` compatible with ${product_group}` : ""}
+            </p>
+            <DataTable columns={COLUMNS} data={data.items} label="Images" getRowId={(i) => i.id} />
+          </CardBody>
+        )}
+      </QueryState>
     </Card>
   );
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { localToRfc3339 } from "@/components/reservations/gpu-range";
+import { localToRfc3339 } from "@/lib/dates";
 import { aliasSchema } from "@/lib/contract/common";
 import { ccrTokenRequestSchema, type CcrTokenRequest } from "@/lib/contract/registry";
 import { futureTimestampSchema } from "@/lib/contract/time";

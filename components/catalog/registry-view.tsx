@@ -2,8 +2,8 @@
 
 import { useQuery, type UseQueryResult } from "@tanstack/react-query";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
-import { WidgetSkeleton } from "@/components/ui/skeleton";
-import { EmptyState, ErrorState } from "@/components/ui/states";
+import { EmptyState } from "@/components/ui/states";
+import { QueryState } from "@/components/ui/query-state";
 import { catalogQueries } from "@/lib/query/catalog";
 import { RegistryTokenForm } from "./registry-token-form";
 
@@ -11,23 +11,19 @@ function ListCard({ title, description, what, state }: { title: string; descript
   return (
     <Card aria-label={title}>
       <CardHeader title={title} description={description} />
-      {state.isPending ? (
-        <WidgetSkeleton label={what} />
-      ) : state.isError ? (
-        <ErrorState error={state.error} what={what} onRetry={() => void state.refetch()} />
-      ) : state.data.items.length === 0 ? (
-        <EmptyState title={`No ${what}`} />
-      ) : (
-        <CardBody>
-          <ul className="flex flex-wrap gap-2">
-            {state.data.items.map((item) => (
-              <li key={item} className="rounded-md border border-slate-200 px-2.5 py-1 font-mono text-xs dark:border-slate-700">
-                {item}
-              </li>
-            ))}
-          </ul>
-        </CardBody>
-      )}
+      <QueryState state={state} what={what} isEmpty={(data) => data.items.length === 0} empty={<EmptyState title={`No ${what}`} />}>
+        {(data) => (
+          <CardBody>
+            <ul className="flex flex-wrap gap-2">
+              {data.items.map((item) => (
+                <li key={item} className="rounded-md border border-slate-200 px-2.5 py-1 font-mono text-xs dark:border-slate-700">
+                  {item}
+                </li>
+              ))}
+            </ul>
+          </CardBody>
+        )}
+      </QueryState>
     </Card>
   );
 }

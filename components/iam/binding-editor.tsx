@@ -2,16 +2,18 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { AlertTriangle, Lock, Minus, Undo2 } from "lucide-react";
-import { lazy, Suspense, useState } from "react";
+import { Suspense, useState } from "react";
+import { lazyComponent } from "@/components/common/lazy";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { Field, Input } from "@/components/ui/field";
 import { WidgetSkeleton } from "@/components/ui/skeleton";
-import { EmptyState, ErrorState } from "@/components/ui/states";
-import { GuardedButton } from "@/components/projects/guarded-button";
+import { EmptyState } from "@/components/ui/states";
+import { QueryState } from "@/components/ui/query-state";
+import { GuardedButton } from "@/components/common/guarded-button";
 import type { RoleBinding } from "@/lib/contract/iam";
 import { iamQueries } from "@/lib/query/iam";
-import { errorMessage } from "@/lib/query/mutation";
+import { errorMessage } from "@/lib/query/fetcher";
 import { cn } from "@/lib/utils";
 import type { Addition } from "./add-binding-form";
 import { ScopeLabel, UserLabel } from "./scope-label";
@@ -21,9 +23,7 @@ import type { IamContext } from "./use-iam-context";
 
 // The addition form (react-hook-form, the contract's schema) is fetched once a user is picked, or
 // when the pointer reaches the picker: until then the editor shows only the picker.
-const loadAddForm = () => import("./add-binding-form");
-const AddBindingForm = lazy(() => loadAddForm().then((m) => ({ default: m.AddBindingForm })));
-const preloadAddForm = () => void loadAddForm().catch(() => undefined);
+const AddBindingForm = lazyComponent(() => import("./add-binding-form").then((m) => m.AddBindingForm));
 
 export interface EditorState {
   user: string | null;
@@ -125,8 +125,8 @@ function UserPicker({ ctx, selfId, writeReason, onPick }: { ctx: IamContext; sel
     <form
       aria-label="Pick a user"
       noValidate
-      onFocus={preloadAddForm}
-      onPointerEnter={preloadAddForm}
+      onFocus={AddBindingForm.preload}
+      onPointerEnter={AddBindingForm.preload}
       className="flex flex-col gap-2 sm:flex-row sm:items-start"
       onSubmit={(e) => {
         e.preventDefault();
@@ -169,37 +169,39 @@ function CurrentBindings({
   return (
     <section aria-label="Current bindings" className="space-y-2">
       <h3 className="text-sm font-semibold">Current bindings in {ctx.orgName}</h3>
-      {state.isPending ? (
-        <WidgetSkeleton label="the user's bindings" lines={3} />
-      ) : state.isError ? (
-        <ErrorState error={state.error} what="the user's bindings" onRetry={() => void state.refetch()} />
-      ) : bindings.length === 0 ? (
-        <EmptyState title={`This user holds no role in ${ctx.orgName}`} />
-      ) : (
-        <ul className="divide-y divide-slate-100 rounded-md border border-slate-200 text-sm dark:divide-slate-800 dark:border-slate-800">
-          {bindings.map((b) => (
-            <li key={b.id} className="flex flex-wrap items-center justify-between gap-2 px-3 py-2">
-              <span className="flex flex-wrap items-center gap-2">
-                <span className="font-medium">{b.role_name}</span>{" "}
-                <ScopeLabel scopeType={b.scope_type} scopeObjectId={b.scope_object_id} name={ctx.scopeName(b.scope_type, b.scope_object_id)} />
-              </span>
-              {staged.has(removalKey(b.id)) ? (
-                <span className="text-xs font-medium text-red-600 dark:text-red-400">Removal staged</span>
-              ) : (
-                <GuardedButton
-                  variant="ghost"
-                  size="sm"
-                  reason={writeReason}
-                  aria-label={`Stage removal of ${b.role_name} on ${b.scope_type} ${ctx.scopeName(b.scope_type, b.scope_object_id) ?? b.scope_object_id}`}
-                  onClick={() => onStageRemoval(b)}
-                >
-                  <Minus aria-hidden /> Stage removal
-                </GuardedButton>
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
+      <QueryState
+        state={state}
+        what="the user's bindings"
+        lines={3}
+        isEmpty={() => bindings.length === 0}
+        empty={<EmptyState title={`This user holds no role in ${ctx.orgName}`} />}
+      >
+        {() => (
+          <ul className="divide-y divide-slate-100 rounded-md border border-slate-200 text-sm dark:divide-slate-800 dark:border-slate-800">
+            {bindings.map((b) => (
+              <li key={b.id} className="flex flex-wrap items-center justify-between gap-2 px-3 py-2">
+                <span className="flex flex-wrap items-center gap-2">
+                  <span className="font-medium">{b.role_name}</span>{" "}
+                  <ScopeLabel scopeType={b.scope_type} scopeObjectId={b.scope_object_id} name={ctx.scopeName(b.scope_type, b.scope_object_id)} />
+                </span>
+                {staged.has(removalKey(b.id)) ? (
+                  <span className="text-xs font-medium text-red-600 dark:text-red-400">Removal staged</span>
+                ) : (
+                  <GuardedButton
+                    variant="ghost"
+                    size="sm"
+                    reason={writeReason}
+                    aria-label={`Stage removal of ${b.role_name} on ${b.scope_type} ${ctx.scopeName(b.scope_type, b.scope_object_id) ?? b.scope_object_id}`}
+                    onClick={() => onStageRemoval(b)}
+                  >
+                    <Minus aria-hidden /> Stage removal
+                  </GuardedButton>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryState>
     </section>
   );
 }
@@ -244,70 +246,19 @@ function StagedDiff({ ctx, user, state, setState }: { ctx: IamContext; user: str
         <p className="text-sm text-slate-500 dark:text-slate-400">Nothing staged yet. Stage additions above, or removals from the current bindings.</p>
       ) : (
         <ol aria-label="Staged changes" className="space-y-2">
-          {changes.map((c, i) => {
-            const d = describe(c, ctx);
-            const failed = i === failedIndex;
-            const sign = c.kind === "add" ? "+" : "−";
-            return (
-              <li
-                key={c.key}
-                data-failed={failed ? "true" : undefined}
-                className={cn(
-                  "flex flex-wrap items-center justify-between gap-2 rounded-md border px-3 py-2 text-sm",
-                  c.kind === "add"
-                    ? "border-emerald-200 bg-emerald-50 dark:border-emerald-900 dark:bg-emerald-950/40"
-                    : "border-red-200 bg-red-50 dark:border-red-900 dark:bg-red-950/40",
-                  failed && "border-2 border-red-600 ring-2 ring-red-600/30 dark:border-red-500",
-                )}
-              >
-                <div className="min-w-0 space-y-1">
-                  <p className="flex flex-wrap items-center gap-2">
-                    <span aria-hidden className={cn("w-3 font-mono font-bold", c.kind === "add" ? "text-emerald-700 dark:text-emerald-400" : "text-red-700 dark:text-red-400")}>
-                      {sign}
-                    </span>{" "}
-                    <span className="sr-only">{c.kind === "add" ? "Add" : "Remove"} </span>
-                    <span className="font-medium">{d.role}</span>{" "}
-                    <ScopeLabel scopeType={d.scopeType} scopeObjectId={d.scopeObjectId} name={d.name} />
-                  </p>
-                  {!scopeAllowed(c) && c.kind === "add" ? (
-                    <p className="flex items-center gap-1 text-xs text-amber-700 dark:text-amber-400">
-                      <AlertTriangle className="size-3.5" aria-hidden /> {c.roleName} can be bound only at {c.allowedScopes.join(" or ")} scope.
-                    </p>
-                  ) : null}
-                  {failed ? (
-                    <p className="text-xs font-medium text-red-700 dark:text-red-300">
-                      Change {i + 1} failed: {failure?.message}
-                    </p>
-                  ) : null}
-                </div>
-                <Button
-                  variant="ghost"
-                  size="sm"
-                  aria-label={`Unstage ${c.kind === "add" ? "addition" : "removal"} of ${d.role} on ${d.scopeType} ${d.name ?? d.scopeObjectId}`}
-                  onClick={() => setState((s) => ({ ...s, failure: null, changes: s.changes.filter((x) => x.key !== c.key) }))}
-                >
-                  <Undo2 aria-hidden /> Unstage
-                </Button>
-              </li>
-            );
-          })}
+          {changes.map((c, i) => (
+            <StagedItem
+              key={c.key}
+              change={c}
+              index={i}
+              ctx={ctx}
+              failure={i === failedIndex ? failure?.message : undefined}
+              onUnstage={() => setState((s) => ({ ...s, failure: null, changes: s.changes.filter((x) => x.key !== c.key) }))}
+            />
+          ))}
         </ol>
       )}
-      {failure ? (
-        <div role="alert" className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-800 dark:border-red-900 dark:bg-red-950 dark:text-red-200">
-          <p className="font-medium">
-            {!failure.answered
-              ? "The apply may not have reached the gateway."
-              : failedIndex >= 0
-                ? `Change ${failedIndex + 1} of ${changes.length} failed. Nothing was applied.`
-                : "The apply failed. Nothing was applied."}
-          </p>
-          <p>{failure.message}</p>
-          <p className="mt-1 text-xs">
-            {failure.answered ? "Fix or unstage the change, then apply again." : "Check the current bindings below before applying again."}
-          </p>
-        </div>
-      ) : null}
+      {failure ? <ApplyFailure failure={failure} failedIndex={failedIndex} count={changes.length} /> : null}
       <div className="flex flex-wrap gap-2">
         <Button disabled={changes.length === 0 || apply.isPending} onClick={() => void onApply()}>
           {apply.isPending ? "Applying…" : `Apply ${changes.length} ${changes.length === 1 ? "change" : "changes"}`}
@@ -317,5 +268,67 @@ function StagedDiff({ ctx, user, state, setState }: { ctx: IamContext; user: str
         </Button>
       </div>
     </section>
+  );
+}
+
+/** One staged change: what it adds or removes, a warning when its scope is not allowed, its failure. */
+function StagedItem({ change: c, index: i, ctx, failure, onUnstage }: { change: StagedChange; index: number; ctx: IamContext; failure: string | undefined; onUnstage: () => void }) {
+  const d = describe(c, ctx);
+  const failed = failure !== undefined;
+  const sign = c.kind === "add" ? "+" : "−";
+  return (
+    <li
+      data-failed={failed ? "true" : undefined}
+      className={cn(
+        "flex flex-wrap items-center justify-between gap-2 rounded-md border px-3 py-2 text-sm",
+        c.kind === "add" ? "border-emerald-200 bg-emerald-50 dark:border-emerald-900 dark:bg-emerald-950/40" : "border-red-200 bg-red-50 dark:border-red-900 dark:bg-red-950/40",
+        failed && "border-2 border-red-600 ring-2 ring-red-600/30 dark:border-red-500",
+      )}
+    >
+      <div className="min-w-0 space-y-1">
+        <p className="flex flex-wrap items-center gap-2">
+          <span aria-hidden className={cn("w-3 font-mono font-bold", c.kind === "add" ? "text-emerald-700 dark:text-emerald-400" : "text-red-700 dark:text-red-400")}>
+            {sign}
+          </span>{" "}
+          <span className="sr-only">{c.kind === "add" ? "Add" : "Remove"} </span>
+          <span className="font-medium">{d.role}</span> <ScopeLabel scopeType={d.scopeType} scopeObjectId={d.scopeObjectId} name={d.name} />
+        </p>
+        {!scopeAllowed(c) && c.kind === "add" ? (
+          <p className="flex items-center gap-1 text-xs text-amber-700 dark:text-amber-400">
+            <AlertTriangle className="size-3.5" aria-hidden /> {c.roleName} can be bound only at {c.allowedScopes.join(" or ")} scope.
+          </p>
+        ) : null}
+        {failed ? (
+          <p className="text-xs font-medium text-red-700 dark:text-red-300">
+            Change {i + 1} failed: {failure}
+          </p>
+        ) : null}
+      </div>
+      <Button
+        variant="ghost"
+        size="sm"
+        aria-label={`Unstage ${c.kind === "add" ? "addition" : "removal"} of ${d.role} on ${d.scopeType} ${d.name ?? d.scopeObjectId}`}
+        onClick={onUnstage}
+      >
+        <Undo2 aria-hidden /> Unstage
+      </Button>
+    </li>
+  );
+}
+
+/** Why the apply failed, and what to do next. Nothing was applied: the gateway applies all or nothing. */
+function ApplyFailure({ failure, failedIndex, count }: { failure: NonNullable<EditorState["failure"]>; failedIndex: number; count: number }) {
+  return (
+    <div role="alert" className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-800 dark:border-red-900 dark:bg-red-950 dark:text-red-200">
+      <p className="font-medium">
+        {!failure.answered
+          ? "The apply may not have reached the gateway."
+          : failedIndex >= 0
+            ? `Change ${failedIndex + 1} of ${count} failed. Nothing was applied.`
+            : "The apply failed. Nothing was applied."}
+      </p>
+      <p>{failure.message}</p>
+      <p className="mt-1 text-xs">{failure.answered ? "Fix or unstage the change, then apply again." : "Check the current bindings below before applying again."}</p>
+    </div>
   );
 }

@@ -8,9 +8,9 @@ import { Button } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
 import { DataTable, type ColumnDef } from "@/components/ui/data-table";
 import { Field, Input, Select } from "@/components/ui/field";
-import { WidgetSkeleton } from "@/components/ui/skeleton";
-import { EmptyState, ErrorState } from "@/components/ui/states";
-import { GuardedButton } from "@/components/projects/guarded-button";
+import { EmptyState } from "@/components/ui/states";
+import { QueryState } from "@/components/ui/query-state";
+import { GuardedButton } from "@/components/common/guarded-button";
 import type { RoleBinding } from "@/lib/contract/iam";
 import { iamQueries } from "@/lib/query/iam";
 import { bindingFilterParams, toBindingQuery } from "./filters";
@@ -74,24 +74,26 @@ export function BindingsPanel({ ctx, selfId, removalBlocked, isStaged, onStageRe
         }
       />
       <BindingFilters ctx={ctx} filters={filters} onChange={(next) => void setFilters(next)} />
-      {state.isPending ? (
-        <WidgetSkeleton label="role bindings" lines={6} />
-      ) : state.isError ? (
-        <ErrorState error={state.error} what="role bindings" onRetry={() => void state.refetch()} />
-      ) : bindings.length === 0 ? (
-        <EmptyState
-          title={filtered ? "No role binding matches these filters" : "No role bindings"}
-          action={
-            filtered ? (
-              <Button variant="secondary" size="sm" onClick={() => void setFilters(null)}>
-                Clear filters
-              </Button>
-            ) : undefined
-          }
-        />
-      ) : (
-        <DataTable label="Role bindings" columns={columns} data={bindings} getRowId={(b) => b.id} className="rounded-none border-0 border-t" />
-      )}
+      <QueryState
+        state={state}
+        what="role bindings"
+        lines={6}
+        isEmpty={() => bindings.length === 0}
+        empty={
+          <EmptyState
+            title={filtered ? "No role binding matches these filters" : "No role bindings"}
+            action={
+              filtered ? (
+                <Button variant="secondary" size="sm" onClick={() => void setFilters(null)}>
+                  Clear filters
+                </Button>
+              ) : undefined
+            }
+          />
+        }
+      >
+        {() => <DataTable label="Role bindings" columns={columns} data={bindings} getRowId={(b) => b.id} className="rounded-none border-0 border-t" />}
+      </QueryState>
     </Card>
   );
 }

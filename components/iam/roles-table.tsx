@@ -4,8 +4,8 @@ import { Fragment } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardHeader } from "@/components/ui/card";
 import { DataTable, type ColumnDef } from "@/components/ui/data-table";
-import { WidgetSkeleton } from "@/components/ui/skeleton";
-import { EmptyState, ErrorState } from "@/components/ui/states";
+import { EmptyState } from "@/components/ui/states";
+import { QueryState } from "@/components/ui/query-state";
 import type { Role } from "@/lib/contract/iam";
 import type { IamContext } from "./use-iam-context";
 
@@ -39,15 +39,9 @@ export function RolesTable({ ctx }: { ctx: IamContext }) {
   return (
     <Card>
       <CardHeader title="Roles" description="The roles of the organization, where each may be bound, and what it is for." />
-      {roles.isPending ? (
-        <WidgetSkeleton label="roles" lines={5} />
-      ) : roles.isError ? (
-        <ErrorState error={roles.error} what="roles" onRetry={() => void roles.refetch()} />
-      ) : ctx.orgRoles.length === 0 ? (
-        <EmptyState title="No roles in this organization" />
-      ) : (
-        <DataTable label="Roles" columns={columns} data={ctx.orgRoles} getRowId={(r) => r.id} className="rounded-none border-0" />
-      )}
+      <QueryState state={roles} what="roles" lines={5} isEmpty={() => ctx.orgRoles.length === 0} empty={<EmptyState title="No roles in this organization" />}>
+        {() => <DataTable label="Roles" columns={columns} data={ctx.orgRoles} getRowId={(r) => r.id} className="rounded-none border-0" />}
+      </QueryState>
     </Card>
   );
 }

@@ -1,5 +1,5 @@
 import type { ApplyRoleBindingRequest, RoleBinding } from "@/lib/contract/iam";
-import { failedChange } from "@/components/settings/field-errors";
+import { failedChange } from "@/components/common/field-errors";
 
 export type ScopeType = "org" | "project";
 

@@ -2,7 +2,7 @@
 
 import type { ApplyRoleBindingRequest } from "@/lib/contract/iam";
 import { iamKeys, orgKeys, projectKeys } from "@/lib/query/keys";
-import { useGatewayMutation } from "@/lib/query/mutation";
+import { useGatewayMutation } from "@/components/common/use-gateway-mutation";
 import { operationPath } from "@/lib/contract/operations";
 
 const count = (body: ApplyRoleBindingRequest) => body.bindings_to_create.length + body.bindings_to_delete.length;

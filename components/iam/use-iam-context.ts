@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { useOrg } from "@/components/settings/use-org";
+import { useOrg } from "@/components/common/use-org";
 import type { Role } from "@/lib/contract/iam";
 import { iamQueries } from "@/lib/query/iam";
 import { projectQueries, type Project } from "@/lib/query/projects";

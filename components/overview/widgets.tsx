@@ -3,11 +3,11 @@
 import type * as React from "react";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
-import { WidgetSkeleton } from "@/components/ui/skeleton";
-import { EmptyState, ErrorState } from "@/components/ui/states";
+import { EmptyState } from "@/components/ui/states";
+import { QueryState } from "@/components/ui/query-state";
 import { useQuery, type UseQueryResult } from "@tanstack/react-query";
 import { overviewQueries } from "./queries";
-import { relativeTime } from "@/components/ui/relative-time";
+import { relativeTime } from "@/lib/relative-time";
 import { SpendSparkline } from "./spend-sparkline";
 import { compareCodeUnits, formatUsd } from "@/lib/format";
 
@@ -23,13 +23,9 @@ function Widget<T>({ title, description, what, state, children }: WidgetProps<T>
   return (
     <Card>
       <CardHeader title={title} description={description} />
-      {state.isPending ? (
-        <WidgetSkeleton label={what} />
-      ) : state.isError ? (
-        <ErrorState error={state.error} what={what} onRetry={() => void state.refetch()} />
-      ) : (
-        <CardBody>{children(state.data)}</CardBody>
-      )}
+      <QueryState state={state} what={what}>
+        {(data) => <CardBody>{children(data)}</CardBody>}
+      </QueryState>
     </Card>
   );
 }

@@ -1,13 +1,12 @@
 "use client";
 
 import { Plus } from "lucide-react";
-import { lazy } from "react";
-import { OnFirstUse, type TriggerHandlers } from "@/components/ui/on-first-use";
-import { GuardedButton } from "./guarded-button";
+import type { TriggerHandlers } from "@/components/ui/on-first-use";
+import { GuardedButton } from "@/components/common/guarded-button";
+import { lazyDialog } from "@/components/common/lazy";
 
 // The dialog's form (react-hook-form, the contract's zod schema) is fetched on the first click.
-const load = () => import("./create-project-dialog");
-const CreateProjectDialog = lazy(() => load().then((m) => ({ default: m.CreateProjectDialog })));
+const ProjectDialog = lazyDialog(() => import("./create-project-dialog").then((m) => m.CreateProjectDialog));
 
 /** "Create project", disabled with the reason when the caller may not; its dialog loads on first use. */
 export function CreateProjectButton({ orgId, orgName, reason }: { orgId: string; orgName: string; reason: string | null }) {
@@ -16,6 +15,5 @@ export function CreateProjectButton({ orgId, orgName, reason }: { orgId: string;
       <Plus aria-hidden /> Create project
     </GuardedButton>
   );
-  if (reason) return trigger({});
-  return <OnFirstUse trigger={trigger} preload={load} menu={<CreateProjectDialog orgId={orgId} orgName={orgName} reason={reason} defaultOpen />} />;
+  return <ProjectDialog trigger={trigger} disabled={Boolean(reason)} orgId={orgId} orgName={orgName} reason={reason} />;
 }

@@ -9,10 +9,10 @@ import { FormDialogFooter } from "@/components/ui/dialog";
 // This module is itself loaded on first use: Radix directly, with no second fetch on opening.
 import { DialogContent, DialogRoot as Dialog } from "@/components/ui/dialog-parts";
 import { Field, Input } from "@/components/ui/field";
-import { gatewayFieldProblems } from "@/components/settings/field-errors";
+import { gatewayFieldProblems } from "@/components/common/field-errors";
 import { projectsPostRequestSchema } from "@/lib/contract/projects";
-import { errorMessage } from "@/lib/query/mutation";
-import { GuardedButton } from "./guarded-button";
+import { errorMessage } from "@/lib/query/fetcher";
+import { GuardedButton } from "@/components/common/guarded-button";
 import { useCreateProject } from "./use-project-mutations";
 
 type FormInput = z.input<typeof projectsPostRequestSchema>;

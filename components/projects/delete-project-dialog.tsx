@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Skeleton } from "@/components/ui/skeleton";
-import { errorMessage } from "@/lib/query/mutation";
+import { errorMessage } from "@/lib/query/fetcher";
 import { projectQueries, type Project } from "@/lib/query/projects";
 import { useDeleteProject } from "./use-project-mutations";
 

@@ -7,11 +7,12 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
-import { Skeleton, WidgetSkeleton } from "@/components/ui/skeleton";
+import { Skeleton } from "@/components/ui/skeleton";
 import { EmptyState, ErrorState } from "@/components/ui/states";
+import { QueryState } from "@/components/ui/query-state";
 import { projectQueries } from "@/lib/query/projects";
 import { DeleteProjectDialog } from "./delete-project-dialog";
-import { GuardedButton } from "./guarded-button";
+import { GuardedButton } from "@/components/common/guarded-button";
 import { preloadRenameForm, RenameProject } from "./rename-project";
 import { useProjectAccess } from "./use-project-access";
 import { VmTable } from "./vm-table";
@@ -108,15 +109,16 @@ export function ProjectDetail({ orgId, projectId, selfId }: { orgId: string; pro
 
       <Card>
         <CardHeader title="Virtual machines" description="State, type, location, disks and network interfaces of each VM." />
-        {vms.isPending ? (
-          <WidgetSkeleton label="VMs" lines={5} />
-        ) : vms.isError ? (
-          <ErrorState error={vms.error} what="the project's VMs" onRetry={() => void vms.refetch()} />
-        ) : vms.data.items.length === 0 ? (
-          <EmptyState title="No VMs in this project" />
-        ) : (
-          <VmTable vms={vms.data.items} projectName={p.name} />
-        )}
+        <QueryState
+          state={vms}
+          what="the project's VMs"
+          label="VMs"
+          lines={5}
+          isEmpty={(data) => data.items.length === 0}
+          empty={<EmptyState title="No VMs in this project" />}
+        >
+          {(data) => <VmTable vms={data.items} projectName={p.name} />}
+        </QueryState>
       </Card>
 
       {deleting ? (

@@ -11,13 +11,13 @@ import { Card } from "@/components/ui/card";
 import { DataTable, type ColumnDef } from "@/components/ui/data-table";
 import { Input } from "@/components/ui/field";
 import { PageHeader } from "@/components/ui/page-header";
-import { WidgetSkeleton } from "@/components/ui/skeleton";
-import { EmptyState, ErrorState } from "@/components/ui/states";
+import { EmptyState } from "@/components/ui/states";
+import { QueryState } from "@/components/ui/query-state";
 import { projectQueries, type Project } from "@/lib/query/projects";
 import { CreateProjectButton } from "./create-project-button";
 import { DeleteProjectDialog } from "./delete-project-dialog";
 import { projectSearchParams } from "./filters";
-import { GuardedButton } from "./guarded-button";
+import { GuardedButton } from "@/components/common/guarded-button";
 import { preloadRenameForm, RenameProject } from "./rename-project";
 import { useProjectAccess } from "./use-project-access";
 
@@ -71,37 +71,9 @@ export function ProjectsView({ orgId, orgName, selfId }: { orgId: string; orgNam
       id: "actions",
       header: () => <span className="sr-only">Actions</span>,
       enableSorting: false,
-      cell: ({ row: { original: p } }) => {
-        const rename = guard(p.id, "projects.update");
-        const remove = guard(p.id, "projects.delete");
-        return (
-          <div className="flex justify-end gap-1">
-            <GuardedButton
-              variant="ghost"
-              size="sm"
-              reason={rename.reason}
-              title={rename.caveat ?? undefined}
-              aria-label={`Rename ${p.name}`}
-              onPointerEnter={preloadRenameForm}
-              onFocus={preloadRenameForm}
-              onClick={() => setRenaming(p.id)}
-              disabled={renaming === p.id}
-            >
-              <Pencil aria-hidden /> <span className="hidden lg:inline">Rename</span>
-            </GuardedButton>
-            <GuardedButton
-              variant="ghost-danger"
-              size="sm"
-              reason={remove.reason}
-              title={remove.caveat ?? undefined}
-              aria-label={`Delete ${p.name}`}
-              onClick={() => setDeleting(p)}
-            >
-              <Trash2 aria-hidden /> <span className="hidden lg:inline">Delete</span>
-            </GuardedButton>
-          </div>
-        );
-      },
+      cell: ({ row: { original: p } }) => (
+        <ProjectActions project={p} guard={guard} renaming={renaming === p.id} onRename={() => setRenaming(p.id)} onDelete={() => setDeleting(p)} />
+      ),
     },
   ];
 
@@ -117,34 +89,80 @@ export function ProjectsView({ orgId, orgName, selfId }: { orgId: string; orgNam
       <SearchForm key={name} name={name} onSearch={(value) => void setSearch({ project_name: value || null })} />
 
       <Card>
-        {state.isPending ? (
-          <WidgetSkeleton label="projects" lines={6} />
-        ) : state.isError ? (
-          <ErrorState error={state.error} what="projects" onRetry={() => void state.refetch()} />
-        ) : projects.length === 0 ? (
-          name ? (
-            <EmptyState
-              title={`No project is named “${name}”`}
-              action={
-                <Button variant="secondary" size="sm" onClick={() => void setSearch({ project_name: null })}>
-                  Clear search
-                </Button>
-              }
-            >
-              The search matches the exact, case-sensitive name.
-            </EmptyState>
-          ) : (
-            <EmptyState title="No projects yet">
-              {createReason ? "You belong to no project of this organization; ask an owner to add you to one." : "Create the first project of this organization."}
-            </EmptyState>
-          )
-        ) : (
-          <DataTable label="Projects" columns={columns} data={projects} getRowId={(p) => p.id} className="rounded-lg border-0" />
-        )}
+        <QueryState
+          state={state}
+          what="projects"
+          lines={6}
+          isEmpty={() => projects.length === 0}
+          empty={<NoProjects name={name} createReason={createReason} onClear={() => void setSearch({ project_name: null })} />}
+        >
+          {() => <DataTable label="Projects" columns={columns} data={projects} getRowId={(p) => p.id} className="rounded-lg border-0" />}
+        </QueryState>
       </Card>
 
       {deleting ? <DeleteProjectDialog project={deleting} open onOpenChange={(open) => !open && setDeleting(null)} /> : null}
     </>
+  );
+}
+
+/** Rename and Delete, each disabled with the reason when the caller may not. */
+function ProjectActions({
+  project: p,
+  guard,
+  renaming,
+  onRename,
+  onDelete,
+}: {
+  project: Project;
+  guard: ReturnType<typeof useProjectAccess>["guard"];
+  renaming: boolean;
+  onRename: () => void;
+  onDelete: () => void;
+}) {
+  const rename = guard(p.id, "projects.update");
+  const remove = guard(p.id, "projects.delete");
+  return (
+    <div className="flex justify-end gap-1">
+      <GuardedButton
+        variant="ghost"
+        size="sm"
+        reason={rename.reason}
+        title={rename.caveat ?? undefined}
+        aria-label={`Rename ${p.name}`}
+        onPointerEnter={preloadRenameForm}
+        onFocus={preloadRenameForm}
+        onClick={onRename}
+        disabled={renaming}
+      >
+        <Pencil aria-hidden /> <span className="hidden lg:inline">Rename</span>
+      </GuardedButton>
+      <GuardedButton variant="ghost-danger" size="sm" reason={remove.reason} title={remove.caveat ?? undefined} aria-label={`Delete ${p.name}`} onClick={onDelete}>
+        <Trash2 aria-hidden /> <span className="hidden lg:inline">Delete</span>
+      </GuardedButton>
+    </div>
+  );
+}
+
+/** No project matches the search, or the organization has none the caller can see. */
+function NoProjects({ name, createReason, onClear }: { name: string; createReason: string | null; onClear: () => void }) {
+  if (name) {
+    return (
+      <EmptyState
+        title={`No project is named “${name}”`}
+        action={
+          <Button variant="secondary" size="sm" onClick={onClear}>
+            Clear search
+          </Button>
+        }
+      >
+        The search matches the exact, case-sensitive name.
+      </EmptyState>
+    );
+  }
+  return (
+    <EmptyState title="No projects yet">
+      {createReason ? "You belong to no project of this organization; ask an owner to add you to one." : "Create the first project of this organization."}
+    </EmptyState>
   );
 }
 

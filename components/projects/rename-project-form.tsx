@@ -5,9 +5,9 @@ import { useForm } from "react-hook-form";
 import type { z } from "zod";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/field";
-import { gatewayFieldProblems } from "@/components/settings/field-errors";
+import { gatewayFieldProblems } from "@/components/common/field-errors";
 import { projectsPutRequestSchema } from "@/lib/contract/projects";
-import { errorMessage } from "@/lib/query/mutation";
+import { errorMessage } from "@/lib/query/fetcher";
 import { useRenameProject } from "./use-project-mutations";
 
 type FormInput = z.input<typeof projectsPutRequestSchema>;

@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { useOrg } from "@/components/settings/use-org";
+import { useOrg } from "@/components/common/use-org";
 import { iamQueries } from "@/lib/query/iam";
 
 export type ProjectPermission = "projects.update" | "projects.delete";

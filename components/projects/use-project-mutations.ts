@@ -3,7 +3,7 @@
 import type { z } from "zod";
 import type { projectsPutPostResponseSchema } from "@/lib/contract/projects";
 import { iamKeys, projectKeys } from "@/lib/query/keys";
-import { useGatewayMutation } from "@/lib/query/mutation";
+import { useGatewayMutation } from "@/components/common/use-gateway-mutation";
 import { operationPath } from "@/lib/contract/operations";
 
 type ProjectResponse = z.infer<typeof projectsPutPostResponseSchema>;

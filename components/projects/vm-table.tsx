@@ -3,7 +3,7 @@
 import { Badge } from "@/components/ui/badge";
 import { DataTable, type ColumnDef } from "@/components/ui/data-table";
 import type { Vm } from "@/lib/contract/projects";
-import { localDateTime } from "@/components/ui/dates";
+import { localDateTime } from "@/lib/dates";
 
 const STATE_TONE: Record<string, "good" | "neutral" | "warn" | "bad"> = {
   STATE_RUNNING: "good",

@@ -5,8 +5,8 @@ import { CircleCheck, CircleMinus, OctagonExclamationPoint, TriangleAlert } from
 import { Badge } from "@/components/ui/badge";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { DataTable, type ColumnDef } from "@/components/ui/data-table";
-import { WidgetSkeleton } from "@/components/ui/skeleton";
-import { EmptyState, ErrorState } from "@/components/ui/states";
+import { EmptyState } from "@/components/ui/states";
+import { QueryState } from "@/components/ui/query-state";
 import { quotaLevel, quotaQueries, type OrgQuota, type QuotaLevel } from "@/lib/query/quotas";
 import { cn } from "@/lib/utils";
 import { formatNumber } from "@/lib/format";
@@ -24,49 +24,76 @@ function percent(q: OrgQuota): number {
   return q.max > 0 ? Math.round((q.used / q.max) * 100) : q.used > 0 ? 100 : 0;
 }
 
+const COLUMNS: ColumnDef<OrgQuota, unknown>[] = [
+  { accessorKey: "description", header: "Quota" },
+  { accessorKey: "programmatic_name", header: "Name", cell: (c) => <code className="text-xs">{String(c.getValue())}</code> },
+  { accessorKey: "used", header: "Used", cell: (c) => <span className="tabular-nums">{formatNumber(Number(c.getValue()))}</span> },
+  { accessorKey: "max", header: "Maximum", cell: (c) => <span className="tabular-nums">{formatNumber(Number(c.getValue()))}</span> },
+  { accessorKey: "available", header: "Available", cell: (c) => <span className="tabular-nums">{formatNumber(Number(c.getValue()))}</span> },
+  { id: "percent", accessorFn: percent, header: "Used %", cell: (c) => <span className="tabular-nums">{String(c.getValue())} %</span> },
+  {
+    id: "level",
+    accessorFn: (q) => quotaLevel(q),
+    header: "Status",
+    cell: (c) => {
+      const level = LEVELS[c.getValue() as QuotaLevel];
+      return <Badge tone={level.tone}>{level.text}</Badge>;
+    },
+  },
+];
+
+/** One quota: used against maximum as a meter, with its level in words and an icon. */
+function QuotaMeter({ quota: q }: { quota: OrgQuota }) {
+  const level = LEVELS[quotaLevel(q)];
+  const pct = percent(q);
+  return (
+    <li data-testid={`quota-${q.programmatic_name}`}>
+      <div className="flex items-baseline justify-between gap-3 text-sm">
+        <span className="font-medium">{q.description}</span>
+        <span className="tabular-nums text-slate-600 dark:text-slate-300">
+          {formatNumber(q.used)} / {formatNumber(q.max)}
+        </span>
+      </div>
+      <div
+        className="mt-1.5 h-2.5 rounded-full bg-slate-100 dark:bg-slate-800"
+        role="meter"
+        aria-valuemin={0}
+        aria-valuemax={q.max}
+        aria-valuenow={Math.min(q.used, Math.max(q.max, 0))}
+        aria-valuetext={`${formatNumber(q.used)} of ${formatNumber(q.max)} used, ${pct} %: ${level.text}`}
+        aria-label={q.description}
+      >
+        <div className={cn("h-2.5 rounded-full", level.bar)} style={{ width: `${Math.min(100, pct)}%` }} />
+      </div>
+      <p className="mt-1 flex items-center gap-1 text-xs text-slate-600 dark:text-slate-400">
+        <level.Icon className={cn("size-3.5", level.tone === "warn" && "text-amber-600", level.tone === "bad" && "text-red-600")} aria-hidden />
+        <span>
+          {level.text} · {pct} % used · {formatNumber(q.available)} available
+        </span>
+      </p>
+    </li>
+  );
+}
+
 /** Each organization quota: used against maximum, with a warning from 80 % and an alarm from 95 %. */
 export function QuotasView({ orgId }: { orgId: string }) {
   const state = useQuery(quotaQueries.org(orgId));
-  if (state.isPending) {
-    return (
-      <Card>
-        <WidgetSkeleton label="quotas" lines={6} />
-      </Card>
-    );
-  }
-  if (state.isError) {
-    return (
-      <Card>
-        <ErrorState error={state.error} what="quotas" onRetry={() => void state.refetch()} />
-      </Card>
-    );
-  }
-  const quotas = state.data.quotas ?? [];
-  if (quotas.length === 0) {
-    return (
-      <Card>
-        <EmptyState title="No quotas are set for this organization" />
-      </Card>
-    );
-  }
+  return (
+    <QueryState
+      state={state}
+      what="quotas"
+      lines={6}
+      frame={(node) => <Card>{node}</Card>}
+      isEmpty={(data) => (data.quotas ?? []).length === 0}
+      empty={<EmptyState title="No quotas are set for this organization" />}
+    >
+      {(data) => <Quotas quotas={data.quotas ?? []} />}
+    </QueryState>
+  );
+}
+
+function Quotas({ quotas }: { quotas: OrgQuota[] }) {
   const warned = quotas.filter((q) => quotaLevel(q) === "near" || quotaLevel(q) === "critical");
-  const columns: ColumnDef<OrgQuota, unknown>[] = [
-    { accessorKey: "description", header: "Quota" },
-    { accessorKey: "programmatic_name", header: "Name", cell: (c) => <code className="text-xs">{String(c.getValue())}</code> },
-    { accessorKey: "used", header: "Used", cell: (c) => <span className="tabular-nums">{formatNumber(Number(c.getValue()))}</span> },
-    { accessorKey: "max", header: "Maximum", cell: (c) => <span className="tabular-nums">{formatNumber(Number(c.getValue()))}</span> },
-    { accessorKey: "available", header: "Available", cell: (c) => <span className="tabular-nums">{formatNumber(Number(c.getValue()))}</span> },
-    { id: "percent", accessorFn: percent, header: "Used %", cell: (c) => <span className="tabular-nums">{String(c.getValue())} %</span> },
-    {
-      id: "level",
-      accessorFn: (q) => quotaLevel(q),
-      header: "Status",
-      cell: (c) => {
-        const level = LEVELS[c.getValue() as QuotaLevel];
-        return <Badge tone={level.tone}>{level.text}</Badge>;
-      },
-    },
-  ];
   return (
     <div className="space-y-6">
       {warned.length > 0 ? (
@@ -82,44 +109,16 @@ export function QuotasView({ orgId }: { orgId: string }) {
         <CardHeader title="Used against maximum" description="Amber from 80 %, red from 95 % of the maximum" />
         <CardBody>
           <ul className="grid gap-x-8 gap-y-5 md:grid-cols-2">
-            {quotas.map((q) => {
-              const level = LEVELS[quotaLevel(q)];
-              const pct = percent(q);
-              return (
-                <li key={q.type} data-testid={`quota-${q.programmatic_name}`}>
-                  <div className="flex items-baseline justify-between gap-3 text-sm">
-                    <span className="font-medium">{q.description}</span>
-                    <span className="tabular-nums text-slate-600 dark:text-slate-300">
-                      {formatNumber(q.used)} / {formatNumber(q.max)}
-                    </span>
-                  </div>
-                  <div
-                    className="mt-1.5 h-2.5 rounded-full bg-slate-100 dark:bg-slate-800"
-                    role="meter"
-                    aria-valuemin={0}
-                    aria-valuemax={q.max}
-                    aria-valuenow={Math.min(q.used, Math.max(q.max, 0))}
-                    aria-valuetext={`${formatNumber(q.used)} of ${formatNumber(q.max)} used, ${pct} %: ${level.text}`}
-                    aria-label={q.description}
-                  >
-                    <div className={cn("h-2.5 rounded-full", level.bar)} style={{ width: `${Math.min(100, pct)}%` }} />
-                  </div>
-                  <p className="mt-1 flex items-center gap-1 text-xs text-slate-600 dark:text-slate-400">
-                    <level.Icon className={cn("size-3.5", level.tone === "warn" && "text-amber-600", level.tone === "bad" && "text-red-600")} aria-hidden />
-                    <span>
-                      {level.text} · {pct} % used · {formatNumber(q.available)} available
-                    </span>
-                  </p>
-                </li>
-              );
-            })}
+            {quotas.map((q) => (
+              <QuotaMeter key={q.type} quota={q} />
+            ))}
           </ul>
         </CardBody>
       </Card>
       <Card>
         <CardHeader title="All quotas" />
         <CardBody>
-          <DataTable label="Organization quotas" columns={columns} data={quotas} getRowId={(q) => q.type} />
+          <DataTable label="Organization quotas" columns={COLUMNS} data={quotas} getRowId={(q) => q.type} />
         </CardBody>
       </Card>
     </div>

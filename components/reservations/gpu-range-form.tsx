@@ -5,7 +5,7 @@ import { useForm } from "react-hook-form";
 import type { z } from "zod";
 import { Button } from "@/components/ui/button";
 import { Field, Input } from "@/components/ui/field";
-import { rfc3339ToLocal } from "./gpu-range";
+import { rfc3339ToLocal } from "@/lib/dates";
 import { customRangeSchema } from "./gpu-range-schema";
 
 type FormIn = z.input<typeof customRangeSchema>;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { timestampSchema } from "@/lib/contract/time";
-import { localToRfc3339 } from "./gpu-range";
+import { localToRfc3339 } from "@/lib/dates";
 
 // The custom range form's rules (the form itself is loaded when first shown: gpu-tracking.tsx).
 

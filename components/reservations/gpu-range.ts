@@ -1,15 +1,3 @@
-/** A datetime-local value ("2025-03-14T09:00", read as UTC) as an RFC 3339 timestamp. */
-export function localToRfc3339(value: string): string {
-  return value.length === 16 ? `${value}:00Z` : `${value}Z`;
-}
-
-/** An RFC 3339 timestamp as a datetime-local value in UTC. */
-export function rfc3339ToLocal(value: string | null | undefined): string {
-  if (!value) return "";
-  const t = Date.parse(value);
-  return Number.isNaN(t) ? "" : new Date(t).toISOString().slice(0, 16);
-}
-
 /**
  * Why a custom range taken from the URL cannot be asked for, or null when it may be: both ends
  * present, readable and in order. The exact timestamp rules are the contract's, applied by the

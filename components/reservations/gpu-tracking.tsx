@@ -1,25 +1,27 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, type UseQueryResult } from "@tanstack/react-query";
 import { Lock } from "lucide-react";
 import dynamic from "next/dynamic";
 import Link from "next/link";
 import { useQueryStates } from "nuqs";
-import { lazy, Suspense, useState } from "react";
+import { Suspense, useState } from "react";
+import { lazyComponent } from "@/components/common/lazy";
 import { buttonVariants } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
 import { Field, Select } from "@/components/ui/field";
-import { Skeleton, WidgetSkeleton } from "@/components/ui/skeleton";
-import { EmptyState, ErrorState } from "@/components/ui/states";
+import { Skeleton } from "@/components/ui/skeleton";
+import { EmptyState } from "@/components/ui/states";
 import { ApiError } from "@/lib/query/fetcher";
 import { orgAccess, orgQueries } from "@/lib/query/organizations";
-import { gpuTrackingWindow, reservationQueries, type GpuRange, type GpuTrackingFilters } from "@/lib/query/reservations";
+import { gpuTrackingWindow, reservationQueries, type GpuRange, type GpuTrackingFilters, type GpuTrackingResponse, type LatestGpuTracking } from "@/lib/query/reservations";
 import { cn } from "@/lib/utils";
 import { utcDateTime } from "./format";
 import { customRangeProblem } from "./gpu-range";
 import { LatestSnapshot } from "./latest-snapshot";
 import { gpuTrackingParams } from "./search-params";
 import { WhenVisible } from "@/components/ui/when-visible";
+import { QueryState } from "@/components/ui/query-state";
 
 // recharts is heavy: loaded in the browser only, once there is data to draw.
 const GpuCharts = dynamic(() => import("./gpu-charts").then((m) => m.GpuCharts), {
@@ -28,9 +30,7 @@ const GpuCharts = dynamic(() => import("./gpu-charts").then((m) => m.GpuCharts),
 });
 
 // The custom range form (react-hook-form, the contract's rules) is fetched when it is first shown.
-const loadRangeForm = () => import("./gpu-range-form");
-const CustomRangeForm = lazy(() => loadRangeForm().then((m) => ({ default: m.CustomRangeForm })));
-const preloadRangeForm = () => void loadRangeForm().catch(() => undefined);
+const CustomRangeForm = lazyComponent(() => import("./gpu-range-form").then((m) => m.CustomRangeForm));
 
 const PRESETS: Array<{ value: Exclude<GpuRange, "custom">; label: string }> = [
   { value: "24h", label: "24 hours" },
@@ -98,64 +98,17 @@ function GpuTrackingView({ orgId, orgName }: { orgId: string; orgName?: string }
       <Card>
         <div className="flex flex-col gap-4 p-4">
           <div className="flex flex-wrap items-end gap-4">
-            <div>
-              <p id="gpu-range-label" className="mb-1 text-sm font-medium">
-                Time range
-              </p>
-              <div role="group" aria-labelledby="gpu-range-label" className="inline-flex flex-wrap rounded-md border border-slate-300 p-0.5 dark:border-slate-700">
-                {PRESETS.map((p) => (
-                  <button
-                    key={p.value}
-                    type="button"
-                    aria-pressed={params.range === p.value}
-                    onClick={() => {
-                      setEditingCustom(false);
-                      void setParams({ range: p.value, start: null, end: null });
-                    }}
-                    className={cn(
-                      "rounded px-3 py-1.5 text-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500",
-                      params.range === p.value ? "bg-brand-600 text-white" : "text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800",
-                    )}
-                  >
-                    {p.label}
-                  </button>
-                ))}
-                <button
-                  type="button"
-                  aria-pressed={params.range === "custom"}
-                  aria-expanded={showCustom}
-                  onClick={() => setEditingCustom(true)}
-                  onPointerEnter={preloadRangeForm}
-                  onFocus={preloadRangeForm}
-                  className={cn(
-                    "rounded px-3 py-1.5 text-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500",
-                    params.range === "custom" ? "bg-brand-600 text-white" : "text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800",
-                  )}
-                >
-                  Custom
-                </button>
-              </div>
-            </div>
-            <Field label="Product line" htmlFor="gpu-product-line" className="w-48">
-              <Select id="gpu-product-line" value={filters.product_line ?? ""} onChange={(e) => void setParams({ product_line: e.target.value || null })}>
-                <option value="">All product lines</option>
-                {productLines.map((p) => (
-                  <option key={p} value={p}>
-                    {p}
-                  </option>
-                ))}
-              </Select>
-            </Field>
-            <Field label="Region" htmlFor="gpu-region" className="w-48">
-              <Select id="gpu-region" value={filters.region ?? ""} onChange={(e) => void setParams({ region: e.target.value || null })}>
-                <option value="">All regions</option>
-                {regions.map((r) => (
-                  <option key={r} value={r}>
-                    {r}
-                  </option>
-                ))}
-              </Select>
-            </Field>
+            <RangeButtons
+              range={params.range}
+              customExpanded={showCustom}
+              onPreset={(range) => {
+                setEditingCustom(false);
+                void setParams({ range, start: null, end: null });
+              }}
+              onCustom={() => setEditingCustom(true)}
+            />
+            <FilterSelect id="gpu-product-line" label="Product line" all="All product lines" value={filters.product_line} values={productLines} onChange={(v) => void setParams({ product_line: v })} />
+            <FilterSelect id="gpu-region" label="Region" all="All regions" value={filters.region} values={regions} onChange={(v) => void setParams({ region: v })} />
           </div>
           {showCustom ? (
             <div className="space-y-2">
@@ -182,44 +135,99 @@ function GpuTrackingView({ orgId, orgName }: { orgId: string; orgName?: string }
           ) : null}
         </div>
       </Card>
-
-      <section aria-label="GPU usage over time" className="space-y-3">
-        <div>
-          <h2 className="text-lg font-semibold">Usage against reserved capacity</h2>
-          <p className="text-sm text-slate-600 dark:text-slate-300">{windowText ?? "Choose a valid range."}</p>
-        </div>
-        {rangeProblem ? null : series.isPending ? (
-          <Card>
-            <WidgetSkeleton label="GPU tracking data" lines={6} />
-          </Card>
-        ) : series.isError ? (
-          <Card>
-            <ErrorState error={series.error} what="GPU tracking data" onRetry={() => void series.refetch()} />
-          </Card>
-        ) : series.data.data.length === 0 ? (
-          <Card>
-            <EmptyState title="No GPU tracking data in this range">Choose a longer range, or other filters.</EmptyState>
-          </Card>
-        ) : (
-          <WhenVisible placeholder={<Skeleton className="h-72" />}>
-            <GpuCharts data={series.data.data} />
-          </WhenVisible>
-        )}
-      </section>
-
-      <Card aria-label="Latest snapshot">
-        <CardHeader title="Latest snapshot" description="The newest sample per product line and region, and the effective reservations behind it" />
-        {latest.isPending ? (
-          <WidgetSkeleton label="the latest snapshot" />
-        ) : latest.isError ? (
-          <ErrorState error={latest.error} what="the latest snapshot" onRetry={() => void latest.refetch()} />
-        ) : latest.data.data.length === 0 ? (
-          <EmptyState title="No GPU tracking samples yet" />
-        ) : (
-          <LatestSnapshot orgId={orgId} data={latest.data} />
-        )}
-      </Card>
+      <UsageSection windowText={windowText} series={rangeProblem ? null : series} />
+      <LatestSnapshotCard orgId={orgId} latest={latest} />
     </div>
+  );
+}
+
+const rangeButtonClass = (pressed: boolean) =>
+  cn(
+    "rounded px-3 py-1.5 text-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500",
+    pressed ? "bg-brand-600 text-white" : "text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800",
+  );
+
+/** The time range's preset buttons and "Custom", which opens the custom range form. */
+function RangeButtons({ range, customExpanded, onPreset, onCustom }: { range: GpuRange; customExpanded: boolean; onPreset: (range: Exclude<GpuRange, "custom">) => void; onCustom: () => void }) {
+  return (
+    <div>
+      <p id="gpu-range-label" className="mb-1 text-sm font-medium">
+        Time range
+      </p>
+      <div role="group" aria-labelledby="gpu-range-label" className="inline-flex flex-wrap rounded-md border border-slate-300 p-0.5 dark:border-slate-700">
+        {PRESETS.map((p) => (
+          <button key={p.value} type="button" aria-pressed={range === p.value} onClick={() => onPreset(p.value)} className={rangeButtonClass(range === p.value)}>
+            {p.label}
+          </button>
+        ))}
+        <button
+          type="button"
+          aria-pressed={range === "custom"}
+          aria-expanded={customExpanded}
+          onClick={onCustom}
+          onPointerEnter={CustomRangeForm.preload}
+          onFocus={CustomRangeForm.preload}
+          className={rangeButtonClass(range === "custom")}
+        >
+          Custom
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** A filter over the values seen in the data; the empty choice ("All …") clears it. */
+function FilterSelect({ id, label, all, value, values, onChange }: { id: string; label: string; all: string; value: string | undefined; values: string[]; onChange: (value: string | null) => void }) {
+  return (
+    <Field label={label} htmlFor={id} className="w-48">
+      <Select id={id} value={value ?? ""} onChange={(e) => onChange(e.target.value || null)}>
+        <option value="">{all}</option>
+        {values.map((v) => (
+          <option key={v} value={v}>
+            {v}
+          </option>
+        ))}
+      </Select>
+    </Field>
+  );
+}
+
+/** The charts of usage against reserved capacity; `series` is null while the range cannot be asked for. */
+function UsageSection({ windowText, series }: { windowText: string | null; series: UseQueryResult<GpuTrackingResponse> | null }) {
+  return (
+    <section aria-label="GPU usage over time" className="space-y-3">
+      <div>
+        <h2 className="text-lg font-semibold">Usage against reserved capacity</h2>
+        <p className="text-sm text-slate-600 dark:text-slate-300">{windowText ?? "Choose a valid range."}</p>
+      </div>
+      {series ? (
+        <QueryState
+          state={series}
+          what="GPU tracking data"
+          lines={6}
+          frame={(node) => <Card>{node}</Card>}
+          isEmpty={(data) => data.data.length === 0}
+          empty={<EmptyState title="No GPU tracking data in this range">Choose a longer range, or other filters.</EmptyState>}
+        >
+          {(data) => (
+            <WhenVisible placeholder={<Skeleton className="h-72" />}>
+              <GpuCharts data={data.data} />
+            </WhenVisible>
+          )}
+        </QueryState>
+      ) : null}
+    </section>
+  );
+}
+
+function LatestSnapshotCard({ orgId, latest }: { orgId: string; latest: UseQueryResult<LatestGpuTracking> }) {
+  return (
+    <Card aria-label="Latest snapshot">
+      <CardHeader title="Latest snapshot" description="The newest sample per product line and region, and the effective reservations behind it" />
+      <QueryState state={latest} what="the latest snapshot" isEmpty={(data) => data.data.length === 0} empty={<EmptyState title="No GPU tracking samples yet" />}>
+        {(data) => <LatestSnapshot orgId={orgId} data={data} />}
+      </QueryState>
+    </Card>
   );
 }
 
@@ -229,21 +237,13 @@ function GpuTrackingView({ orgId, orgName }: { orgId: string; orgName?: string }
  */
 export function GpuTracking({ orgId }: { orgId: string }) {
   const entities = useQuery(orgQueries.entities());
-  if (entities.isPending) {
-    return (
-      <Card>
-        <WidgetSkeleton label="GPU tracking" lines={6} />
-      </Card>
-    );
-  }
-  if (entities.isError) {
-    return (
-      <Card>
-        <ErrorState error={entities.error} what="your organizations" onRetry={() => void entities.refetch()} />
-      </Card>
-    );
-  }
-  const entity = entities.data.items.find((o) => o.id === orgId);
-  if (orgAccess(entity).features.reservations !== true) return <FeatureMissing orgId={orgId} orgName={entity?.name} />;
-  return <GpuTrackingView orgId={orgId} orgName={entity?.name} />;
+  return (
+    <QueryState state={entities} what="your organizations" label="GPU tracking" lines={6} frame={(node) => <Card>{node}</Card>}>
+      {(data) => {
+        const entity = data.items.find((o) => o.id === orgId);
+        if (orgAccess(entity).features.reservations !== true) return <FeatureMissing orgId={orgId} orgName={entity?.name} />;
+        return <GpuTrackingView orgId={orgId} orgName={entity?.name} />;
+      }}
+    </QueryState>
+  );
 }

@@ -8,8 +8,8 @@ import { Badge } from "@/components/ui/badge";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { DataTable, type ColumnDef } from "@/components/ui/data-table";
 import { Field, Select } from "@/components/ui/field";
-import { WidgetSkeleton } from "@/components/ui/skeleton";
-import { EmptyState, ErrorState } from "@/components/ui/states";
+import { EmptyState } from "@/components/ui/states";
+import { QueryState } from "@/components/ui/query-state";
 import type { Reservation, ReservationStatus } from "@/lib/contract/reservations";
 import { RESERVATION_STATUSES } from "@/lib/contract/constants";
 import { reservationQueries } from "@/lib/query/reservations";
@@ -135,23 +135,27 @@ export function ReservationsList({ orgId }: { orgId: string }) {
           </Field>
         }
       />
-      {state.isPending ? (
-        <WidgetSkeleton label="reservations" lines={5} />
-      ) : state.isError ? (
-        <ErrorState error={state.error} what="reservations" onRetry={() => void state.refetch()} />
-      ) : state.data.items.length === 0 ? (
-        <EmptyState title={status ? `No ${statusLabel} reservations` : "No reservations"}>
-          {status ? "Choose another status, or all statuses." : "Reserved capacity your organization contracts appears here."}
-        </EmptyState>
-      ) : (
-        <CardBody className="space-y-3">
-          <p className="text-sm text-slate-600 dark:text-slate-300" role="status">
-            {state.data.items.length} {statusLabel} reservation{state.data.items.length === 1 ? "" : "s"} ·{" "}
-            {state.data.items.reduce((n, r) => n + r.used_quantity, 0)} of {state.data.items.reduce((n, r) => n + r.quantity, 0)} reserved GPUs in use
-          </p>
-          <DataTable columns={cols} data={state.data.items} label={status ? `${STATUS_LABELS[status]} reservations` : "Reservations"} getRowId={(r) => r.id} />
-        </CardBody>
-      )}
+      <QueryState
+        state={state}
+        what="reservations"
+        lines={5}
+        isEmpty={(data) => data.items.length === 0}
+        empty={
+          <EmptyState title={status ? `No ${statusLabel} reservations` : "No reservations"}>
+            {status ? "Choose another status, or all statuses." : "Reserved capacity your organization contracts appears here."}
+          </EmptyState>
+        }
+      >
+        {(data) => (
+          <CardBody className="space-y-3">
+            <p className="text-sm text-slate-600 dark:text-slate-300" role="status">
+              {data.items.length} {statusLabel} reservation{data.items.length === 1 ? "" : "s"} ·{" "}
+              {data.items.reduce((n, r) => n + r.used_quantity, 0)} of {data.items.reduce((n, r) => n + r.quantity, 0)} reserved GPUs in use
+            </p>
+            <DataTable columns={cols} data={data.items} label={status ? `${STATUS_LABELS[status]} reservations` : "Reservations"} getRowId={(r) => r.id} />
+          </CardBody>
+        )}
+      </QueryState>
     </Card>
   );
 }

@@ -1,20 +1,17 @@
 "use client";
 
-import { lazy } from "react";
 import { Button } from "@/components/ui/button";
-import { OnFirstUse, type TriggerHandlers } from "@/components/ui/on-first-use";
+import type { TriggerHandlers } from "@/components/ui/on-first-use";
+import { lazyDialog } from "@/components/common/lazy";
 
 /**
  * The security pages' "create" buttons; their dialogs' forms (react-hook-form,
  * the contract's zod schemas) are fetched on the first click. A button the
  * caller may not use is rendered disabled, with its reason, as the dialog's own.
  */
-const loadScim = () => import("./scim-create-dialog");
-const ScimDialog = lazy(() => loadScim().then((m) => ({ default: m.CreateScimIntegrationButton })));
-const loadSso = () => import("./sso-create-dialog");
-const SsoDialog = lazy(() => loadSso().then((m) => ({ default: m.CreateSsoProviderButton })));
-const loadScimToken = () => import("./scim-token-create");
-const ScimTokenDialog = lazy(() => loadScimToken().then((m) => ({ default: m.CreateScimTokenButton })));
+const ScimIntegrationDialog = lazyDialog(() => import("./scim-create-dialog").then((m) => m.CreateScimIntegrationDialog));
+const SsoProviderDialog = lazyDialog(() => import("./sso-create-dialog").then((m) => m.CreateSsoProviderDialog));
+const ScimTokenDialog = lazyDialog(() => import("./scim-token-create").then((m) => m.CreateScimTokenDialog));
 
 function triggerFor(label: string, describedBy: string, disabledReason: string | undefined) {
   return function trigger(handlers: TriggerHandlers) {
@@ -26,20 +23,17 @@ function triggerFor(label: string, describedBy: string, disabledReason: string |
   };
 }
 
-export function NewScimIntegrationButton({ orgId, disabledReason }: { orgId: string; disabledReason?: string }) {
+export function CreateScimIntegrationButton({ orgId, disabledReason }: { orgId: string; disabledReason?: string }) {
   const trigger = triggerFor("New integration", "scim-permission", disabledReason);
-  if (disabledReason !== undefined) return trigger({});
-  return <OnFirstUse trigger={trigger} preload={loadScim} menu={<ScimDialog orgId={orgId} defaultOpen />} />;
+  return <ScimIntegrationDialog trigger={trigger} disabled={disabledReason !== undefined} orgId={orgId} />;
 }
 
-export function NewSsoProviderButton({ orgId, disabledReason }: { orgId: string; disabledReason?: string }) {
+export function CreateSsoProviderButton({ orgId, disabledReason }: { orgId: string; disabledReason?: string }) {
   const trigger = triggerFor("Add provider", "sso-permission", disabledReason);
-  if (disabledReason !== undefined) return trigger({});
-  return <OnFirstUse trigger={trigger} preload={loadSso} menu={<SsoDialog orgId={orgId} defaultOpen />} />;
+  return <SsoProviderDialog trigger={trigger} disabled={disabledReason !== undefined} orgId={orgId} />;
 }
 
-export function NewScimTokenButton({ orgId, integrationId, disabledReason }: { orgId: string; integrationId: string; disabledReason?: string }) {
+export function CreateScimTokenButton({ orgId, integrationId, disabledReason }: { orgId: string; integrationId: string; disabledReason?: string }) {
   const trigger = triggerFor("New token", "scim-permission", disabledReason);
-  if (disabledReason !== undefined) return trigger({});
-  return <OnFirstUse trigger={trigger} preload={loadScimToken} menu={<ScimTokenDialog orgId={orgId} integrationId={integrationId} defaultOpen />} />;
+  return <ScimTokenDialog trigger={trigger} disabled={disabledReason !== undefined} orgId={orgId} integrationId={integrationId} />;
 }

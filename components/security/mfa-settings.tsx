@@ -5,15 +5,14 @@ import { Switch } from "radix-ui";
 import { useState } from "react";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import { WidgetSkeleton } from "@/components/ui/skeleton";
-import { ErrorState } from "@/components/ui/states";
+import { QueryState } from "@/components/ui/query-state";
 import type { EditOrgMfaRequest, MfaMethod } from "@/lib/contract/mfa";
 import { MFA_METHODS } from "@/lib/contract/constants";
 import { orgKeys, securityKeys } from "@/lib/query/keys";
-import { useGatewayMutation } from "@/lib/query/mutation";
+import { useGatewayMutation } from "@/components/common/use-gateway-mutation";
 import { mfaQueries, securityPaths, type GetOrgMfaResponse } from "@/lib/query/security";
-import { missingPermission, useOrgAccess } from "./access";
-import { DateText } from "./dates";
+import { missingPermission, useOrgAccess } from "@/components/common/use-org";
+import { DateText } from "@/components/common/dates";
 import { PermissionNote } from "./permission-note";
 
 const METHODS: Record<MfaMethod, { name: string; short: string; description: string; enroll: string }> = {
@@ -64,51 +63,17 @@ export function MfaSettings({ orgId }: { orgId: string }) {
       {access.ready && !canManage ? <PermissionNote id="mfa-permission" what="the MFA requirements" permission="mfa.manage" /> : null}
       <Card>
         <CardHeader title="Required MFA methods" description="Second factors every member of the organization must use to sign in." />
-        {mfa.isPending ? (
-          <WidgetSkeleton label="MFA methods" lines={2} />
-        ) : mfa.isError ? (
-          <ErrorState error={mfa.error} what="the MFA requirements" onRetry={() => void mfa.refetch()} />
-        ) : (
-          <CardBody>
-            <ul className="divide-y divide-slate-100 dark:divide-slate-800">
-              {MFA_METHODS.map((method) => {
-                const since = required.get(method);
-                const labelId = `mfa-${method}-label`;
-                const stateId = `mfa-${method}-state`;
-                return (
-                  <li key={method} className="flex items-center justify-between gap-4 py-3 first:pt-0 last:pb-0" data-testid={`mfa-${method}`}>
-                    <div className="min-w-0">
-                      <p id={labelId} className="text-sm font-medium">
-                        {METHODS[method].name}
-                      </p>
-                      <p className="text-sm text-slate-500 dark:text-slate-400">{METHODS[method].description}</p>
-                      <p id={stateId} className="mt-1 text-xs">
-                        {since ? (
-                          <span className="text-emerald-700 dark:text-emerald-400">
-                            Required since <DateText value={since} />
-                          </span>
-                        ) : (
-                          <span className="text-slate-500 dark:text-slate-400">Not required</span>
-                        )}
-                      </p>
-                    </div>
-                    <Switch.Root
-                      checked={since !== undefined}
-                      disabled={!canManage || update.isPending}
-                      title={reason}
-                      aria-labelledby={labelId}
-                      aria-describedby={canManage ? stateId : `${stateId} mfa-permission`}
-                      onCheckedChange={(checked) => setChange({ method, require: checked })}
-                      className="relative inline-flex h-6 w-11 shrink-0 cursor-pointer items-center rounded-full bg-slate-300 transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:ring-offset-2 disabled:cursor-not-allowed disabled:opacity-50 data-[state=checked]:bg-brand-600 dark:bg-slate-700 dark:focus-visible:ring-offset-slate-950 dark:data-[state=checked]:bg-brand-500"
-                    >
-                      <Switch.Thumb className="pointer-events-none block size-5 translate-x-0.5 rounded-full bg-white shadow transition-transform data-[state=checked]:translate-x-[22px]" />
-                    </Switch.Root>
-                  </li>
-                );
-              })}
-            </ul>
-          </CardBody>
-        )}
+        <QueryState state={mfa} what="the MFA requirements" label="MFA methods" lines={2}>
+          {() => (
+            <CardBody>
+              <ul className="divide-y divide-slate-100 dark:divide-slate-800">
+                {MFA_METHODS.map((method) => (
+                  <MethodRow key={method} method={method} since={required.get(method)} canManage={canManage} reason={reason} pending={update.isPending} onChange={setChange} />
+                ))}
+              </ul>
+            </CardBody>
+          )}
+        </QueryState>
       </Card>
       <ConfirmDialog
         open={change !== null}
@@ -132,5 +97,55 @@ export function MfaSettings({ orgId }: { orgId: string }) {
         )}
       </ConfirmDialog>
     </div>
+  );
+}
+
+/** One method: what it is, since when it is required, and the switch that asks to change that. */
+function MethodRow({
+  method,
+  since,
+  canManage,
+  reason,
+  pending,
+  onChange,
+}: {
+  method: (typeof MFA_METHODS)[number];
+  since: string | undefined;
+  canManage: boolean;
+  reason: string | undefined;
+  pending: boolean;
+  onChange: (change: Change) => void;
+}) {
+  const labelId = `mfa-${method}-label`;
+  const stateId = `mfa-${method}-state`;
+  return (
+    <li className="flex items-center justify-between gap-4 py-3 first:pt-0 last:pb-0" data-testid={`mfa-${method}`}>
+      <div className="min-w-0">
+        <p id={labelId} className="text-sm font-medium">
+          {METHODS[method].name}
+        </p>
+        <p className="text-sm text-slate-500 dark:text-slate-400">{METHODS[method].description}</p>
+        <p id={stateId} className="mt-1 text-xs">
+          {since ? (
+            <span className="text-emerald-700 dark:text-emerald-400">
+              Required since <DateText value={since} />
+            </span>
+          ) : (
+            <span className="text-slate-500 dark:text-slate-400">Not required</span>
+          )}
+        </p>
+      </div>
+      <Switch.Root
+        checked={since !== undefined}
+        disabled={!canManage || pending}
+        title={reason}
+        aria-labelledby={labelId}
+        aria-describedby={canManage ? stateId : `${stateId} mfa-permission`}
+        onCheckedChange={(checked) => onChange({ method, require: checked })}
+        className="relative inline-flex h-6 w-11 shrink-0 cursor-pointer items-center rounded-full bg-slate-300 transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:ring-offset-2 disabled:cursor-not-allowed disabled:opacity-50 data-[state=checked]:bg-brand-600 dark:bg-slate-700 dark:focus-visible:ring-offset-slate-950 dark:data-[state=checked]:bg-brand-500"
+      >
+        <Switch.Thumb className="pointer-events-none block size-5 translate-x-0.5 rounded-full bg-white shadow transition-transform data-[state=checked]:translate-x-[22px]" />
+      </Switch.Root>
+    </li>
   );
 }

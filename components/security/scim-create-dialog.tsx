@@ -1,22 +1,18 @@
 "use client";
 
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useState } from "react";
-import { useForm, useWatch } from "react-hook-form";
+import { useForm, useWatch, type UseFormReturn } from "react-hook-form";
 import { z } from "zod";
-import { Button } from "@/components/ui/button";
 import { FormDialogFooter } from "@/components/ui/dialog";
-// This module is itself loaded on first use: Radix directly, with no second fetch on opening.
-import { DialogContent, DialogRoot as Dialog } from "@/components/ui/dialog-parts";
 import { Field, Input } from "@/components/ui/field";
-import { SecretDialog } from "@/components/ui/secret-dialog";
+import { CreateDialog, useCreateDialog } from "@/components/common/create-dialog";
 import { createScimIntegrationRequestSchema, type createScimIntegrationResponseSchema } from "@/lib/contract/scim";
 import { securityKeys } from "@/lib/query/keys";
-import { useGatewayMutation } from "@/lib/query/mutation";
+import { useGatewayMutation } from "@/components/common/use-gateway-mutation";
 import { securityPaths } from "@/lib/query/security";
-import { dateFromToday, endOfDayUtc, ExpiryField } from "./expiry-field";
-import { applyGatewayErrors, FormError, sentence } from "./form-errors";
-import { SCIM_TOKEN_ENV, tokenFileBase } from "./scim-token-file";
+import { dateFromToday, endOfDayUtc, ExpiryField } from "@/components/common/expiry-field";
+import { applyGatewayErrors, FormError, sentence } from "@/components/common/form-errors";
+import { scimTokenSecret } from "./scim-token-file";
 import { scimTokenFormSchema } from "./scim-token-form";
 
 type CreateBody = z.input<typeof createScimIntegrationRequestSchema>;
@@ -43,19 +39,26 @@ type FormValues = z.input<typeof formSchema>;
 
 const defaults = (): FormValues => ({ name: "", identity_provider: "", with_token: true, token_alias: "", token_expires_on: dateFromToday(90) });
 
+/** The body's field paths, as the gateway names them in a 400, mapped to the form's fields. */
+const ERROR_FIELDS = {
+  name: "name",
+  identity_provider: "identity_provider",
+  "token.alias": "token_alias",
+  "token.expires_at": "token_expires_on",
+} as const;
+
 /** "New integration": name, identity provider and, usually, a first token whose secret is shown once. */
-export function CreateScimIntegrationButton({ orgId, disabledReason, defaultOpen = false }: { orgId: string; disabledReason?: string; defaultOpen?: boolean }) {
-  const [open, setOpen] = useState(defaultOpen);
-  const [secret, setSecret] = useState<{ name: string; token: NonNullable<CreateResponse["api_key_info"]> } | null>(null);
+export function CreateScimIntegrationDialog({ orgId, disabledReason, defaultOpen = false }: { orgId: string; disabledReason?: string; defaultOpen?: boolean }) {
+  const flow = useCreateDialog(defaultOpen);
   const form = useForm<FormValues, unknown, z.output<typeof formSchema>>({ resolver: zodResolver(formSchema), defaultValues: defaults(), mode: "onTouched" });
   const create = useGatewayMutation<CreateBody, CreateResponse>({
     request: (body) => ({ method: "POST", path: securityPaths.scimIntegrations(orgId), body }),
     invalidate: () => [securityKeys.scimIntegrations(orgId)],
     success: (r) => `SCIM integration ${r.integration.name} created`,
     onSuccess: (r) => {
-      setOpen(false);
+      flow.setOpen(false);
       form.reset(defaults());
-      if (r.api_key_info) setSecret({ name: r.integration.name, token: r.api_key_info });
+      if (r.api_key_info) flow.showSecret(scimTokenSecret(`Token for ${r.integration.name}`, r.api_key_info));
     },
   });
   const submit = form.handleSubmit((v) => {
@@ -64,88 +67,65 @@ export function CreateScimIntegrationButton({ orgId, disabledReason, defaultOpen
       identity_provider: v.identity_provider,
       ...(v.with_token ? { token: { alias: v.token_alias, expires_at: endOfDayUtc(v.token_expires_on) } } : {}),
     };
-    create.mutate(body, {
-      onError: (error) =>
-        applyGatewayErrors(error, form.setError, {
-          name: "name",
-          identity_provider: "identity_provider",
-          "token.alias": "token_alias",
-          "token.expires_at": "token_expires_on",
-        }),
-    });
+    create.mutate(body, { onError: (error) => applyGatewayErrors(error, form.setError, ERROR_FIELDS) });
   });
+  return (
+    <CreateDialog
+      flow={flow}
+      label="New integration"
+      disabledReason={disabledReason}
+      reasonId="scim-permission"
+      onOpen={() => create.reset()}
+      title="New SCIM integration"
+      description="Lets an identity provider create, update and deactivate this organization's users."
+      onSecretClosed={() => create.reset()}
+    >
+      <form onSubmit={(e) => void submit(e)} noValidate className="space-y-4">
+        <ScimIntegrationFields form={form} />
+        <FormError error={create.error} />
+        <FormDialogFooter onCancel={() => flow.setOpen(false)} pending={create.isPending} submitLabel="Create integration" pendingLabel="Creating…" />
+      </form>
+    </CreateDialog>
+  );
+}
+
+function ScimIntegrationFields({ form }: { form: UseFormReturn<FormValues, unknown, z.output<typeof formSchema>> }) {
   const { errors } = form.formState;
   const withToken = useWatch({ control: form.control, name: "with_token" });
   return (
     <>
-      <Button
-        disabled={disabledReason !== undefined}
-        title={disabledReason}
-        aria-describedby={disabledReason ? "scim-permission" : undefined}
-        onClick={() => {
-          create.reset();
-          setOpen(true);
-        }}
-      >
-        New integration
-      </Button>
-      <Dialog open={open} onOpenChange={setOpen}>
-        <DialogContent title="New SCIM integration" description="Lets an identity provider create, update and deactivate this organization's users.">
-          <form onSubmit={(e) => void submit(e)} noValidate className="space-y-4">
-            <Field label="Name" htmlFor="scim-name" error={sentence(errors.name?.message)}>
-              <Input id="scim-name" autoComplete="off" {...form.register("name")} />
+      <Field label="Name" htmlFor="scim-name" error={sentence(errors.name?.message)}>
+        <Input id="scim-name" autoComplete="off" {...form.register("name")} />
+      </Field>
+      <Field label="Identity provider" htmlFor="scim-idp" error={sentence(errors.identity_provider?.message)} hint="Pick one or type another.">
+        <Input id="scim-idp" list="scim-idp-options" autoComplete="off" {...form.register("identity_provider")} />
+      </Field>
+      <datalist id="scim-idp-options">
+        {IDENTITY_PROVIDERS.map((p) => (
+          <option key={p} value={p} />
+        ))}
+      </datalist>
+      <fieldset className="space-y-4 rounded-md border border-slate-200 p-3 dark:border-slate-700">
+        <legend className="px-1 text-sm font-medium">First token</legend>
+        <label className="flex items-center gap-2 text-sm">
+          <input type="checkbox" className="size-4" {...form.register("with_token")} />
+          Create a token now (the identity provider needs one to connect)
+        </label>
+        {withToken ? (
+          <>
+            <Field label="Token alias" htmlFor="scim-token-alias" error={sentence(errors.token_alias?.message)} hint="e.g. okta-2025">
+              <Input id="scim-token-alias" autoComplete="off" {...form.register("token_alias")} />
             </Field>
-            <Field label="Identity provider" htmlFor="scim-idp" error={sentence(errors.identity_provider?.message)} hint="Pick one or type another.">
-              <Input id="scim-idp" list="scim-idp-options" autoComplete="off" {...form.register("identity_provider")} />
-            </Field>
-            <datalist id="scim-idp-options">
-              {IDENTITY_PROVIDERS.map((p) => (
-                <option key={p} value={p} />
-              ))}
-            </datalist>
-            <fieldset className="space-y-4 rounded-md border border-slate-200 p-3 dark:border-slate-700">
-              <legend className="px-1 text-sm font-medium">First token</legend>
-              <label className="flex items-center gap-2 text-sm">
-                <input type="checkbox" className="size-4" {...form.register("with_token")} />
-                Create a token now (the identity provider needs one to connect)
-              </label>
-              {withToken ? (
-                <>
-                  <Field label="Token alias" htmlFor="scim-token-alias" error={sentence(errors.token_alias?.message)} hint="e.g. okta-2025">
-                    <Input id="scim-token-alias" autoComplete="off" {...form.register("token_alias")} />
-                  </Field>
-                  <ExpiryField
-                    id="scim-token-expiry"
-                    label="Token expires on"
-                    error={errors.token_expires_on?.message}
-                    input={form.register("token_expires_on")}
-                    onPick={(d) => form.setValue("token_expires_on", d, { shouldValidate: true, shouldDirty: true })}
-                  />
-                </>
-              ) : null}
-            </fieldset>
-            <FormError error={create.error} />
-            <FormDialogFooter onCancel={() => setOpen(false)} pending={create.isPending} submitLabel="Create integration" pendingLabel="Creating…" />
-          </form>
-        </DialogContent>
-      </Dialog>
-      <SecretDialog
-        open={secret !== null}
-        title={secret ? `Token for ${secret.name}` : "SCIM token"}
-        fileBase={secret ? tokenFileBase(secret.token.alias) : "scim-token"}
-        fields={
-          secret
-            ? [
-                { label: "Token ID", envName: SCIM_TOKEN_ENV.id, value: secret.token.key_id },
-                { label: "Bearer token", envName: SCIM_TOKEN_ENV.token, value: secret.token.api_key, secret: true },
-              ]
-            : []
-        }
-        onClose={() => {
-          setSecret(null);
-          create.reset();
-        }}
-      />
+            <ExpiryField
+              id="scim-token-expiry"
+              label="Token expires on"
+              error={errors.token_expires_on?.message}
+              input={form.register("token_expires_on")}
+              onPick={(d) => form.setValue("token_expires_on", d, { shouldValidate: true, shouldDirty: true })}
+            />
+          </>
+        ) : null}
+      </fieldset>
     </>
   );
 }

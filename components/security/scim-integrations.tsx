@@ -6,15 +6,15 @@ import { useMemo } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardHeader } from "@/components/ui/card";
 import { DataTable, type ColumnDef } from "@/components/ui/data-table";
-import { WidgetSkeleton } from "@/components/ui/skeleton";
-import { EmptyState, ErrorState } from "@/components/ui/states";
+import { EmptyState } from "@/components/ui/states";
+import { QueryState } from "@/components/ui/query-state";
 import type { ScimIntegration } from "@/lib/contract/scim";
 import { scimQueries } from "@/lib/query/security";
-import { ActionsHeader } from "./actions-header";
-import { missingPermission, useOrgAccess } from "./access";
-import { DateText, RelativeTime } from "./dates";
+import { ActionsHeader } from "@/components/common/actions-header";
+import { missingPermission, useOrgAccess } from "@/components/common/use-org";
+import { DateText, RelativeTime } from "@/components/common/dates";
 import { PermissionNote } from "./permission-note";
-import { NewScimIntegrationButton } from "./create-buttons";
+import { CreateScimIntegrationButton } from "./create-buttons";
 import { ScimIntegrationActions } from "./scim-integration-actions";
 
 export function ScimStatusBadge({ status }: { status: string }) {
@@ -26,32 +26,7 @@ export function ScimIntegrationsView({ orgId }: { orgId: string }) {
   const access = useOrgAccess(orgId);
   const reason = access.can("scim.manage") ? undefined : missingPermission("scim.manage");
 
-  const columns = useMemo<ColumnDef<ScimIntegration, unknown>[]>(
-    () => [
-      {
-        accessorKey: "name",
-        header: "Name",
-        cell: ({ row }) => (
-          <Link href={`/orgs/${orgId}/security/scim/${encodeURIComponent(row.original.id)}`} className="font-medium text-brand-600 hover:underline dark:text-brand-500">
-            {row.original.name}
-          </Link>
-        ),
-      },
-      { accessorKey: "identity_provider", header: "Identity provider" },
-      { accessorKey: "status", header: "Status", cell: ({ row }) => <ScimStatusBadge status={row.original.status} /> },
-      { id: "tokens", accessorFn: (i) => i.token_ids.length, header: "Tokens" },
-      { accessorKey: "user_count", header: "Users" },
-      { accessorKey: "last_activity_at", header: "Last activity", cell: ({ row }) => <RelativeTime value={row.original.last_activity_at} /> },
-      { accessorKey: "created_at", header: "Created", cell: ({ row }) => <DateText value={row.original.created_at} /> },
-      {
-        id: "actions",
-        header: () => <ActionsHeader />,
-        enableSorting: false,
-        cell: ({ row }) => <ScimIntegrationActions orgId={orgId} integration={row.original} disabledReason={reason} />,
-      },
-    ],
-    [orgId, reason],
-  );
+  const columns = useMemo(() => scimIntegrationColumns(orgId, reason), [orgId, reason]);
 
   return (
     <div className="space-y-4">
@@ -60,20 +35,49 @@ export function ScimIntegrationsView({ orgId }: { orgId: string }) {
         <CardHeader
           title="SCIM integrations"
           description="Identity providers that create, update and deactivate this organization's users. Open one to manage its tokens."
-          action={<NewScimIntegrationButton orgId={orgId} disabledReason={reason} />}
+          action={<CreateScimIntegrationButton orgId={orgId} disabledReason={reason} />}
         />
-        {integrations.isPending ? (
-          <WidgetSkeleton label="SCIM integrations" lines={3} />
-        ) : integrations.isError ? (
-          <ErrorState error={integrations.error} what="the SCIM integrations" onRetry={() => void integrations.refetch()} />
-        ) : integrations.data.integrations.length === 0 ? (
-          <EmptyState title="No SCIM integrations">Connect an identity provider to provision users automatically.</EmptyState>
-        ) : (
-          <div className="p-4">
-            <DataTable label="SCIM integrations" columns={columns} data={integrations.data.integrations} getRowId={(i) => i.id} />
-          </div>
-        )}
+        <QueryState
+          state={integrations}
+          what="the SCIM integrations"
+          label="SCIM integrations"
+          lines={3}
+          isEmpty={(data) => data.integrations.length === 0}
+          empty={<EmptyState title="No SCIM integrations">Connect an identity provider to provision users automatically.</EmptyState>}
+        >
+          {(data) => (
+            <div className="p-4">
+              <DataTable label="SCIM integrations" columns={columns} data={data.integrations} getRowId={(i) => i.id} />
+            </div>
+          )}
+        </QueryState>
       </Card>
     </div>
   );
+}
+
+function scimIntegrationColumns(orgId: string, reason: string | undefined): ColumnDef<ScimIntegration, unknown>[] {
+  return [
+  {
+    accessorKey: "name",
+    header: "Name",
+    cell: ({ row }) => (
+      <Link href={`/orgs/${orgId}/security/scim/${encodeURIComponent(row.original.id)}`} className="font-medium text-brand-600 hover:underline dark:text-brand-500">
+        {row.original.name}
+      </Link>
+    ),
+  },
+  { accessorKey: "identity_provider", header: "Identity provider" },
+  { accessorKey: "status", header: "Status", cell: ({ row }) => <ScimStatusBadge status={row.original.status} /> },
+  { id: "tokens", accessorFn: (i) => i.token_ids.length, header: "Tokens" },
+  { accessorKey: "user_count", header: "Users" },
+  { accessorKey: "last_activity_at", header: "Last activity", cell: ({ row }) => <RelativeTime value={row.original.last_activity_at} /> },
+  { accessorKey: "created_at", header: "Created", cell: ({ row }) => <DateText value={row.original.created_at} /> },
+  {
+    id: "actions",
+    header: () => <ActionsHeader />,
+    enableSorting: false,
+    cell: ({ row }) => <ScimIntegrationActions orgId={orgId} integration={row.original} disabledReason={reason} />,
+  },
+  ];
 }

@@ -1,22 +1,18 @@
 "use client";
 
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useState } from "react";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
-import { Button } from "@/components/ui/button";
 import { FormDialogFooter } from "@/components/ui/dialog";
-// This module is itself loaded on first use (create-buttons.tsx): Radix directly.
-import { DialogContent, DialogRoot as Dialog } from "@/components/ui/dialog-parts";
 import { Field, Input } from "@/components/ui/field";
-import { SecretDialog } from "@/components/ui/secret-dialog";
+import { CreateDialog, useCreateDialog } from "@/components/common/create-dialog";
 import type { createScimTokenRequestSchema, limitedUsageApiKeyPostResponseSchema } from "@/lib/contract/scim";
 import { securityKeys } from "@/lib/query/keys";
-import { useGatewayMutation } from "@/lib/query/mutation";
+import { useGatewayMutation } from "@/components/common/use-gateway-mutation";
 import { securityPaths } from "@/lib/query/security";
-import { dateFromToday, endOfDayUtc, ExpiryField } from "./expiry-field";
-import { applyGatewayErrors, FormError, sentence } from "./form-errors";
-import { SCIM_TOKEN_ENV, tokenFileBase } from "./scim-token-file";
+import { dateFromToday, endOfDayUtc, ExpiryField } from "@/components/common/expiry-field";
+import { applyGatewayErrors, FormError, sentence } from "@/components/common/form-errors";
+import { scimTokenSecret } from "./scim-token-file";
 import { scimTokenFormSchema } from "./scim-token-form";
 
 type CreateTokenBody = z.input<typeof createScimTokenRequestSchema>;
@@ -27,18 +23,16 @@ type FormOutput = z.output<typeof scimTokenFormSchema>;
 const defaults = (): FormValues => ({ alias: "", expires_on: dateFromToday(90) });
 
 /** "New token" and its dialog, open from the start: it is mounted by the button's first click. */
-export function CreateScimTokenButton({ orgId, integrationId, defaultOpen = false }: { orgId: string; integrationId: string; defaultOpen?: boolean }) {
-  const [open, setOpen] = useState(defaultOpen);
-  const [secret, setSecret] = useState<CreateTokenResponse["api_key_info"] | null>(null);
+export function CreateScimTokenDialog({ orgId, integrationId, defaultOpen = false }: { orgId: string; integrationId: string; defaultOpen?: boolean }) {
+  const flow = useCreateDialog(defaultOpen);
   const form = useForm<FormValues, unknown, FormOutput>({ resolver: zodResolver(scimTokenFormSchema), defaultValues: defaults(), mode: "onTouched" });
   const create = useGatewayMutation<CreateTokenBody, CreateTokenResponse>({
     request: (body) => ({ method: "POST", path: securityPaths.scimTokens(orgId, integrationId), body }),
     invalidate: () => [securityKeys.scimIntegration(orgId, integrationId), securityKeys.scimIntegrations(orgId)],
     success: (r) => `Token ${r.api_key_info.alias} created`,
     onSuccess: (r) => {
-      setOpen(false);
       form.reset(defaults());
-      setSecret(r.api_key_info);
+      flow.showSecret(scimTokenSecret(`Token ${r.api_key_info.alias} created`, r.api_key_info));
     },
   });
   const submit = form.handleSubmit((v) =>
@@ -49,51 +43,28 @@ export function CreateScimTokenButton({ orgId, integrationId, defaultOpen = fals
   );
   const { errors } = form.formState;
   return (
-    <>
-      <Button
-        onClick={() => {
-          create.reset();
-          setOpen(true);
-        }}
-      >
-        New token
-      </Button>
-      <Dialog open={open} onOpenChange={setOpen}>
-        <DialogContent title="New SCIM token" description="Give it to the identity provider. Keep the old token until the provider uses the new one, then delete the old one.">
-          <form onSubmit={(e) => void submit(e)} noValidate className="space-y-4">
-            <Field label="Alias" htmlFor="scim-new-token-alias" error={sentence(errors.alias?.message)} hint="e.g. okta-2026">
-              <Input id="scim-new-token-alias" autoComplete="off" {...form.register("alias")} />
-            </Field>
-            <ExpiryField
-              id="scim-new-token-expiry"
-              label="Expires on"
-              error={errors.expires_on?.message}
-              input={form.register("expires_on")}
-              onPick={(d) => form.setValue("expires_on", d, { shouldValidate: true, shouldDirty: true })}
-            />
-            <FormError error={create.error} />
-            <FormDialogFooter onCancel={() => setOpen(false)} pending={create.isPending} submitLabel="Create token" pendingLabel="Creating…" />
-          </form>
-        </DialogContent>
-      </Dialog>
-      <SecretDialog
-        open={secret !== null}
-        title={secret ? `Token ${secret.alias} created` : "SCIM token"}
-        fileBase={tokenFileBase(secret?.alias ?? "")}
-        fields={
-          secret
-            ? [
-                { label: "Token ID", envName: SCIM_TOKEN_ENV.id, value: secret.key_id },
-                { label: "Bearer token", envName: SCIM_TOKEN_ENV.token, value: secret.api_key, secret: true },
-              ]
-            : []
-        }
-        onClose={() => {
-          setSecret(null);
-          create.reset();
-        }}
-      />
-    </>
+    <CreateDialog
+      flow={flow}
+      label="New token"
+      onOpen={() => create.reset()}
+      title="New SCIM token"
+      description="Give it to the identity provider. Keep the old token until the provider uses the new one, then delete the old one."
+      onSecretClosed={() => create.reset()}
+    >
+      <form onSubmit={(e) => void submit(e)} noValidate className="space-y-4">
+        <Field label="Alias" htmlFor="scim-new-token-alias" error={sentence(errors.alias?.message)} hint="e.g. okta-2026">
+          <Input id="scim-new-token-alias" autoComplete="off" {...form.register("alias")} />
+        </Field>
+        <ExpiryField
+          id="scim-new-token-expiry"
+          label="Expires on"
+          error={errors.expires_on?.message}
+          input={form.register("expires_on")}
+          onPick={(d) => form.setValue("expires_on", d, { shouldValidate: true, shouldDirty: true })}
+        />
+        <FormError error={create.error} />
+        <FormDialogFooter onCancel={() => flow.setOpen(false)} pending={create.isPending} submitLabel="Create token" pendingLabel="Creating…" />
+      </form>
+    </CreateDialog>
   );
 }
-

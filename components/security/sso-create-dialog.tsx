@@ -4,17 +4,15 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
 import { useController, useForm, type FieldError, type Merge } from "react-hook-form";
 import type { z } from "zod";
-import { Button } from "@/components/ui/button";
 import { FormDialogFooter } from "@/components/ui/dialog";
-// This module is itself loaded on first use: Radix directly, with no second fetch on opening.
-import { DialogContent, DialogRoot as Dialog } from "@/components/ui/dialog-parts";
+import { CreateDialog, useCreateDialog } from "@/components/common/create-dialog";
 import { Field, Input } from "@/components/ui/field";
 import { createSsoProviderRequestSchema, type CreateSsoProviderRequest, type SsoProvider } from "@/lib/contract/sso";
 import { securityKeys } from "@/lib/query/keys";
-import { useGatewayMutation } from "@/lib/query/mutation";
+import { useGatewayMutation } from "@/components/common/use-gateway-mutation";
 import { securityPaths } from "@/lib/query/security";
 import { DomainTagsInput } from "./domain-tags-input";
-import { applyGatewayErrors, FormError, sentence } from "./form-errors";
+import { applyGatewayErrors, FormError, sentence } from "@/components/common/form-errors";
 
 type FormValues = z.input<typeof createSsoProviderRequestSchema>;
 
@@ -30,8 +28,8 @@ function domainsError(error: Merge<FieldError, Array<FieldError | undefined>> | 
 }
 
 /** The add-provider form, checked as the gateway checks it: an https issuer, a client id, valid e-mail domains. */
-export function CreateSsoProviderButton({ orgId, disabledReason, defaultOpen = false }: { orgId: string; disabledReason?: string; defaultOpen?: boolean }) {
-  const [open, setOpen] = useState(defaultOpen);
+export function CreateSsoProviderDialog({ orgId, disabledReason, defaultOpen = false }: { orgId: string; disabledReason?: string; defaultOpen?: boolean }) {
+  const flow = useCreateDialog(defaultOpen);
   const [draftError, setDraftError] = useState<string | null>(null);
   const form = useForm<FormValues, unknown, CreateSsoProviderRequest>({
     resolver: zodResolver(createSsoProviderRequestSchema),
@@ -43,7 +41,7 @@ export function CreateSsoProviderButton({ orgId, disabledReason, defaultOpen = f
     invalidate: () => [securityKeys.ssoProviders(orgId)],
     success: (p) => `SSO provider ${new URL(p.issuer_uri).host} added`,
     onSuccess: () => {
-      setOpen(false);
+      flow.setOpen(false);
       form.reset();
     },
   });
@@ -56,47 +54,37 @@ export function CreateSsoProviderButton({ orgId, disabledReason, defaultOpen = f
   const { errors } = form.formState;
   const domains = useController({ control: form.control, name: "email_domains" });
   return (
-    <>
-      <Button
-        disabled={disabledReason !== undefined}
-        title={disabledReason}
-        aria-describedby={disabledReason ? "sso-permission" : undefined}
-        onClick={() => {
-          create.reset();
-          setDraftError(null);
-          setOpen(true);
-        }}
-      >
-        Add provider
-      </Button>
-      <Dialog open={open} onOpenChange={setOpen}>
-        <DialogContent title="Add an SSO provider" description="An OpenID Connect identity provider. People whose e-mail address is at one of its domains sign in through it.">
-          <form onSubmit={(e) => void submit(e)} noValidate className="space-y-4">
-            <Field label="Issuer URI" htmlFor="sso-issuer" error={sentence(errors.issuer_uri?.message)} hint="The provider's issuer identifier, e.g. https://login.example.com/oauth2/default">
-              <Input id="sso-issuer" type="url" inputMode="url" autoComplete="off" placeholder="https://" {...form.register("issuer_uri")} />
-            </Field>
-            <Field label="Client ID" htmlFor="sso-client-id" error={sentence(errors.client_id?.message)} hint="The ID of the application registered for this console at the provider.">
-              <Input id="sso-client-id" autoComplete="off" {...form.register("client_id")} />
-            </Field>
-            <Field
-              label="Email domains"
-              htmlFor="sso-domains"
-              error={sentence(draftError ?? domainsError(errors.email_domains))}
-              hint="Press Enter, comma or space after each domain."
-            >
-              <DomainTagsInput
-                id="sso-domains"
-                value={domains.field.value as string[]}
-                onChange={(next) => domains.field.onChange(next)}
-                onBlur={domains.field.onBlur}
-                onDraftError={setDraftError}
-              />
-            </Field>
-            <FormError error={create.error} />
-            <FormDialogFooter onCancel={() => setOpen(false)} pending={create.isPending} submitLabel="Add provider" pendingLabel="Adding…" />
-          </form>
-        </DialogContent>
-      </Dialog>
-    </>
+    <CreateDialog
+      flow={flow}
+      label="Add provider"
+      disabledReason={disabledReason}
+      reasonId="sso-permission"
+      onOpen={() => {
+        create.reset();
+        setDraftError(null);
+      }}
+      title="Add an SSO provider"
+      description="An OpenID Connect identity provider. People whose e-mail address is at one of its domains sign in through it."
+    >
+      <form onSubmit={(e) => void submit(e)} noValidate className="space-y-4">
+        <Field label="Issuer URI" htmlFor="sso-issuer" error={sentence(errors.issuer_uri?.message)} hint="The provider's issuer identifier, e.g. https://login.example.com/oauth2/default">
+          <Input id="sso-issuer" type="url" inputMode="url" autoComplete="off" placeholder="https://" {...form.register("issuer_uri")} />
+        </Field>
+        <Field label="Client ID" htmlFor="sso-client-id" error={sentence(errors.client_id?.message)} hint="The ID of the application registered for this console at the provider.">
+          <Input id="sso-client-id" autoComplete="off" {...form.register("client_id")} />
+        </Field>
+        <Field label="Email domains" htmlFor="sso-domains" error={sentence(draftError ?? domainsError(errors.email_domains))} hint="Press Enter, comma or space after each domain.">
+          <DomainTagsInput
+            id="sso-domains"
+            value={domains.field.value as string[]}
+            onChange={(next) => domains.field.onChange(next)}
+            onBlur={domains.field.onBlur}
+            onDraftError={setDraftError}
+          />
+        </Field>
+        <FormError error={create.error} />
+        <FormDialogFooter onCancel={() => flow.setOpen(false)} pending={create.isPending} submitLabel="Add provider" pendingLabel="Adding…" />
+      </form>
+    </CreateDialog>
   );
 }

@@ -3,21 +3,20 @@
 import { useQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { DataTable, type ColumnDef } from "@/components/ui/data-table";
-import { WidgetSkeleton } from "@/components/ui/skeleton";
-import { EmptyState, ErrorState } from "@/components/ui/states";
+import { EmptyState } from "@/components/ui/states";
+import { QueryState } from "@/components/ui/query-state";
 import type { SsoProvider } from "@/lib/contract/sso";
 import { securityKeys } from "@/lib/query/keys";
-import { useGatewayMutation } from "@/lib/query/mutation";
+import { useGatewayMutation } from "@/components/common/use-gateway-mutation";
 import { securityPaths, ssoQueries } from "@/lib/query/security";
-import { ActionsHeader } from "./actions-header";
-import { missingPermission, useOrgAccess } from "./access";
-import { DateText } from "./dates";
+import { deleteColumn } from "@/components/common/delete-column";
+import { missingPermission, useOrgAccess } from "@/components/common/use-org";
+import { DateText } from "@/components/common/dates";
 import { PermissionNote } from "./permission-note";
-import { NewSsoProviderButton } from "./create-buttons";
+import { CreateSsoProviderButton } from "./create-buttons";
 
 /** What a user types to confirm a deletion: the issuer's host name. */
 function issuerHost(uri: string): string {
@@ -37,45 +36,7 @@ export function SsoProvidersView({ orgId }: { orgId: string }) {
     onSuccess: () => setDeleting(null),
   });
 
-  const columns = useMemo<ColumnDef<SsoProvider, unknown>[]>(
-    () => [
-      { accessorKey: "issuer_uri", header: "Issuer", cell: ({ row }) => <span className="font-medium">{row.original.issuer_uri}</span> },
-      { accessorKey: "client_id", header: "Client ID", cell: ({ row }) => <code className="font-mono text-xs">{row.original.client_id}</code> },
-      {
-        id: "email_domains",
-        header: "Email domains",
-        enableSorting: false,
-        cell: ({ row }) => (
-          <ul className="flex flex-wrap gap-1" aria-label="Email domains">
-            {row.original.email_domains.map((d) => (
-              <li key={d}>
-                <Badge>{d}</Badge>
-              </li>
-            ))}
-          </ul>
-        ),
-      },
-      { accessorKey: "created_at", header: "Added", cell: ({ row }) => <DateText value={row.original.created_at} /> },
-      {
-        id: "actions",
-        header: () => <ActionsHeader />,
-        enableSorting: false,
-        cell: ({ row }) => (
-          <Button
-            variant="ghost-danger"
-            size="sm"
-            disabled={!canManage}
-            title={reason}
-            aria-label={`Delete SSO provider ${row.original.issuer_uri}`}
-            onClick={() => setDeleting(row.original)}
-          >
-            Delete
-          </Button>
-        ),
-      },
-    ],
-    [canManage, reason],
-  );
+  const columns = useMemo(() => ssoProviderColumns(canManage, reason, setDeleting), [canManage, reason]);
 
   return (
     <div className="space-y-4">
@@ -84,19 +45,22 @@ export function SsoProvidersView({ orgId }: { orgId: string }) {
         <CardHeader
           title="SSO providers"
           description="OpenID Connect providers people of this organization sign in with, chosen by their e-mail domain."
-          action={<NewSsoProviderButton orgId={orgId} disabledReason={reason} />}
+          action={<CreateSsoProviderButton orgId={orgId} disabledReason={reason} />}
         />
-        {providers.isPending ? (
-          <WidgetSkeleton label="SSO providers" lines={3} />
-        ) : providers.isError ? (
-          <ErrorState error={providers.error} what="the SSO providers" onRetry={() => void providers.refetch()} />
-        ) : providers.data.sso_providers.length === 0 ? (
-          <EmptyState title="No SSO providers">Without one, people sign in with their own credentials.</EmptyState>
-        ) : (
-          <div className="p-4">
-            <DataTable label="SSO providers" columns={columns} data={providers.data.sso_providers} getRowId={(p) => p.id} />
-          </div>
-        )}
+        <QueryState
+          state={providers}
+          what="the SSO providers"
+          label="SSO providers"
+          lines={3}
+          isEmpty={(data) => data.sso_providers.length === 0}
+          empty={<EmptyState title="No SSO providers">Without one, people sign in with their own credentials.</EmptyState>}
+        >
+          {(data) => (
+            <div className="p-4">
+              <DataTable label="SSO providers" columns={columns} data={data.sso_providers} getRowId={(p) => p.id} />
+            </div>
+          )}
+        </QueryState>
       </Card>
       <ConfirmDialog
         key={deleting?.id ?? "none"}
@@ -117,4 +81,27 @@ export function SsoProvidersView({ orgId }: { orgId: string }) {
       </ConfirmDialog>
     </div>
   );
+}
+
+function ssoProviderColumns(canManage: boolean, reason: string | undefined, onDelete: (provider: SsoProvider) => void): ColumnDef<SsoProvider, unknown>[] {
+  return [
+  { accessorKey: "issuer_uri", header: "Issuer", cell: ({ row }) => <span className="font-medium">{row.original.issuer_uri}</span> },
+  { accessorKey: "client_id", header: "Client ID", cell: ({ row }) => <code className="font-mono text-xs">{row.original.client_id}</code> },
+  {
+    id: "email_domains",
+    header: "Email domains",
+    enableSorting: false,
+    cell: ({ row }) => (
+      <ul className="flex flex-wrap gap-1" aria-label="Email domains">
+        {row.original.email_domains.map((d) => (
+          <li key={d}>
+            <Badge>{d}</Badge>
+          </li>
+        ))}
+      </ul>
+    ),
+  },
+  { accessorKey: "created_at", header: "Added", cell: ({ row }) => <DateText value={row.original.created_at} /> },
+  deleteColumn<SsoProvider>({ label: (p) => `Delete SSO provider ${p.issuer_uri}`, disabledReason: () => (canManage ? undefined : reason), onDelete }),
+  ];
 }

@@ -8,13 +8,13 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { Field, Input, Select } from "@/components/ui/field";
-import { WidgetSkeleton } from "@/components/ui/skeleton";
 import { ErrorState } from "@/components/ui/states";
 import type { EntitiesPutPostRequest, entitiesPutPostResponseSchema, Entity } from "@/lib/contract/organizations";
 import { orgKeys } from "@/lib/query/keys";
-import { errorMessage, useGatewayMutation } from "@/lib/query/mutation";
-import { gatewayFieldProblems } from "./field-errors";
-import { clearErrorOnChange, formValues, validData, type FieldErrors } from "@/components/ui/native-form";
+import { useGatewayMutation } from "@/components/common/use-gateway-mutation";
+import { errorMessage } from "@/lib/query/fetcher";
+import { gatewayFieldProblems } from "@/components/common/field-errors";
+import { clearErrorOnChange, formValues, validData, type FieldErrors } from "@/components/common/native-form";
 import { ADDRESS_FIELDS, SETTINGS_FIELDS, toFormValues } from "./settings-form";
 import type { SettingsFormInput } from "./settings-schema";
 
@@ -32,36 +32,28 @@ function readSettings(form: HTMLFormElement): SettingsFormInput {
     billing_addr: Object.fromEntries(ADDRESS_FIELDS.map((f) => [f.name, v[`billing_addr.${f.name}`] ?? ""])) as SettingsFormInput["billing_addr"],
   };
 }
-import { useOrg } from "./use-org";
+import { useOrg } from "@/components/common/use-org";
+import { QueryState } from "@/components/ui/query-state";
 import { operationPath } from "@/lib/contract/operations";
 
 type UpdateResponse = z.infer<typeof entitiesPutPostResponseSchema>;
 
 export function OrganizationSettings({ orgId }: { orgId: string }) {
   const { state, entity, access } = useOrg(orgId);
-  if (state.isPending) {
-    return (
-      <Card>
-        <WidgetSkeleton label="organization settings" lines={6} />
-      </Card>
-    );
-  }
-  if (state.isError) {
-    return (
-      <Card>
-        <ErrorState error={state.error} what="the organization's settings" onRetry={() => void state.refetch()} />
-      </Card>
-    );
-  }
-  if (!entity) {
-    return (
-      <Card>
-        <ErrorState error={{ status: 403, message: "This organization is not among yours" }} what="this organization" />
-      </Card>
-    );
-  }
-  // Keyed by the entity so a saved answer re-seeds the form's defaults.
-  return <SettingsForm key={`${entity.id}:${JSON.stringify(toFormValues(entity))}`} entity={entity} canEdit={access.isOwner} />;
+  return (
+    <QueryState state={state} what="the organization's settings" label="organization settings" lines={6} frame={(node) => <Card>{node}</Card>}>
+      {() =>
+        entity ? (
+          // Keyed by the entity so a saved answer re-seeds the form's defaults.
+          <SettingsForm key={`${entity.id}:${JSON.stringify(toFormValues(entity))}`} entity={entity} canEdit={access.isOwner} />
+        ) : (
+          <Card>
+            <ErrorState error={{ status: 403, message: "This organization is not among yours" }} what="this organization" />
+          </Card>
+        )
+      }
+    </QueryState>
+  );
 }
 
 function SettingsForm({ entity, canEdit }: { entity: Entity; canEdit: boolean }) {
@@ -109,73 +101,11 @@ function SettingsForm({ entity, canEdit }: { entity: Entity; canEdit: boolean })
       aria-label="Organization settings"
       className="space-y-6"
     >
-      {!canEdit ? (
-        <div role="note" className="flex gap-2 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200">
-          <Lock className="mt-0.5 size-4 shrink-0" aria-hidden />
-          <p>
-            Read-only: only owners of {entity.name} can change these settings. You are a {entity.relation} of this organization.
-          </p>
-        </div>
-      ) : null}
+      {!canEdit ? <ReadOnlyNote entity={entity} /> : null}
       <fieldset disabled={!canEdit || update.isPending} className="space-y-6">
-        <Card>
-          <CardHeader title="Organization" description="How the organization is named across the console." />
-          <CardBody className="grid gap-4 sm:grid-cols-2">
-            <Field label="Organization name" htmlFor="organization_name" error={errors.organization_name}>
-              <Input id="organization_name" name="organization_name" autoComplete="organization" defaultValue={defaults.organization_name} />
-            </Field>
-            <Field label="Company name" htmlFor="company_name" hint="The legal name on invoices." error={errors.company_name}>
-              <Input id="company_name" name="company_name" defaultValue={defaults.company_name} />
-            </Field>
-            <dl className="grid grid-cols-2 gap-3 text-sm sm:col-span-2 sm:grid-cols-4">
-              <div>
-                <dt className="text-xs text-slate-500 dark:text-slate-400">Organization ID</dt>
-                <dd className="break-all font-mono text-xs">{entity.id}</dd>
-              </div>
-              <div>
-                <dt className="text-xs text-slate-500 dark:text-slate-400">Type</dt>
-                <dd>{entity.organization_type ?? "—"}</dd>
-              </div>
-              <div>
-                <dt className="text-xs text-slate-500 dark:text-slate-400">State</dt>
-                <dd>
-                  <Badge tone={entity.state === "active" ? "good" : "warn"}>{entity.state}</Badge>
-                </dd>
-              </div>
-              <div>
-                <dt className="text-xs text-slate-500 dark:text-slate-400">Your relation</dt>
-                <dd>{entity.relation}</dd>
-              </div>
-            </dl>
-          </CardBody>
-        </Card>
-
-        <Card>
-          <CardHeader title="Tax" description="The tax identifier printed on invoices." />
-          <CardBody className="grid gap-4 sm:grid-cols-2">
-            <Field label="Tax ID" htmlFor="tax_id" error={errors.tax_id}>
-              <Input id="tax_id" name="tax_id" defaultValue={defaults.tax_id} />
-            </Field>
-            <Field label="Tax ID type" htmlFor="tax_id_type" error={errors.tax_id_type}>
-              <Select id="tax_id_type" name="tax_id_type" defaultValue={defaults.tax_id_type}>
-                <option value="">Not set</option>
-                <option value="EIN">EIN (United States)</option>
-                <option value="VAT">VAT (European Union)</option>
-              </Select>
-            </Field>
-          </CardBody>
-        </Card>
-
-        <Card>
-          <CardHeader title="Billing address" description="All fields but the second line are required once any is filled in." />
-          <CardBody className="grid gap-4 sm:grid-cols-2">
-            {ADDRESS_FIELDS.map((f) => (
-              <Field key={f.name} label={f.label} htmlFor={`billing_addr-${f.name}`} error={errors[`billing_addr.${f.name}`]}>
-                <Input id={`billing_addr-${f.name}`} name={`billing_addr.${f.name}`} autoComplete={f.autoComplete} defaultValue={defaults.billing_addr[f.name]} />
-              </Field>
-            ))}
-          </CardBody>
-        </Card>
+        <OrganizationCard entity={entity} defaults={defaults} errors={errors} />
+        <TaxCard defaults={defaults} errors={errors} />
+        <AddressCard defaults={defaults} errors={errors} />
       </fieldset>
 
       {submitError ? (
@@ -194,5 +124,88 @@ function SettingsForm({ entity, canEdit }: { entity: Entity; canEdit: boolean })
         {!canEdit ? <span className="text-sm text-slate-500 dark:text-slate-400">Saving needs the owner relation.</span> : null}
       </div>
     </form>
+  );
+}
+
+function ReadOnlyNote({ entity }: { entity: Entity }) {
+  return (
+    <div role="note" className="flex gap-2 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200">
+      <Lock className="mt-0.5 size-4 shrink-0" aria-hidden />
+      <p>
+        Read-only: only owners of {entity.name} can change these settings. You are a {entity.relation} of this organization.
+      </p>
+    </div>
+  );
+}
+
+/** The names, and what the caller cannot change: id, type, state, relation. */
+function OrganizationCard({ entity, defaults, errors }: { entity: Entity; defaults: SettingsFormInput; errors: FieldErrors }) {
+  return (
+    <Card>
+      <CardHeader title="Organization" description="How the organization is named across the console." />
+      <CardBody className="grid gap-4 sm:grid-cols-2">
+        <Field label="Organization name" htmlFor="organization_name" error={errors.organization_name}>
+          <Input id="organization_name" name="organization_name" autoComplete="organization" defaultValue={defaults.organization_name} />
+        </Field>
+        <Field label="Company name" htmlFor="company_name" hint="The legal name on invoices." error={errors.company_name}>
+          <Input id="company_name" name="company_name" defaultValue={defaults.company_name} />
+        </Field>
+        <dl className="grid grid-cols-2 gap-3 text-sm sm:col-span-2 sm:grid-cols-4">
+          <div>
+            <dt className="text-xs text-slate-500 dark:text-slate-400">Organization ID</dt>
+            <dd className="break-all font-mono text-xs">{entity.id}</dd>
+          </div>
+          <div>
+            <dt className="text-xs text-slate-500 dark:text-slate-400">Type</dt>
+            <dd>{entity.organization_type ?? "—"}</dd>
+          </div>
+          <div>
+            <dt className="text-xs text-slate-500 dark:text-slate-400">State</dt>
+            <dd>
+              <Badge tone={entity.state === "active" ? "good" : "warn"}>{entity.state}</Badge>
+            </dd>
+          </div>
+          <div>
+            <dt className="text-xs text-slate-500 dark:text-slate-400">Your relation</dt>
+            <dd>{entity.relation}</dd>
+          </div>
+        </dl>
+      </CardBody>
+    </Card>
+  );
+}
+
+function TaxCard({ defaults, errors }: { defaults: SettingsFormInput; errors: FieldErrors }) {
+  return (
+    <Card>
+      <CardHeader title="Tax" description="The tax identifier printed on invoices." />
+      <CardBody className="grid gap-4 sm:grid-cols-2">
+        <Field label="Tax ID" htmlFor="tax_id" error={errors.tax_id}>
+          <Input id="tax_id" name="tax_id" defaultValue={defaults.tax_id} />
+        </Field>
+        <Field label="Tax ID type" htmlFor="tax_id_type" error={errors.tax_id_type}>
+          <Select id="tax_id_type" name="tax_id_type" defaultValue={defaults.tax_id_type}>
+            <option value="">Not set</option>
+            <option value="EIN">EIN (United States)</option>
+            <option value="VAT">VAT (European Union)</option>
+          </Select>
+        </Field>
+      </CardBody>
+    </Card>
+  );
+}
+
+function AddressCard({ defaults, errors }: { defaults: SettingsFormInput; errors: FieldErrors }) {
+  return (
+    <Card>
+      <CardHeader title="Billing address" description="All fields but the second line are required once any is filled in." />
+      <CardBody className="grid gap-4 sm:grid-cols-2">
+        {ADDRESS_FIELDS.map((f) => (
+          <Field key={f.name} label={f.label} htmlFor={`billing_addr-${f.name}`} error={errors[`billing_addr.${f.name}`]}>
+            <Input id={`billing_addr-${f.name}`} name={`billing_addr.${f.name}`} autoComplete={f.autoComplete} defaultValue={defaults.billing_addr[f.name]} />
+          </Field>
+        ))}
+      </CardBody>
+    </Card>
   );
 }

@@ -1,9 +1,9 @@
 "use client";
 
 import { Building2, ChevronsUpDown } from "lucide-react";
-import { lazy } from "react";
 import { Button } from "@/components/ui/button";
 import { OnFirstUse } from "@/components/ui/on-first-use";
+import { lazyComponent } from "@/components/common/lazy";
 
 export interface OrgSummary {
   id: string;
@@ -12,8 +12,7 @@ export interface OrgSummary {
 }
 
 // The menu (Radix dropdown, positioning, focus management) is fetched on first use.
-const loadMenu = () => import("./org-switcher-menu");
-const OrgSwitcherMenu = lazy(loadMenu);
+const OrgSwitcherMenu = lazyComponent(() => import("./org-switcher-menu").then((m) => m.default));
 
 export function OrgSwitcher({ orgs, currentId }: { orgs: OrgSummary[]; currentId: string }) {
   const current = orgs.find((o) => o.id === currentId);
@@ -32,5 +31,5 @@ export function OrgSwitcher({ orgs, currentId }: { orgs: OrgSummary[]; currentId
       <ChevronsUpDown className="opacity-60" />
     </Button>
   );
-  return <OnFirstUse trigger={trigger} preload={loadMenu} menu={<OrgSwitcherMenu orgs={orgs} currentId={currentId} trigger={trigger({})} />} />;
+  return <OnFirstUse trigger={trigger} preload={OrgSwitcherMenu.preload} menu={<OrgSwitcherMenu orgs={orgs} currentId={currentId} trigger={trigger({})} />} />;
 }

@@ -1,13 +1,12 @@
 "use client";
 
 import { UserRound } from "lucide-react";
-import { lazy } from "react";
 import { Button } from "@/components/ui/button";
 import { OnFirstUse } from "@/components/ui/on-first-use";
+import { lazyComponent } from "@/components/common/lazy";
 
 // The menu (Radix dropdown, and next-auth's client for signing out) is fetched on first use.
-const loadMenu = () => import("./user-menu-content");
-const UserMenuContent = lazy(loadMenu);
+const UserMenuContent = lazyComponent(() => import("./user-menu-content").then((m) => m.default));
 
 export function UserMenu({ email }: { email: string }) {
   const trigger = (handlers: object) => (
@@ -16,5 +15,5 @@ export function UserMenu({ email }: { email: string }) {
       <span className="hidden max-w-40 truncate sm:inline">{email}</span>
     </Button>
   );
-  return <OnFirstUse trigger={trigger} preload={loadMenu} menu={<UserMenuContent email={email} trigger={trigger({})} />} />;
+  return <OnFirstUse trigger={trigger} preload={UserMenuContent.preload} menu={<UserMenuContent email={email} trigger={trigger({})} />} />;
 }

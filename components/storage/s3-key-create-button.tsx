@@ -1,15 +1,15 @@
 "use client";
 
-import { lazy } from "react";
 import { Button } from "@/components/ui/button";
-import { OnFirstUse, type TriggerHandlers } from "@/components/ui/on-first-use";
+import type { TriggerHandlers } from "@/components/ui/on-first-use";
+import { lazyDialog } from "@/components/common/lazy";
 
 // The dialog's form (react-hook-form, the contract's zod schema) is fetched on the first click.
-const load = () => import("./s3-key-create-dialog");
-const CreateS3KeyButton = lazy(() => load().then((m) => ({ default: m.CreateS3KeyButton })));
+const S3KeyDialog = lazyDialog(() => import("./s3-key-create-dialog").then((m) => m.CreateS3KeyDialog));
+
+const trigger = (handlers: TriggerHandlers) => <Button {...handlers}>New key</Button>;
 
 /** "New key"; its dialog loads on first use. */
-export function NewS3KeyButton({ orgId }: { orgId: string }) {
-  const trigger = (handlers: TriggerHandlers) => <Button {...handlers}>New key</Button>;
-  return <OnFirstUse trigger={trigger} preload={load} menu={<CreateS3KeyButton orgId={orgId} defaultOpen />} />;
+export function CreateS3KeyButton({ orgId }: { orgId: string }) {
+  return <S3KeyDialog trigger={trigger} orgId={orgId} />;
 }

@@ -1,22 +1,18 @@
 "use client";
 
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { z } from "zod";
-import { Button } from "@/components/ui/button";
 import { FormDialogFooter } from "@/components/ui/dialog";
-// This module is itself loaded on first use: Radix directly, with no second fetch on opening.
-import { DialogContent, DialogRoot as Dialog } from "@/components/ui/dialog-parts";
 import { Field, Input } from "@/components/ui/field";
-import { SecretDialog } from "@/components/ui/secret-dialog";
-import { applyGatewayErrors, FormError, sentence } from "@/components/security/form-errors";
-import { endOfDayUtc, ExpiryField } from "@/components/security/expiry-field";
-import { optionalExpiryDateSchema } from "@/components/security/expiry-schema";
+import { CreateDialog, useCreateDialog, type OneTimeSecret } from "@/components/common/create-dialog";
+import { applyGatewayErrors, FormError, sentence } from "@/components/common/form-errors";
+import { endOfDayUtc, ExpiryField } from "@/components/common/expiry-field";
+import { optionalExpiryDateSchema } from "@/components/common/expiry-schema";
 import type { createS3KeyResponseSchema, CreateS3KeyRequest } from "@/lib/contract/s3";
 import { createS3KeyRequestSchema } from "@/lib/contract/s3";
 import { storageKeys } from "@/lib/query/keys";
-import { useGatewayMutation } from "@/lib/query/mutation";
+import { useGatewayMutation } from "@/components/common/use-gateway-mutation";
 import { storagePaths } from "@/lib/query/storage";
 
 type CreateS3KeyResponse = z.infer<typeof createS3KeyResponseSchema>;
@@ -36,11 +32,20 @@ function fileBase(alias: string | undefined, accessKeyId: string): string {
   return `s3-key-${slug || accessKeyId}`;
 }
 
+function s3KeySecret(key: CreateS3KeyResponse, alias: string | undefined): OneTimeSecret {
+  return {
+    title: alias ? `S3 key ${alias} created` : "S3 key created",
+    fileBase: fileBase(alias, key.access_key_id),
+    fields: [
+      { label: "Access key ID", envName: "AWS_ACCESS_KEY_ID", value: key.access_key_id },
+      { label: "Secret access key", envName: "AWS_SECRET_ACCESS_KEY", value: key.secret_key, secret: true },
+    ],
+  };
+}
+
 /** "New key": alias and optional expiry; the secret is shown once, then only its access key id remains. */
-export function CreateS3KeyButton({ orgId, defaultOpen = false }: { orgId: string; defaultOpen?: boolean }) {
-  const [open, setOpen] = useState(defaultOpen);
-  // The one-time secret lives only here, in memory, until the user confirms they saved it.
-  const [secret, setSecret] = useState<(CreateS3KeyResponse & { alias?: string }) | null>(null);
+export function CreateS3KeyDialog({ orgId, defaultOpen = false }: { orgId: string; defaultOpen?: boolean }) {
+  const flow = useCreateDialog(defaultOpen);
   const form = useForm<FormValues, unknown, z.output<typeof formSchema>>({
     resolver: zodResolver(formSchema),
     defaultValues: { alias: "", expires_on: "" },
@@ -51,8 +56,7 @@ export function CreateS3KeyButton({ orgId, defaultOpen = false }: { orgId: strin
     invalidate: () => [storageKeys.s3Keys(orgId)],
     success: () => "S3 key created",
     onSuccess: (result, vars) => {
-      setSecret({ ...result, alias: vars.alias });
-      setOpen(false);
+      flow.showSecret(s3KeySecret(result, vars.alias));
       form.reset();
     },
   });
@@ -65,52 +69,29 @@ export function CreateS3KeyButton({ orgId, defaultOpen = false }: { orgId: strin
   });
   const { errors } = form.formState;
   return (
-    <>
-      <Button
-        onClick={() => {
-          create.reset();
-          setOpen(true);
-        }}
-      >
-        New key
-      </Button>
-      <Dialog open={open} onOpenChange={setOpen}>
-        <DialogContent title="New S3 access key" description="The key acts as you: it can reach what you can reach in this organization's object storage.">
-          <form onSubmit={(e) => void submit(e)} noValidate className="space-y-4">
-            <Field label="Alias" htmlFor="s3-alias" error={sentence(errors.alias?.message)} hint="Optional: a name that says where the key is used, e.g. ci-runner.">
-              <Input id="s3-alias" autoComplete="off" {...form.register("alias")} />
-            </Field>
-            <ExpiryField
-              id="s3-expiry"
-              label="Expires on"
-              optional
-              error={errors.expires_on?.message}
-              input={form.register("expires_on")}
-              onPick={(d) => form.setValue("expires_on", d, { shouldValidate: true, shouldDirty: true })}
-            />
-            <FormError error={create.error} />
-            <FormDialogFooter onCancel={() => setOpen(false)} pending={create.isPending} submitLabel="Create key" pendingLabel="Creating…" />
-          </form>
-        </DialogContent>
-      </Dialog>
-      <SecretDialog
-        open={secret !== null}
-        title={secret?.alias ? `S3 key ${secret.alias} created` : "S3 key created"}
-        fileBase={secret ? fileBase(secret.alias, secret.access_key_id) : "s3-key"}
-        fields={
-          secret
-            ? [
-                { label: "Access key ID", envName: "AWS_ACCESS_KEY_ID", value: secret.access_key_id },
-                { label: "Secret access key", envName: "AWS_SECRET_ACCESS_KEY", value: secret.secret_key, secret: true },
-              ]
-            : []
-        }
-        onClose={() => {
-          setSecret(null);
-          // Drop the response (it holds the secret) from the mutation's state too.
-          create.reset();
-        }}
-      />
-    </>
+    <CreateDialog
+      flow={flow}
+      label="New key"
+      onOpen={() => create.reset()}
+      title="New S3 access key"
+      description="The key acts as you: it can reach what you can reach in this organization's object storage."
+      onSecretClosed={() => create.reset()}
+    >
+      <form onSubmit={(e) => void submit(e)} noValidate className="space-y-4">
+        <Field label="Alias" htmlFor="s3-alias" error={sentence(errors.alias?.message)} hint="Optional: a name that says where the key is used, e.g. ci-runner.">
+          <Input id="s3-alias" autoComplete="off" {...form.register("alias")} />
+        </Field>
+        <ExpiryField
+          id="s3-expiry"
+          label="Expires on"
+          optional
+          error={errors.expires_on?.message}
+          input={form.register("expires_on")}
+          onPick={(d) => form.setValue("expires_on", d, { shouldValidate: true, shouldDirty: true })}
+        />
+        <FormError error={create.error} />
+        <FormDialogFooter onCancel={() => flow.setOpen(false)} pending={create.isPending} submitLabel="Create key" pendingLabel="Creating…" />
+      </form>
+    </CreateDialog>
   );
 }

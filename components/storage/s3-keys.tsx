@@ -4,22 +4,21 @@ import { useQuery } from "@tanstack/react-query";
 import { parseAsStringLiteral, useQueryState } from "nuqs";
 import { useMemo, useState } from "react";
 import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { DataTable, type ColumnDef } from "@/components/ui/data-table";
 import { PageHeader } from "@/components/ui/page-header";
-import { WidgetSkeleton } from "@/components/ui/skeleton";
-import { EmptyState, ErrorState } from "@/components/ui/states";
-import { ActionsHeader } from "@/components/security/actions-header";
-import { useOrgAccess } from "@/components/security/access";
-import { DateText, expiryState, ExpiryCell } from "@/components/security/dates";
+import { EmptyState } from "@/components/ui/states";
+import { QueryState } from "@/components/ui/query-state";
+import { deleteColumn } from "@/components/common/delete-column";
+import { useOrgAccess } from "@/components/common/use-org";
+import { DateText, expiryState, ExpiryCell } from "@/components/common/dates";
 import type { S3Key } from "@/lib/contract/s3";
 import { storageKeys } from "@/lib/query/keys";
-import { useGatewayMutation } from "@/lib/query/mutation";
+import { useGatewayMutation } from "@/components/common/use-gateway-mutation";
 import { storagePaths, storageQueries } from "@/lib/query/storage";
 import { cn } from "@/lib/utils";
-import { NewS3KeyButton } from "./s3-key-create-button";
+import { CreateS3KeyButton } from "./s3-key-create-button";
 
 const OWNERS = ["all", "mine"] as const;
 
@@ -60,50 +59,7 @@ export function S3KeysView({ orgId, userId }: { orgId: string; userId: string })
   });
   const canManageOthers = access.can("s3.manage");
 
-  const columns = useMemo<ColumnDef<S3Key, unknown>[]>(
-    () => [
-      { accessorKey: "alias", header: "Alias", cell: ({ row }) => row.original.alias || <span className="text-slate-500">(no alias)</span> },
-      { accessorKey: "access_key_id", header: "Access key ID", cell: ({ row }) => <code className="font-mono text-xs">{row.original.access_key_id}</code> },
-      {
-        accessorKey: "status",
-        header: "Status",
-        cell: ({ row }) => {
-          const expired = expiryState(row.original.expire_at) === "expired";
-          return <Badge tone={row.original.status === "enabled" ? "good" : "neutral"}>{row.original.status === "enabled" ? "Enabled" : expired ? "Disabled (expired)" : "Disabled"}</Badge>;
-        },
-      },
-      { accessorKey: "created_at", header: "Created", cell: ({ row }) => <DateText value={row.original.created_at} /> },
-      { accessorKey: "expire_at", header: "Expires", cell: ({ row }) => <ExpiryCell value={row.original.expire_at} /> },
-      {
-        accessorKey: "user_id",
-        header: "Owner",
-        cell: ({ row }) =>
-          row.original.user_id === userId ? <Badge tone="info">you</Badge> : <code className="font-mono text-xs">{row.original.user_id}</code>,
-      },
-      {
-        id: "actions",
-        header: () => <ActionsHeader />,
-        enableSorting: false,
-        cell: ({ row }) => {
-          const key = row.original;
-          const allowed = key.user_id === userId || canManageOthers;
-          return (
-            <Button
-              variant="ghost-danger"
-              size="sm"
-              disabled={!allowed}
-              title={allowed ? undefined : "Only the key's owner, or someone with the s3.manage permission, can delete it."}
-              aria-label={`Delete S3 key ${keyName(key)}`}
-              onClick={() => setDeleting(key)}
-            >
-              Delete
-            </Button>
-          );
-        },
-      },
-    ],
-    [userId, canManageOthers],
-  );
+  const columns = useMemo(() => s3KeyColumns(userId, canManageOthers, setDeleting), [userId, canManageOthers]);
 
   const rows = (keys.data?.items ?? []).filter((k) => owner === "all" || k.user_id === userId);
   return (
@@ -111,7 +67,7 @@ export function S3KeysView({ orgId, userId }: { orgId: string; userId: string })
       <PageHeader
         title="Object storage keys"
         description="S3-compatible access keys for this organization's object storage. A key acts as the user who created it; its secret is shown only once."
-        actions={<NewS3KeyButton orgId={orgId} />}
+        actions={<CreateS3KeyButton orgId={orgId} />}
       />
       <Card>
         <CardHeader title="S3 access keys" description={
@@ -119,17 +75,20 @@ export function S3KeysView({ orgId, userId }: { orgId: string; userId: string })
               ? "Every key in the organization, yours and your colleagues'."
               : "Every key in the organization. You can delete only your own: deleting others' needs the s3.manage permission."
           } action={<OwnerFilter value={owner} onChange={(v) => void setOwner(v === "all" ? null : v)} />} />
-        {keys.isPending ? (
-          <WidgetSkeleton label="S3 keys" lines={4} />
-        ) : keys.isError ? (
-          <ErrorState error={keys.error} what="the S3 keys" onRetry={() => void keys.refetch()} />
-        ) : rows.length === 0 ? (
-          <EmptyState title={owner === "mine" ? "You have no S3 keys" : "No S3 keys yet"}>Create a key to reach the object storage with any S3 client.</EmptyState>
-        ) : (
-          <div className="p-4">
-            <DataTable label="S3 access keys" columns={columns} data={rows} getRowId={(k) => k.access_key_id} />
-          </div>
-        )}
+        <QueryState
+          state={keys}
+          what="the S3 keys"
+          label="S3 keys"
+          lines={4}
+          isEmpty={() => rows.length === 0}
+          empty={<EmptyState title={owner === "mine" ? "You have no S3 keys" : "No S3 keys yet"}>Create a key to reach the object storage with any S3 client.</EmptyState>}
+        >
+          {() => (
+            <div className="p-4">
+              <DataTable label="S3 access keys" columns={columns} data={rows} getRowId={(k) => k.access_key_id} />
+            </div>
+          )}
+        </QueryState>
       </Card>
       <ConfirmDialog
         key={deleting?.access_key_id ?? "none"}
@@ -150,4 +109,32 @@ export function S3KeysView({ orgId, userId }: { orgId: string; userId: string })
       </ConfirmDialog>
     </div>
   );
+}
+
+function s3KeyColumns(userId: string, canManageOthers: boolean, onDelete: (key: S3Key) => void): ColumnDef<S3Key, unknown>[] {
+  return [
+  { accessorKey: "alias", header: "Alias", cell: ({ row }) => row.original.alias || <span className="text-slate-500">(no alias)</span> },
+  { accessorKey: "access_key_id", header: "Access key ID", cell: ({ row }) => <code className="font-mono text-xs">{row.original.access_key_id}</code> },
+  {
+    accessorKey: "status",
+    header: "Status",
+    cell: ({ row }) => {
+      const expired = expiryState(row.original.expire_at) === "expired";
+      return <Badge tone={row.original.status === "enabled" ? "good" : "neutral"}>{row.original.status === "enabled" ? "Enabled" : expired ? "Disabled (expired)" : "Disabled"}</Badge>;
+    },
+  },
+  { accessorKey: "created_at", header: "Created", cell: ({ row }) => <DateText value={row.original.created_at} /> },
+  { accessorKey: "expire_at", header: "Expires", cell: ({ row }) => <ExpiryCell value={row.original.expire_at} /> },
+  {
+    accessorKey: "user_id",
+    header: "Owner",
+    cell: ({ row }) =>
+      row.original.user_id === userId ? <Badge tone="info">you</Badge> : <code className="font-mono text-xs">{row.original.user_id}</code>,
+  },
+  deleteColumn<S3Key>({
+    label: (key) => `Delete S3 key ${keyName(key)}`,
+    disabledReason: (key) => (key.user_id === userId || canManageOthers ? undefined : "Only the key's owner, or someone with the s3.manage permission, can delete it."),
+    onDelete,
+  }),
+  ];
 }

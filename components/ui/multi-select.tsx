@@ -3,7 +3,7 @@
 import { ChevronDown } from "lucide-react";
 import { lazy, useId } from "react";
 import { cn } from "@/lib/utils";
-import { OnFirstUse, type TriggerHandlers } from "./on-first-use";
+import { OnFirstUse, type TriggerHandlers } from "@/components/ui/on-first-use";
 
 export interface MultiSelectOption {
   value: string;
@@ -25,6 +25,7 @@ export interface MultiSelectProps {
 
 // The checklist (Radix popover and its positioning) is fetched on the first click.
 const load = () => import("./multi-select-popover");
+const preload = () => void load().catch(() => undefined);
 const MultiSelectPopover = lazy(load);
 
 /**
@@ -56,7 +57,7 @@ export function MultiSelect(props: MultiSelectProps) {
       <span id={`${id}-label`} className="block text-sm font-medium">
         {label}
       </span>
-      <OnFirstUse trigger={trigger} preload={load} menu={<MultiSelectPopover {...props} trigger={trigger({})} />} />
+      <OnFirstUse trigger={trigger} preload={preload} menu={<MultiSelectPopover {...props} trigger={trigger({})} />} />
     </div>
   );
 }

@@ -22,7 +22,8 @@ export function OnFirstUse({
 }: {
   trigger: (handlers: TriggerHandlers) => ReactElement;
   menu: ReactNode;
-  preload: () => Promise<unknown>;
+  /** Starts fetching the code (and swallows a failure: the render retries). */
+  preload: () => void;
 }) {
   const [armed, setArmed] = useState(false);
   if (armed) return <Suspense fallback={trigger({})}>{menu}</Suspense>;
@@ -34,7 +35,7 @@ export function OnFirstUse({
         setArmed(true);
       }
     },
-    onPointerEnter: () => void preload().catch(() => undefined),
-    onFocus: () => void preload().catch(() => undefined),
+    onPointerEnter: preload,
+    onFocus: preload,
   });
 }

@@ -1,18 +1,15 @@
 "use client";
 
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Download } from "lucide-react";
 import { useState } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { toast } from "@/components/ui/toast";
 import { z } from "zod";
-import { downloadFrom } from "@/components/ui/download";
-import { Button } from "@/components/ui/button";
-import { DialogFooter } from "@/components/ui/dialog";
+import { downloadFrom } from "@/components/common/download";
 // Loaded on first use already (export-button.tsx): Radix directly, so its trigger never blinks out.
-import { DialogContent, DialogRoot as Dialog, DialogTrigger } from "@/components/ui/dialog-parts";
-import { Field, Input, Textarea } from "@/components/ui/field";
+import { Field, Textarea } from "@/components/ui/field";
 import { MultiSelect } from "@/components/ui/multi-select";
+import { DateRangeFields, ExportDialogFrame } from "@/components/spend/export-dialog-frame";
 import { dateSchema, orderedRange } from "@/lib/contract/time";
 import { usageExportQuerySchema } from "@/lib/contract/usage";
 import { usageExportUrl, type UsageFilters, type UsageOptions } from "@/lib/query/usage";
@@ -95,85 +92,67 @@ export function UsageExportDialog({ orgId, options, projectLabel, defaults, defa
   });
 
   return (
-    <Dialog
+    <ExportDialogFrame
       open={open}
       onOpenChange={(next) => {
         if (next) form.reset(initial());
         setOpen(next);
       }}
+      title="Export usage as CSV"
+      description="Resource-level usage: one row per resource and day. Empty lists export every project, resource type and region."
+      onSubmit={(e) => void submit(e)}
     >
-      <DialogTrigger asChild>
-        <Button variant="secondary" className="w-full sm:w-auto">
-          <Download /> Export CSV
-        </Button>
-      </DialogTrigger>
-      <DialogContent
-        title="Export usage as CSV"
-        description="Resource-level usage: one row per resource and day. Empty lists export every project, resource type and region."
+      <Controller
+        control={form.control}
+        name="projects"
+        render={({ field }) => (
+          <MultiSelect
+            label="Projects"
+            emptyLabel="All projects"
+            options={(options?.projects ?? []).map((id) => ({ value: id, label: projectLabel(id) })).sort((a, b) => compareNames(a.label, b.label))}
+            value={field.value}
+            onChange={field.onChange}
+          />
+        )}
+      />
+      {message("projects") ? <p role="alert" className="text-xs text-red-600 dark:text-red-400">{message("projects")}</p> : null}
+      <Controller
+        control={form.control}
+        name="resource_types"
+        render={({ field }) => (
+          <MultiSelect
+            label="Resource types"
+            emptyLabel="All resource types"
+            options={(options?.resource_types ?? []).map((v) => ({ value: v }))}
+            value={field.value}
+            onChange={field.onChange}
+          />
+        )}
+      />
+      {message("resource_types") ? <p role="alert" className="text-xs text-red-600 dark:text-red-400">{message("resource_types")}</p> : null}
+      <Controller
+        control={form.control}
+        name="regions"
+        render={({ field }) => (
+          <MultiSelect label="Regions" emptyLabel="All regions" options={(options?.regions ?? []).map((v) => ({ value: v }))} value={field.value} onChange={field.onChange} />
+        )}
+      />
+      {message("regions") ? <p role="alert" className="text-xs text-red-600 dark:text-red-400">{message("regions")}</p> : null}
+      <Field
+        label="Resource IDs"
+        htmlFor="usage-export-resources"
+        hint="The operation requires the IDs of the resources to include (up to 100), separated by commas, spaces or new lines."
+        error={message("resources")}
       >
-        <form noValidate onSubmit={(e) => void submit(e)} className="space-y-4">
-          <Controller
-            control={form.control}
-            name="projects"
-            render={({ field }) => (
-              <MultiSelect
-                label="Projects"
-                emptyLabel="All projects"
-                options={(options?.projects ?? []).map((id) => ({ value: id, label: projectLabel(id) })).sort((a, b) => compareNames(a.label, b.label))}
-                value={field.value}
-                onChange={field.onChange}
-              />
-            )}
-          />
-          {message("projects") ? <p role="alert" className="text-xs text-red-600 dark:text-red-400">{message("projects")}</p> : null}
-          <Controller
-            control={form.control}
-            name="resource_types"
-            render={({ field }) => (
-              <MultiSelect
-                label="Resource types"
-                emptyLabel="All resource types"
-                options={(options?.resource_types ?? []).map((v) => ({ value: v }))}
-                value={field.value}
-                onChange={field.onChange}
-              />
-            )}
-          />
-          {message("resource_types") ? <p role="alert" className="text-xs text-red-600 dark:text-red-400">{message("resource_types")}</p> : null}
-          <Controller
-            control={form.control}
-            name="regions"
-            render={({ field }) => (
-              <MultiSelect label="Regions" emptyLabel="All regions" options={(options?.regions ?? []).map((v) => ({ value: v }))} value={field.value} onChange={field.onChange} />
-            )}
-          />
-          {message("regions") ? <p role="alert" className="text-xs text-red-600 dark:text-red-400">{message("regions")}</p> : null}
-          <Field
-            label="Resource IDs"
-            htmlFor="usage-export-resources"
-            hint="The operation requires the IDs of the resources to include (up to 100), separated by commas, spaces or new lines."
-            error={message("resources")}
-          >
-            <Textarea id="usage-export-resources" rows={3} spellCheck={false} text="mono" {...form.register("resources")} />
-          </Field>
-          <div className="grid gap-3 sm:grid-cols-2">
-            <Field label="Start date" htmlFor="usage-export-start" error={message("start_date")}>
-              <Input id="usage-export-start" type="date" {...form.register("start_date")} />
-            </Field>
-            <Field label="End date" htmlFor="usage-export-end" error={message("end_date")}>
-              <Input id="usage-export-end" type="date" {...form.register("end_date")} />
-            </Field>
-          </div>
-          <DialogFooter>
-            <Button type="button" variant="secondary" onClick={() => setOpen(false)}>
-              Cancel
-            </Button>
-            <Button type="submit">
-              <Download /> Download CSV
-            </Button>
-          </DialogFooter>
-        </form>
-      </DialogContent>
-    </Dialog>
+        <Textarea id="usage-export-resources" rows={3} spellCheck={false} text="mono" {...form.register("resources")} />
+      </Field>
+      <DateRangeFields
+        idPrefix="usage-export"
+        start={form.register("start_date")}
+        end={form.register("end_date")}
+        startError={message("start_date")}
+        endError={message("end_date")}
+      />
+    </ExportDialogFrame>
   );
 }

@@ -1,5 +1,5 @@
 import { parseAsNativeArrayOf, parseAsString, parseAsStringLiteral } from "nuqs/server";
-import { RANGE_PRESET_VALUES, resolveRange, type RangePreset } from "@/components/billing/date-range";
+import { RANGE_PRESET_VALUES, resolveRange, type RangePreset } from "@/components/spend/date-range";
 import type { UsageFilters } from "@/lib/query/usage";
 
 import { USAGE_INTERVALS } from "@/lib/contract/constants";

@@ -4,16 +4,16 @@ import { useQuery } from "@tanstack/react-query";
 import dynamic from "next/dynamic";
 import { useQueryStates } from "nuqs";
 import { useMemo } from "react";
-import { projectLabeler } from "@/components/billing/aggregate";
-import { seriesColor } from "@/components/billing/chart-theme";
-import { resolveRange } from "@/components/billing/date-range";
-import { RangePicker } from "@/components/billing/range-picker";
+import { projectLabeler } from "@/components/spend/project-labels";
+import { seriesColor } from "@/components/spend/chart-theme";
+import { resolveRange } from "@/components/spend/date-range";
+import { RangePicker } from "@/components/spend/range-picker";
+import { FilterSelects } from "@/components/spend/filter-selects";
+import { QueryState } from "@/components/ui/query-state";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { DataTable, type ColumnDef } from "@/components/ui/data-table";
-import { MultiSelect } from "@/components/ui/multi-select";
-import { WidgetSkeleton } from "@/components/ui/skeleton";
-import { EmptyState, ErrorState } from "@/components/ui/states";
+import { EmptyState } from "@/components/ui/states";
 import { projectQueries } from "@/lib/query/projects";
 import { usageQueries, type UsageFilters, type UsageItem } from "@/lib/query/usage";
 import { byPeriodAndType, byProjectAndType, metricsOf, type PeriodRow, type ProjectTypeTotal } from "./aggregate";
@@ -22,7 +22,7 @@ import { USAGE_INTERVALS, usageFilters, usageSearchParams } from "./search-param
 import { WhenVisible } from "@/components/ui/when-visible";
 import { compareNames, formatCompact, formatNumber } from "@/lib/format";
 
-const StackedBarChart = dynamic(() => import("@/components/billing/stacked-bar-chart").then((m) => m.StackedBarChart), {
+const StackedBarChart = dynamic(() => import("@/components/spend/stacked-bar-chart").then((m) => m.StackedBarChart), {
   ssr: false,
   loading: () => <div className="h-72" aria-hidden />,
 });
@@ -58,40 +58,17 @@ export function UsageView({ orgId, today }: { orgId: string; today: string }) {
               onPreset={(preset) => void setState({ range: preset, from: null, to: null })}
               onCustom={(from, to) => void setState({ range: "custom", from, to })}
             />
-            <div role="group" aria-label="Interval" className="flex gap-1">
-              {USAGE_INTERVALS.map((i) => (
-                <Button key={i} type="button" size="sm" variant={state.interval === i ? "primary" : "secondary"} aria-pressed={state.interval === i} onClick={() => void setState({ interval: i })}>
-                  {i === "daily" ? "Daily" : "Monthly"}
-                </Button>
-              ))}
-            </div>
+            <ToggleGroup label="Interval" values={USAGE_INTERVALS} value={state.interval} name={(i) => (i === "daily" ? "Daily" : "Monthly")} onChange={(i) => void setState({ interval: i })} />
           </div>
-          <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-4">
-            <MultiSelect
-              label="Projects"
-              emptyLabel="All projects"
-              options={(options.data?.projects ?? []).map((id) => ({ value: id, label: label(id) })).sort((a, b) => compareNames(a.label, b.label))}
-              value={state.projects}
-              onChange={(v) => void setState({ projects: v })}
-            />
-            <MultiSelect
-              label="Resource types"
-              emptyLabel="All resource types"
-              options={(options.data?.resource_types ?? []).map((v) => ({ value: v }))}
-              value={state.resource_types}
-              onChange={(v) => void setState({ resource_types: v })}
-            />
-            <MultiSelect
-              label="Regions"
-              emptyLabel="All regions"
-              options={(options.data?.regions ?? []).map((v) => ({ value: v }))}
-              value={state.regions}
-              onChange={(v) => void setState({ regions: v })}
-            />
-            <div className="flex items-end">
-              <UsageExportButton orgId={orgId} options={options.data} projectLabel={label} defaults={filters} />
-            </div>
-          </div>
+          <FilterSelects
+            value={state}
+            onChange={(change) => void setState(change)}
+            projects={(options.data?.projects ?? []).map((id) => ({ value: id, label: label(id) })).sort((a, b) => compareNames(a.label, b.label))}
+            resourceTypes={(options.data?.resource_types ?? []).map((v) => ({ value: v }))}
+            regions={(options.data?.regions ?? []).map((v) => ({ value: v }))}
+            resourceTypesLabel="Resource types"
+            action={<UsageExportButton orgId={orgId} options={options.data} projectLabel={label} defaults={filters} />}
+          />
           {options.isError ? <p className="text-sm text-amber-700 dark:text-amber-400">The filter values could not be loaded; the usage below is unfiltered by them.</p> : null}
           {options.data?.start_date ? (
             <p className="text-xs text-slate-500 dark:text-slate-400">
@@ -100,22 +77,31 @@ export function UsageView({ orgId, today }: { orgId: string; today: string }) {
           ) : null}
         </CardBody>
       </Card>
-
-      {filters === null ? null : report.isPending ? (
-        <Card>
-          <WidgetSkeleton label="usage" lines={6} />
-        </Card>
-      ) : report.isError ? (
-        <Card>
-          <ErrorState error={report.error} what="usage" onRetry={() => void report.refetch()} />
-        </Card>
-      ) : report.data.items.length === 0 ? (
-        <Card>
-          <EmptyState title="No usage in this period">Choose a longer range, or clear the filters.</EmptyState>
-        </Card>
-      ) : (
-        <UsageSections items={report.data.items} metric={state.metric} onMetric={(m) => void setState({ metric: m })} interval={state.interval} label={label} />
+      {filters === null ? null : (
+        <QueryState
+          state={report}
+          what="usage"
+          lines={6}
+          frame={(node) => <Card>{node}</Card>}
+          isEmpty={(data) => data.items.length === 0}
+          empty={<EmptyState title="No usage in this period">Choose a longer range, or clear the filters.</EmptyState>}
+        >
+          {(data) => <UsageSections items={data.items} metric={state.metric} onMetric={(m) => void setState({ metric: m })} interval={state.interval} label={label} />}
+        </QueryState>
       )}
+    </div>
+  );
+}
+
+/** Buttons of which one is pressed: the interval, the metric. */
+function ToggleGroup<T extends string>({ label, values, value, name = (v) => v, onChange }: { label: string; values: readonly T[]; value: T; name?: (value: T) => string; onChange: (value: T) => void }) {
+  return (
+    <div role="group" aria-label={label} className="flex flex-wrap gap-1">
+      {values.map((v) => (
+        <Button key={v} type="button" size="sm" variant={v === value ? "primary" : "secondary"} aria-pressed={v === value} onClick={() => onChange(v)}>
+          {name(v)}
+        </Button>
+      ))}
     </div>
   );
 }
@@ -138,46 +124,15 @@ function UsageSections({
   const { rows, types } = byPeriodAndType(items, metric);
   const series = types.map((t, i) => ({ key: `t${i}`, type: t, label: t, color: seriesColor(i) }));
   const chartData = rows.map((r) => Object.fromEntries([["period", r.period], ...series.map((s) => [s.key, r.byType.get(s.type) ?? 0])]));
-  const periodName = interval === "monthly" ? "Month" : "Date";
-
-  const periodColumns: ColumnDef<PeriodRow, unknown>[] = [
-    { id: "period", accessorFn: (r) => (interval === "monthly" ? r.period.slice(0, 7) : r.period), header: periodName },
-    ...series.map(
-      (s): ColumnDef<PeriodRow, unknown> => ({
-        id: s.key,
-        accessorFn: (r) => r.byType.get(s.type) ?? 0,
-        header: s.label,
-        cell: (c) => <span className="tabular-nums">{quantity(Number(c.getValue()))}</span>,
-      }),
-    ),
-    { id: "total", accessorFn: (r) => r.total, header: `Total (${metric})`, cell: (c) => <span className="font-medium tabular-nums">{quantity(Number(c.getValue()))}</span> },
-  ];
-  const totalColumns: ColumnDef<ProjectTypeTotal, unknown>[] = [
-    { id: "project", accessorFn: (r) => label(r.project_id), header: "Project" },
-    { accessorKey: "resource_type", header: "Resource type" },
-    { id: "quantity", accessorFn: (r) => r.quantity, header: "Quantity", cell: ({ row }) => <span className="tabular-nums">{quantity(row.original.quantity)} {row.original.metric}</span> },
-    {
-      id: "reserved",
-      accessorFn: (r) => (r.quantity ? r.reserved / r.quantity : 0),
-      header: "Under reservation",
-      cell: (c) => <span className="tabular-nums">{(Number(c.getValue()) * 100).toFixed(0)} %</span>,
-    },
-  ];
+  const periodColumns = periodColumnsOf(series, interval, metric);
+  const totalColumns = totalColumnsOf(label);
 
   return (
     <>
       <Card>
         <CardHeader title={`Usage per ${interval === "monthly" ? "month" : "day"} by resource type`} description={`Quantities in ${metric}`} />
         <CardBody className="space-y-4">
-          {metrics.length > 1 ? (
-            <div role="group" aria-label="Metric" className="flex flex-wrap gap-1">
-              {metrics.map((m) => (
-                <Button key={m} type="button" size="sm" variant={m === metric ? "primary" : "secondary"} aria-pressed={m === metric} onClick={() => onMetric(m)}>
-                  {m}
-                </Button>
-              ))}
-            </div>
-          ) : null}
+          {metrics.length > 1 ? <ToggleGroup label="Metric" values={metrics} value={metric} onChange={onMetric} /> : null}
           <WhenVisible placeholder={<div className="h-72" aria-hidden />}>
             <StackedBarChart
               data={chartData}
@@ -199,4 +154,34 @@ function UsageSections({
       </Card>
     </>
   );
+}
+
+function periodColumnsOf(series: Array<{ key: string; type: string; label: string }>, interval: UsageFilters["interval"], metric: string): ColumnDef<PeriodRow, unknown>[] {
+  const periodName = interval === "monthly" ? "Month" : "Date";
+  return [
+    { id: "period", accessorFn: (r) => (interval === "monthly" ? r.period.slice(0, 7) : r.period), header: periodName },
+    ...series.map(
+      (s): ColumnDef<PeriodRow, unknown> => ({
+        id: s.key,
+        accessorFn: (r) => r.byType.get(s.type) ?? 0,
+        header: s.label,
+        cell: (c) => <span className="tabular-nums">{quantity(Number(c.getValue()))}</span>,
+      }),
+    ),
+    { id: "total", accessorFn: (r) => r.total, header: `Total (${metric})`, cell: (c) => <span className="font-medium tabular-nums">{quantity(Number(c.getValue()))}</span> },
+  ];
+}
+
+function totalColumnsOf(label: (id: string) => string): ColumnDef<ProjectTypeTotal, unknown>[] {
+  return [
+    { id: "project", accessorFn: (r) => label(r.project_id), header: "Project" },
+    { accessorKey: "resource_type", header: "Resource type" },
+    { id: "quantity", accessorFn: (r) => r.quantity, header: "Quantity", cell: ({ row }) => <span className="tabular-nums">{quantity(row.original.quantity)} {row.original.metric}</span> },
+    {
+      id: "reserved",
+      accessorFn: (r) => (r.quantity ? r.reserved / r.quantity : 0),
+      header: "Under reservation",
+      cell: (c) => <span className="tabular-nums">{(Number(c.getValue()) * 100).toFixed(0)} %</span>,
+    },
+  ];
 }

@@ -1,5 +1,5 @@
 import { queryOptions } from "@tanstack/react-query";
-import { rfc3339 } from "@/components/ui/dates";
+import { rfc3339 } from "@/lib/dates";
 import type { z } from "zod";
 import type { auditLogsGetResponseSchema, logEntrySchema } from "@/lib/contract/audit-logs";
 import { apiFetch, toQueryString, type QueryParams } from "./fetcher";

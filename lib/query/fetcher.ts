@@ -18,6 +18,12 @@ export class ApiError extends Error {
   }
 }
 
+/** The message of a failed call as the gateway wrote it (it names the field for a 400). */
+export function errorMessage(error: unknown): string {
+  if (error instanceof ApiError) return error.message;
+  return error instanceof Error ? error.message : "The request failed.";
+}
+
 export type QueryParams = Record<string, string | string[] | undefined>;
 
 export interface ApiFetchInit {

@@ -3,7 +3,7 @@ import type { Metadata } from "next";
 import { Suspense } from "react";
 import type { SearchParams } from "nuqs/server";
 import { BillingView } from "@/components/billing/billing-view";
-import { resolveRange } from "@/components/billing/date-range";
+import { resolveRange } from "@/components/spend/date-range";
 import { loadBillingSearchParams } from "@/components/billing/search-params";
 import { PageHeader } from "@/components/ui/page-header";
 import { ContentSkeleton } from "@/components/ui/skeleton";

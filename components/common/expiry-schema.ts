@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { dateSchema } from "@/lib/contract/time";
-import { endOfDayUtc } from "./expiry-field";
+import { endOfDayUtc } from "@/components/common/expiry-field";
 
 // Apart from the field (expiry-field.tsx): the forms that use these rules are themselves loaded on first use.
 

@@ -42,3 +42,15 @@ export function formatDateTimeMedium(date: Date): string {
   const clock = `${hours % 12 === 0 ? 12 : hours % 12}:${pad(date.getMinutes())} ${hours < 12 ? "AM" : "PM"}`;
   return `${MONTHS[date.getMonth()]!.slice(0, 3)} ${date.getDate()}, ${date.getFullYear()}, ${clock}`;
 }
+
+/** A datetime-local value ("2025-03-14T09:00", read as UTC) as an RFC 3339 timestamp. */
+export function localToRfc3339(value: string): string {
+  return value.length === 16 ? `${value}:00Z` : `${value}Z`;
+}
+
+/** An RFC 3339 timestamp as a datetime-local value in UTC. */
+export function rfc3339ToLocal(value: string | null | undefined): string {
+  if (!value) return "";
+  const t = Date.parse(value);
+  return Number.isNaN(t) ? "" : new Date(t).toISOString().slice(0, 16);
+}

@@ -2,7 +2,7 @@
 
 import { useMutation, useQueryClient, type QueryKey } from "@tanstack/react-query";
 import { toast } from "@/components/ui/toast";
-import { apiFetch, ApiError } from "./fetcher";
+import { apiFetch, errorMessage } from "@/lib/query/fetcher";
 
 interface GatewayMutationOptions<V, R> {
   /** The gateway call for the given input. */
@@ -12,12 +12,6 @@ interface GatewayMutationOptions<V, R> {
   /** Toast text on success; none when omitted. */
   success?: (result: R, vars: V) => string;
   onSuccess?: (result: R, vars: V) => void;
-}
-
-/** The message of a failed call as the gateway wrote it (it names the field for a 400). */
-export function errorMessage(error: unknown): string {
-  if (error instanceof ApiError) return error.message;
-  return error instanceof Error ? error.message : "The request failed.";
 }
 
 /**

@@ -2,8 +2,7 @@
 
 import { AlertTriangle } from "lucide-react";
 import type { FieldValues, Path, UseFormSetError } from "react-hook-form";
-import { ApiError } from "@/lib/query/fetcher";
-import { errorMessage } from "@/lib/query/mutation";
+import { ApiError, errorMessage } from "@/lib/query/fetcher";
 
 /** "Must not be empty" from the contract's "must not be empty". */
 export function sentence(message: string | undefined): string | undefined {

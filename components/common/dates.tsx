@@ -1,7 +1,7 @@
 "use client";
 
 import { Badge } from "@/components/ui/badge";
-import { relativeTime } from "@/components/ui/relative-time";
+import { relativeTime } from "@/lib/relative-time";
 
 const DAY = 86_400_000;
 

@@ -2,9 +2,9 @@
 
 import { AlertTriangle, Check, Copy, Download } from "lucide-react";
 import { useState } from "react";
-import { Button } from "./button";
+import { Button } from "@/components/ui/button";
 import { csvText, saveText } from "./download";
-import { Dialog, DialogContent, DialogFooter } from "./dialog";
+import { Dialog, DialogContent, DialogFooter } from "@/components/ui/dialog";
 
 export interface SecretField {
   /** Shown as the label, and the name in the .env download (e.g. AWS_SECRET_ACCESS_KEY). */

@@ -1,0 +1,39 @@
+"use client";
+
+import type { ReactNode } from "react";
+import { WidgetSkeleton } from "./skeleton";
+import { ErrorState } from "./states";
+
+/** What QueryState reads of a query (TanStack Query's result, or a combination of several). */
+export interface QueryLike<T> {
+  isPending: boolean;
+  isError: boolean;
+  error: unknown;
+  data: T | undefined;
+  refetch: () => unknown;
+}
+
+interface QueryStateProps<T> {
+  state: QueryLike<T>;
+  /** "Could not load {what}." */
+  what: string;
+  /** The skeleton's "Loading {label}" (default: `what`). */
+  label?: string;
+  lines?: number;
+  /** Shown while loading instead of the skeleton. */
+  loading?: ReactNode;
+  /** When the data holds nothing to show: `empty` is shown instead of the children. */
+  isEmpty?: (data: T) => boolean;
+  empty?: ReactNode;
+  /** Wraps the loading, error and empty states (e.g. in a card), not the children. */
+  frame?: (node: ReactNode) => ReactNode;
+  children: (data: T) => ReactNode;
+}
+
+/** The loading / error (with Retry) / empty / data switch of a view over a query. */
+export function QueryState<T>({ state, what, label = what, lines = 3, loading, isEmpty, empty, frame = (node) => node, children }: QueryStateProps<T>) {
+  if (state.isPending) return frame(loading ?? <WidgetSkeleton label={label} lines={lines} />);
+  if (state.isError || state.data === undefined) return frame(<ErrorState error={state.error} what={what} onRetry={() => void state.refetch()} />);
+  if (isEmpty?.(state.data)) return frame(empty);
+  return children(state.data);
+}
