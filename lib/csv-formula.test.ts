@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
-import { csvText } from "@/components/ui/download";
+import { csvText } from "@/components/common/download";
 import { csvRecord } from "@/lib/gateway/csv";
 import { FORMULA_START, neutraliseFormula, neutraliseNumber } from "./csv-formula";
 import { csvishString } from "./csv-formula.arbitraries";

@@ -1,6 +1,6 @@
 /**
  * The one rule for CSV formula injection, shared by every CSV the project writes:
- * the browser-built exports (components/ui/download.ts) and the gateway's
+ * the browser-built exports (components/common/download.ts) and the gateway's
  * server-side exports (lib/gateway/csv.ts, which writes the same rule into SQL).
  * No dependencies, so browser and server code may both import it.
  *
