@@ -135,11 +135,20 @@ describe("GET /organizations/{organization_id}/usage/export", () => {
     end_date: today(),
   });
 
+  /** Resources of these types with usage in the export's window (ids differ per install, so none is named here). */
   async function resourceIds(resourceTypes: string[]): Promise<string[]> {
     const rows = await t.gateway.store.db
       .selectDistinct({ id: usageRecords.resourceId })
       .from(usageRecords)
-      .where(and(eq(usageRecords.organizationId, org), inArray(usageRecords.resourceType, resourceTypes)));
+      .where(
+        and(
+          eq(usageRecords.organizationId, org),
+          inArray(usageRecords.resourceType, resourceTypes),
+          inArray(usageRecords.region, all().regions.split(",")),
+          gte(usageRecords.usageDate, all().start_date),
+        ),
+      )
+      .orderBy(usageRecords.resourceId);
     return rows.map((r) => r.id);
   }
 
