@@ -323,6 +323,8 @@ export async function run(): Promise<Row[]> {
         NEXTAUTH_SECRET: secret,
         NEXTAUTH_URL: baseUrl,
         STRATUS_DEMO: "1",
+        // next start runs in production mode, where the demo organization is seeded only when asked for.
+        STRATUS_SEED_DEMO: "1",
         STRATUS_LOG_LEVEL: "warn",
         NEXT_TELEMETRY_DISABLED: "1",
       },
