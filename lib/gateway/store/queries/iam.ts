@@ -126,6 +126,8 @@ export async function applyBindings(tx: Database, plan: BindingPlan): Promise<Ap
           eq(roleBindings.roleId, create.roleId),
           eq(roleBindings.scopeType, create.scopeType),
           eq(roleBindings.scopeObjectId, create.scopeObjectId),
+          // A group-granted binding of the same role and scope is another row (removed with the group, not here).
+          eq(roleBindings.viaGroupId, ""),
         ),
       );
     if (dup) return { ok: false, duplicateCreate: create.index, existingId: dup.id };

@@ -33,10 +33,15 @@ export const roleBindings = pgTable(
       .references(() => roles.id, { onDelete: "cascade" }),
     scopeType: text("scope_type").notNull(),
     scopeObjectId: text("scope_object_id").notNull(),
+    /**
+     * "" for a binding granted directly; otherwise the SCIM group (scim_groups.id) whose mapping granted it.
+     * A direct and a group-granted binding of the same role and scope are two rows, removed independently.
+     */
+    viaGroupId: text("via_group_id").notNull().default(""),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex("role_bindings_uq").on(t.userId, t.roleId, t.scopeType, t.scopeObjectId),
+    uniqueIndex("role_bindings_uq").on(t.userId, t.roleId, t.scopeType, t.scopeObjectId, t.viaGroupId),
     index("role_bindings_org_idx").on(t.organizationId),
     index("role_bindings_scope_idx").on(t.scopeType, t.scopeObjectId),
   ],

@@ -50,9 +50,28 @@ export const memberships = pgTable(
       .references(() => users.id, { onDelete: "cascade" }),
     /** "owner" or "member". */
     relation: text("relation").notNull(),
+    /** "active" or "suspended": a suspended person keeps the account but reaches nothing of this organization. */
+    status: text("status").notNull().default("active"),
+    /** How the person came to the organization: "invite", "scim", "sso" or "admin". */
+    source: text("source").notNull().default("admin"),
+    lastActiveAt: ts("last_active_at"),
     createdAt: ts("created_at").notNull().defaultNow(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+    /** The SCIM integration that provisioned (or matched) this person here, if any. */
+    scimIntegrationId: text("scim_integration_id"),
+    /** SCIM `userName` as the identity provider sent it (case kept); null answers the account's e-mail. */
+    scimUserName: text("scim_user_name"),
+    /** SCIM `externalId`, the identity provider's own id for the person. */
+    externalId: text("external_id"),
+    /** The rest of the SCIM User resource as stored (name parts, emails, enterprise extension…). */
+    scimAttributes: jsonb("scim_attributes").$type<Record<string, unknown>>(),
   },
-  (t) => [primaryKey({ columns: [t.organizationId, t.userId] }), index("memberships_user_idx").on(t.userId)],
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.userId] }),
+    index("memberships_user_idx").on(t.userId),
+    index("memberships_scim_user_name_idx").on(t.organizationId, sql`lower(${t.scimUserName})`),
+    index("memberships_external_id_idx").on(t.organizationId, t.externalId),
+  ],
 );
 
 export const apiKeys = pgTable(

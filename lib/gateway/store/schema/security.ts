@@ -1,5 +1,7 @@
-import { index, integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
-import { organizations } from "./identity";
+import { sql } from "drizzle-orm";
+import { index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { roles } from "./iam";
+import { organizations, users } from "./identity";
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
@@ -44,6 +46,62 @@ export const scimTokens = pgTable(
     lastUsedAt: ts("last_used_at"),
   },
   (t) => [index("scim_tokens_integration_idx").on(t.organizationId, t.integrationId)],
+);
+
+/** A SCIM group, owned by the integration that provisioned it. */
+export const scimGroups = pgTable(
+  "scim_groups",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    integrationId: text("integration_id")
+      .notNull()
+      .references(() => scimIntegrations.id, { onDelete: "cascade" }),
+    displayName: text("display_name").notNull(),
+    externalId: text("external_id"),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [index("scim_groups_org_idx").on(t.organizationId, t.integrationId), index("scim_groups_name_idx").on(t.integrationId, sql`lower(${t.displayName})`)],
+);
+
+export const scimGroupMembers = pgTable(
+  "scim_group_members",
+  {
+    groupId: text("group_id")
+      .notNull()
+      .references(() => scimGroups.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: ts("created_at").notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.groupId, t.userId] }), index("scim_group_members_user_idx").on(t.userId)],
+);
+
+/** Per integration: members of the group named `group_display_name` hold this role binding. */
+export const scimGroupMappings = pgTable(
+  "scim_group_mappings",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    integrationId: text("integration_id")
+      .notNull()
+      .references(() => scimIntegrations.id, { onDelete: "cascade" }),
+    groupDisplayName: text("group_display_name").notNull(),
+    roleId: text("role_id")
+      .notNull()
+      .references(() => roles.id, { onDelete: "cascade" }),
+    scopeType: text("scope_type").notNull(),
+    scopeObjectId: text("scope_object_id").notNull(),
+  },
+  (t) => [
+    uniqueIndex("scim_group_mappings_uq").on(t.integrationId, sql`lower(${t.groupDisplayName})`, t.roleId, t.scopeType, t.scopeObjectId),
+  ],
 );
 
 export const ssoProviders = pgTable(
