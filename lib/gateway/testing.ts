@@ -30,7 +30,7 @@ export interface OpOptions extends CallOptions {
 
 /**
  * An operation's path from the operations table, without the version prefix (TestGateway.call
- * adds it): opPath("getProject", { project_id: id }) → "/organizations/projects/<id>".
+ * adds it): opPath("getProject", { project_id: id }) is /organizations/projects/<id>.
  */
 export function opPath<Id extends OperationId>(id: Id, ...[params]: keyof OperationParams<Id> extends never ? [] : [OperationParams<Id>]): string {
   return pathOf(id, params);
