@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
 import Papa from "papaparse";
-import { expect, test } from "./fixtures";
+import { bffPath, expect, test } from "./fixtures";
 
 function entries(page: Page) {
   return page.getByRole("table", { name: "Audit-log entries" }).locator("tbody tr");
@@ -32,7 +32,7 @@ test.describe("audit logs", () => {
 
   test("a mutation made now is in the log, with who, what and from where", async ({ ownerPage: page, demo }) => {
     const name = `e2e-audit-${Date.now().toString(36)}`;
-    const created = await page.request.post("/api/cloud/v1/organizations/projects", { data: { organization_id: demo.organization_id, name } });
+    const created = await page.request.post(bffPath("createProject"), { data: { organization_id: demo.organization_id, name } });
     expect(created.status()).toBe(200);
 
     await openAudit(page, demo.organization_id);
@@ -60,7 +60,7 @@ test.describe("audit logs", () => {
 
   test("results and actor e-mail filters narrow the entries and live in the URL", async ({ ownerPage: page, memberPage, demo }) => {
     // The member may not create projects: a refused call, filed under the member.
-    const refused = await memberPage.request.post("/api/cloud/v1/organizations/projects", {
+    const refused = await memberPage.request.post(bffPath("createProject"), {
       data: { organization_id: demo.organization_id, name: `e2e-denied-${Date.now().toString(36)}` },
     });
     expect(refused.status()).toBe(403);

@@ -1,4 +1,4 @@
-import { expect, orgUrl, signInForm, signInWithKey, test } from "./fixtures";
+import { bffPath, expect, orgUrl, signInForm, signInWithKey, test } from "./fixtures";
 
 test.describe("sign-in", () => {
   test("wrong keys show the message and keep the user on sign-in", async ({ page, demo }) => {
@@ -22,7 +22,7 @@ test.describe("sign-in", () => {
     await page.goto("/sign-in");
     await signInForm(page).demo("member").click();
     await expect(page).toHaveURL(orgUrl(demo));
-    const entities = await page.request.get("/api/cloud/v1/organizations/entities");
+    const entities = await page.request.get(bffPath("getOrganizations"));
     expect(entities.status()).toBe(200);
     expect((await entities.json()).items.map((o: { id: string }) => o.id)).toContain(demo.organization_id);
     const session = await (await page.request.get("/api/auth/session")).json();
@@ -33,7 +33,7 @@ test.describe("sign-in", () => {
     await page.goto("/orgs");
     await expect(page).toHaveURL(/\/sign-in\?reason=required/);
     await expect(page.getByText("Sign in to continue")).toBeVisible();
-    const api = await page.request.get("/api/cloud/v1/organizations/entities");
+    const api = await page.request.get(bffPath("getOrganizations"));
     expect(api.status()).toBe(401);
   });
 
@@ -63,7 +63,7 @@ test.describe("sign-out", () => {
 
     // Replay the cookie the browser held before signing out.
     await page.context().addCookies(before);
-    const api = await page.request.get("/api/cloud/v1/organizations/entities");
+    const api = await page.request.get(bffPath("getOrganizations"));
     expect(api.status()).toBe(401);
     await page.goto("/orgs");
     await expect(page).toHaveURL(/\/sign-in\?reason=expired/);
@@ -73,7 +73,7 @@ test.describe("sign-out", () => {
 test.describe("cross-site protection", () => {
   test("a mutation from another origin is refused even with the session cookie", async ({ ownerPage, demo }) => {
     await ownerPage.goto("/orgs");
-    const res = await ownerPage.request.post("/api/cloud/v1/organizations/projects", {
+    const res = await ownerPage.request.post(bffPath("createProject"), {
       data: { organization_id: demo.organization_id, name: "cross-site" },
       headers: { origin: "https://evil.example" },
     });

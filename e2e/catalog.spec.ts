@@ -1,4 +1,4 @@
-import { expect, test } from "./fixtures";
+import { bffPath, expect, test } from "./fixtures";
 
 test.describe("catalog", () => {
   test("owner narrows capacity with a product filter kept in the URL", async ({ ownerPage: page }) => {
@@ -97,7 +97,7 @@ test.describe("catalog", () => {
     await expect(form.getByLabel("Alias")).toHaveValue("");
 
     // It landed in the audit log, without the token.
-    const audit = await page.request.get(`/api/cloud/v1/organizations/${demo.organization_id}/audit-logs?target_names=${alias}`);
+    const audit = await page.request.get(`${bffPath("getAuditLogs", { organization_id: demo.organization_id })}?target_names=${alias}`);
     expect(audit.status()).toBe(200);
     const text = await audit.text();
     expect(text).toContain("Create Container Registry Token");

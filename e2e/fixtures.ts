@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { test as base, expect, type Browser, type Locator, type Page } from "@playwright/test";
+import { operationPath, type OperationId, type OperationParams } from "@/lib/contract/operations";
 import type { DemoCredentials } from "@/lib/gateway/seed";
 
 /** The data dir the web server was started on (playwright.config.ts wipes it first). */
@@ -12,6 +13,15 @@ export const SERVER_LOG = `${DATA_DIR}.log`;
 export type { DemoCredentials, DemoUser } from "@/lib/gateway/seed";
 
 export type Who = "owner" | "member";
+
+/**
+ * An operation's path through the console's backend-for-frontend, from the operations table:
+ * bffPath("getProject", { project_id }) is /api/cloud/v1/organizations/projects/<id>.
+ */
+export function bffPath<Id extends OperationId>(id: Id, ...[params]: keyof OperationParams<Id> extends never ? [] : [OperationParams<Id>]): string {
+  const fill = operationPath as (id: OperationId, params?: Record<string, string>) => string;
+  return `/api/cloud${fill(id, params)}`;
+}
 
 export function authFile(who: Who): string {
   return path.resolve("e2e/.auth", `${who}.json`);

@@ -1,5 +1,6 @@
 import type { Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { operationPath } from "@/lib/contract/operations";
+import { bffPath, expect, test } from "./fixtures";
 
 interface ApiProject {
   id: string;
@@ -26,13 +27,13 @@ async function call<T>(page: Page, method: string, path: string, data?: unknown)
 }
 
 const createProject = async (page: Page, orgId: string, name: string) =>
-  (await call<{ project: ApiProject }>(page, "POST", "/v1/organizations/projects", { organization_id: orgId, name })).project;
+  (await call<{ project: ApiProject }>(page, "POST", operationPath("createProject"), { organization_id: orgId, name })).project;
 
 /** Deleting a project also removes the role bindings on it. */
-const deleteProject = (page: Page, id: string) => page.request.delete(`/api/cloud/v1/organizations/projects/${id}`);
+const deleteProject = (page: Page, id: string) => page.request.delete(bffPath("deleteProject", { project_id: id }));
 
 async function bindingsOf(page: Page, userId: string): Promise<ApiBinding[]> {
-  return (await call<{ role_bindings: ApiBinding[] }>(page, "GET", `/v1/iam/role-bindings?user_id=${userId}`)).role_bindings;
+  return (await call<{ role_bindings: ApiBinding[] }>(page, "GET", `${operationPath("listRoleBindings")}?user_id=${userId}`)).role_bindings;
 }
 
 async function pickUser(page: Page, userId: string) {
@@ -68,9 +69,9 @@ test.describe("IAM", () => {
     const a = await createProject(page, orgId, unique("e2e-iam-a"));
     const b = await createProject(page, orgId, unique("e2e-iam-b"));
     try {
-      const roles = (await call<{ roles: ApiRole[] }>(page, "GET", "/v1/iam/roles")).roles.filter((r) => r.org_id === orgId);
+      const roles = (await call<{ roles: ApiRole[] }>(page, "GET", operationPath("listRoles"))).roles.filter((r) => r.org_id === orgId);
       const projectMember = roles.find((r) => r.role_name === "Project Member")!;
-      await call(page, "POST", `/v1/iam/users/${member}/role-bindings`, {
+      await call(page, "POST", operationPath("applyRoleBindings", { user_id: member }), {
         bindings_to_create: [{ customer_id: member, role_id: projectMember.id, scope_type: "project", scope_object_id: a.id }],
         bindings_to_delete: [],
       });

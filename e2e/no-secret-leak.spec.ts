@@ -1,5 +1,5 @@
 import type { Response } from "@playwright/test";
-import { expect, orgUrl, readDemoCredentials, signInWithKey, test } from "./fixtures";
+import { bffPath, expect, orgUrl, readDemoCredentials, signInWithKey, test } from "./fixtures";
 
 /** Every way a secret could be written: as issued, its bytes in base64/base64url/hex, the string's own encodings. */
 function secretForms(secret: string): Record<string, string> {
@@ -52,7 +52,7 @@ test("no API secret reaches the browser: sign-in with typed keys and a tour of t
     await page.goto(href);
     await page.waitForLoadState("networkidle");
   }
-  for (const path of ["/api/auth/session", "/api/auth/csrf", "/api/auth/providers", "/api/cloud/v1/organizations/entities", "/api/cloud/v1/organizations/projects"]) {
+  for (const path of ["/api/auth/session", "/api/auth/csrf", "/api/auth/providers", bffPath("getOrganizations"), bffPath("listProjects")]) {
     const r = await page.goto(path);
     expect(r?.status(), path).toBeLessThan(400);
   }

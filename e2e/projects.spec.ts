@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, openWith, test } from "./fixtures";
+import { bffPath, expect, openWith, test } from "./fixtures";
 
 interface ApiProject {
   id: string;
@@ -11,13 +11,13 @@ const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${Math.
 
 /** The caller's projects of that exact name, through the console's backend. */
 async function projectsNamed(page: Page, name: string): Promise<ApiProject[]> {
-  const res = await page.request.get(`/api/cloud/v1/organizations/projects?project_name=${encodeURIComponent(name)}`);
+  const res = await page.request.get(`${bffPath("listProjects")}?project_name=${encodeURIComponent(name)}`);
   expect(res.ok()).toBe(true);
   return ((await res.json()) as { items: ApiProject[] }).items;
 }
 
 async function deleteIfPresent(page: Page, ...names: string[]) {
-  for (const name of names) for (const p of await projectsNamed(page, name)) await page.request.delete(`/api/cloud/v1/organizations/projects/${p.id}`);
+  for (const name of names) for (const p of await projectsNamed(page, name)) await page.request.delete(bffPath("deleteProject", { project_id: p.id }));
 }
 
 const projectsTable = (page: Page) => page.getByRole("table", { name: "Projects" });

@@ -1,4 +1,4 @@
-import { expect, test } from "./fixtures";
+import { bffPath, expect, test } from "./fixtures";
 
 test.describe("reservations", () => {
   test("owner filters reservations by status in the URL and opens one", async ({ ownerPage: page, demo }) => {
@@ -137,7 +137,7 @@ test.describe("reservations", () => {
     await expect(alert.getByRole("link", { name: "See the organization's reservations" })).toBeVisible();
 
     // The gateway refuses the member as well: the page's explanation is not only cosmetic.
-    const refused = await page.request.get(`/api/cloud/v1/organizations/${demo.organization_id}/reservations/gpu-tracking/latest`);
+    const refused = await page.request.get(bffPath("getLatestGPUTracking", { organization_id: demo.organization_id }));
     expect(refused.status()).toBe(403);
   });
 });

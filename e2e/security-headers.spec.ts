@@ -1,4 +1,4 @@
-import { expect, test } from "./fixtures";
+import { bffPath, expect, test } from "./fixtures";
 
 test.describe("security headers", () => {
   test("pages carry a nonce CSP without unsafe-inline scripts, and the hardening headers", async ({ page }) => {
@@ -38,7 +38,7 @@ test.describe("security headers", () => {
   });
 
   test("route handlers and the gateway carry the static headers too", async ({ request }) => {
-    const api = await request.get("/api/cloud/v1/locations");
+    const api = await request.get(bffPath("listLocations"));
     expect(api.headers()["x-content-type-options"]).toBe("nosniff");
     expect(api.headers()["x-powered-by"]).toBeUndefined();
     const gateway = await request.get("/v1/healthz");

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { bffPath, expect, test } from "./fixtures";
 
 interface ApiEntity {
   id: string;
@@ -9,7 +9,7 @@ interface ApiEntity {
 }
 
 async function entity(page: Page, orgId: string): Promise<ApiEntity> {
-  const res = await page.request.get("/api/cloud/v1/organizations/entities");
+  const res = await page.request.get(bffPath("getOrganizations"));
   expect(res.ok()).toBe(true);
   const found = ((await res.json()) as { items: ApiEntity[] }).items.find((o) => o.id === orgId);
   expect(found).toBeDefined();
@@ -34,7 +34,7 @@ test.describe("organization settings", () => {
       await expect(page.getByLabel("Company name")).toHaveValue(next);
       expect((await entity(page, demo.organization_id)).company_name).toBe(next);
     } finally {
-      await page.request.put(`/api/cloud/v1/organizations/entities?org_id=${demo.organization_id}`, { data: { company_name: before.company_name ?? "" } });
+      await page.request.put(`${bffPath("updateOrganization")}?org_id=${demo.organization_id}`, { data: { company_name: before.company_name ?? "" } });
     }
   });
 

@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { operationPath } from "@/lib/contract/operations";
 
 test("the home page loads and links to sign-in", async ({ page }) => {
   const response = await page.goto("/");
@@ -10,7 +11,7 @@ test("the home page loads and links to sign-in", async ({ page }) => {
 test("the embedded gateway answers under /v1 and refuses unsigned calls", async ({ request }) => {
   const health = await request.get("/v1/healthz");
   expect(health.status()).toBe(200);
-  const unsigned = await request.get("/v1/locations");
+  const unsigned = await request.get(operationPath("listLocations"));
   expect(unsigned.status()).toBe(401);
   expect(await unsigned.json()).toMatchObject({ code: "401", reason: "unauthenticated" });
 });

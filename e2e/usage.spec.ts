@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
 import Papa from "papaparse";
 import { USAGE_EXPORT_COLUMNS } from "@/lib/contract/usage";
-import { expect, test } from "./fixtures";
+import { bffPath, expect, test } from "./fixtures";
 
 async function openUsage(page: Page, orgId: string, query = "") {
   await page.goto(`/orgs/${orgId}/usage${query}`);
@@ -90,11 +90,11 @@ test.describe("usage", () => {
 test.describe("quotas", () => {
   test("each quota shows used against maximum, as the gateway counts them", async ({ ownerPage: page, demo }) => {
     // A project made now counts at once.
-    const created = await page.request.post("/api/cloud/v1/organizations/projects", {
+    const created = await page.request.post(bffPath("createProject"), {
       data: { organization_id: demo.organization_id, name: `e2e-quota-${Date.now().toString(36)}` },
     });
     expect(created.status()).toBe(200);
-    const api = await page.request.get(`/api/cloud/v1/organizations/${demo.organization_id}/quotas`);
+    const api = await page.request.get(bffPath("listOrgQuotas", { organization_id: demo.organization_id }));
     const { quotas } = (await api.json()) as { quotas: Array<{ programmatic_name: string; description: string; used: number; max: number }> };
     const projects = quotas.find((q) => q.programmatic_name === "projects");
     expect(projects?.used).toBeGreaterThanOrEqual(7);

@@ -2,17 +2,14 @@
 
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
-import { Controller, useForm } from "react-hook-form";
+import { useForm } from "react-hook-form";
 import { toast } from "@/components/ui/toast";
 import { z } from "zod";
 import { downloadFrom } from "@/components/common/download";
-// Loaded on first use already (export-button.tsx): Radix directly, so its trigger never blinks out.
-import { MultiSelect } from "@/components/ui/multi-select";
-import { DateRangeFields, ExportDialogFrame } from "@/components/spend/export-dialog-frame";
+import { DateRangeFields, ExportDialogFrame, ListField, projectOptions, valueOptions } from "@/components/spend/export-dialog-frame";
 import { dateSchema, orderedRange } from "@/lib/contract/time";
 import { billingExportUrl, type BillingExportFilters, type BillingOptions } from "@/lib/query/billing";
 import { daysBetween, MAX_RANGE_DAYS } from "@/components/spend/date-range";
-import { compareNames } from "@/lib/format";
 
 /** The export operation's query as a form: lists empty for "all", both dates required. */
 const exportFormSchema = z
@@ -61,45 +58,9 @@ export function BillingExportDialog({ orgId, options, projectLabel, defaults, de
         })(e)
       }
     >
-      <Controller
-        control={form.control}
-        name="projects"
-        render={({ field }) => (
-          <MultiSelect
-            label="Projects"
-            emptyLabel="All projects"
-            options={(options?.projects ?? []).map((id) => ({ value: id, label: projectLabel(id) })).sort((a, b) => compareNames(a.label, b.label))}
-            value={field.value}
-            onChange={field.onChange}
-          />
-        )}
-      />
-      <Controller
-        control={form.control}
-        name="product_lines"
-        render={({ field }) => (
-          <MultiSelect
-            label="Product lines"
-            emptyLabel="All product lines"
-            options={(options?.product_lines ?? []).map((v) => ({ value: v }))}
-            value={field.value}
-            onChange={field.onChange}
-          />
-        )}
-      />
-      <Controller
-        control={form.control}
-        name="regions"
-        render={({ field }) => (
-          <MultiSelect
-            label="Regions"
-            emptyLabel="All regions"
-            options={(options?.regions ?? []).map((v) => ({ value: v }))}
-            value={field.value}
-            onChange={field.onChange}
-          />
-        )}
-      />
+      <ListField control={form.control} name="projects" label="Projects" emptyLabel="All projects" options={projectOptions(options?.projects, projectLabel)} />
+      <ListField control={form.control} name="product_lines" label="Product lines" emptyLabel="All product lines" options={valueOptions(options?.product_lines)} />
+      <ListField control={form.control} name="regions" label="Regions" emptyLabel="All regions" options={valueOptions(options?.regions)} />
       <DateRangeFields
         idPrefix="export"
         start={form.register("start_date")}

@@ -2,12 +2,14 @@
 
 import { Download } from "lucide-react";
 import type { FormEvent, ReactNode } from "react";
-import type { UseFormRegisterReturn } from "react-hook-form";
+import { Controller, type Control, type FieldPath, type FieldValues, type UseFormRegisterReturn } from "react-hook-form";
 import { Button } from "@/components/ui/button";
 import { DialogFooter } from "@/components/ui/dialog";
 // Loaded on first use already (the export buttons): Radix directly, so the trigger never blinks out.
 import { DialogContent, DialogRoot as Dialog, DialogTrigger } from "@/components/ui/dialog-parts";
 import { Field, Input } from "@/components/ui/field";
+import { MultiSelect, type MultiSelectOption } from "@/components/ui/multi-select";
+import { compareNames } from "@/lib/format";
 
 interface ExportDialogFrameProps {
   open: boolean;
@@ -68,5 +70,47 @@ export function DateRangeFields({
         <Input id={`${idPrefix}-end`} type="date" {...end} />
       </Field>
     </div>
+  );
+}
+
+/** The choices of a project list: each project by its label, in name order. */
+export function projectOptions(ids: string[] | undefined, projectLabel: (id: string) => string): MultiSelectOption[] {
+  return (ids ?? []).map((id) => ({ value: id, label: projectLabel(id) })).sort((a, b) => compareNames(a.label, b.label));
+}
+
+/** The choices of a list of plain values (product lines, resource types, regions). */
+export function valueOptions(values: string[] | undefined): MultiSelectOption[] {
+  return (values ?? []).map((v) => ({ value: v }));
+}
+
+/** One of the export's lists (empty for "all"), with its error under it if any. */
+export function ListField<T extends FieldValues>({
+  control,
+  name,
+  label,
+  emptyLabel,
+  options,
+  error,
+}: {
+  control: Control<T>;
+  name: FieldPath<T>;
+  label: string;
+  emptyLabel: string;
+  options: MultiSelectOption[];
+  error?: string | undefined;
+}) {
+  return (
+    <>
+      <Controller
+        control={control}
+        name={name}
+        render={({ field }) => <MultiSelect label={label} emptyLabel={emptyLabel} options={options} value={field.value as string[]} onChange={field.onChange} />}
+      />
+      {error ? (
+        <p role="alert" className="text-xs text-red-600 dark:text-red-400">
+          {error}
+        </p>
+      ) : null}
+    </>
   );
 }

@@ -2,18 +2,15 @@
 
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
-import { Controller, useForm } from "react-hook-form";
+import { useForm } from "react-hook-form";
 import { toast } from "@/components/ui/toast";
 import { z } from "zod";
 import { downloadFrom } from "@/components/common/download";
-// Loaded on first use already (export-button.tsx): Radix directly, so its trigger never blinks out.
 import { Field, Textarea } from "@/components/ui/field";
-import { MultiSelect } from "@/components/ui/multi-select";
-import { DateRangeFields, ExportDialogFrame } from "@/components/spend/export-dialog-frame";
+import { DateRangeFields, ExportDialogFrame, ListField, projectOptions, valueOptions } from "@/components/spend/export-dialog-frame";
 import { dateSchema, orderedRange } from "@/lib/contract/time";
 import { usageExportQuerySchema } from "@/lib/contract/usage";
 import { usageExportUrl, type UsageFilters, type UsageOptions } from "@/lib/query/usage";
-import { compareNames } from "@/lib/format";
 
 const formSchema = z
   .object({
@@ -102,42 +99,9 @@ export function UsageExportDialog({ orgId, options, projectLabel, defaults, defa
       description="Resource-level usage: one row per resource and day. Empty lists export every project, resource type and region."
       onSubmit={(e) => void submit(e)}
     >
-      <Controller
-        control={form.control}
-        name="projects"
-        render={({ field }) => (
-          <MultiSelect
-            label="Projects"
-            emptyLabel="All projects"
-            options={(options?.projects ?? []).map((id) => ({ value: id, label: projectLabel(id) })).sort((a, b) => compareNames(a.label, b.label))}
-            value={field.value}
-            onChange={field.onChange}
-          />
-        )}
-      />
-      {message("projects") ? <p role="alert" className="text-xs text-red-600 dark:text-red-400">{message("projects")}</p> : null}
-      <Controller
-        control={form.control}
-        name="resource_types"
-        render={({ field }) => (
-          <MultiSelect
-            label="Resource types"
-            emptyLabel="All resource types"
-            options={(options?.resource_types ?? []).map((v) => ({ value: v }))}
-            value={field.value}
-            onChange={field.onChange}
-          />
-        )}
-      />
-      {message("resource_types") ? <p role="alert" className="text-xs text-red-600 dark:text-red-400">{message("resource_types")}</p> : null}
-      <Controller
-        control={form.control}
-        name="regions"
-        render={({ field }) => (
-          <MultiSelect label="Regions" emptyLabel="All regions" options={(options?.regions ?? []).map((v) => ({ value: v }))} value={field.value} onChange={field.onChange} />
-        )}
-      />
-      {message("regions") ? <p role="alert" className="text-xs text-red-600 dark:text-red-400">{message("regions")}</p> : null}
+      <ListField control={form.control} name="projects" label="Projects" emptyLabel="All projects" options={projectOptions(options?.projects, projectLabel)} error={message("projects")} />
+      <ListField control={form.control} name="resource_types" label="Resource types" emptyLabel="All resource types" options={valueOptions(options?.resource_types)} error={message("resource_types")} />
+      <ListField control={form.control} name="regions" label="Regions" emptyLabel="All regions" options={valueOptions(options?.regions)} error={message("regions")} />
       <Field
         label="Resource IDs"
         htmlFor="usage-export-resources"

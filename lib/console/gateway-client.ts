@@ -1,6 +1,7 @@
 import "server-only";
 import { redirect } from "next/navigation";
 import type { ConsoleSession } from "@/lib/console/session";
+import { errorReason, readResponseBody } from "@/lib/contract/response-body";
 import { env } from "@/lib/env";
 import { CONSOLE_CHANNEL_HEADER, consoleChannelMark, type GatewayBindings } from "@/lib/gateway/origin";
 import { embeddedGateway } from "@/lib/gateway/runtime";
@@ -112,16 +113,6 @@ export async function cloudFetch(session: ConsoleSession, method: string, pathAn
   return response;
 }
 
-async function readBody(response: Response): Promise<unknown> {
-  const text = await response.text();
-  if (!text) return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
-}
-
 /**
  * GET and parse JSON. A non-2xx answer throws CloudError; a session that can no
  * longer call the gateway sends the user to sign-in with the reason (a Next.js
@@ -129,9 +120,9 @@ async function readBody(response: Response): Promise<unknown> {
  */
 export async function cloudJson<T>(session: ConsoleSession, pathAndQuery: string): Promise<T> {
   const response = await cloudFetch(session, "GET", pathAndQuery);
-  const body = await readBody(response);
+  const body = await readResponseBody(response);
   if (response.status === 401) {
-    const reason = (body as { reason?: unknown } | undefined)?.reason;
+    const reason = errorReason(body);
     if (reason === SESSION_REVOKED) redirect("/sign-in?reason=revoked");
     if (reason === SESSION_EXPIRED) redirect("/sign-in?reason=expired");
   }

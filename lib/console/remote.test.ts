@@ -4,6 +4,7 @@ import path from "node:path";
 import { serve } from "@hono/node-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signInWithKey, UNKNOWN_OWNER } from "@/lib/console/sign-in";
+import { operationPath } from "@/lib/contract/operations";
 import { desc } from "drizzle-orm";
 import { resetEnvCache } from "@/lib/env";
 import { auditLog } from "@/lib/gateway/store/schema";
@@ -37,7 +38,7 @@ describe("remote gateway", () => {
     expect({ userId: s.userId, email: s.email }).toEqual(UNKNOWN_OWNER);
     expect(existsSync(path.join(bed.dataDir, "console", "pgdata"))).toBe(true);
 
-    const entities = await cloudJson<{ items: Array<{ id: string }> }>(s, "/v1/organizations/entities");
+    const entities = await cloudJson<{ items: Array<{ id: string }> }>(s, operationPath("getOrganizations"));
     expect(entities.items.map((o) => o.id)).toContain(bed.t.demo.organization_id);
     const vms = await cloudFetch(s, "GET", "/v1alpha5/locations");
     expect(vms.status).toBe(200);
@@ -51,7 +52,7 @@ describe("remote gateway", () => {
       return { surface: rows[0]!.surface, clientIp: rows[0]!.clientIp, name: rows[0]!.targetNames[0] };
     };
     const create = (name: string) =>
-      cloudFetch(s, "POST", "/v1/organizations/projects", {
+      cloudFetch(s, "POST", operationPath("createProject"), {
         body: JSON.stringify({ organization_id: bed.t.demo.organization_id, name }),
         headers: { "content-type": "application/json" },
         clientIp: "198.51.100.88",

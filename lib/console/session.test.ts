@@ -4,6 +4,7 @@ import { RequestCookies } from "next/dist/server/web/spec-extension/cookies";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { handleCloudRequest } from "@/lib/console/bff";
 import { cloudFetch } from "@/lib/console/gateway-client";
+import { operationPath } from "@/lib/contract/operations";
 import { createConsoleTestbed, type ConsoleTestbed } from "@/lib/console/testing";
 import { apiKeys } from "@/lib/gateway/store/schema/identity";
 import { sessionCookieName } from "./cookies";
@@ -19,7 +20,7 @@ beforeAll(async () => {
 afterAll(() => bed.close());
 
 /** A browser's request carrying the session cookie of a fresh sign-in, as next-auth would have set it. */
-async function signedInRequest(who: "owner" | "member", path = "/api/cloud/v1/organizations/projects") {
+async function signedInRequest(who: "owner" | "member", path = `/api/cloud${operationPath("listProjects")}`) {
   const user = bed.t.demo[who];
   const signedIn = await signInWithKey({ credentials: { accessKeyId: user.access_key_id, secretKey: user.secret_key }, clientIp: "203.0.113.90", rateLimited: false });
   const token = await encode({ token: { sid: signedIn.sessionId, uid: signedIn.userId, email: signedIn.email }, secret: authSecret() });
@@ -48,7 +49,7 @@ describe("the session a request's cookies name", () => {
   });
 
   it("ends when the gateway refuses the key, at once, though it was just used", async () => {
-    const s = await signedInRequest("member", "/api/cloud/v1/iam/roles");
+    const s = await signedInRequest("member", `/api/cloud${operationPath("listRoles")}`);
     expect((await through(s.request(), s.state)).status).toBe(200);
     await bed.t.gateway.store.db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, bed.t.demo.member.access_key_id));
     try {
@@ -56,7 +57,7 @@ describe("the session a request's cookies name", () => {
       expect(refused.status).toBe(401);
       expect(await refused.json()).toMatchObject({ reason: "session_revoked" });
       expect(await s.state()).toEqual({ status: "revoked" });
-      expect((await through(s.request("/api/cloud/v1/locations"), s.state)).status).toBe(401);
+      expect((await through(s.request(`/api/cloud${operationPath("listLocations")}`), s.state)).status).toBe(401);
     } finally {
       await bed.t.gateway.store.db.update(apiKeys).set({ revokedAt: null }).where(eq(apiKeys.id, bed.t.demo.member.access_key_id));
     }

@@ -52,16 +52,16 @@ describe("admin functions", () => {
     ]);
 
     const key = await createApiKey(db(), t.gateway.deps.masterKey, owner.id, "laptop");
-    const res = await t.json<{ items: Array<{ id: string; relation: string; company_name: string }> }>("owner", "GET", "/organizations/entities", as(key));
+    const res = await t.opJson<{ items: Array<{ id: string; relation: string; company_name: string }> }>("owner", "getOrganizations", as(key));
     expect(res.status).toBe(200);
     expect(res.body.items).toMatchObject([{ id: org.id, relation: "owner", company_name: "Initech LLC" }]);
 
     const worker = await createUser(db(), { email: "peter@initech.example" });
     await addMember(db(), org.id, worker.id, "member");
     const workerKey = await createApiKey(db(), t.gateway.deps.masterKey, worker.id);
-    const seen = await t.json<{ items: Array<{ id: string; relation: string }> }>("owner", "GET", "/organizations/entities", as(workerKey));
+    const seen = await t.opJson<{ items: Array<{ id: string; relation: string }> }>("owner", "getOrganizations", as(workerKey));
     expect(seen.body.items).toEqual([expect.objectContaining({ id: org.id, relation: "member" })]);
-    expect((await t.json("owner", "POST", "/organizations/projects", { ...as(workerKey), body: { organization_id: org.id, name: "p" } })).status).toBe(403);
+    expect((await t.opJson("owner", "createProject", { ...as(workerKey), body: { organization_id: org.id, name: "p" } })).status).toBe(403);
   });
 
   it("stores API-key secrets only encrypted", async () => {
@@ -81,7 +81,7 @@ describe("admin functions", () => {
     await addMember(db(), t.demo.organization_id, user.id, "member");
     const kept = await createApiKey(db(), t.gateway.deps.masterKey, user.id, "kept");
     const revoked = await createApiKey(db(), t.gateway.deps.masterKey, user.id, "revoked");
-    expect((await t.call("owner", "GET", "/organizations/entities", as(revoked))).status).toBe(200);
+    expect((await t.op("owner", "getOrganizations", as(revoked))).status).toBe(200);
 
     expect((await listApiKeys(db(), user.id)).map((k) => [k.id, k.email, k.revokedAt])).toEqual(
       expect.arrayContaining([
@@ -93,11 +93,11 @@ describe("admin functions", () => {
     expect(await revokeApiKey(db(), revoked.accessKeyId)).toBe(false);
     expect(await revokeApiKey(db(), "AKNOSUCHKEY")).toBe(false);
 
-    const refused = await t.json<{ code: string; reason: string }>("owner", "GET", "/organizations/entities", as(revoked));
+    const refused = await t.opJson<{ code: string; reason: string }>("owner", "getOrganizations", as(revoked));
     expect(refused.status).toBe(401);
     expect(refused.body).toMatchObject({ code: "401", reason: "unauthenticated" });
-    expect((await t.call("owner", "POST", "/organizations/projects", { ...as(revoked), body: { organization_id: t.demo.organization_id, name: "z" } })).status).toBe(401);
-    expect((await t.call("owner", "GET", "/organizations/entities", as(kept))).status).toBe(200);
+    expect((await t.op("owner", "createProject", { ...as(revoked), body: { organization_id: t.demo.organization_id, name: "z" } })).status).toBe(401);
+    expect((await t.op("owner", "getOrganizations", as(kept))).status).toBe(200);
 
     const listed = await listApiKeys(db(), user.id);
     expect(listed.find((k) => k.id === revoked.accessKeyId)?.revokedAt).toBeInstanceOf(Date);

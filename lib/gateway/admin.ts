@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { and, desc, eq, isNull } from "drizzle-orm";
 import { encrypt, newAccessKeyId, newSecret } from "./crypto";
 import type { Database } from "./store/client";
-import { apiKeys, memberships, organizations, roleBindings, roles, users } from "./store/schema";
+import { insertApiKey, listApiKeysWithOwner, markApiKeyRevoked } from "./store/queries/api-keys";
+import { insertRoleBinding, insertRoles, roleIdByName } from "./store/queries/iam";
+import { insertMembership, insertOrganization, insertUser, userByEmail, userById } from "./store/queries/identity";
 import { PERMISSIONS, type Permission, type Relation } from "./authz";
 
 /** The roles every organization starts with. Permissions are data: edit here, not in handlers. */
@@ -27,35 +28,24 @@ export const DEFAULT_ROLES: Array<{ name: string; description: string; scopes: A
 ];
 
 export async function createUser(db: Database, input: { email: string; name?: string; id?: string }) {
-  const [user] = await db
-    .insert(users)
-    .values({ id: input.id ?? randomUUID(), email: input.email.toLowerCase(), name: input.name ?? "" })
-    .returning();
-  if (!user) throw new Error("user not created");
-  return user;
+  return insertUser(db, { id: input.id ?? randomUUID(), email: input.email.toLowerCase(), name: input.name ?? "" });
 }
 
 export async function findUser(db: Database, idOrEmail: string) {
-  const [byId] = await db.select().from(users).where(eq(users.id, idOrEmail));
-  if (byId) return byId;
-  const [byEmail] = await db.select().from(users).where(eq(users.email, idOrEmail.toLowerCase()));
-  return byEmail;
+  return (await userById(db, { id: idOrEmail })) ?? (await userByEmail(db, { email: idOrEmail.toLowerCase() }));
 }
 
 export async function roleId(db: Database, organizationId: string, name: string): Promise<string> {
-  const [role] = await db
-    .select({ id: roles.id })
-    .from(roles)
-    .where(and(eq(roles.organizationId, organizationId), eq(roles.roleName, name)));
-  if (!role) throw new Error(`no role ${name} in ${organizationId}`);
-  return role.id;
+  const id = await roleIdByName(db, { organizationId, roleName: name });
+  if (!id) throw new Error(`no role ${name} in ${organizationId}`);
+  return id;
 }
 
 export async function bindRole(
   db: Database,
   input: { organizationId: string; userId: string; roleName: string; scopeType: "org" | "project"; scopeObjectId: string },
 ) {
-  await db.insert(roleBindings).values({
+  await insertRoleBinding(db, {
     id: randomUUID(),
     organizationId: input.organizationId,
     userId: input.userId,
@@ -66,7 +56,7 @@ export async function bindRole(
 }
 
 export async function addMember(db: Database, organizationId: string, userId: string, relation: Relation) {
-  await db.insert(memberships).values({ organizationId, userId, relation });
+  await insertMembership(db, { organizationId, userId, relation });
   await bindRole(db, {
     organizationId,
     userId,
@@ -81,18 +71,14 @@ export async function createOrganization(
   db: Database,
   input: { name: string; ownerId: string; companyName?: string; id?: string; organizationType?: string },
 ) {
-  const [org] = await db
-    .insert(organizations)
-    .values({
-      id: input.id ?? randomUUID(),
-      name: input.name,
-      companyName: input.companyName ?? "",
-      organizationType: input.organizationType ?? "standard",
-    })
-    .returning();
-  if (!org) throw new Error("organization not created");
-  await db.insert(roles).values(
-    DEFAULT_ROLES.map((r) => ({
+  const org = await insertOrganization(db, {
+    id: input.id ?? randomUUID(),
+    name: input.name,
+    companyName: input.companyName ?? "",
+    organizationType: input.organizationType ?? "standard",
+  });
+  await insertRoles(db, {
+    rows: DEFAULT_ROLES.map((r) => ({
       id: randomUUID(),
       organizationId: org.id,
       roleName: r.name,
@@ -100,7 +86,7 @@ export async function createOrganization(
       allowedScopes: r.scopes,
       permissions: r.permissions,
     })),
-  );
+  });
   await addMember(db, org.id, input.ownerId, "owner");
   return org;
 }
@@ -109,24 +95,14 @@ export async function createOrganization(
 export async function createApiKey(db: Database, masterKey: Buffer, userId: string, name = "") {
   const accessKeyId = newAccessKeyId();
   const secretKey = newSecret();
-  await db.insert(apiKeys).values({ id: accessKeyId, userId, name, secretCiphertext: encrypt(masterKey, secretKey) });
+  await insertApiKey(db, { id: accessKeyId, userId, name, secretCiphertext: encrypt(masterKey, secretKey) });
   return { accessKeyId, secretKey };
 }
 
 export async function listApiKeys(db: Database, userId?: string) {
-  return db
-    .select({ id: apiKeys.id, userId: apiKeys.userId, email: users.email, name: apiKeys.name, createdAt: apiKeys.createdAt, revokedAt: apiKeys.revokedAt })
-    .from(apiKeys)
-    .innerJoin(users, eq(users.id, apiKeys.userId))
-    .where(userId ? eq(apiKeys.userId, userId) : undefined)
-    .orderBy(desc(apiKeys.createdAt));
+  return listApiKeysWithOwner(db, { userId });
 }
 
 export async function revokeApiKey(db: Database, accessKeyId: string): Promise<boolean> {
-  const rows = await db
-    .update(apiKeys)
-    .set({ revokedAt: new Date() })
-    .where(and(eq(apiKeys.id, accessKeyId), isNull(apiKeys.revokedAt)))
-    .returning({ id: apiKeys.id });
-  return rows.length > 0;
+  return markApiKeyRevoked(db, { accessKeyId });
 }

@@ -26,7 +26,7 @@ describe("an outsider's refused call", () => {
     const member = t.demo.member;
     const acmeOrg = t.demo.organization_id;
     const entries = await filedBy(() =>
-      t.json("outsider", "POST", `/iam/users/${member.user_id}/role-bindings`, {
+      t.opJson("outsider", "applyRoleBindings", { params: { user_id: member.user_id },
         body: { bindings_to_create: [{ customer_id: member.user_id, role_id: "no-such-role", scope_type: "org", scope_object_id: acmeOrg }], bindings_to_delete: [] },
       }),
     );
@@ -40,7 +40,7 @@ describe("an outsider's refused call", () => {
 
   it("is filed with the text it chose neutralised and bounded", async () => {
     const chosen = `\u202e${"x".repeat(120)}`;
-    const entries = await filedBy(() => t.json("outsider", "POST", `/iam/users/${encodeURIComponent(chosen)}/role-bindings`, { body: { bindings_to_create: [], bindings_to_delete: [] } }));
+    const entries = await filedBy(() => t.opJson("outsider", "applyRoleBindings", { params: { user_id: chosen }, body: { bindings_to_create: [], bindings_to_delete: [] } }));
     expect(entries).toHaveLength(1);
     const entry = entries[0]!;
     for (const text of [entry.errorMessage, ...entry.targetIds, ...entry.targetNames, entry.projectName ?? ""]) {

@@ -17,14 +17,14 @@ interface Binding {
 const key = (b: { role_id: string; scope_type: string; scope_object_id: string }) => `${b.role_id}|${b.scope_type}|${b.scope_object_id}`;
 
 async function memberBindings(): Promise<Binding[]> {
-  const res = await t.json<{ role_bindings: Binding[] }>("owner", "GET", "/iam/role-bindings", { query: { user_id: t.demo.member.user_id } });
+  const res = await t.opJson<{ role_bindings: Binding[] }>("owner", "listRoleBindings", { query: { user_id: t.demo.member.user_id } });
   expect(res.status).toBe(200);
   return res.body.role_bindings;
 }
 
 describe("concurrent role-binding applies", () => {
   it("50 overlapping applies for one user end in a state some serial order gives", async () => {
-    const roles = (await t.json<{ roles: Array<{ id: string; role_name: string; org_id: string }> }>("owner", "GET", "/iam/roles")).body.roles.filter(
+    const roles = (await t.opJson<{ roles: Array<{ id: string; role_name: string; org_id: string }> }>("owner", "listRoles")).body.roles.filter(
       (r) => r.org_id === t.demo.organization_id,
     );
     const orgRoles = ["Project Creator", "Billing Viewer", "Auditor"].map((n) => roles.find((r) => r.role_name === n)!);
@@ -42,7 +42,7 @@ describe("concurrent role-binding applies", () => {
       const remove = i % 5 === 0 ? [baseline.id] : [];
       return { bindings_to_create: create, bindings_to_delete: remove };
     });
-    const results = await Promise.all(requests.map((body) => t.call("owner", "POST", `/iam/users/${member}/role-bindings`, { body })));
+    const results = await Promise.all(requests.map((body) => t.op("owner", "applyRoleBindings", { params: { user_id: member }, body })));
     const statuses = results.map((r) => r.status);
     expect(statuses.every((s) => s === 200 || s === 400)).toBe(true);
 
@@ -72,18 +72,18 @@ describe("concurrent project creates and deletes", () => {
   it("keep projects and resource counts consistent", async () => {
     const org = t.demo.organization_id;
     const names = Array.from({ length: 20 }, (_, i) => `parallel-${i}`);
-    const created = await Promise.all(names.map((name) => t.json<{ project: { id: string } }>("owner", "POST", "/organizations/projects", { body: { organization_id: org, name } })));
+    const created = await Promise.all(names.map((name) => t.opJson<{ project: { id: string } }>("owner", "createProject", { body: { organization_id: org, name } })));
     expect(created.every((r) => r.status === 200)).toBe(true);
     // Same name twice at once: exactly one wins.
-    const dup = await Promise.all([0, 1, 2].map(() => t.call("owner", "POST", "/organizations/projects", { body: { organization_id: org, name: "contested" } })));
+    const dup = await Promise.all([0, 1, 2].map(() => t.op("owner", "createProject", { body: { organization_id: org, name: "contested" } })));
     expect(dup.map((r) => r.status).sort()).toEqual([200, 400, 400]);
 
     const ids = created.map((r) => r.body.project.id);
-    const deletes = await Promise.all([...ids.slice(0, 10), ...ids.slice(0, 10)].map((id) => t.call("owner", "DELETE", `/organizations/projects/${id}`)));
+    const deletes = await Promise.all([...ids.slice(0, 10), ...ids.slice(0, 10)].map((id) => t.op("owner", "deleteProject", { params: { project_id: id } })));
     expect(deletes.filter((r) => r.status === 200).length).toBe(10);
     expect(deletes.filter((r) => r.status === 404).length).toBe(10);
 
-    const list = await t.json<{ items: Array<{ name: string; resources: { instances: { count: number } } }> }>("owner", "GET", "/organizations/projects", {
+    const list = await t.opJson<{ items: Array<{ name: string; resources: { instances: { count: number } } }> }>("owner", "listProjects", {
       query: { org_id: org },
     });
     const left = list.body.items.map((p) => p.name).filter((n) => n.startsWith("parallel-"));

@@ -5,7 +5,7 @@ import { BILLING_EXPORT_COLUMNS } from "@/lib/contract/billing";
 import { USAGE_EXPORT_COLUMNS } from "@/lib/contract/usage";
 import { FORMULA_START } from "@/lib/csv-formula";
 import { projects, usageRecords } from "./store/schema";
-import { createTestGateway, type TestGateway } from "./testing";
+import { createTestGateway, opPath, type TestGateway } from "./testing";
 
 /** Formula injection through the gateway's CSV exports, end to end through the API. */
 let t: TestGateway;
@@ -42,9 +42,9 @@ async function exportOf(path: string, query: Record<string, string>): Promise<Re
 
 describe("CSV exports and formula injection", () => {
   it("writes a project renamed to a formula by a Project Admin as text in the owner's billing export", async () => {
-    const renamed = await t.json("member", "PUT", "/organizations/projects", { query: { project_id: projectId }, body: { name: PAYLOAD } });
+    const renamed = await t.opJson("member", "updateProject", { query: { project_id: projectId }, body: { name: PAYLOAD } });
     expect(renamed.status).toBe(200);
-    const rows = await exportOf(`/organizations/${org}/billing/export-productline`, RANGE);
+    const rows = await exportOf(opPath("getBillingExportProductline", { organization_id: org }), RANGE);
     expect(rows).toHaveLength(2);
     expect(rows.map((r) => r.project_name)).toEqual([`'${PAYLOAD}`, `'${PAYLOAD}`]);
     expect(rows[0]!.resource_name).toBe("'-2+3");
@@ -55,7 +55,7 @@ describe("CSV exports and formula injection", () => {
   });
 
   it("writes a resource id that looks like a formula as text in the usage export, and the credit's quantity as a number", async () => {
-    const rows = await exportOf(`/organizations/${org}/usage/export`, { ...RANGE, projects: projectId, resources: `${RESOURCE},r-credit`, resource_types: "h100-80gb-sxm-ib.8x", regions: "us-east1" });
+    const rows = await exportOf(opPath("getUsageExport", { organization_id: org }), { ...RANGE, projects: projectId, resources: `${RESOURCE},r-credit`, resource_types: "h100-80gb-sxm-ib.8x", regions: "us-east1" });
     expect(Object.keys(rows[0]!)).toEqual([...USAGE_EXPORT_COLUMNS]);
     expect(rows.map((r) => r.resource_id)).toEqual([`'${RESOURCE}`, "r-credit"]);
     expect(rows[1]!.quantity).toBe("-5.000000");

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { signedHeaders } from "@/lib/signing";
-import { freshStoreOptions } from "./testing";
+import { freshStoreOptions, opPath } from "./testing";
 
 /**
  * Kills the standalone gateway with SIGKILL in the middle of a stream of writes,
@@ -78,7 +78,7 @@ async function killMidStream(dataDir: string, databaseUrl?: string) {
     for (let i = 0; !stop; i++) {
       const name = `durable-${w}-${i}`;
       try {
-        const res = await signed(first.port, creds.owner, "POST", "/organizations/projects", { organization_id: creds.organization_id, name });
+        const res = await signed(first.port, creds.owner, "POST", opPath("createProject"), { organization_id: creds.organization_id, name });
         if (res.ok) acknowledged.push(name);
       } catch {
         return; // connection cut by the kill
@@ -94,7 +94,7 @@ async function killMidStream(dataDir: string, databaseUrl?: string) {
 
   const second = await start(dataDir, databaseUrl);
   try {
-    const res = await signed(second.port, creds.owner, "GET", `/organizations/projects?org_id=${creds.organization_id}&skip_loading_project_resources=true`);
+    const res = await signed(second.port, creds.owner, "GET", `${opPath("listProjects")}?org_id=${creds.organization_id}&skip_loading_project_resources=true`);
     expect(res.status).toBe(200);
     const names = new Set(((await res.json()) as { items: Array<{ name: string }> }).items.map((p) => p.name));
     const lost = acknowledged.filter((n) => !names.has(n));

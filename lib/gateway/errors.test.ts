@@ -44,9 +44,9 @@ describe("the gateway while its store is away", () => {
     const t = await createTestGateway();
     try {
       expect((await t.gateway.app.request("/readyz")).status).toBe(200);
-      await t.call("owner", "GET", "/organizations/projects"); // warm the key cache
+      await t.op("owner", "listProjects"); // warm the key cache
       await t.gateway.store.close();
-      const res = await t.call("owner", "POST", "/organizations/projects", { body: { organization_id: t.demo.organization_id, name: "away" } });
+      const res = await t.op("owner", "createProject", { body: { organization_id: t.demo.organization_id, name: "away" } });
       expect(res.status).toBe(503);
       expect(res.headers.get("retry-after")).toMatch(/^\d+$/);
       expect(((await res.json()) as { reason: string }).reason).toBe("unavailable");

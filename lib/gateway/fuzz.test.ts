@@ -99,27 +99,27 @@ describe("fuzzing every operation", () => {
   }, 300_000);
 
   it("names a field of the wrong type as such, and a missing one as required", async () => {
-    const wrong = await t.json<{ message: string }>("owner", "POST", "/organizations/projects", { body: { organization_id: t.demo.organization_id, name: 5 } });
+    const wrong = await t.opJson<{ message: string }>("owner", "createProject", { body: { organization_id: t.demo.organization_id, name: 5 } });
     expect(wrong.status).toBe(400);
     expect(wrong.body.message).toMatch(/^body\.name: /);
     expect(wrong.body.message).not.toContain("is required");
-    const missing = await t.json<{ message: string }>("owner", "POST", "/organizations/projects", { body: { organization_id: t.demo.organization_id } });
+    const missing = await t.opJson<{ message: string }>("owner", "createProject", { body: { organization_id: t.demo.organization_id } });
     expect(missing.body.message).toBe("body.name: is required");
   });
 
   it("a malformed JSON body is a 400 naming the body", async () => {
-    const res = await t.call("owner", "POST", "/organizations/projects", { rawBody: "{not json" });
+    const res = await t.op("owner", "createProject", { rawBody: "{not json" });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { message: string }).message).toMatch(/^body/);
   });
 
   it("a body of the wrong content type is a 400, not a 415 or 500", async () => {
-    const res = await t.call("owner", "POST", "/organizations/projects", { rawBody: "name=x", headers: { "content-type": "text/plain" } });
+    const res = await t.op("owner", "createProject", { rawBody: "name=x", headers: { "content-type": "text/plain" } });
     expect(res.status).toBe(400);
   });
 
   it("refuses bodies over the size limit with 413", async () => {
-    const res = await t.call("owner", "POST", "/organizations/projects", {
+    const res = await t.op("owner", "createProject", {
       rawBody: JSON.stringify({ organization_id: t.demo.organization_id, name: "x".repeat(2 * 1024 * 1024) }),
     });
     expect(res.status).toBe(413);
@@ -128,7 +128,7 @@ describe("fuzzing every operation", () => {
 
   it("deeply nested JSON is refused cleanly", async () => {
     const deep = "[".repeat(5000) + "]".repeat(5000);
-    const res = await t.call("owner", "POST", "/organizations/projects", { rawBody: deep });
+    const res = await t.op("owner", "createProject", { rawBody: deep });
     expect(res.status).toBe(400);
   });
 });

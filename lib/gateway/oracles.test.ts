@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestGateway, type TestGateway } from "./testing";
+import { createTestGateway, opPath, type TestGateway } from "./testing";
 
 /** What an outsider may learn from the gateway's answers: nothing about what exists elsewhere. */
 let t: TestGateway;
@@ -11,8 +11,8 @@ afterAll(() => t.close());
 describe("no existence oracle", () => {
   it("an unknown access key and a wrong signature get the same answer", async () => {
     const secretKey = "A".repeat(43);
-    const unknown = await t.json("owner", "GET", "/organizations/projects", { credentials: { accessKeyId: "AKNOSUCHKEY0000000000", secretKey } });
-    const wrong = await t.json("owner", "GET", "/organizations/projects", { credentials: { accessKeyId: t.demo.owner.access_key_id, secretKey } });
+    const unknown = await t.opJson("owner", "listProjects", { credentials: { accessKeyId: "AKNOSUCHKEY0000000000", secretKey } });
+    const wrong = await t.opJson("owner", "listProjects", { credentials: { accessKeyId: t.demo.owner.access_key_id, secretKey } });
     expect(unknown.status).toBe(401);
     expect(wrong.status).toBe(unknown.status);
     const strip = (b: Record<string, unknown>) => ({ ...b, error_id: "" });
@@ -20,14 +20,14 @@ describe("no existence oracle", () => {
   });
 
   it("another organization's project and a missing one get the same answer", async () => {
-    const acme = await t.json<{ items: Array<{ id: string }> }>("owner", "GET", "/organizations/projects");
+    const acme = await t.opJson<{ items: Array<{ id: string }> }>("owner", "listProjects");
     const theirs = acme.body.items[0]!.id;
     const missing = "00000000-0000-4000-8000-000000000000";
     for (const [method, path, query, body] of [
-      ["GET", `/organizations/projects/${theirs}`, undefined, undefined],
-      ["GET", `/organizations/projects/${theirs}/vms`, undefined, undefined],
-      ["PUT", "/organizations/projects", { project_id: theirs }, { name: "x" }],
-      ["DELETE", `/organizations/projects/${theirs}`, undefined, undefined],
+      ["GET", opPath("getProject", { project_id: theirs }), undefined, undefined],
+      ["GET", opPath("listProjectVMs", { project_id: theirs }), undefined, undefined],
+      ["PUT", opPath("updateProject"), { project_id: theirs }, { name: "x" }],
+      ["DELETE", opPath("deleteProject", { project_id: theirs }), undefined, undefined],
     ] as const) {
       const a = await t.json("outsider", method, path, { query, body });
       const b = await t.json("outsider", method, path.replace(theirs, missing), { query: query && { project_id: missing }, body });
@@ -40,7 +40,7 @@ describe("no existence oracle", () => {
 
 describe("names", () => {
   it.each([["\u202egnp.exe"], ["pay\u200broll"], ["\u2067x\u2069"]])("refuse format characters such as %j with 400 naming the field", async (name) => {
-    const res = await t.json("owner", "POST", "/organizations/projects", { body: { organization_id: t.demo.organization_id, name } });
+    const res = await t.opJson("owner", "createProject", { body: { organization_id: t.demo.organization_id, name } });
     expect(res.status).toBe(400);
     expect(res.body.message).toContain("name");
   });

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
+import { operationPath, operations, type OperationId, type OperationParams } from "@/lib/contract/operations";
 import { signedHeaders } from "@/lib/signing";
 import { createLogger } from "./logger";
 import { startGateway, type Gateway } from "./runtime";
@@ -22,6 +23,27 @@ export interface CallOptions {
   now?: Date;
 }
 
+export interface OpOptions extends CallOptions {
+  /** The operation's path parameters by name (each filled in as one escaped segment). */
+  params?: Record<string, string>;
+}
+
+/**
+ * An operation's path from the operations table, without the version prefix (TestGateway.call
+ * adds it): opPath("getProject", { project_id: id }) is /organizations/projects/<id>.
+ */
+export function opPath<Id extends OperationId>(id: Id, ...[params]: keyof OperationParams<Id> extends never ? [] : [OperationParams<Id>]): string {
+  return pathOf(id, params);
+}
+
+function pathOf(id: OperationId, params: Record<string, string> = {}): string {
+  const template = operations[id].path;
+  const unknown = Object.keys(params).filter((name) => !template.includes(`{${name}}`));
+  if (unknown.length > 0) throw new Error(`${id}: ${template} has no path parameter ${unknown.join(", ")}`);
+  const fill = operationPath as (id: OperationId, params: Record<string, string>) => string;
+  return fill(id, params).slice("/v1".length);
+}
+
 export interface TestGateway {
   gateway: Gateway;
   demo: DemoCredentials;
@@ -29,6 +51,10 @@ export interface TestGateway {
   call(who: Who | DemoUser, method: string, path: string, options?: CallOptions): Promise<Response>;
   /** Same, returning status and parsed JSON. */
   json<T = Record<string, unknown>>(who: Who | DemoUser, method: string, path: string, options?: CallOptions): Promise<{ status: number; body: T }>;
+  /** An operation of the table by its operationId (method and path from lib/contract/operations.ts). */
+  op(who: Who | DemoUser, id: OperationId, options?: OpOptions): Promise<Response>;
+  /** Same, returning status and parsed JSON. */
+  opJson<T = Record<string, unknown>>(who: Who | DemoUser, id: OperationId, options?: OpOptions): Promise<{ status: number; body: T }>;
   close(): Promise<void>;
 }
 
@@ -89,15 +115,22 @@ export async function createTestGateway(): Promise<TestGateway> {
     }
     return gateway.app.request(url.toString(), { method, headers, body });
   };
+  const json: TestGateway["json"] = async (who, method, path, options) => {
+    const res = await call(who, method, path, options);
+    const text = await res.text();
+    return { status: res.status, body: (text ? JSON.parse(text) : undefined) as never };
+  };
+  const route = (id: OperationId, options: OpOptions = {}): [string, string, CallOptions] => {
+    const { params, ...rest } = options;
+    return [operations[id].method.toUpperCase(), pathOf(id, params), rest];
+  };
   return {
     gateway,
     demo,
     call,
-    json: async (who, method, path, options) => {
-      const res = await call(who, method, path, options);
-      const text = await res.text();
-      return { status: res.status, body: (text ? JSON.parse(text) : undefined) as never };
-    },
+    json,
+    op: (who, id, options) => call(who, ...route(id, options)),
+    opJson: (who, id, options) => json(who, ...route(id, options)),
     close: async () => {
       await gateway.close();
       await fresh.drop();

@@ -3,6 +3,8 @@
  * /api/cloud/<gateway path> with the session cookie. Browser-safe: no server imports.
  */
 
+import { errorReason, readResponseBody } from "@/lib/contract/response-body";
+
 export class ApiError extends Error {
   readonly status: number;
   readonly body: unknown;
@@ -51,7 +53,7 @@ export function apiUrl(path: string, query?: QueryParams): string {
 }
 
 function signInReason(body: unknown): string {
-  const reason = (body as { reason?: unknown } | undefined)?.reason;
+  const reason = errorReason(body);
   return reason === "session_revoked" ? "revoked" : reason === "unauthenticated" ? "required" : "expired";
 }
 
@@ -65,16 +67,6 @@ function sendToSignIn(body: unknown): void {
   window.location.assign(target);
 }
 
-async function parse(response: Response): Promise<unknown> {
-  const text = await response.text();
-  if (!text) return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
-}
-
 /** Calls the gateway through the console's backend; throws ApiError on non-2xx; a 401 goes to sign-in. */
 export async function apiFetch<T>(path: string, init: ApiFetchInit = {}): Promise<T> {
   const method = (init.method ?? "GET").toUpperCase();
@@ -85,7 +77,7 @@ export async function apiFetch<T>(path: string, init: ApiFetchInit = {}): Promis
     body = JSON.stringify(init.body);
   }
   const response = await fetch(apiUrl(path, init.query), { method, headers, body, credentials: "same-origin", cache: "no-store" });
-  const parsed = await parse(response);
+  const parsed = await readResponseBody(response);
   if (response.status === 401) sendToSignIn(parsed);
   if (!response.ok) throw new ApiError(response.status, parsed);
   return parsed as T;

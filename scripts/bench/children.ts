@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess, type StdioOptions } from "node:child_process";
+import { createServer } from "node:net";
 import path from "node:path";
 
 export const BENCH_DIR = path.dirname(new URL(import.meta.url).pathname);
@@ -34,4 +35,16 @@ export async function stopChild(child: ChildProcess, signal: NodeJS.Signals = "S
   const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
   await gone;
   clearTimeout(timer);
+}
+
+/** A TCP port free on 127.0.0.1 at the moment of asking. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
 }

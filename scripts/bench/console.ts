@@ -21,14 +21,13 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { chromium, type Browser, type BrowserContext } from "@playwright/test";
 import lighthouse, { desktopConfig } from "lighthouse";
 import type { DemoCredentials } from "@/lib/gateway/seed";
-import { stopChild } from "./children";
+import { freePort, stopChild } from "./children";
 import { medianRuns, type Score } from "./lighthouse-runs";
 import type { Row } from "./report";
 
@@ -52,17 +51,6 @@ const LIGHTHOUSE_PAGES = [
   ["billing", "/billing"],
   ["audit logs", "/audit-logs"],
 ] as const;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
-}
 
 async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 120_000): Promise<T> {
   const until = Date.now() + timeoutMs;

@@ -6,9 +6,9 @@
  */
 import { execFileSync } from "node:child_process";
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { freePort } from "./children";
 
 export interface BenchPostgres {
   url: string;
@@ -25,17 +25,6 @@ function serverBin(): string {
   const newest = versions.sort((a, b) => Number(a) - Number(b)).at(-1);
   if (!newest) throw new Error("PostgreSQL server binaries not found (apt-get install -y postgresql)");
   return path.join(root, newest, "bin");
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
 }
 
 export async function startPostgres(): Promise<BenchPostgres> {

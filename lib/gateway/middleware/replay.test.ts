@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { operationPath } from "@/lib/contract/operations";
 import { ReadCache } from "@/lib/db/read-cache";
 import { authorizationHeader, sign, signedHeaders } from "@/lib/signing";
 import { createApp } from "../app";
@@ -15,7 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const URL_PROJECTS = "http://gateway.test/v1/organizations/projects";
+const URL_PROJECTS = `http://gateway.test${operationPath("createProject")}`;
 
 function ownerHeaders(method: string, url: string, now?: Date): Record<string, string> {
   const owner = t.demo.owner;
@@ -71,7 +72,7 @@ describe("a replayed signature", () => {
     const goHeaders = () => {
       const owner = t.demo.owner;
       const timestamp = new Date().toISOString().replace(/\.\d+Z$/, "Z");
-      const signature = sign(owner.secret_key, { method: "POST", path: "/v1/organizations/projects", query: "", timestamp });
+      const signature = sign(owner.secret_key, { method: "POST", path: operationPath("createProject"), query: "", timestamp });
       return { Authorization: authorizationHeader(owner.access_key_id, signature), "X-Crusoe-Timestamp": timestamp, "content-type": "application/json" };
     };
 

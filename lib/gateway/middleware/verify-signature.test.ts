@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { operationPath } from "@/lib/contract/operations";
 import { authorizationHeader, sign, TIMESTAMP_HEADER } from "@/lib/signing";
 import { buildUrl, createTestGateway, type TestGateway } from "../testing";
 import { pathAndQuery } from "./verify-signature";
@@ -16,12 +17,12 @@ async function raw(path: string, headers: Record<string, string>, method = "GET"
 
 describe("request signing at the gateway", () => {
   it("accepts signed requests under /v1 and /v1alpha5", async () => {
-    expect((await t.call("owner", "GET", "/locations")).status).toBe(200);
-    expect((await t.call("owner", "GET", "/locations", { prefix: "/v1alpha5" })).status).toBe(200);
+    expect((await t.op("owner", "listLocations")).status).toBe(200);
+    expect((await t.op("owner", "listLocations", { prefix: "/v1alpha5" })).status).toBe(200);
   });
 
   it("accepts repeated and escaped query values", async () => {
-    const res = await t.call("owner", "GET", "/organizations/projects", {
+    const res = await t.op("owner", "listProjects", {
       query: [
         ["project_name", "café ☁ a+b/c,d"],
         ["skip_loading_project_resources", "true"],
@@ -32,7 +33,7 @@ describe("request signing at the gateway", () => {
   });
 
   it("answers 401 with the error body, request id included", async () => {
-    const res = await raw("/v1/locations", {});
+    const res = await raw(operationPath("listLocations"), {});
     expect(res.status).toBe(401);
     const body = (await res.json()) as Record<string, string>;
     expect(body).toMatchObject({ code: "401", reason: "unauthenticated" });
@@ -51,24 +52,24 @@ describe("request signing at the gateway", () => {
       "version 2.0",
       () => {
         const ts = now().toISOString();
-        return { Authorization: `Bearer 2.0:${t.demo.owner.access_key_id}:${signedFor("/v1/locations", ts, t.demo.owner.secret_key)}`, [TIMESTAMP_HEADER]: ts };
+        return { Authorization: `Bearer 2.0:${t.demo.owner.access_key_id}:${signedFor(operationPath("listLocations"), ts, t.demo.owner.secret_key)}`, [TIMESTAMP_HEADER]: ts };
       },
     ],
     [
       "unknown key",
       () => {
         const ts = now().toISOString();
-        return { Authorization: authorizationHeader("AKNOSUCHKEY", signedFor("/v1/locations", ts, t.demo.owner.secret_key)), [TIMESTAMP_HEADER]: ts };
+        return { Authorization: authorizationHeader("AKNOSUCHKEY", signedFor(operationPath("listLocations"), ts, t.demo.owner.secret_key)), [TIMESTAMP_HEADER]: ts };
       },
     ],
     [
       "missing timestamp",
-      () => ({ Authorization: authorizationHeader(t.demo.owner.access_key_id, signedFor("/v1/locations", "x", t.demo.owner.secret_key)) }),
+      () => ({ Authorization: authorizationHeader(t.demo.owner.access_key_id, signedFor(operationPath("listLocations"), "x", t.demo.owner.secret_key)) }),
     ],
     [
       "unparsable timestamp",
       () => ({
-        Authorization: authorizationHeader(t.demo.owner.access_key_id, signedFor("/v1/locations", "yesterday", t.demo.owner.secret_key)),
+        Authorization: authorizationHeader(t.demo.owner.access_key_id, signedFor(operationPath("listLocations"), "yesterday", t.demo.owner.secret_key)),
         [TIMESTAMP_HEADER]: "yesterday",
       }),
     ],
@@ -76,14 +77,14 @@ describe("request signing at the gateway", () => {
       "stale timestamp",
       () => {
         const ts = new Date(Date.now() - 301_000).toISOString();
-        return { Authorization: authorizationHeader(t.demo.owner.access_key_id, signedFor("/v1/locations", ts, t.demo.owner.secret_key)), [TIMESTAMP_HEADER]: ts };
+        return { Authorization: authorizationHeader(t.demo.owner.access_key_id, signedFor(operationPath("listLocations"), ts, t.demo.owner.secret_key)), [TIMESTAMP_HEADER]: ts };
       },
     ],
     [
       "future timestamp",
       () => {
         const ts = new Date(Date.now() + 301_000).toISOString();
-        return { Authorization: authorizationHeader(t.demo.owner.access_key_id, signedFor("/v1/locations", ts, t.demo.owner.secret_key)), [TIMESTAMP_HEADER]: ts };
+        return { Authorization: authorizationHeader(t.demo.owner.access_key_id, signedFor(operationPath("listLocations"), ts, t.demo.owner.secret_key)), [TIMESTAMP_HEADER]: ts };
       },
     ],
     [
@@ -97,25 +98,25 @@ describe("request signing at the gateway", () => {
       "signature with another secret",
       () => {
         const ts = now().toISOString();
-        return { Authorization: authorizationHeader(t.demo.owner.access_key_id, signedFor("/v1/locations", ts, t.demo.member.secret_key)), [TIMESTAMP_HEADER]: ts };
+        return { Authorization: authorizationHeader(t.demo.owner.access_key_id, signedFor(operationPath("listLocations"), ts, t.demo.member.secret_key)), [TIMESTAMP_HEADER]: ts };
       },
     ],
     [
       "signature of another method",
       () => {
         const ts = now().toISOString();
-        return { Authorization: authorizationHeader(t.demo.owner.access_key_id, signedFor("/v1/locations", ts, t.demo.owner.secret_key, "POST")), [TIMESTAMP_HEADER]: ts };
+        return { Authorization: authorizationHeader(t.demo.owner.access_key_id, signedFor(operationPath("listLocations"), ts, t.demo.owner.secret_key, "POST")), [TIMESTAMP_HEADER]: ts };
       },
     ],
   ])("401 for %s", async (_name, headers) => {
-    const res = await raw("/v1/locations", headers());
+    const res = await raw(operationPath("listLocations"), headers());
     expect(res.status).toBe(401);
   });
 
   it("401 when the query differs from the signed one", async () => {
     const ts = now().toISOString();
-    const sig = signedFor("/v1/organizations/projects?project_name=a", ts, t.demo.owner.secret_key);
-    const res = await raw("/v1/organizations/projects?project_name=b", {
+    const sig = signedFor(`${operationPath("listProjects")}?project_name=a`, ts, t.demo.owner.secret_key);
+    const res = await raw(`${operationPath("listProjects")}?project_name=b`, {
       Authorization: authorizationHeader(t.demo.owner.access_key_id, sig),
       [TIMESTAMP_HEADER]: ts,
     });
@@ -125,19 +126,19 @@ describe("request signing at the gateway", () => {
   it("accepts a timestamp with an offset inside the window", async () => {
     const d = new Date(Date.now() - 60_000);
     const ts = new Date(d.getTime() + 2 * 3600_000).toISOString().replace("Z", "+02:00");
-    const sig = signedFor("/v1/locations", ts, t.demo.owner.secret_key);
-    const res = await raw("/v1/locations", { Authorization: authorizationHeader(t.demo.owner.access_key_id, sig), [TIMESTAMP_HEADER]: ts });
+    const sig = signedFor(operationPath("listLocations"), ts, t.demo.owner.secret_key);
+    const res = await raw(operationPath("listLocations"), { Authorization: authorizationHeader(t.demo.owner.access_key_id, sig), [TIMESTAMP_HEADER]: ts });
     expect(res.status).toBe(200);
   });
 
   it("keeps to declared statuses: an operation without 401 answers 403", async () => {
-    const res = await raw("/v1/iam/roles", {});
+    const res = await raw(operationPath("listRoles"), {});
     expect(res.status).toBe(403);
     expect(await res.json()).toMatchObject({ reason: "unauthenticated" });
   });
 
   it("marks every answer uncacheable and unsniffable", async () => {
-    const res = await t.call("owner", "GET", "/locations");
+    const res = await t.op("owner", "listLocations");
     expect(res.headers.get("cache-control")).toBe("no-store");
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
   });

@@ -46,7 +46,7 @@ describe("the demo organization", () => {
   it("returns the demo credentials in exactly the documented shape, each key usable", async () => {
     expectCredentialsShape(t.demo);
     for (const who of ["owner", "member", "outsider"] as const) {
-      expect((await t.call(who, "GET", "/organizations/entities")).status).toBe(200);
+      expect((await t.op(who, "getOrganizations")).status).toBe(200);
     }
     const ids = [t.demo.owner, t.demo.member, t.demo.outsider];
     expect(new Set(ids.map((u) => u.user_id)).size).toBe(3);

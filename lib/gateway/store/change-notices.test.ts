@@ -6,7 +6,7 @@ import { revokeApiKey } from "../admin";
 import { createLogger } from "../logger";
 import { startGateway, type Gateway } from "../runtime";
 import { seedDemo, type DemoCredentials } from "../seed";
-import { freshStoreOptions } from "../testing";
+import { freshStoreOptions, opPath } from "../testing";
 
 /**
  * Two gateway replicas on one PostgreSQL: what one changes, the other stops serving
@@ -54,22 +54,22 @@ describe.skipIf(!onPostgres)("change notices between replicas (PostgreSQL)", () 
     });
   };
   const projectNames = async (g: Gateway) => {
-    const res = await call(g, "GET", "/organizations/projects");
+    const res = await call(g, "GET", opPath("listProjects"));
     return ((await res.json()) as { items: Array<{ name: string }> }).items.map((p) => p.name);
   };
 
   it("a project created through one replica is listed by the other", async () => {
     const before = await projectNames(b); // now cached on b
     expect(before).not.toContain("made-on-a");
-    const created = await call(a, "POST", "/organizations/projects", { organization_id: demo.organization_id, name: "made-on-a" });
+    const created = await call(a, "POST", opPath("createProject"), { organization_id: demo.organization_id, name: "made-on-a" });
     expect(created.status).toBe(200);
     await eventually(async () => (await projectNames(b)).includes("made-on-a"));
   });
 
   it("a key revoked through one replica is refused by the other", async () => {
-    expect((await call(b, "GET", "/organizations/projects")).status).toBe(200);
+    expect((await call(b, "GET", opPath("listProjects"))).status).toBe(200);
     expect(await revokeApiKey(a.store.db, demo.owner.access_key_id)).toBe(true);
-    await eventually(async () => (await call(b, "GET", "/organizations/projects")).status === 401);
+    await eventually(async () => (await call(b, "GET", opPath("listProjects"))).status === 401);
   });
 
   it("counts every write of its own pool, transactions included", async () => {

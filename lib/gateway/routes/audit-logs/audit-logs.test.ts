@@ -19,7 +19,7 @@ interface Page {
 }
 type Query = Array<[string, string]> | Record<string, string>;
 const logs = (query: Query = {}, who: Who = "owner", orgId = org) =>
-  t.json<Page>(who, "GET", `/organizations/${orgId}/audit-logs`, { query });
+  t.opJson<Page>(who, "getAuditLogs", { params: { organization_id: orgId }, query });
 const pairs = (q: Query): Array<[string, string]> => (Array.isArray(q) ? q : Object.entries(q));
 
 /** Every page of a search, following next tokens. */
@@ -298,11 +298,11 @@ describe("GET /organizations/{organization_id}/audit-logs: access and new entrie
   });
 
   it("shows a mutation made just now on top, and a refused one as PERMISSION_DENIED", async () => {
-    const created = await t.json<{ project: { id: string } }>("owner", "POST", "/organizations/projects", {
+    const created = await t.opJson<{ project: { id: string } }>("owner", "createProject", {
       body: { organization_id: org, name: "audited-project" },
     });
     expect(created.status).toBe(200);
-    const refused = await t.json("member", "POST", "/organizations/projects", { body: { organization_id: org, name: "not-allowed" } });
+    const refused = await t.opJson("member", "createProject", { body: { organization_id: org, name: "not-allowed" } });
     expect(refused.status).toBe(403);
 
     const top = (await logs({ limit: "2" })).body.items;

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BILLING_EXPORT_COLUMNS } from "@/lib/contract/billing";
 import { usageLines } from "../../store/queries/usage";
 import { projects, usageRecords } from "../../store/schema";
-import { createTestGateway, type TestGateway } from "../../testing";
+import { createTestGateway, opPath, type TestGateway } from "../../testing";
 
 let t: TestGateway;
 let org: string;
@@ -40,7 +40,7 @@ async function storedCount(where: Parameters<typeof and>) {
 }
 
 describe("GET /organizations/{organization_id}/billing/costs", () => {
-  const path = () => `/organizations/${org}/billing/costs`;
+  const path = () => opPath("getBillingCosts", { organization_id: org });
 
   it("answers the last 30 days of daily spend by project by default", async () => {
     const res = await t.json<{ data: CostDatum[]; last_updated: string }>("owner", "GET", path());
@@ -84,7 +84,7 @@ describe("GET /organizations/{organization_id}/billing/costs", () => {
 });
 
 describe("GET /organizations/{organization_id}/billing/export-productline", () => {
-  const path = () => `/organizations/${org}/billing/export-productline`;
+  const path = () => opPath("getBillingExportProductline", { organization_id: org });
 
   it("streams every resource-day of the period as CSV with the reference's columns", async () => {
     const start = daysAgo(20);
@@ -176,7 +176,7 @@ describe("GET /organizations/{organization_id}/billing/export-productline", () =
 });
 
 describe("GET /organizations/{organization_id}/billing/options", () => {
-  const path = () => `/organizations/${org}/billing/options`;
+  const path = () => opPath("getBillingOptions", { organization_id: org });
   interface Options {
     projects: string[];
     resource_types: string[];
@@ -223,7 +223,7 @@ describe("GET /organizations/{organization_id}/billing/options", () => {
     await t.gateway.store.db.insert(usageRecords).values([line("reserved-line", "r-1"), line("on-demand-line", null)]);
     const res = await t.json<Options>("owner", "GET", path(), { query: { start_date: "2001-06-01", end_date: "2001-06-01" } });
     expect(res.body.product_lines).toEqual(["on-demand-line"]);
-    const usage = await t.json<Options>("owner", "GET", `/organizations/${org}/usage/options`);
+    const usage = await t.opJson<Options>("owner", "getUsageOptions", { params: { organization_id: org } });
     expect(usage.body.product_lines).toEqual(expect.arrayContaining(["on-demand-line", "reserved-line"]));
     await t.gateway.store.db.delete(usageRecords).where(and(eq(usageRecords.organizationId, org), eq(usageRecords.usageDate, "2001-06-01")));
   });

@@ -29,8 +29,8 @@ interface ErrorBody {
   reason: string;
 }
 
-const capacities = (query?: Array<[string, string]>) => t.json<{ items: Capacity[] } & ErrorBody>("member", "GET", "/capacities", { query });
-const images = (query?: Array<[string, string]>) => t.json<{ items: Image[] }>("member", "GET", "/compute/images", { query });
+const capacities = (query?: Array<[string, string]>) => t.opJson<{ items: Capacity[] } & ErrorBody>("member", "listSliceCapacities", { query });
+const images = (query?: Array<[string, string]>) => t.opJson<{ items: Image[] }>("member", "listImages", { query });
 
 describe("GET /capacities", () => {
   it("lists capacity per VM type and location from the catalog", async () => {
@@ -129,16 +129,16 @@ describe("GET /compute/images", () => {
 describe("GET /compute/images/{image_id}", () => {
   it("returns one image", async () => {
     const [first] = (await images()).body.items;
-    const res = await t.json<Image>("outsider", "GET", `/compute/images/${first!.id}`);
+    const res = await t.opJson<Image>("outsider", "getImage", { params: { image_id: first!.id } });
     expect(res.status).toBe(200);
     expect(res.body).toEqual(first);
   });
 
   it("answers 404 for an unknown image and 400 for an id that is not a UUID", async () => {
-    const missing = await t.json<ErrorBody>("owner", "GET", "/compute/images/00000000-0000-4000-8000-000000000000");
+    const missing = await t.opJson<ErrorBody>("owner", "getImage", { params: { image_id: "00000000-0000-4000-8000-000000000000" } });
     expect(missing.status).toBe(404);
     expect(missing.body.reason).toBe("not_found");
-    const bad = await t.json<ErrorBody>("owner", "GET", "/compute/images/ubuntu");
+    const bad = await t.opJson<ErrorBody>("owner", "getImage", { params: { image_id: "ubuntu" } });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toContain("path.image_id");
   });

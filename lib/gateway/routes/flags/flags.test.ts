@@ -5,7 +5,7 @@ let t: TestGateway;
 let projects: Map<string, string>;
 beforeAll(async () => {
   t = await createTestGateway();
-  const res = await t.json<{ items: Array<{ id: string; name: string }> }>("owner", "GET", "/organizations/projects", {
+  const res = await t.opJson<{ items: Array<{ id: string; name: string }> }>("owner", "listProjects", {
     query: { org_id: t.demo.organization_id, skip_loading_project_resources: "true" },
   });
   projects = new Map(res.body.items.map((p) => [p.name, p.id]));
@@ -20,7 +20,7 @@ interface RpcStatus {
 }
 
 const flags = (who: "owner" | "member" | "outsider", projectId?: string) =>
-  t.json<Flags & RpcStatus>(who, "GET", "/featureflags", { query: projectId === undefined ? {} : { project_id: projectId } });
+  t.opJson<Flags & RpcStatus>(who, "getFeatureFlags", { query: projectId === undefined ? {} : { project_id: projectId } });
 
 describe("GET /featureflags", () => {
   it("evaluates every flag for the user and their organization", async () => {

@@ -13,11 +13,11 @@ const role: Record<string, string> = {};
 const project: Record<string, string> = {};
 beforeAll(async () => {
   t = await createTestGateway();
-  const roles = await t.json<{ roles: Role[] }>("owner", "GET", "/iam/roles");
+  const roles = await t.opJson<{ roles: Role[] }>("owner", "listRoles");
   for (const r of roles.body.roles) role[r.role_name] = r.id;
   const rows = await t.gateway.store.db.select().from(projects).where(eq(projects.organizationId, t.demo.organization_id));
   for (const row of rows) project[row.name] = row.id;
-  globexId = (await t.json<{ items: Array<{ id: string }> }>("outsider", "GET", "/organizations/entities")).body.items[0]!.id;
+  globexId = (await t.opJson<{ items: Array<{ id: string }> }>("outsider", "getOrganizations")).body.items[0]!.id;
 }, SETUP_MS);
 afterAll(() => t.close());
 
@@ -46,8 +46,8 @@ interface ErrorBody {
 const UNKNOWN = "00000000-0000-4000-8000-000000000000";
 
 const bindings = (who: Who, query: Record<string, string> = {}) =>
-  t.json<{ role_bindings: Binding[] } & ErrorBody>(who, "GET", "/iam/role-bindings", { query });
-const apply = (who: Who, userId: string, body: unknown) => t.json<ErrorBody>(who, "POST", `/iam/users/${userId}/role-bindings`, { body });
+  t.opJson<{ role_bindings: Binding[] } & ErrorBody>(who, "listRoleBindings", { query });
+const apply = (who: Who, userId: string, body: unknown) => t.opJson<ErrorBody>(who, "applyRoleBindings", { params: { user_id: userId }, body });
 
 /** Every binding in the store, of every organization. */
 const allBindings = () => t.gateway.store.db.select().from(roleBindings).orderBy(asc(roleBindings.id));
@@ -73,7 +73,7 @@ async function audited<T>(call: () => Promise<T>) {
 
 describe("GET /iam/roles", () => {
   it.each(["owner", "member"] as const)("lists the demo organization's roles to the %s, with the Role fields", async (who) => {
-    const res = await t.json<{ roles: Role[] }>(who, "GET", "/iam/roles");
+    const res = await t.opJson<{ roles: Role[] }>(who, "listRoles");
     expect(res.status).toBe(200);
     expect(res.body.roles.length).toBeGreaterThanOrEqual(5);
     for (const r of res.body.roles) {
@@ -86,7 +86,7 @@ describe("GET /iam/roles", () => {
   });
 
   it("lists to the outsider only their own organization's roles", async () => {
-    const res = await t.json<{ roles: Role[] }>("outsider", "GET", "/iam/roles");
+    const res = await t.opJson<{ roles: Role[] }>("outsider", "listRoles");
     expect(res.status).toBe(200);
     expect(res.body.roles.length).toBeGreaterThan(0);
     expect(new Set(res.body.roles.map((r) => r.org_id))).toEqual(new Set([globexId]));
@@ -201,7 +201,7 @@ describe("POST /iam/users/{user_id}/role-bindings", () => {
     expect(after).toHaveLength(before.length + 1);
 
     // The member's access follows the bindings at once.
-    const seen = (await t.json<{ items: Array<{ name: string }> }>("member", "GET", "/organizations/projects")).body.items.map((p) => p.name);
+    const seen = (await t.opJson<{ items: Array<{ name: string }> }>("member", "listProjects")).body.items.map((p) => p.name);
     expect(seen).toEqual(["inference-prod", "llm-training", "staging"]);
 
     expect(entries).toHaveLength(1);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLog, organizations } from "../../store/schema";
 import { signedHeaders } from "@/lib/signing";
 import { fromDatabaseError } from "../../errors";
-import { createTestGateway, type TestGateway } from "../../testing";
+import { createTestGateway, opPath, type TestGateway } from "../../testing";
 
 /** A fresh store with the whole demo seeded; slow on a busy machine. */
 const SETUP_MS = 180_000;
@@ -33,7 +33,7 @@ function expectErrorBody(body: unknown, status: number, res: Response): asserts 
 
 describe("GET /locations", () => {
   it("lists the hosting locations as strings", async () => {
-    const res = await t.json<{ items: unknown[] }>("member", "GET", "/locations");
+    const res = await t.opJson<{ items: unknown[] }>("member", "listLocations");
     expect(res.status).toBe(200);
     expect(res.body.items.length).toBeGreaterThan(0);
     for (const item of res.body.items) expect(item).toEqual(expect.stringMatching(/^[a-z]+-[a-z]+\d+-[a-z]$/));
@@ -49,7 +49,7 @@ describe("GET /locations", () => {
 
 describe("the error envelope", () => {
   it("echoes a sane incoming X-Request-Id as error_id, and replaces an unsafe one", async () => {
-    const kept = await t.call("owner", "GET", "/organizations/projects", {
+    const kept = await t.op("owner", "listProjects", {
       query: { skip_loading_project_resources: "maybe" },
       headers: { "x-request-id": "trace-0123456789" },
     });
@@ -86,7 +86,7 @@ describe("the error envelope", () => {
     const query = { org_id: t.demo.organization_id };
     const lengths: Array<Record<string, string>> = [{ "content-length": String(Buffer.byteLength(big)) }, {}];
     for (const headers of lengths) {
-      const res = await t.call("owner", "PUT", "/organizations/entities", { query, rawBody: big, headers });
+      const res = await t.op("owner", "updateOrganization", { query, rawBody: big, headers });
       expect(res.status).toBe(413);
       const body = await res.json();
       expectErrorBody(body, 413, res);
@@ -116,7 +116,7 @@ describe("the error envelope", () => {
   });
 
   it("accepts a body just under the limit", async () => {
-    const res = await t.call("owner", "PUT", "/organizations/entities", {
+    const res = await t.op("owner", "updateOrganization", {
       query: { org_id: t.demo.organization_id },
       body: { company_name: "Acme AI Labs, Inc.", tax_id: "1".repeat(10) },
     });
@@ -127,22 +127,23 @@ describe("the error envelope", () => {
 describe("text the store cannot hold", () => {
   const org = () => t.demo.organization_id;
   it.each([
+    // An escaped NUL in a segment is written out by hand: opPath would escape its "%" again.
     ["GET", "/organizations/projects/a%00b", {}, "path.project_id"],
     ["DELETE", "/organizations/projects/a%00b", {}, "path.project_id"],
-    ["GET", "/organizations/projects", { query: { project_name: "a\u0000b" } }, "query.project_name"],
-    ["PUT", "/organizations/projects", { query: { project_id: "a\u0000b" }, body: { name: "x" } }, "query.project_id"],
-    ["PUT", "/organizations/entities", { query: { org_id: "ORG" }, body: { company_name: "a\u0000b" } }, "body.company_name"],
-    ["PUT", "/organizations/entities", { query: { org_id: "ORG" }, rawBody: '{"company_name":"\\ud800"}' }, "body.company_name"],
+    ["GET", opPath("listProjects"), { query: { project_name: "a\u0000b" } }, "query.project_name"],
+    ["PUT", opPath("updateProject"), { query: { project_id: "a\u0000b" }, body: { name: "x" } }, "query.project_id"],
+    ["PUT", opPath("updateOrganization"), { query: { org_id: "ORG" }, body: { company_name: "a\u0000b" } }, "body.company_name"],
+    ["PUT", opPath("updateOrganization"), { query: { org_id: "ORG" }, rawBody: '{"company_name":"\\ud800"}' }, "body.company_name"],
     [
       "PUT",
-      "/organizations/entities",
+      opPath("updateOrganization"),
       { query: { org_id: "ORG" }, body: { billing_addr: { address_line1: "x\ud800", city: "c", state_or_region: "s", postal_code: "1", country: "US" } } },
       "body.billing_addr.address_line1",
     ],
-    ["POST", "/organizations/projects", { body: { organization_id: "ORG", name: "x\udc00y" } }, "body.name"],
-    ["GET", "/iam/role-bindings", { query: { user_id: "a\u0000b" } }, "query.user_id"],
+    ["POST", opPath("createProject"), { body: { organization_id: "ORG", name: "x\udc00y" } }, "body.name"],
+    ["GET", opPath("listRoleBindings"), { query: { user_id: "a\u0000b" } }, "query.user_id"],
     ["POST", "/iam/users/a%00b/role-bindings", { body: { bindings_to_create: [], bindings_to_delete: [] } }, "path.user_id"],
-    ["POST", "/iam/users/MEMBER/role-bindings", { body: { bindings_to_create: [], bindings_to_delete: ["a\u0000"] } }, "body.bindings_to_delete[0]"],
+    ["POST", opPath("applyRoleBindings", { user_id: "MEMBER" }), { body: { bindings_to_create: [], bindings_to_delete: ["a\u0000"] } }, "body.bindings_to_delete[0]"],
   ] as const)("%s %s: a NUL or an unpaired surrogate is a 400 naming the field, never a 500", async (method, path, options, field) => {
     const withOrg = JSON.parse(JSON.stringify(options).replaceAll('"ORG"', JSON.stringify(org()))) as Record<string, unknown>;
     const res = await t.json<ErrorBody>("owner", method, path.replace("MEMBER", t.demo.member.user_id), withOrg);
@@ -151,7 +152,7 @@ describe("text the store cannot hold", () => {
   });
 
   it("keeps well-formed text outside the Basic Multilingual Plane", async () => {
-    const res = await t.json<{ entity: { company_name: string } }>("owner", "PUT", "/organizations/entities", {
+    const res = await t.opJson<{ entity: { company_name: string } }>("owner", "updateOrganization", {
       query: { org_id: org() },
       body: { company_name: "Acme ☁ 😀 AI" },
     });

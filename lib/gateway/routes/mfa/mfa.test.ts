@@ -1,13 +1,13 @@
 import { asc, gt, max } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLog } from "../../store/schema";
-import { createTestGateway, type TestGateway } from "../../testing";
+import { createTestGateway, opPath, type TestGateway } from "../../testing";
 
 let t: TestGateway;
 let path: string;
 beforeAll(async () => {
   t = await createTestGateway();
-  path = `/organizations/${t.demo.organization_id}/mfa`;
+  path = opPath("OrganizationsMFAService_GetOrganizationMFA", { organization_id: t.demo.organization_id });
 });
 afterAll(() => t.close());
 
@@ -30,8 +30,8 @@ async function audited<T>(call: () => Promise<T>) {
   return { result, entries };
 }
 
-const get = (who: Who = "owner") => t.json<{ mfa_methods: Mfa[] } & ErrorBody>(who, "GET", path);
-const patch = (body: unknown, who: Who = "owner") => t.json<{ mfa_methods: Mfa[] } & ErrorBody>(who, "PATCH", path, { body });
+const get = (who: Who = "owner") => t.opJson<{ mfa_methods: Mfa[] } & ErrorBody>(who, "OrganizationsMFAService_GetOrganizationMFA", { params: { organization_id: t.demo.organization_id } });
+const patch = (body: unknown, who: Who = "owner") => t.opJson<{ mfa_methods: Mfa[] } & ErrorBody>(who, "OrganizationsMFAService_UpdateOrganizationMFA", { params: { organization_id: t.demo.organization_id }, body });
 
 describe("GET /organizations/{organization_id}/mfa", () => {
   it("shows the seeded requirement to the owner and a member", async () => {
@@ -77,11 +77,11 @@ describe("PATCH /organizations/{organization_id}/mfa", () => {
 
   it("shows the required methods in the organization entity", async () => {
     await patch({ intended_methods: ["totp"] });
-    const entities = await t.json<{ items: Array<{ id: string; mfa_methods?: Mfa[] }> }>("owner", "GET", "/organizations/entities");
+    const entities = await t.opJson<{ items: Array<{ id: string; mfa_methods?: Mfa[] }> }>("owner", "getOrganizations");
     const entity = entities.body.items.find((o) => o.id === t.demo.organization_id)!;
     expect(entity.mfa_methods).toEqual((await get()).body.mfa_methods);
     expect(entity.mfa_methods?.map((m) => m.method)).toEqual(["totp"]);
-    const put = await t.json<{ entity: { mfa_methods?: Mfa[] } }>("owner", "PUT", "/organizations/entities", {
+    const put = await t.opJson<{ entity: { mfa_methods?: Mfa[] } }>("owner", "updateOrganization", {
       query: { org_id: t.demo.organization_id },
       body: { company_name: "Acme AI Labs, Inc." },
     });
@@ -113,7 +113,7 @@ describe("PATCH /organizations/{organization_id}/mfa", () => {
   });
 
   it("answers a status it does not declare (413) with the error status object", async () => {
-    const res = await t.json<{ code: number; message: string; details: unknown[] }>("owner", "PATCH", path, {
+    const res = await t.opJson<{ code: number; message: string; details: unknown[] }>("owner", "OrganizationsMFAService_UpdateOrganizationMFA", { params: { organization_id: t.demo.organization_id },
       rawBody: JSON.stringify({ intended_methods: ["totp"], pad: "x".repeat(2 * 1024 * 1024) }),
     });
     expect(res.status).toBe(413);

@@ -47,9 +47,9 @@ async function audited<T>(call: () => Promise<T>) {
   return { result, entries };
 }
 
-const entities = (who: "owner" | "member" | "outsider") => t.json<{ items: Entity[] }>(who, "GET", "/organizations/entities");
+const entities = (who: "owner" | "member" | "outsider") => t.opJson<{ items: Entity[] }>(who, "getOrganizations");
 const put = (who: "owner" | "member" | "outsider", body: unknown, orgId: string | null = t.demo.organization_id) =>
-  t.json<{ entity: Entity } & ErrorBody>(who, "PUT", "/organizations/entities", { query: orgId === null ? {} : { org_id: orgId }, body });
+  t.opJson<{ entity: Entity } & ErrorBody>(who, "updateOrganization", { query: orgId === null ? {} : { org_id: orgId }, body });
 
 describe("GET /organizations/entities", () => {
   it("shows the owner the demo organization with every required Entity field", async () => {
@@ -194,10 +194,10 @@ describe("PUT /organizations/entities", () => {
   });
 
   it("answers 400 to malformed JSON and to a non-JSON content type", async () => {
-    const malformed = await t.json<ErrorBody>("owner", "PUT", "/organizations/entities", { query: { org_id: t.demo.organization_id }, rawBody: "{" });
+    const malformed = await t.opJson<ErrorBody>("owner", "updateOrganization", { query: { org_id: t.demo.organization_id }, rawBody: "{" });
     expect(malformed.status).toBe(400);
     expect(malformed.body.message).toMatch(/^body/);
-    const text = await t.json<ErrorBody>("owner", "PUT", "/organizations/entities", {
+    const text = await t.opJson<ErrorBody>("owner", "updateOrganization", {
       query: { org_id: t.demo.organization_id },
       rawBody: "organization_name=x",
       headers: { "content-type": "text/plain" },

@@ -42,12 +42,12 @@ const DEMO = ["data-pipeline", "eval-harness", "inference-prod", "llm-training",
 const MEMBER_BOUND = ["inference-prod", "llm-training", "research-sandbox"];
 const UNKNOWN = "00000000-0000-4000-8000-000000000000";
 
-const list = (who: Who, query: Record<string, string> = {}) => t.json<Answer>(who, "GET", "/organizations/projects", { query });
-const get = (who: Who, id: string) => t.json<Answer>(who, "GET", `/organizations/projects/${id}`);
-const create = (who: Who, body: unknown) => t.json<Answer>(who, "POST", "/organizations/projects", { body });
+const list = (who: Who, query: Record<string, string> = {}) => t.opJson<Answer>(who, "listProjects", { query });
+const get = (who: Who, id: string) => t.opJson<Answer>(who, "getProject", { params: { project_id: id } });
+const create = (who: Who, body: unknown) => t.opJson<Answer>(who, "createProject", { body });
 const rename = (who: Who, id: string | null, body: unknown) =>
-  t.json<Answer>(who, "PUT", "/organizations/projects", { query: id === null ? {} : { project_id: id }, body });
-const remove = (who: Who, id: string) => t.json<Answer>(who, "DELETE", `/organizations/projects/${id}`);
+  t.opJson<Answer>(who, "updateProject", { query: id === null ? {} : { project_id: id }, body });
+const remove = (who: Who, id: string) => t.opJson<Answer>(who, "deleteProject", { params: { project_id: id } });
 
 /** The resource counts straight from the store. */
 async function storedCounts(projectId: string): Promise<Counts> {
@@ -183,7 +183,7 @@ const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
 
 describe("GET /organizations/projects/{project_id}/vms", () => {
   it("lists the project's VMs in the spec's VM shape", async () => {
-    const res = await t.json<{ items: Array<Record<string, unknown>> }>("member", "GET", `/organizations/projects/${ids["llm-training"]}/vms`);
+    const res = await t.opJson<{ items: Array<Record<string, unknown>> }>("member", "listProjectVMs", { params: { project_id: ids["llm-training"]! } });
     expect(res.status).toBe(200);
     expect(res.body.items).toHaveLength(6);
     for (const vm of res.body.items) {
@@ -267,7 +267,7 @@ describe("GET /organizations/projects/{project_id}/vms", () => {
     ["outsider", (): string => ids["llm-training"]!],
     ["owner", (): string => UNKNOWN],
   ] as const)("answers the %s 404 for a project they cannot see", async (who, id) => {
-    expect((await t.json(who, "GET", `/organizations/projects/${id()}/vms`)).status).toBe(404);
+    expect((await t.opJson(who, "listProjectVMs", { params: { project_id: id() } })).status).toBe(404);
   });
 });
 
@@ -343,10 +343,10 @@ describe("POST /organizations/projects", () => {
   });
 
   it("lets a member with the project-creation permission create a project they then administer", async () => {
-    const roles = (await t.json<{ roles: Array<{ id: string; role_name: string; org_id: string }> }>("owner", "GET", "/iam/roles")).body.roles;
+    const roles = (await t.opJson<{ roles: Array<{ id: string; role_name: string; org_id: string }> }>("owner", "listRoles")).body.roles;
     const creator = roles.find((r) => r.role_name === "Project Creator" && r.org_id === t.demo.organization_id)!;
     const member = t.demo.member.user_id;
-    const grant = await t.json("owner", "POST", `/iam/users/${member}/role-bindings`, {
+    const grant = await t.opJson("owner", "applyRoleBindings", { params: { user_id: member },
       body: {
         bindings_to_create: [{ customer_id: member, role_id: creator.id, scope_type: "org", scope_object_id: t.demo.organization_id }],
         bindings_to_delete: [],
@@ -508,7 +508,7 @@ describe("DELETE /organizations/projects/{project_id}", () => {
       id: "rb-on-data-pipeline",
       organizationId: t.demo.organization_id,
       userId: t.demo.member.user_id,
-      roleId: (await t.json<{ roles: Array<{ id: string; role_name: string }> }>("owner", "GET", "/iam/roles")).body.roles.find(
+      roleId: (await t.opJson<{ roles: Array<{ id: string; role_name: string }> }>("owner", "listRoles")).body.roles.find(
         (r) => r.role_name === "Project Member",
       )!.id,
       scopeType: "project",

@@ -22,7 +22,7 @@ interface Quota {
 }
 
 async function quotas(who: "owner" | "member" = "owner"): Promise<Record<string, Quota>> {
-  const res = await t.json<{ quotas: Quota[] }>(who, "GET", `/organizations/${org}/quotas`);
+  const res = await t.opJson<{ quotas: Quota[] }>(who, "listOrgQuotas", { params: { organization_id: org } });
   expect(res.status).toBe(200);
   return Object.fromEntries(res.body.quotas.map((q) => [q.programmatic_name, q]));
 }
@@ -62,12 +62,12 @@ describe("GET /organizations/{organization_id}/quotas", () => {
 
   it("is readable by members and refused to others", async () => {
     await quotas("member");
-    expect((await t.json("outsider", "GET", `/organizations/${org}/quotas`)).status).toBe(403);
+    expect((await t.opJson("outsider", "listOrgQuotas", { params: { organization_id: org } })).status).toBe(403);
   });
 
   it("counts a new project, and drops with a deleted project and its VMs and disks", async () => {
     const before = await quotas();
-    const created = await t.json<{ project: { id: string } }>("owner", "POST", "/organizations/projects", {
+    const created = await t.opJson<{ project: { id: string } }>("owner", "createProject", {
       body: { organization_id: org, name: "quota-check" },
     });
     expect(created.status).toBe(200);
@@ -77,7 +77,7 @@ describe("GET /organizations/{organization_id}/quotas", () => {
     const victimVms = await t.gateway.store.db.select({ type: vms.type }).from(vms).where(eq(vms.projectId, victim!.id));
     const victimDisks = await t.gateway.store.db.select({ size: disks.size }).from(disks).where(eq(disks.projectId, victim!.id));
     expect(victimVms.length).toBeGreaterThan(0);
-    expect((await t.json("owner", "DELETE", `/organizations/projects/${victim!.id}`)).status).toBe(200);
+    expect((await t.opJson("owner", "deleteProject", { params: { project_id: victim!.id } })).status).toBe(200);
 
     const after = await quotas();
     expect(after.projects!.used).toBe(before.projects!.used);

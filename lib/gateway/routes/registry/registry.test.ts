@@ -4,7 +4,7 @@ import { addMember, createApiKey, createUser } from "../../admin";
 import { hashSecret } from "../../crypto";
 import type { DemoUser } from "../../seed";
 import { auditLog, registryTokens } from "../../store/schema";
-import { createTestGateway, type TestGateway } from "../../testing";
+import { createTestGateway, opPath, type TestGateway } from "../../testing";
 
 let t: TestGateway;
 beforeAll(async () => {
@@ -34,36 +34,36 @@ async function newUser(email: string): Promise<DemoUser> {
 }
 
 async function globexId(): Promise<string> {
-  return (await t.json<{ items: Array<{ id: string }> }>("outsider", "GET", "/organizations/entities")).body.items[0]!.id;
+  return (await t.opJson<{ items: Array<{ id: string }> }>("outsider", "getOrganizations")).body.items[0]!.id;
 }
 
 const future = (days = 30) => new Date(Date.now() + days * 86_400_000).toISOString();
 
 describe("registry catalog", () => {
   it("lists the supported locations", async () => {
-    const res = await t.json<{ items: string[] }>("member", "GET", "/ccr/supported-locations");
+    const res = await t.opJson<{ items: string[] }>("member", "listSupportedLocations");
     expect(res.status).toBe(200);
     expect(res.body.items).toEqual(["eu-north1", "us-east1", "us-northcentral1"]);
   });
 
   it("lists the supported upstream providers", async () => {
-    const res = await t.json<{ items: string[] }>("outsider", "GET", "/ccr/supported-providers");
+    const res = await t.opJson<{ items: string[] }>("outsider", "listSupportedProviders");
     expect(res.status).toBe(200);
     expect(res.body.items).toEqual(expect.arrayContaining(["docker-hub", "ghcr", "quay", "ecr-public", "gcr", "nvcr"]));
   });
 
   it("answers 401 to unsigned requests", async () => {
-    for (const path of ["/ccr/supported-locations", "/ccr/supported-providers"]) {
+    for (const path of [opPath("listSupportedLocations"), opPath("listSupportedProviders")]) {
       expect((await t.gateway.app.request(`http://gateway.test/v1${path}`)).status).toBe(401);
     }
-    expect((await t.gateway.app.request("http://gateway.test/v1/ccr/tokens", { method: "POST" })).status).toBe(401);
+    expect((await t.gateway.app.request(`http://gateway.test/v1${opPath("createCcrToken")}`, { method: "POST" })).status).toBe(401);
   });
 });
 
 describe("POST /ccr/tokens", () => {
   it("creates a token shown once, stored as a hash with alias, expiry and creator, audited", async () => {
     const expires = future(14);
-    const { result: res, entries } = await audited(() => t.json<{ token: string }>("member", "POST", "/ccr/tokens", { body: { alias: "ci-pull", expires_at: expires } }));
+    const { result: res, entries } = await audited(() => t.opJson<{ token: string }>("member", "createCcrToken", { body: { alias: "ci-pull", expires_at: expires } }));
     expect(res.status).toBe(200);
     expect(res.body.token).toMatch(/^ccr_[\w-]{40,}$/);
     const [row] = await t.gateway.store.db.select().from(registryTokens).where(eq(registryTokens.tokenHash, hashSecret(res.body.token)));
@@ -76,9 +76,9 @@ describe("POST /ccr/tokens", () => {
   });
 
   it("accepts no body, and an empty body sent as JSON", async () => {
-    const none = await t.json<{ token: string }>("owner", "POST", "/ccr/tokens");
+    const none = await t.opJson<{ token: string }>("owner", "createCcrToken");
     expect(none.status).toBe(200);
-    const empty = await t.json<{ token: string }>("owner", "POST", "/ccr/tokens", { rawBody: "" });
+    const empty = await t.opJson<{ token: string }>("owner", "createCcrToken", { rawBody: "" });
     expect(empty.status).toBe(200);
     expect(empty.body.token).not.toBe(none.body.token);
     const [row] = await t.gateway.store.db.select().from(registryTokens).where(eq(registryTokens.tokenHash, hashSecret(none.body.token)));
@@ -86,7 +86,7 @@ describe("POST /ccr/tokens", () => {
   });
 
   it("files the token under the caller's first organization", async () => {
-    const res = await t.json<{ token: string }>("outsider", "POST", "/ccr/tokens", { body: {} });
+    const res = await t.opJson<{ token: string }>("outsider", "createCcrToken", { body: {} });
     expect(res.status).toBe(200);
     const [row] = await t.gateway.store.db.select().from(registryTokens).where(eq(registryTokens.tokenHash, hashSecret(res.body.token)));
     expect(row?.organizationId).toBe(await globexId());
@@ -95,14 +95,14 @@ describe("POST /ccr/tokens", () => {
     const both = await newUser("two-orgs@acme.example");
     await addMember(t.gateway.store.db, await globexId(), both.user_id, "member");
     await addMember(t.gateway.store.db, t.demo.organization_id, both.user_id, "member");
-    const second = await t.json<{ token: string }>(both, "POST", "/ccr/tokens", { body: { alias: "x" } });
+    const second = await t.opJson<{ token: string }>(both, "createCcrToken", { body: { alias: "x" } });
     const [row2] = await t.gateway.store.db.select().from(registryTokens).where(eq(registryTokens.tokenHash, hashSecret(second.body.token)));
     expect(row2?.organizationId).toBe(await globexId());
   });
 
   it("answers 400 to a caller who belongs to no organization", async () => {
     const loner = await newUser("loner@example.org");
-    const res = await t.json<ErrorBody>(loner, "POST", "/ccr/tokens", { body: {} });
+    const res = await t.opJson<ErrorBody>(loner, "createCcrToken", { body: {} });
     expect(res.status).toBe(400);
     expect(res.body.message).toMatch(/^caller: /);
   });
@@ -115,7 +115,7 @@ describe("POST /ccr/tokens", () => {
     ["an array body", ["x"], "body"],
   ])("answers 400 for %s and stores nothing", async (_name, body, message) => {
     const before = (await t.gateway.store.db.select().from(registryTokens)).length;
-    const { result: res, entries } = await audited(() => t.json<ErrorBody>("owner", "POST", "/ccr/tokens", { body }));
+    const { result: res, entries } = await audited(() => t.opJson<ErrorBody>("owner", "createCcrToken", { body }));
     expect(res.status).toBe(400);
     expect(res.body.message).toContain(message);
     expect(await t.gateway.store.db.select().from(registryTokens)).toHaveLength(before);
@@ -123,7 +123,7 @@ describe("POST /ccr/tokens", () => {
   });
 
   it("answers 400 to malformed JSON", async () => {
-    const res = await t.json<ErrorBody>("owner", "POST", "/ccr/tokens", { rawBody: "{alias" });
+    const res = await t.opJson<ErrorBody>("owner", "createCcrToken", { rawBody: "{alias" });
     expect(res.status).toBe(400);
     expect(res.body.message).toMatch(/^body/);
   });

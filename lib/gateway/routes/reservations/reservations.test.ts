@@ -2,7 +2,7 @@ import { eq, ne } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gpusOf } from "../../store/queries/quotas";
 import { featureFlagRules, reservations, vms } from "../../store/schema";
-import { createTestGateway, type TestGateway } from "../../testing";
+import { createTestGateway, opPath, type TestGateway } from "../../testing";
 
 let t: TestGateway;
 let org: string;
@@ -38,7 +38,7 @@ interface Tracking {
 }
 type Who = "owner" | "member" | "outsider";
 const list = (query: Record<string, string> = {}, who: Who = "owner") =>
-  t.json<{ items: Reservation[]; message: string }>(who, "GET", `/organizations/${org}/reservations`, { query });
+  t.opJson<{ items: Reservation[]; message: string }>(who, "getReservations", { params: { organization_id: org }, query });
 
 describe("GET /organizations/{organization_id}/reservations", () => {
   it("lists every reservation of the organization for a member", async () => {
@@ -92,19 +92,19 @@ describe("GET /organizations/{organization_id}/reservations", () => {
 describe("GET /organizations/{organization_id}/reservations/{reservation_id}", () => {
   it("answers the one reservation, 404 when missing or another organization's", async () => {
     const [first] = (await list()).body.items;
-    const res = await t.json<{ items: Reservation[] }>("member", "GET", `/organizations/${org}/reservations/${first!.id}`);
+    const res = await t.opJson<{ items: Reservation[] }>("member", "getReservation", { params: { organization_id: org, reservation_id: first!.id } });
     expect(res.status).toBe(200);
     expect(res.body.items).toEqual([first]);
-    expect((await t.json("owner", "GET", `/organizations/${org}/reservations/00000000-0000-4000-8000-000000000000`)).status).toBe(404);
+    expect((await t.opJson("owner", "getReservation", { params: { organization_id: org, reservation_id: "00000000-0000-4000-8000-000000000000" } })).status).toBe(404);
     const [foreign] = await t.gateway.store.db.select().from(reservations).where(ne(reservations.organizationId, org));
     expect(foreign).toBeDefined();
-    expect((await t.json("owner", "GET", `/organizations/${org}/reservations/${foreign!.id}`)).status).toBe(404);
-    expect((await t.json("outsider", "GET", `/organizations/${org}/reservations/${first!.id}`)).status).toBe(403);
+    expect((await t.opJson("owner", "getReservation", { params: { organization_id: org, reservation_id: foreign!.id } })).status).toBe(404);
+    expect((await t.opJson("outsider", "getReservation", { params: { organization_id: org, reservation_id: first!.id } })).status).toBe(403);
   });
 });
 
 describe("GET /organizations/{organization_id}/reservations/gpu-tracking", () => {
-  const path = () => `/organizations/${org}/reservations/gpu-tracking`;
+  const path = () => opPath("getReservationsGPUTracking", { organization_id: org });
   const track = (query: Array<[string, string]> | Record<string, string> = {}, who: Who = "owner") =>
     t.json<{ data: Tracking[]; message: string }>(who, "GET", path(), { query });
 
@@ -165,7 +165,7 @@ describe("GET /organizations/{organization_id}/reservations/gpu-tracking", () =>
 });
 
 describe("GET /organizations/{organization_id}/reservations/gpu-tracking/latest", () => {
-  const path = () => `/organizations/${org}/reservations/gpu-tracking/latest`;
+  const path = () => opPath("getLatestGPUTracking", { organization_id: org });
   interface Latest {
     data: Array<{
       event_time: string;
@@ -182,7 +182,7 @@ describe("GET /organizations/{organization_id}/reservations/gpu-tracking/latest"
   it("answers the newest sample per product line and region, and the effective reservations", async () => {
     const res = await t.json<Latest>("owner", "GET", path());
     expect(res.status).toBe(200);
-    const series = (await t.json<{ data: Tracking[] }>("owner", "GET", `/organizations/${org}/reservations/gpu-tracking`)).body.data;
+    const series = (await t.opJson<{ data: Tracking[] }>("owner", "getReservationsGPUTracking", { params: { organization_id: org } })).body.data;
     const keys = new Set(series.map((d) => `${d.product_line}|${d.region}`));
     expect(res.body.data).toHaveLength(keys.size);
     for (const latest of res.body.data) {

@@ -2,13 +2,13 @@ import { asc, eq, gt, max } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashSecret } from "../../crypto";
 import { auditLog, s3Keys } from "../../store/schema";
-import { createTestGateway, type TestGateway } from "../../testing";
+import { createTestGateway, opPath, type TestGateway } from "../../testing";
 
 let t: TestGateway;
 let base: string;
 beforeAll(async () => {
   t = await createTestGateway();
-  base = `/organizations/${t.demo.organization_id}/storage/s3/keys`;
+  base = opPath("listS3Keys", { org_id: t.demo.organization_id });
 });
 afterAll(() => t.close());
 
@@ -41,8 +41,8 @@ async function audited<T>(call: () => Promise<T>) {
   return { result, entries };
 }
 
-const list = (who: Who = "owner") => t.json<{ items: S3Key[] } & ErrorBody>(who, "GET", base);
-const create = (body: unknown, who: Who = "owner") => t.json<Created & ErrorBody>(who, "POST", base, { body });
+const list = (who: Who = "owner") => t.opJson<{ items: S3Key[] } & ErrorBody>(who, "listS3Keys", { params: { org_id: t.demo.organization_id } });
+const create = (body: unknown, who: Who = "owner") => t.opJson<Created & ErrorBody>(who, "createS3Key", { params: { org_id: t.demo.organization_id }, body });
 const future = (days = 30) => new Date(Date.now() + days * 86_400_000).toISOString();
 
 describe("listing S3 keys", () => {
@@ -83,7 +83,7 @@ describe("creating S3 keys", () => {
     expect(row).toMatchObject({ userId: t.demo.owner.user_id, organizationId: t.demo.organization_id, alias: "nightly-backup", secretHash: hashSecret(res.body.secret_key) });
     expect(JSON.stringify(row)).not.toContain(res.body.secret_key);
 
-    const listing = await (await t.call("owner", "GET", base)).text();
+    const listing = await (await t.op("owner", "listS3Keys", { params: { org_id: t.demo.organization_id } })).text();
     expect(listing).toContain(res.body.access_key_id);
     expect(listing).not.toContain(res.body.secret_key);
     const listed = (JSON.parse(listing) as { items: S3Key[] }).items.find((k) => k.access_key_id === res.body.access_key_id);
@@ -140,13 +140,13 @@ describe("creating S3 keys", () => {
 describe("deleting S3 keys", () => {
   it("deletes the caller's own key (204, audited); a repeated delete is 404", async () => {
     const { access_key_id: id } = (await create({ alias: "short-lived" }, "member")).body;
-    const { result: res, entries } = await audited(() => t.call("member", "DELETE", `${base}/${id}`));
+    const { result: res, entries } = await audited(() => t.op("member", "deleteS3Key", { params: { org_id: t.demo.organization_id, access_key_id: id } }));
     expect(res.status).toBe(204);
     expect(await res.text()).toBe("");
     expect(entries[0]).toMatchObject({ action: "Delete", result: "OK", targetType: "S3Key", targetIds: [id], targetNames: ["short-lived"], actorId: t.demo.member.user_id });
     expect((await list()).body.items.map((k) => k.access_key_id)).not.toContain(id);
 
-    const again = await audited(() => t.json<ErrorBody>("member", "DELETE", `${base}/${id}`));
+    const again = await audited(() => t.opJson<ErrorBody>("member", "deleteS3Key", { params: { org_id: t.demo.organization_id, access_key_id: id } }));
     expect(again.result.status).toBe(404);
     expect(again.result.body.reason).toBe("not_found");
     expect(again.entries.map((e) => e.result)).toEqual(["NOT_FOUND"]);
@@ -154,29 +154,29 @@ describe("deleting S3 keys", () => {
 
   it("answers 404 for unknown and malformed key ids", async () => {
     for (const id of ["S3U_00000000000000000000000000000000", "CKIA493K6LOVDNNAR4SZ"]) {
-      expect((await t.json("owner", "DELETE", `${base}/${id}`)).status, id).toBe(404);
+      expect((await t.opJson("owner", "deleteS3Key", { params: { org_id: t.demo.organization_id, access_key_id: id } })).status, id).toBe(404);
     }
-    expect([400, 404]).toContain((await t.json("owner", "DELETE", `${base}/a%00b`)).status);
+    expect([400, 404]).toContain((await t.json("owner", "DELETE", `${base}/a%00b`)).status); // by hand: an escaped NUL in the segment
   });
 
   it("refuses the member another user's key (403) but lets the owner (s3.manage) delete it", async () => {
     const { access_key_id: ownerKey } = (await create({ alias: "owner-only" })).body;
-    const refused = await audited(() => t.json<ErrorBody>("member", "DELETE", `${base}/${ownerKey}`));
+    const refused = await audited(() => t.opJson<ErrorBody>("member", "deleteS3Key", { params: { org_id: t.demo.organization_id, access_key_id: ownerKey } }));
     expect(refused.result.status).toBe(403);
     expect(refused.entries.map((e) => e.result)).toEqual(["PERMISSION_DENIED"]);
     expect((await list()).body.items.map((k) => k.access_key_id)).toContain(ownerKey);
 
     const { access_key_id: memberKey } = (await create({ alias: "member-owned" }, "member")).body;
-    expect((await t.call("owner", "DELETE", `${base}/${memberKey}`)).status).toBe(204);
+    expect((await t.op("owner", "deleteS3Key", { params: { org_id: t.demo.organization_id, access_key_id: memberKey } })).status).toBe(204);
     expect((await list()).body.items.map((k) => k.access_key_id)).not.toContain(memberKey);
   });
 
   it("refuses an outsider with 403, and does not reach keys of another organization", async () => {
     const key = (await list()).body.items[0]!;
-    expect((await t.json("outsider", "DELETE", `${base}/${key.access_key_id}`)).status).toBe(403);
-    const globex = (await t.json<{ items: Array<{ id: string }> }>("outsider", "GET", "/organizations/entities")).body.items[0]!.id;
-    const theirs = (await t.json<{ items: S3Key[] }>("outsider", "GET", `/organizations/${globex}/storage/s3/keys`)).body.items[0]!;
-    expect((await t.json("owner", "DELETE", `${base}/${theirs.access_key_id}`)).status).toBe(404);
-    expect((await t.json("owner", "DELETE", `/organizations/${globex}/storage/s3/keys/${theirs.access_key_id}`)).status).toBe(403);
+    expect((await t.opJson("outsider", "deleteS3Key", { params: { org_id: t.demo.organization_id, access_key_id: key.access_key_id } })).status).toBe(403);
+    const globex = (await t.opJson<{ items: Array<{ id: string }> }>("outsider", "getOrganizations")).body.items[0]!.id;
+    const theirs = (await t.opJson<{ items: S3Key[] }>("outsider", "listS3Keys", { params: { org_id: globex } })).body.items[0]!;
+    expect((await t.opJson("owner", "deleteS3Key", { params: { org_id: t.demo.organization_id, access_key_id: theirs.access_key_id } })).status).toBe(404);
+    expect((await t.opJson("owner", "deleteS3Key", { params: { org_id: globex, access_key_id: theirs.access_key_id } })).status).toBe(403);
   });
 });

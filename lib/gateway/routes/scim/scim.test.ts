@@ -2,13 +2,13 @@ import { asc, eq, gt, max } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashSecret } from "../../crypto";
 import { auditLog, scimTokens } from "../../store/schema";
-import { createTestGateway, type TestGateway } from "../../testing";
+import { createTestGateway, opPath, type TestGateway } from "../../testing";
 
 let t: TestGateway;
 let base: string;
 beforeAll(async () => {
   t = await createTestGateway();
-  base = `/organizations/${t.demo.organization_id}/scim/integrations`;
+  base = opPath("listSCIMIntegrations", { org_id: t.demo.organization_id });
 });
 afterAll(() => t.close());
 
@@ -61,10 +61,10 @@ async function audited<T>(call: () => Promise<T>) {
   return { result, entries };
 }
 
-const list = (who: "owner" | "member" | "outsider" = "owner") => t.json<{ integrations: Integration[] } & ErrorBody>(who, "GET", base);
+const list = (who: "owner" | "member" | "outsider" = "owner") => t.opJson<{ integrations: Integration[] } & ErrorBody>(who, "listSCIMIntegrations", { params: { org_id: t.demo.organization_id } });
 const create = (body: unknown, who: "owner" | "member" | "outsider" = "owner") =>
-  t.json<{ integration: Integration; api_key_info?: ApiKeyInfo } & ErrorBody>(who, "POST", base, { body });
-const tokens = (id: string, who: "owner" | "member" | "outsider" = "owner") => t.json<{ items: TokenInfo[] } & ErrorBody>(who, "GET", `${base}/${id}/tokens`);
+  t.opJson<{ integration: Integration; api_key_info?: ApiKeyInfo } & ErrorBody>(who, "createSCIMIntegration", { params: { org_id: t.demo.organization_id }, body });
+const tokens = (id: string, who: "owner" | "member" | "outsider" = "owner") => t.opJson<{ items: TokenInfo[] } & ErrorBody>(who, "listSCIMIntegrationTokens", { params: { org_id: t.demo.organization_id, integration_id: id } });
 
 describe("reading SCIM integrations", () => {
   it("lists the demo organization's integrations with every required field, and no other organization's", async () => {
@@ -91,7 +91,7 @@ describe("reading SCIM integrations", () => {
     const res = await list("member");
     expect(res.status).toBe(200);
     const okta = res.body.integrations[0]!;
-    expect((await t.json("member", "GET", `${base}/${okta.id}`)).status).toBe(200);
+    expect((await t.opJson("member", "getSCIMIntegration", { params: { org_id: t.demo.organization_id, integration_id: okta.id } })).status).toBe(200);
     const tokenList = await tokens(okta.id, "member");
     expect(tokenList.status).toBe(200);
     expect(tokenList.body.items.map((i) => i.key_id).sort()).toEqual([...okta.token_ids].sort());
@@ -100,7 +100,7 @@ describe("reading SCIM integrations", () => {
 
   it("refuses an outsider every read with 403", async () => {
     const okta = (await list()).body.integrations[0]!;
-    for (const path of [base, `${base}/${okta.id}`, `${base}/${okta.id}/tokens`, `${base}/no-such-id`]) {
+    for (const path of [base, opPath("getSCIMIntegration", { org_id: t.demo.organization_id, integration_id: okta.id }), opPath("listSCIMIntegrationTokens", { org_id: t.demo.organization_id, integration_id: okta.id }), opPath("getSCIMIntegration", { org_id: t.demo.organization_id, integration_id: "no-such-id" })]) {
       const res = await t.json<ErrorBody>("outsider", "GET", path);
       expect(res.status, path).toBe(403);
       expect(res.body.reason).toBe("permission_denied");
@@ -109,16 +109,16 @@ describe("reading SCIM integrations", () => {
 
   it("answers 404 for an unknown or malformed integration id", async () => {
     for (const id of ["00000000-0000-4000-8000-000000000000", "not-a-uuid"]) {
-      expect((await t.json("owner", "GET", `${base}/${id}`)).status, id).toBe(404);
+      expect((await t.opJson("owner", "getSCIMIntegration", { params: { org_id: t.demo.organization_id, integration_id: id } })).status, id).toBe(404);
       expect((await tokens(id)).status, id).toBe(404);
     }
     // Text the store cannot hold is refused before any lookup, never a 500.
-    expect([400, 404]).toContain((await t.json("owner", "GET", `${base}/a%00b`)).status);
+    expect([400, 404]).toContain((await t.json("owner", "GET", `${base}/a%00b`)).status); // by hand: an escaped NUL in the segment
   });
 
   it("does not show another organization's integration through this organization's path", async () => {
-    const globex = (await t.json<{ integrations: Integration[] }>("outsider", "GET", `/organizations/${(await otherOrg())}/scim/integrations`)).body.integrations[0]!;
-    expect((await t.json("owner", "GET", `${base}/${globex.id}`)).status).toBe(404);
+    const globex = (await t.opJson<{ integrations: Integration[] }>("outsider", "listSCIMIntegrations", { params: { org_id: (await otherOrg()) } })).body.integrations[0]!;
+    expect((await t.opJson("owner", "getSCIMIntegration", { params: { org_id: t.demo.organization_id, integration_id: globex.id } })).status).toBe(404);
   });
 
   it("answers 401 to an unsigned request", async () => {
@@ -127,7 +127,7 @@ describe("reading SCIM integrations", () => {
 });
 
 async function otherOrg(): Promise<string> {
-  const res = await t.json<{ items: Array<{ id: string }> }>("outsider", "GET", "/organizations/entities");
+  const res = await t.opJson<{ items: Array<{ id: string }> }>("outsider", "getOrganizations");
   return res.body.items[0]!.id;
 }
 
@@ -155,7 +155,7 @@ describe("creating, updating and deleting integrations", () => {
     expect(stored?.secretHash).toBe(hashSecret(info.api_key));
     expect(JSON.stringify(stored)).not.toContain(info.api_key);
 
-    for (const path of [base, `${base}/${res.body.integration.id}`, `${base}/${res.body.integration.id}/tokens`]) {
+    for (const path of [base, opPath("getSCIMIntegration", { org_id: t.demo.organization_id, integration_id: res.body.integration.id }), opPath("listSCIMIntegrationTokens", { org_id: t.demo.organization_id, integration_id: res.body.integration.id })]) {
       const text = await (await t.call("owner", "GET", path)).text();
       expect(text, path).not.toContain(info.api_key);
       expect(text, path).toContain(info.key_id);
@@ -187,10 +187,10 @@ describe("creating, updating and deleting integrations", () => {
     expect(res.status).toBe(403);
     expect(entries[0]).toMatchObject({ organizationId: t.demo.organization_id, result: "PERMISSION_DENIED", actorId: t.demo.member.user_id });
     const writes: Array<[string, string, unknown]> = [
-      ["PATCH", `${base}/${okta.id}`, { status: "inactive" }],
-      ["DELETE", `${base}/${okta.id}`, undefined],
-      ["POST", `${base}/${okta.id}/tokens`, { alias: "x", expires_at: future() }],
-      ["DELETE", `${base}/${okta.id}/tokens/${okta.token_ids[0]}`, undefined],
+      ["PATCH", opPath("updateSCIMIntegration", { org_id: t.demo.organization_id, integration_id: okta.id }), { status: "inactive" }],
+      ["DELETE", opPath("deleteSCIMIntegration", { org_id: t.demo.organization_id, integration_id: okta.id }), undefined],
+      ["POST", opPath("createSCIMIntegrationToken", { org_id: t.demo.organization_id, integration_id: okta.id }), { alias: "x", expires_at: future() }],
+      ["DELETE", opPath("deleteSCIMIntegrationToken", { org_id: t.demo.organization_id, integration_id: okta.id, access_key_id: okta.token_ids[0]! }), undefined],
     ];
     for (const who of ["member", "outsider"] as const) {
       expect((await create({ name: "x", identity_provider: "okta" }, who)).status).toBe(403);
@@ -204,37 +204,37 @@ describe("creating, updating and deleting integrations", () => {
 
   it("updates the status, validating it", async () => {
     const okta = (await list()).body.integrations[0]!;
-    const { result: res, entries } = await audited(() => t.json<Integration>("owner", "PATCH", `${base}/${okta.id}`, { body: { status: "inactive" } }));
+    const { result: res, entries } = await audited(() => t.opJson<Integration>("owner", "updateSCIMIntegration", { params: { org_id: t.demo.organization_id, integration_id: okta.id }, body: { status: "inactive" } }));
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: okta.id, status: "inactive", token_ids: okta.token_ids });
     expect(Date.parse(res.body.updated_at)).toBeGreaterThan(Date.parse(okta.updated_at));
     expect(entries[0]).toMatchObject({ action: "Update", result: "OK", targetIds: [okta.id], targetNames: [okta.name], targetType: "SCIMIntegration" });
-    expect((await t.json<Integration>("owner", "GET", `${base}/${okta.id}`)).body.status).toBe("inactive");
+    expect((await t.opJson<Integration>("owner", "getSCIMIntegration", { params: { org_id: t.demo.organization_id, integration_id: okta.id } })).body.status).toBe("inactive");
 
     for (const status of ["paused", "", 1, null]) {
-      const bad = await t.json<ErrorBody>("owner", "PATCH", `${base}/${okta.id}`, { body: { status } });
+      const bad = await t.opJson<ErrorBody>("owner", "updateSCIMIntegration", { params: { org_id: t.demo.organization_id, integration_id: okta.id }, body: { status } });
       expect(bad.status, String(status)).toBe(400);
       expect(bad.body.message).toContain("body.status");
     }
-    expect((await t.json<Integration>("owner", "PATCH", `${base}/${okta.id}`, { body: { status: "active" } })).body.status).toBe("active");
-    expect((await t.json("owner", "PATCH", `${base}/00000000-0000-4000-8000-000000000000`, { body: { status: "active" } })).status).toBe(404);
+    expect((await t.opJson<Integration>("owner", "updateSCIMIntegration", { params: { org_id: t.demo.organization_id, integration_id: okta.id }, body: { status: "active" } })).body.status).toBe("active");
+    expect((await t.opJson("owner", "updateSCIMIntegration", { params: { org_id: t.demo.organization_id, integration_id: "00000000-0000-4000-8000-000000000000" }, body: { status: "active" } })).status).toBe(404);
   });
 
   it("deletes an integration with its tokens; a repeated delete is 404", async () => {
     const created = await create({ name: "Doomed", identity_provider: "okta", token: { alias: "t", expires_at: future() } });
     const id = created.body.integration.id;
-    const { result: res, entries } = await audited(() => t.call("owner", "DELETE", `${base}/${id}`));
+    const { result: res, entries } = await audited(() => t.op("owner", "deleteSCIMIntegration", { params: { org_id: t.demo.organization_id, integration_id: id } }));
     expect(res.status).toBe(204);
     expect(await res.text()).toBe("");
     expect(entries[0]).toMatchObject({ action: "Delete", result: "OK", targetIds: [id], targetNames: ["Doomed"] });
-    expect((await t.json("owner", "GET", `${base}/${id}`)).status).toBe(404);
+    expect((await t.opJson("owner", "getSCIMIntegration", { params: { org_id: t.demo.organization_id, integration_id: id } })).status).toBe(404);
     expect(await t.gateway.store.db.select().from(scimTokens).where(eq(scimTokens.integrationId, id))).toEqual([]);
 
-    const again = await audited(() => t.json<ErrorBody>("owner", "DELETE", `${base}/${id}`));
+    const again = await audited(() => t.opJson<ErrorBody>("owner", "deleteSCIMIntegration", { params: { org_id: t.demo.organization_id, integration_id: id } }));
     expect(again.result.status).toBe(404);
     expect(again.result.body.reason).toBe("not_found");
     expect(again.entries.map((e) => e.result)).toEqual(["NOT_FOUND"]);
-    expect((await t.json("owner", "DELETE", `${base}/not-a-uuid`)).status).toBe(404);
+    expect((await t.opJson("owner", "deleteSCIMIntegration", { params: { org_id: t.demo.organization_id, integration_id: "not-a-uuid" } })).status).toBe(404);
   });
 });
 
@@ -245,7 +245,7 @@ describe("SCIM tokens", () => {
   });
 
   it("creates tokens whose secrets never appear in listings, so rotation can overlap", async () => {
-    const path = `${base}/${integrationId}/tokens`;
+    const path = opPath("listSCIMIntegrationTokens", { org_id: t.demo.organization_id, integration_id: integrationId });
     const first = await audited(() => t.json<{ api_key_info: ApiKeyInfo }>("owner", "POST", path, { body: { alias: "blue", expires_at: future(10) } }));
     expect(first.result.status).toBe(200);
     expect(first.entries[0]).toMatchObject({ action: "Create", result: "OK", targetType: "SCIMToken", targetIds: [first.result.body.api_key_info.key_id], targetNames: ["blue"] });
@@ -260,7 +260,7 @@ describe("SCIM tokens", () => {
     expect(items.map((i) => i.alias)).toEqual(["blue", "green"]);
     expect(items[0]).toMatchObject({ last_used: "", user_id: t.demo.owner.user_id });
     expect(items[0]).not.toHaveProperty("api_key");
-    expect((await t.json<Integration>("owner", "GET", `${base}/${integrationId}`)).body.token_ids).toEqual(items.map((i) => i.key_id));
+    expect((await t.opJson<Integration>("owner", "getSCIMIntegration", { params: { org_id: t.demo.organization_id, integration_id: integrationId } })).body.token_ids).toEqual(items.map((i) => i.key_id));
   });
 
   it.each([
@@ -272,18 +272,18 @@ describe("SCIM tokens", () => {
     ["an impossible date", { alias: "a", expires_at: "2031-02-30T00:00:00Z" }, "body.expires_at"],
     ["a numeric expiry", { alias: "a", expires_at: 1_900_000_000 }, "body.expires_at"],
   ])("answers 400 for %s", async (_name, body, field) => {
-    const res = await t.json<ErrorBody>("owner", "POST", `${base}/${integrationId}/tokens`, { body });
+    const res = await t.opJson<ErrorBody>("owner", "createSCIMIntegrationToken", { params: { org_id: t.demo.organization_id, integration_id: integrationId }, body });
     expect(res.status).toBe(400);
     expect(res.body.message).toContain(field);
   });
 
   it("answers 404 for tokens of a missing integration", async () => {
-    const res = await t.json("owner", "POST", `${base}/00000000-0000-4000-8000-000000000000/tokens`, { body: { alias: "a", expires_at: future() } });
+    const res = await t.opJson("owner", "createSCIMIntegrationToken", { params: { org_id: t.demo.organization_id, integration_id: "00000000-0000-4000-8000-000000000000" }, body: { alias: "a", expires_at: future() } });
     expect(res.status).toBe(404);
   });
 
   it("deletes a token, audited; a repeated delete and an unknown key are 404", async () => {
-    const path = `${base}/${integrationId}/tokens`;
+    const path = opPath("listSCIMIntegrationTokens", { org_id: t.demo.organization_id, integration_id: integrationId });
     const before = (await tokens(integrationId)).body.items;
     const victim = before[0]!;
     const { result: res, entries } = await audited(() => t.call("owner", "DELETE", `${path}/${victim.key_id}`));
@@ -300,7 +300,7 @@ describe("SCIM tokens", () => {
 
   it("does not delete a token through another integration's path", async () => {
     const okta = (await list()).body.integrations[0]!;
-    const res = await t.json("owner", "DELETE", `${base}/${integrationId}/tokens/${okta.token_ids[0]}`);
+    const res = await t.opJson("owner", "deleteSCIMIntegrationToken", { params: { org_id: t.demo.organization_id, integration_id: integrationId, access_key_id: okta.token_ids[0]! } });
     expect(res.status).toBe(404);
     expect((await tokens(okta.id)).body.items.map((i) => i.key_id)).toContain(okta.token_ids[0]);
   });

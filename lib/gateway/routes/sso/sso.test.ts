@@ -1,13 +1,13 @@
 import { asc, gt, max } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLog } from "../../store/schema";
-import { createTestGateway, type TestGateway } from "../../testing";
+import { createTestGateway, opPath, type TestGateway } from "../../testing";
 
 let t: TestGateway;
 let base: string;
 beforeAll(async () => {
   t = await createTestGateway();
-  base = `/organizations/${t.demo.organization_id}/sso/providers`;
+  base = opPath("listSSOProviders", { organization_id: t.demo.organization_id });
 });
 afterAll(() => t.close());
 
@@ -34,8 +34,8 @@ async function audited<T>(call: () => Promise<T>) {
   return { result, entries };
 }
 
-const list = (who: Who = "owner") => t.json<{ sso_providers: Provider[] } & ErrorBody>(who, "GET", base);
-const create = (body: unknown, who: Who = "owner") => t.json<Provider & ErrorBody>(who, "POST", base, { body });
+const list = (who: Who = "owner") => t.opJson<{ sso_providers: Provider[] } & ErrorBody>(who, "listSSOProviders", { params: { organization_id: t.demo.organization_id } });
+const create = (body: unknown, who: Who = "owner") => t.opJson<Provider & ErrorBody>(who, "createSSOProvider", { params: { organization_id: t.demo.organization_id }, body });
 const valid = { client_id: "0oa-new-client", issuer_uri: "https://idp.acme.example/oauth2/default", email_domains: ["Research.Acme.Example"] };
 
 describe("listing SSO providers", () => {
@@ -115,17 +115,17 @@ describe("creating SSO providers", () => {
 describe("deleting SSO providers", () => {
   it("returns the deleted provider, audited; a repeated delete is 404", async () => {
     const created = (await create({ ...valid, email_domains: ["gone.acme.example"] })).body;
-    const { result: res, entries } = await audited(() => t.json<Provider>("owner", "DELETE", `${base}/${created.id}`));
+    const { result: res, entries } = await audited(() => t.opJson<Provider>("owner", "deleteSSOProvider", { params: { organization_id: t.demo.organization_id, provider_id: created.id } }));
     expect(res.status).toBe(200);
     expect(res.body).toEqual(created);
     expect(entries[0]).toMatchObject({ action: "Delete", result: "OK", targetType: "SSOProvider", targetIds: [created.id], targetNames: [valid.issuer_uri] });
     expect((await list()).body.sso_providers.map((p) => p.id)).not.toContain(created.id);
 
-    const again = await audited(() => t.json<ErrorBody>("owner", "DELETE", `${base}/${created.id}`));
+    const again = await audited(() => t.opJson<ErrorBody>("owner", "deleteSSOProvider", { params: { organization_id: t.demo.organization_id, provider_id: created.id } }));
     expect(again.result.status).toBe(404);
     expect(again.result.body.reason).toBe("not_found");
     expect(again.entries.map((e) => e.result)).toEqual(["NOT_FOUND"]);
-    expect((await t.json("owner", "DELETE", `${base}/not-an-id`)).status).toBe(404);
+    expect((await t.opJson("owner", "deleteSSOProvider", { params: { organization_id: t.demo.organization_id, provider_id: "not-an-id" } })).status).toBe(404);
 
     // The domain is free again once its provider is gone.
     expect((await create({ ...valid, email_domains: ["gone.acme.example"] })).status).toBe(200);
@@ -134,15 +134,15 @@ describe("deleting SSO providers", () => {
   it("refuses the member and an outsider with 403", async () => {
     const provider = (await list()).body.sso_providers[0]!;
     for (const who of ["member", "outsider"] as const) {
-      expect((await t.json(who, "DELETE", `${base}/${provider.id}`)).status, who).toBe(403);
+      expect((await t.opJson(who, "deleteSSOProvider", { params: { organization_id: t.demo.organization_id, provider_id: provider.id } })).status, who).toBe(403);
     }
     expect((await list()).body.sso_providers.map((p) => p.id)).toContain(provider.id);
   });
 
   it("does not delete another organization's provider through this organization's path", async () => {
-    const globex = (await t.json<{ items: Array<{ id: string }> }>("outsider", "GET", "/organizations/entities")).body.items[0]!.id;
-    const theirs = (await t.json<{ sso_providers: Provider[] }>("outsider", "GET", `/organizations/${globex}/sso/providers`)).body.sso_providers[0]!;
-    expect((await t.json("owner", "DELETE", `${base}/${theirs.id}`)).status).toBe(404);
-    expect((await t.json<{ sso_providers: Provider[] }>("outsider", "GET", `/organizations/${globex}/sso/providers`)).body.sso_providers).toHaveLength(1);
+    const globex = (await t.opJson<{ items: Array<{ id: string }> }>("outsider", "getOrganizations")).body.items[0]!.id;
+    const theirs = (await t.opJson<{ sso_providers: Provider[] }>("outsider", "listSSOProviders", { params: { organization_id: globex } })).body.sso_providers[0]!;
+    expect((await t.opJson("owner", "deleteSSOProvider", { params: { organization_id: t.demo.organization_id, provider_id: theirs.id } })).status).toBe(404);
+    expect((await t.opJson<{ sso_providers: Provider[] }>("outsider", "listSSOProviders", { params: { organization_id: globex } })).body.sso_providers).toHaveLength(1);
   });
 });

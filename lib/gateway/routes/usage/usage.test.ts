@@ -3,7 +3,7 @@ import Papa from "papaparse";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { USAGE_EXPORT_COLUMNS } from "@/lib/contract/usage";
 import { projects, usageRecords } from "../../store/schema";
-import { createTestGateway, type TestGateway } from "../../testing";
+import { createTestGateway, opPath, type TestGateway } from "../../testing";
 
 let t: TestGateway;
 let org: string;
@@ -30,7 +30,7 @@ interface Usage {
 }
 type Query = Array<[string, string]> | Record<string, string>;
 const usage = (query: Query = {}, who: "owner" | "member" | "outsider" = "owner") =>
-  t.json<{ items: Usage[]; code: number; message: string; details: unknown[] }>(who, "GET", `/organizations/${org}/usage`, { query });
+  t.opJson<{ items: Usage[]; code: number; message: string; details: unknown[] }>(who, "getUsage", { params: { org_id: org }, query });
 
 const total = (items: Usage[]) => items.reduce((sum, i) => sum + i.quantity, 0);
 
@@ -126,7 +126,7 @@ describe("GET /organizations/{org_id}/usage", () => {
 });
 
 describe("GET /organizations/{organization_id}/usage/export", () => {
-  const path = () => `/organizations/${org}/usage/export`;
+  const path = () => opPath("getUsageExport", { organization_id: org });
   const all = () => ({
     projects: Object.values(ids).join(","),
     resource_types: "h100-80gb-sxm-ib.8x,persistent-ssd",
@@ -197,7 +197,7 @@ describe("GET /organizations/{organization_id}/usage/export", () => {
 
 describe("GET /organizations/{organization_id}/usage/options", () => {
   it("lists the values of every filter and the span of the data", async () => {
-    const res = await t.json<Record<string, unknown>>("member", "GET", `/organizations/${org}/usage/options`);
+    const res = await t.opJson<Record<string, unknown>>("member", "getUsageOptions", { params: { organization_id: org } });
     expect(res.status).toBe(200);
     expect(new Set(res.body.projects as string[])).toEqual(new Set(Object.values(ids)));
     expect(res.body.resource_types).toHaveLength(6);
@@ -205,6 +205,6 @@ describe("GET /organizations/{organization_id}/usage/options", () => {
     expect(res.body.regions).toHaveLength(5);
     expect(res.body.start_date).toBe(daysAgo(179));
     expect(res.body.end_date).toBe(today());
-    expect((await t.json("outsider", "GET", `/organizations/${org}/usage/options`)).status).toBe(403);
+    expect((await t.opJson("outsider", "getUsageOptions", { params: { organization_id: org } })).status).toBe(403);
   });
 });

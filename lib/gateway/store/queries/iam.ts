@@ -138,3 +138,20 @@ export async function applyBindings(tx: Database, plan: BindingPlan): Promise<Ap
   }
   return { ok: true, createdIds };
 }
+
+/** The id of an organization's role by its name. */
+export async function roleIdByName(db: Database, params: { organizationId: string; roleName: string }): Promise<string | undefined> {
+  const [role] = await db
+    .select({ id: roles.id })
+    .from(roles)
+    .where(and(eq(roles.organizationId, params.organizationId), eq(roles.roleName, params.roleName)));
+  return role?.id;
+}
+
+export async function insertRoles(db: Database, params: { rows: Array<typeof roles.$inferInsert> }): Promise<void> {
+  if (params.rows.length > 0) await db.insert(roles).values(params.rows);
+}
+
+export async function insertRoleBinding(db: Database, params: typeof roleBindings.$inferInsert): Promise<void> {
+  await db.insert(roleBindings).values(params);
+}
