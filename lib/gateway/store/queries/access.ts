@@ -11,12 +11,12 @@ export interface Grant {
   scopeObjectId: string;
 }
 
-/** Organization id → the user's relation to it. */
+/** Organization id → the user's relation to it; a suspended membership (SCIM `active: false`) reaches nothing. */
 export async function relationsOf(db: Database, userId: string): Promise<Map<string, Relation>> {
   const rows = await db
     .select({ organizationId: memberships.organizationId, relation: memberships.relation })
     .from(memberships)
-    .where(eq(memberships.userId, userId));
+    .where(and(eq(memberships.userId, userId), eq(memberships.status, "active")));
   return new Map(rows.map((r) => [r.organizationId, r.relation as Relation]));
 }
 
