@@ -6,12 +6,10 @@ import { hashSecret } from "../../crypto";
 import { GatewayError } from "../../errors";
 import { callOrigin } from "../../origin";
 import type { Database } from "../../store/client";
-import { insertAuditEntry } from "../../store/queries/audit-logs";
 import {
   deleteGroup,
   deletePerson,
   displayNames,
-  findAccountByEmail,
   findGroup,
   findGroupByName,
   findPerson,
@@ -19,13 +17,15 @@ import {
   findScimTokenByHash,
   groupMemberIds,
   groupsOfPerson,
-  insertAccount,
+  findOrInsertAccount,
+  insertScimAuditEntry,
   insertGroup,
   insertPerson,
   listGroups,
   listPeople,
   otherActiveOwners,
   peopleAmong,
+  refreshProvisioningStatistics,
   ScimFilterError,
   setGroupMembers,
   syncGroupBindings,
@@ -70,6 +70,10 @@ type ScimContext = Context<ScimEnv>;
 /** How often, at most, one token's last use (and its integration's last activity) is written. */
 const TOUCH_EVERY_MS = 1_000;
 const touched = new Map<string, number>();
+
+/** SCIM changes between refreshes of the planner's statistics (a first sync grows the tables fast). */
+const ANALYZE_EVERY = 500;
+let changesSinceAnalyze = 0;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -138,31 +142,30 @@ async function change<T>(
   const scim = c.get("scim");
   const started = c.get("startedAt");
   const origin = callOrigin(c as unknown as Context<AppEnv>);
-  return c.get("deps").db.transaction(async (raw) => {
+  const db = c.get("deps").db;
+  const out = await db.transaction(async (raw) => {
     const tx = raw as unknown as Database;
     const out = await work(tx, meta);
-    await insertAuditEntry(tx, {
+    await insertScimAuditEntry(tx, {
       organizationId: scim.organizationId,
-      projectId: null,
-      projectName: null,
       action: meta.action,
       actionDetail: meta.detail,
       actorId: scim.integrationId,
-      actorEmail: scim.integrationName,
-      actorType: "SCIM",
+      actorName: scim.integrationName,
       clientIp: origin.clientIp,
       startTime: started,
-      endTime: new Date(),
-      result: "OK",
-      errorMessage: "",
-      surface: "SCIM",
-      locations: [],
       targetIds: meta.targetIds ?? [],
       targetNames: (meta.targetNames ?? []).map((n) => n.slice(0, 256)),
       targetType: meta.targetType,
     });
     return out;
   });
+  changesSinceAnalyze++;
+  if (changesSinceAnalyze >= ANALYZE_EVERY) {
+    changesSinceAnalyze = 0;
+    await refreshProvisioningStatistics(db);
+  }
+  return out;
 }
 
 function paging(c: ScimContext): { offset: number; limit: number; startIndex: number } {
@@ -255,12 +258,12 @@ async function createUser(c: ScimContext): Promise<Response> {
   const orgId = scim.organizationId;
   if (await findPersonByUserName(db, orgId, input.userName)) throw new ScimError(409, `userName ${input.userName.slice(0, 64)} is already taken in this organization`, "uniqueness");
   const now = new Date();
-  const userId = await change(c, { action: "Create", detail: "SCIM: Create User", targetType: "User", targetNames: [input.userName] }, async (tx, meta) => {
-    const account = await findAccountByEmail(tx, input.email);
-    if (account && (await findPerson(tx, orgId, account.id))) {
+  const { userId, account } = await change(c, { action: "Create", detail: "SCIM: Create User", targetType: "User", targetNames: [input.userName] }, async (tx, meta) => {
+    const account = await findOrInsertAccount(tx, { email: input.email, name: input.accountName });
+    if (!account.created && (await findPerson(tx, orgId, account.id))) {
       throw new ScimError(409, `the person with e-mail ${input.email.slice(0, 64)} is already in this organization`, "uniqueness");
     }
-    const id = account?.id ?? (await insertAccount(tx, { email: input.email, name: input.accountName }));
+    const id = account.id;
     await insertPerson(tx, {
       orgId,
       userId: id,
@@ -272,10 +275,26 @@ async function createUser(c: ScimContext): Promise<Response> {
       status: input.active ? "active" : "suspended",
     });
     meta.targetIds = [id];
-    return id;
+    return { userId: id, account };
   });
-  const row = await existingPerson(db, orgId, userId);
-  const resource = userResource(row, baseUrl(c));
+  // The person as written (no read back): the same shape a GET answers.
+  const resource = userResource(
+    {
+      userId,
+      email: account.email,
+      accountName: account.name,
+      relation: "member",
+      status: input.active ? "active" : "suspended",
+      source: "scim",
+      createdAt: now,
+      updatedAt: now,
+      scimUserName: input.userName,
+      externalId: input.externalId,
+      scimAttributes: input.attributes,
+      scimIntegrationId: scim.integrationId,
+    },
+    baseUrl(c),
+  );
   return scimJson(c, resource, 201, { Location: String((resource.meta as { location: string }).location) });
 }
 

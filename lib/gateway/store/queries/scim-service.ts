@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, count, eq, inArray, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNull, ne, or, sql, type SQL } from "drizzle-orm";
+import { unionAll } from "drizzle-orm/pg-core";
 import { parse as parseScimFilter, type AttrExp, type Filter } from "scim2-parse-filter";
 import type { Database } from "../client";
 import { memberships, roleBindings, roles, scimGroupMappings, scimGroupMembers, scimGroups, scimIntegrations, scimTokens, users } from "../schema";
@@ -80,15 +81,33 @@ const personColumns = {
 /** The userName a person answers to: as the provider set it, else the account's e-mail. */
 const userNameSql = sql`coalesce(${memberships.scimUserName}, ${users.email})`;
 
-/** Persons of the organization whose userName is this one, compared case-insensitively (index lookups only). */
-function userNameIs(orgId: string, value: string): SQL {
-  return sql`${memberships.userId} in (
-    select m2.user_id from memberships m2 where m2.organization_id = ${orgId} and lower(m2.scim_user_name) = lower(${value})
-    union all
-    select m3.user_id from memberships m3 join users u3 on u3.id = m3.user_id
-      where m3.organization_id = ${orgId} and m3.scim_user_name is null and u3.email in (${value}, ${value.toLowerCase()})
-  )`;
+/** Ids of the organization's people whose userName is this one, compared case-insensitively: two index lookups. */
+export async function userIdsByUserName(db: Database, orgId: string, value: string): Promise<string[]> {
+  const rows = await unionAll(
+    db
+      .select({ userId: memberships.userId })
+      .from(memberships)
+      .where(and(eq(memberships.organizationId, orgId), sql`lower(${memberships.scimUserName}) = lower(${value})`)),
+    db
+      .select({ userId: memberships.userId })
+      .from(users)
+      .innerJoin(memberships, and(eq(memberships.userId, users.id), eq(memberships.organizationId, orgId)))
+      .where(and(inArray(users.email, [...new Set([value, value.toLowerCase()])]), isNull(memberships.scimUserName))),
+  );
+  return rows.map((r) => r.userId);
 }
+
+/** userName eq terms of a filter, resolved to ids before the query (so the query is a primary-key lookup). */
+async function resolveUserNames(db: Database, orgId: string, f: Filter, out: Map<string, string[]>): Promise<void> {
+  if (f.op === "and" || f.op === "or") for (const p of f.filters) await resolveUserNames(db, orgId, p, out);
+  else if (f.op === "not") await resolveUserNames(db, orgId, f.filter, out);
+  else if (f.op === "eq" && lowerAttr((f as AttrExp).attrPath) === "username" && typeof (f as { compValue: unknown }).compValue === "string") {
+    const value = (f as { compValue: string }).compValue;
+    if (!out.has(value)) out.set(value, await userIdsByUserName(db, orgId, value));
+  }
+}
+
+const idsIn = (ids: string[]): SQL => (ids.length ? inArray(memberships.userId, ids) : sql`false`);
 
 const escapeLike = (value: string) => value.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 
@@ -129,22 +148,22 @@ function parseFilter(text: string): Filter {
 
 const lowerAttr = (attr: string) => attr.replace(/^urn:ietf:params:scim:schemas:core:2\.0:(user|group):/i, "").toLowerCase();
 
-function userCondition(orgId: string, f: Filter): SQL {
+function userCondition(orgId: string, f: Filter, names: Map<string, string[]> = new Map()): SQL {
   if (f.op === "and" || f.op === "or") {
-    const parts = f.filters.map((p) => userCondition(orgId, p));
+    const parts = f.filters.map((p) => userCondition(orgId, p, names));
     return (f.op === "and" ? and(...parts) : or(...parts)) ?? sql`true`;
   }
-  if (f.op === "not") return sql`not (${userCondition(orgId, f.filter)})`;
+  if (f.op === "not") return sql`not (${userCondition(orgId, f.filter, names)})`;
   if (f.op === "[]") {
     if (lowerAttr(f.attrPath) !== "emails") throw new ScimFilterError(`value filters are supported on emails only`);
-    return userCondition(orgId, prefixed(f.valFilter, "emails"));
+    return userCondition(orgId, prefixed(f.valFilter, "emails"), names);
   }
   const e = f as AttrExp;
   const attr = lowerAttr(e.attrPath);
   const value = "compValue" in e ? e.compValue : undefined;
   switch (attr) {
     case "username":
-      if (f.op === "eq" && typeof value === "string") return userNameIs(orgId, value);
+      if (f.op === "eq" && typeof value === "string") return idsIn(names.get(value) ?? []);
       return stringCompare(userNameSql, f.op, value, "userName");
     case "id":
       if (f.op === "eq" && typeof value === "string") return eq(memberships.userId, value);
@@ -199,7 +218,14 @@ export interface Page {
 }
 
 export async function listPeople(db: Database, orgId: string, filter: string | undefined, page: Page): Promise<{ total: number; rows: PersonRow[] }> {
-  const where = and(eq(memberships.organizationId, orgId), filter ? userCondition(orgId, parseFilter(filter)) : undefined);
+  let condition: SQL | undefined;
+  if (filter) {
+    const parsed = parseFilter(filter);
+    const names = new Map<string, string[]>();
+    await resolveUserNames(db, orgId, parsed, names);
+    condition = userCondition(orgId, parsed, names);
+  }
+  const where = and(eq(memberships.organizationId, orgId), condition);
   const [total] = await db.select({ n: count() }).from(memberships).innerJoin(users, eq(users.id, memberships.userId)).where(where);
   const rows =
     page.limit > 0
@@ -225,13 +251,8 @@ export async function findPerson(db: Database, orgId: string, userId: string): P
 }
 
 export async function findPersonByUserName(db: Database, orgId: string, userName: string, exceptUserId?: string): Promise<PersonRow | undefined> {
-  const [row] = await db
-    .select(personColumns)
-    .from(memberships)
-    .innerJoin(users, eq(users.id, memberships.userId))
-    .where(and(eq(memberships.organizationId, orgId), userNameIs(orgId, userName), exceptUserId ? ne(memberships.userId, exceptUserId) : undefined))
-    .limit(1);
-  return row;
+  const ids = (await userIdsByUserName(db, orgId, userName)).filter((id) => id !== exceptUserId);
+  return ids.length ? findPerson(db, orgId, ids[0]!) : undefined;
 }
 
 export async function findAccountByEmail(db: Database, email: string): Promise<{ id: string; email: string; name: string } | undefined> {
@@ -256,31 +277,58 @@ export interface PersonFields {
   status: "active" | "suspended";
 }
 
-/** Joins the account to the organization as a member with the baseline role, provisioned by this integration. */
+/**
+ * The account with this e-mail, created when there is none (one statement either way for a new
+ * one); `created` says which.
+ */
+export async function findOrInsertAccount(db: Database, input: { email: string; name: string }): Promise<{ id: string; created: boolean; email: string; name: string }> {
+  const id = randomUUID();
+  const [row] = await db.insert(users).values({ id, email: input.email, name: input.name }).onConflictDoNothing().returning({ id: users.id });
+  if (row) return { id: row.id, created: true, email: input.email, name: input.name };
+  const existing = await findAccountByEmail(db, input.email);
+  if (!existing) throw new Error("account neither inserted nor found");
+  return { ...existing, created: false };
+}
+
+/** Joins the account to the organization as a member with the baseline role, provisioned by this integration (one statement). */
 export async function insertPerson(db: Database, input: { orgId: string; userId: string; integrationId: string; now: Date } & PersonFields): Promise<void> {
-  await db.insert(memberships).values({
-    organizationId: input.orgId,
-    userId: input.userId,
-    relation: "member",
-    status: input.status,
-    source: "scim",
-    scimIntegrationId: input.integrationId,
-    scimUserName: input.scimUserName,
-    externalId: input.externalId,
-    scimAttributes: input.scimAttributes,
-    createdAt: input.now,
-    updatedAt: input.now,
-  });
-  const [baseline] = await db
-    .select({ id: roles.id })
-    .from(roles)
-    .where(and(eq(roles.organizationId, input.orgId), eq(roles.roleName, "Organization Member")));
-  if (baseline) {
-    await db
-      .insert(roleBindings)
-      .values({ id: randomUUID(), organizationId: input.orgId, userId: input.userId, roleId: baseline.id, scopeType: "org", scopeObjectId: input.orgId })
-      .onConflictDoNothing();
-  }
+  await db.execute(sql`
+    with person as (
+      insert into memberships (organization_id, user_id, relation, status, source, scim_integration_id, scim_user_name, external_id, scim_attributes, created_at, updated_at)
+      values (${input.orgId}, ${input.userId}, 'member', ${input.status}, 'scim', ${input.integrationId}, ${input.scimUserName}, ${input.externalId},
+              ${JSON.stringify(input.scimAttributes)}::jsonb, ${input.now.toISOString()}, ${input.now.toISOString()})
+      returning user_id, organization_id
+    )
+    insert into role_bindings (id, organization_id, user_id, role_id, scope_type, scope_object_id)
+    select gen_random_uuid()::text, person.organization_id, person.user_id, roles.id, 'org', person.organization_id
+    from person join roles on roles.organization_id = person.organization_id and roles.role_name = 'Organization Member'
+    on conflict do nothing`);
+}
+
+export interface ScimAuditEntry {
+  organizationId: string;
+  action: string;
+  actionDetail: string;
+  actorId: string;
+  actorName: string;
+  clientIp: string;
+  startTime: Date;
+  targetIds: string[];
+  targetNames: string[];
+  targetType: string;
+}
+
+/** An audit entry of a SCIM change (actor type and surface SCIM), filed under the organization as it is named now: one statement. */
+export async function insertScimAuditEntry(db: Database, e: ScimAuditEntry): Promise<void> {
+  const textArray = (values: string[]) => sql`array[${sql.join(values.map((v) => sql`${v}`), sql`, `)}]::text[]`;
+  const empty = sql`array[]::text[]`;
+  await db.execute(sql`
+    insert into audit_log (id, organization_id, organization_name, project_id, project_name, action, action_detail, actor_id, actor_email, actor_type,
+                           client_ip, start_time, end_time, result, error_message, surface, locations, target_ids, target_names, target_type)
+    select ${randomUUID()}, o.id, o.name, null, null, ${e.action}, ${e.actionDetail}, ${e.actorId}, ${e.actorName}, 'SCIM',
+           ${e.clientIp}, ${e.startTime.toISOString()}, ${new Date().toISOString()}, 'OK', '', 'SCIM', ${empty},
+           ${e.targetIds.length ? textArray(e.targetIds) : empty}, ${e.targetNames.length ? textArray(e.targetNames) : empty}, ${e.targetType}
+    from organizations o where o.id = ${e.organizationId}`);
 }
 
 export async function updatePerson(
@@ -653,4 +701,13 @@ export async function describeBindingChanges(db: Database, changes: BindingChang
     scope_type: c.scopeType,
     scope_object_id: c.scopeObjectId,
   }));
+}
+
+/**
+ * Refreshes the planner's statistics of the tables provisioning grows. PostgreSQL's autovacuum
+ * does this by itself; PGlite has no background worker, so without it the planner keeps judging
+ * a 10,000-person organization by the handful of rows it had, and picks scans over lookups.
+ */
+export async function refreshProvisioningStatistics(db: Database): Promise<void> {
+  await db.execute(sql`analyze users, memberships, role_bindings, scim_groups, scim_group_members`);
 }
