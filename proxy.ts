@@ -21,5 +21,5 @@ export function proxy(request: NextRequest) {
 export const config = {
   // Every page, prefetches of pages and next-auth's own pages included: only the gateway's API, the JSON
   // backend-for-frontend and static files get the static headers from next.config.ts alone.
-  matcher: ["/((?!v1/|v1alpha5/|api/cloud/|healthz|_next/static|_next/image|favicon.ico).*)"],
+  matcher: ["/((?!v1/|v1alpha5/|scim/|api/cloud/|healthz|_next/static|_next/image|favicon.ico).*)"],
 };

@@ -14,6 +14,7 @@ import { DateText, RelativeTime } from "@/components/common/dates";
 import { PermissionNote } from "./permission-note";
 import { ScimIntegrationActions } from "./scim-integration-actions";
 import { ScimStatusBadge } from "./scim-integrations";
+import { ScimActivity, ScimBaseUrl, ScimGroupMappings, ScimProvisioned } from "./scim-provisioning";
 import { ScimTokens } from "./scim-tokens";
 
 function Detail({ label, children }: { label: string; children: React.ReactNode }) {
@@ -59,7 +60,7 @@ export function ScimIntegrationDetail({ orgId, integrationId }: { orgId: string;
                   <ScimStatusBadge status={integration.data.status} />
                 </Detail>
                 <Detail label="Identity provider">{integration.data.identity_provider}</Detail>
-                <Detail label="Users">{integration.data.user_count}</Detail>
+                <Detail label="People">{integration.data.user_count}</Detail>
                 <Detail label="Last activity">
                   <RelativeTime value={integration.data.last_activity_at} />
                 </Detail>
@@ -70,9 +71,20 @@ export function ScimIntegrationDetail({ orgId, integrationId }: { orgId: string;
                   <code className="break-all font-mono text-xs">{integration.data.created_by}</code>
                 </Detail>
               </dl>
+              <div className="mt-4">
+                <p className="mb-1 text-xs text-slate-500 dark:text-slate-400">SCIM base URL (give it to the identity provider with a token)</p>
+                <ScimBaseUrl />
+              </div>
             </CardBody>
           </Card>
           <ScimTokens orgId={orgId} integrationId={integrationId} disabledReason={reason} />
+          {reason ? null : (
+            <>
+              <ScimProvisioned orgId={orgId} integrationId={integrationId} />
+              <ScimGroupMappings orgId={orgId} integrationId={integrationId} disabledReason={reason} />
+              <ScimActivity orgId={orgId} integrationId={integrationId} />
+            </>
+          )}
         </>
       )}
     </div>

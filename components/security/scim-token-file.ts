@@ -1,6 +1,11 @@
 import type { OneTimeSecret } from "@/components/common/create-dialog";
 
-export const SCIM_TOKEN_ENV = { token: "SCIM_BEARER_TOKEN", id: "SCIM_TOKEN_ID" } as const;
+export const SCIM_TOKEN_ENV = { token: "SCIM_BEARER_TOKEN", id: "SCIM_TOKEN_ID", baseUrl: "SCIM_BASE_URL" } as const;
+
+/** The SCIM 2.0 base URL identity providers call: this server's /scim/v2. */
+export function scimBaseUrl(): string {
+  return typeof window === "undefined" ? "/scim/v2" : `${window.location.origin}/scim/v2`;
+}
 
 /** "scim-token-okta-2025" from an alias, safe as a file name. */
 export function tokenFileBase(alias: string): string {
@@ -11,12 +16,13 @@ export function tokenFileBase(alias: string): string {
   return `scim-token-${slug || "new"}`;
 }
 
-/** A new SCIM token as shown once: its id and its bearer token, downloadable under SCIM_TOKEN_ENV's names. */
+/** A new SCIM token as shown once, beside the SCIM base URL: both copyable, downloadable under SCIM_TOKEN_ENV's names. */
 export function scimTokenSecret(title: string, token: { alias: string; key_id: string; api_key: string }): OneTimeSecret {
   return {
     title,
     fileBase: tokenFileBase(token.alias),
     fields: [
+      { label: "SCIM base URL", envName: SCIM_TOKEN_ENV.baseUrl, value: scimBaseUrl() },
       { label: "Token ID", envName: SCIM_TOKEN_ENV.id, value: token.key_id },
       { label: "Bearer token", envName: SCIM_TOKEN_ENV.token, value: token.api_key, secret: true },
     ],

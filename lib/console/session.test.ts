@@ -63,6 +63,31 @@ describe("the session a request's cookies name", () => {
     }
   });
 
+  it("ends at once when SCIM suspends the person, and a sign-in after reactivation works", async () => {
+    const orgId = bed.t.demo.organization_id;
+    const created = await bed.t.json<{ api_key_info: { api_key: string } }>("owner", "POST", `/organizations/${orgId}/scim/integrations`, {
+      body: { name: "Session test", identity_provider: "okta", token: { alias: "t", expires_at: new Date(Date.now() + 86_400_000).toISOString() } },
+    });
+    const active = (value: boolean) =>
+      bed.t.gateway.app.request(`http://gateway.test/scim/v2/Users/${bed.t.demo.member.user_id}`, {
+        method: "PATCH",
+        headers: { authorization: `Bearer ${created.body.api_key_info.api_key}`, "content-type": "application/scim+json" },
+        body: JSON.stringify({ schemas: ["urn:ietf:params:scim:api:messages:2.0:PatchOp"], Operations: [{ op: "replace", path: "active", value }] }),
+      });
+    const s = await signedInRequest("member", "/api/cloud/v1/iam/roles");
+    expect((await through(s.request(), s.state)).status).toBe(200);
+    expect((await active(false)).status).toBe(200);
+    try {
+      expect(await s.state()).toEqual({ status: "revoked" });
+      expect((await through(s.request(), s.state)).status).toBe(401);
+    } finally {
+      expect((await active(true)).status).toBe(200);
+    }
+    expect(await s.state()).toEqual({ status: "revoked" });
+    const again = await signedInRequest("member", "/api/cloud/v1/iam/roles");
+    expect((await through(again.request(), again.state)).status).toBe(200);
+  });
+
   it("no cookie, or one that does not decode, names none", async () => {
     expect(await sessionStateFromCookies(new RequestCookies(new Headers()))).toEqual({ status: "none" });
     expect(await sessionStateFromCookies(new RequestCookies(new Headers({ cookie: `${sessionCookieName()}=not-a-token` })))).toEqual({ status: "none" });

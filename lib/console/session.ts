@@ -4,7 +4,10 @@ import { redirect } from "next/navigation";
 import { cache } from "react";
 import { vaultLimits } from "@/lib/console/config";
 import { consoleDb } from "@/lib/console/store/client";
-import { lookupVaultSession } from "@/lib/console/vault";
+import { gatewayIsEmbedded } from "@/lib/console/config";
+import { lookupVaultSession, markVaultSessionRevoked, type VaultSession } from "@/lib/console/vault";
+import { embeddedGateway } from "@/lib/gateway/runtime";
+import { latestSuspension } from "@/lib/gateway/store/queries/access";
 import { sessionCookieName } from "./cookies";
 import type { SignInReason } from "@/lib/contract/sign-in-messages";
 import { authSecret } from "./secret";
@@ -33,10 +36,28 @@ export interface CookieReader {
 export async function sessionStateFromCookies(jar: CookieReader): Promise<SessionState> {
   const sessionId = await sessionIdFromToken(jar.get(sessionCookieName())?.value, authSecret());
   if (!sessionId) return { status: "none" };
-  const found = await lookupVaultSession(await consoleDb(), sessionId, vaultLimits());
-  if (found.status === "active") return found;
+  const db = await consoleDb();
+  const found = await lookupVaultSession(db, sessionId, vaultLimits());
+  if (found.status === "active") {
+    if (!(await suspendedSinceStart(found.session))) return found;
+    await markVaultSessionRevoked(db, sessionId);
+    return { status: "revoked" };
+  }
   // A cookie whose vault entry is gone: expired, or signed out elsewhere.
   return { status: found.status === "revoked" ? "revoked" : "expired" };
+}
+
+/**
+ * Whether the person was suspended in an organization (SCIM `active: false`) after this session
+ * began: such a session ends at once. Read through the embedded gateway's read cache, which any
+ * store change empties, so the answer is immediate and costs nothing while nothing changes. (A
+ * remote gateway refuses the suspended person's calls for that organization's data instead.)
+ */
+async function suspendedSinceStart(session: VaultSession): Promise<boolean> {
+  if (!gatewayIsEmbedded() || !session.userId || session.startedAt === undefined) return false;
+  const { store, deps } = await embeddedGateway();
+  const at = await deps.reads.get(`suspended:${session.userId}`, () => latestSuspension(store.db, session.userId));
+  return at !== null && at >= session.startedAt;
 }
 
 /** Once per request (layout and page share it). */

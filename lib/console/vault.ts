@@ -24,6 +24,8 @@ export interface VaultSession {
   sessionId: string;
   userId: string;
   email: string;
+  /** When the session began (ms since the epoch): a suspension after it ends the session. */
+  startedAt?: number;
 }
 
 export type SessionLookup =
@@ -226,6 +228,7 @@ export async function lookupVaultSession(db: ConsoleDb, sessionId: string, limit
       lastSeenAt: sessions.lastSeenAt,
       expiresAt: sessions.expiresAt,
       endedReason: sessions.endedReason,
+      createdAt: sessions.createdAt,
       accessKeyId: sessions.accessKeyId,
       secretCiphertext: sessions.secretCiphertext,
     })
@@ -242,7 +245,7 @@ export async function lookupVaultSession(db: ConsoleDb, sessionId: string, limit
     await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, sessionId));
     lastSeenAt = now.getTime();
   }
-  const session: VaultSession = Object.freeze({ sessionId, userId: row.userId, email: row.email });
+  const session: VaultSession = Object.freeze({ sessionId, userId: row.userId, email: row.email, startedAt: row.createdAt.getTime() });
   if (row.endedReason === null) {
     const entry: CachedSession = {
       session,

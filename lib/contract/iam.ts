@@ -24,6 +24,8 @@ export const roleBindingSchema = z
     role_name: z.string(),
     scope_type: z.string(),
     scope_object_id: z.string(),
+    /** Set when the binding is granted through a SCIM group mapping: the group's id (it cannot be deleted directly). */
+    via_group_id: z.string().optional(),
   })
   .meta({ id: "RoleBinding" });
 

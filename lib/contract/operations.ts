@@ -39,6 +39,9 @@ export const operations = {
   listSCIMIntegrationTokens: { method: "get", path: "/organizations/{org_id}/scim/integrations/{integration_id}/tokens" },
   createSCIMIntegrationToken: { method: "post", path: "/organizations/{org_id}/scim/integrations/{integration_id}/tokens" },
   deleteSCIMIntegrationToken: { method: "delete", path: "/organizations/{org_id}/scim/integrations/{integration_id}/tokens/{access_key_id}" },
+  getSCIMGroupMappings: { method: "get", path: "/organizations/{org_id}/scim/integrations/{integration_id}/group-mappings" },
+  putSCIMGroupMappings: { method: "put", path: "/organizations/{org_id}/scim/integrations/{integration_id}/group-mappings" },
+  getSCIMIntegrationProvisioned: { method: "get", path: "/organizations/{org_id}/scim/integrations/{integration_id}/provisioned" },
   // S3Keys
   listS3Keys: { method: "get", path: "/organizations/{org_id}/storage/s3/keys" },
   createS3Key: { method: "post", path: "/organizations/{org_id}/storage/s3/keys" },

@@ -125,3 +125,51 @@ export const listScimIntegrationTokensResponseSchema = z
 export type ScimIntegration = z.infer<typeof scimIntegrationSchema>;
 export type ScimTokenInfo = z.infer<typeof scimIntegrationTokenInfoSchema>;
 export type GeneratedLimitedUsageApiKey = z.infer<typeof generatedLimitedUsageApiKeySchema>;
+
+// ---------------------------------------------------------------- group → role mappings
+
+export const scimGroupMappingSchema = z
+  .object({
+    group_display_name: z.string({ message: "must be a string" }).trim().min(1, "must not be empty").max(256, "must be at most 256 characters"),
+    role_id: z.string({ message: "must be a string" }).min(1, "must not be empty"),
+    scope_type: z.enum(["org", "project"], { message: 'must be "org" or "project"' }),
+    scope_object_id: z.string({ message: "must be a string" }).min(1, "must not be empty"),
+  })
+  .meta({ id: "SCIMGroupMapping" });
+
+export const putScimGroupMappingsRequestSchema = z
+  .object({ mappings: z.array(scimGroupMappingSchema).max(500, "at most 500 mappings") })
+  .meta({ id: "PutSCIMGroupMappingsRequestBody" });
+
+export const scimGroupMappingsQuerySchema = z.object({
+  /** "true": answer what the mappings would change, and change nothing. */
+  dry_run: z.enum(["true", "false"], { message: 'must be "true" or "false"' }).optional(),
+});
+
+const bindingChangeSchema = z
+  .object({ user_id: z.string(), email: z.string(), group_id: z.string(), group_display_name: z.string(), role_id: z.string(), role_name: z.string(), scope_type: z.string(), scope_object_id: z.string() })
+  .meta({ id: "SCIMGroupBindingChange" });
+
+export const scimGroupMappingsResponseSchema = z
+  .object({
+    mappings: z.array(
+      z.object({ group_display_name: z.string(), role_id: z.string(), role_name: z.string(), scope_type: z.string(), scope_object_id: z.string() }).meta({ id: "SCIMGroupMappingView" }),
+    ),
+    /** On PUT: the group-granted role bindings the change creates and removes (with dry_run, would). */
+    bindings_to_create: z.array(bindingChangeSchema).optional(),
+    bindings_to_remove: z.array(bindingChangeSchema).optional(),
+  })
+  .meta({ id: "SCIMGroupMappingsResponse" });
+
+export const scimProvisionedResponseSchema = z
+  .object({
+    user_count: z.number().int(),
+    group_count: z.number().int(),
+    users: z.array(z.object({ id: z.string(), user_name: z.string(), email: z.string(), display_name: z.string(), status: z.string(), updated_at: z.string() })),
+    groups: z.array(z.object({ id: z.string(), display_name: z.string(), external_id: z.string(), member_count: z.number().int(), updated_at: z.string() })),
+  })
+  .meta({ id: "SCIMProvisionedResponse" });
+
+export type ScimGroupMapping = z.infer<typeof scimGroupMappingSchema>;
+export type ScimGroupMappingsResponse = z.infer<typeof scimGroupMappingsResponseSchema>;
+export type ScimProvisionedResponse = z.infer<typeof scimProvisionedResponseSchema>;

@@ -12,6 +12,7 @@ import { verifySignature } from "./middleware/verify-signature";
 import { buildOpenApiDocument } from "./openapi";
 import { createRouter, findOperation } from "./router";
 import { registerRoutes } from "./routes";
+import { createScimService, SCIM_BASE_PATH } from "./routes/scim/service";
 import { isWritable } from "./store/client";
 
 
@@ -102,6 +103,9 @@ export function createApp(deps: GatewayDeps): Hono<AppEnv> {
       return c.json({ status: "unavailable", change_notices: changeNotices }, 503);
     }
   });
+
+  // The SCIM 2.0 service provider: its own protocol (bearer tokens of SCIM integrations, SCIM errors).
+  app.route(SCIM_BASE_PATH, createScimService() as unknown as Hono<AppEnv>);
 
   const api = createApi();
   api.onError(onError);

@@ -105,6 +105,14 @@ const ALLOWED: Array<{ match: string | RegExp; why: string }> = [
   },
   { match: "GET /organizations/{organization_id}/mfa: not in the upstream document", why: "the spec's MFA operations; the Swagger document has none" },
   { match: "PATCH /organizations/{organization_id}/mfa: not in the upstream document", why: "the spec's MFA operations; the Swagger document has none" },
+  {
+    match: /^(GET|PUT) \/organizations\/\{org_id\}\/scim\/integrations\/\{integration_id\}\/group-mappings: not in the upstream document$/,
+    why: "SCIM group to role mappings (issue 17): members of a provisioned group hold the mapped role bindings",
+  },
+  {
+    match: "GET /organizations/{org_id}/scim/integrations/{integration_id}/provisioned: not in the upstream document",
+    why: "the people and groups an integration provisioned, with computed counts, for the integration's page",
+  },
 
   // Response fields we always send where the upstream marks them optional: a client
   // generated from either document decodes them alike, and loses nothing.
@@ -116,6 +124,10 @@ const ALLOWED: Array<{ match: string | RegExp; why: string }> = [
     why: "the caller's organization-wide permissions, so the console offers only what will succeed",
   },
   { match: "PUT /organizations/entities: response 200 .entity.permissions: only ours", why: "as on GET /organizations/entities" },
+  {
+    match: "GET /iam/role-bindings: response 200 .role_bindings[].via_group_id: only ours",
+    why: "marks a binding granted through a SCIM group mapping (optional; absent on direct bindings), which role-binding apply cannot delete",
+  },
 
   // Parameters beyond the upstream's.
   {

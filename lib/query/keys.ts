@@ -83,6 +83,8 @@ export const securityKeys = {
   scimIntegrations: (orgId: string) => [...securityKeys.org(orgId), "scim"] as const,
   scimIntegration: (orgId: string, integrationId: string) => [...securityKeys.scimIntegrations(orgId), integrationId] as const,
   scimTokens: (orgId: string, integrationId: string) => [...securityKeys.scimIntegration(orgId, integrationId), "tokens"] as const,
+  scimMappings: (orgId: string, integrationId: string) => [...securityKeys.scimIntegration(orgId, integrationId), "group-mappings"] as const,
+  scimProvisioned: (orgId: string, integrationId: string) => [...securityKeys.scimIntegration(orgId, integrationId), "provisioned"] as const,
   ssoProviders: (orgId: string) => [...securityKeys.org(orgId), "sso"] as const,
   mfa: (orgId: string) => [...securityKeys.org(orgId), "mfa"] as const,
 };

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { getOrgMfaResponseSchema } from "@/lib/contract/mfa";
-import type { listScimIntegrationsResponseSchema, listScimIntegrationTokensResponseSchema, scimIntegrationSchema } from "@/lib/contract/scim";
+import type { listScimIntegrationsResponseSchema, listScimIntegrationTokensResponseSchema, scimIntegrationSchema, ScimGroupMappingsResponse, ScimProvisionedResponse } from "@/lib/contract/scim";
 import type { listSsoProvidersResponseSchema } from "@/lib/contract/sso";
 import { gatewayQuery } from "./gateway-query";
 import { securityKeys } from "./keys";
@@ -19,6 +19,8 @@ export const securityPaths = {
   scimTokens: (orgId: string, integrationId: string) => operationPath("listSCIMIntegrationTokens", { org_id: orgId, integration_id: integrationId }),
   scimToken: (orgId: string, integrationId: string, keyId: string) =>
     operationPath("deleteSCIMIntegrationToken", { org_id: orgId, integration_id: integrationId, access_key_id: keyId }),
+  scimMappings: (orgId: string, integrationId: string) => operationPath("getSCIMGroupMappings", { org_id: orgId, integration_id: integrationId }),
+  scimProvisioned: (orgId: string, integrationId: string) => operationPath("getSCIMIntegrationProvisioned", { org_id: orgId, integration_id: integrationId }),
   ssoProviders: (orgId: string) => operationPath("listSSOProviders", { organization_id: orgId }),
   ssoProvider: (orgId: string, providerId: string) => operationPath("deleteSSOProvider", { organization_id: orgId, provider_id: providerId }),
   mfa: (orgId: string) => operationPath("OrganizationsMFAService_GetOrganizationMFA", { organization_id: orgId }),
@@ -42,6 +44,18 @@ export const scimQueries = {
     gatewayQuery<ListScimTokensResponse, ReturnType<typeof securityKeys.scimTokens>>(
       securityKeys.scimTokens(orgId, integrationId),
       securityPaths.scimTokens(orgId, integrationId),
+    ),
+  /** GET /v1/organizations/{org_id}/scim/integrations/{integration_id}/group-mappings */
+  mappings: (orgId: string, integrationId: string) =>
+    gatewayQuery<ScimGroupMappingsResponse, ReturnType<typeof securityKeys.scimMappings>>(
+      securityKeys.scimMappings(orgId, integrationId),
+      securityPaths.scimMappings(orgId, integrationId),
+    ),
+  /** GET /v1/organizations/{org_id}/scim/integrations/{integration_id}/provisioned */
+  provisioned: (orgId: string, integrationId: string) =>
+    gatewayQuery<ScimProvisionedResponse, ReturnType<typeof securityKeys.scimProvisioned>>(
+      securityKeys.scimProvisioned(orgId, integrationId),
+      securityPaths.scimProvisioned(orgId, integrationId),
     ),
 };
 

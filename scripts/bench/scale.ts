@@ -9,6 +9,10 @@ export interface Scale {
   billingRows: number;
   /** Repetitions of each audit-log query. */
   queryRepeats: number;
+  /** SCIM provisioning: people, groups and group memberships pushed through /scim/v2. */
+  scimUsers: number;
+  scimGroups: number;
+  scimMemberships: number;
 }
 
 export const SCALES: Record<Scale["name"], Scale> = {
@@ -21,6 +25,9 @@ export const SCALES: Record<Scale["name"], Scale> = {
     auditEntries: 1_000_000,
     billingRows: 1_000_000,
     queryRepeats: 40,
+    scimUsers: 10_000,
+    scimGroups: 200,
+    scimMemberships: 20_000,
   },
   quick: {
     name: "quick",
@@ -31,9 +38,12 @@ export const SCALES: Record<Scale["name"], Scale> = {
     auditEntries: 50_000,
     billingRows: 50_000,
     queryRepeats: 10,
+    scimUsers: 1_000,
+    scimGroups: 20,
+    scimMemberships: 2_000,
   },
 };
 
 /** The benchmark sections, in the order they run. */
-export const SECTIONS = ["throughput", "signing", "bff", "audit", "csv", "console"] as const;
+export const SECTIONS = ["throughput", "signing", "bff", "audit", "csv", "scim", "console"] as const;
 export type Section = (typeof SECTIONS)[number];

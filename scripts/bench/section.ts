@@ -13,6 +13,7 @@ const load: Record<Section, () => Promise<{ run(scale: Scale): Promise<Row[]> }>
   bff: () => import("./bff"),
   audit: () => import("./audit-search"),
   csv: () => import("./csv-export"),
+  scim: () => import("./scim"),
   console: () => import("./console"),
 };
 

@@ -42,11 +42,9 @@ export async function seedSecurity(db: Database, input: SecurityInput): Promise<
       name: "Okta SCIM Integration",
       identityProvider: "okta",
       status: "active",
-      userCount: 42,
       createdBy: input.ownerId,
       createdAt: ago(120),
       updatedAt: ago(30),
-      lastActivityAt: new Date(now.getTime() - 2 * 3_600_000),
     },
     {
       id: entra,
@@ -54,7 +52,6 @@ export async function seedSecurity(db: Database, input: SecurityInput): Promise<
       name: "Entra ID (staging)",
       identityProvider: "azure-ad",
       status: "inactive",
-      userCount: 0,
       createdBy: input.ownerId,
       createdAt: ago(45),
       updatedAt: ago(44),
@@ -70,7 +67,7 @@ export async function seedSecurity(db: Database, input: SecurityInput): Promise<
     },
   ]);
   await db.insert(scimTokens).values([
-    { id: tokenKeyId(), organizationId: input.organizationId, integrationId: okta, alias: "okta-2025", secretHash: hashSecret(newSecret()), userId: input.ownerId, createdAt: ago(120), expiresAt: new Date(now.getTime() + 12 * DAY), lastUsedAt: new Date(now.getTime() - 2 * 3_600_000) },
+    { id: tokenKeyId(), organizationId: input.organizationId, integrationId: okta, alias: "okta-2025", secretHash: hashSecret(newSecret()), userId: input.ownerId, createdAt: ago(120), expiresAt: new Date(now.getTime() + 12 * DAY) },
     { id: tokenKeyId(), organizationId: input.organizationId, integrationId: okta, alias: "okta-rotation", secretHash: hashSecret(newSecret()), userId: input.ownerId, createdAt: ago(3), expiresAt: new Date(now.getTime() + 180 * DAY) },
     { id: tokenKeyId(), organizationId: input.otherOrganizationId, integrationId: globexScim, alias: "globex", secretHash: hashSecret(newSecret()), userId: input.outsiderId, createdAt: ago(60), expiresAt: new Date(now.getTime() + 300 * DAY) },
   ]);

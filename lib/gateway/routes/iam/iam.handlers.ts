@@ -107,6 +107,12 @@ async function planBindingChanges(
     if (!binding || binding.userId !== userId || !callerOrgs.has(binding.organizationId)) {
       throw badRequest(`bindings_to_delete[${index}]`, `role binding ${id} of this user not found`);
     }
+    if (binding.viaGroupId !== "") {
+      throw badRequest(
+        `bindings_to_delete[${index}]`,
+        `role binding ${id} is granted through a SCIM group mapping; it goes when the person leaves the group or the mapping changes`,
+      );
+    }
     audit.organizationId ??= binding.organizationId;
     await requirePermission(access, binding.organizationId, "iam.write");
   }

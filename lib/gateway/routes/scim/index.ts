@@ -14,4 +14,7 @@ export function registerScim(api: OpenAPIHono<AppEnv>): void {
   api.openapi(routes.listScimIntegrationTokens, handlers.listScimIntegrationTokens);
   api.openapi(routes.createScimIntegrationToken, handlers.createScimIntegrationToken);
   api.openapi(routes.deleteScimIntegrationToken, handlers.deleteScimIntegrationToken);
+  api.openapi(routes.getScimGroupMappings, handlers.getScimGroupMappings);
+  api.openapi(routes.putScimGroupMappings, handlers.putScimGroupMappings);
+  api.openapi(routes.getScimIntegrationProvisioned, handlers.getScimIntegrationProvisioned);
 }

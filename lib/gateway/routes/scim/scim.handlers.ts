@@ -1,7 +1,19 @@
 import { auditAs, mutate } from "../../audit";
 import { requireOrgMember, requirePermission } from "../../authz";
 import { hashSecret, newSecret } from "../../crypto";
-import { notFound } from "../../errors";
+import { badRequest, notFound } from "../../errors";
+import { projectExistsIn, rolesByIds } from "../../store/queries/iam";
+import {
+  describeBindingChanges,
+  groupBindingDiff,
+  integrationCounts,
+  listGroupMappings,
+  provisionedGroups,
+  provisionedPeople,
+  replaceGroupMappings,
+  syncGroupBindings,
+  type MappingInput,
+} from "../../store/queries/scim-service";
 import type { Database } from "../../store/client";
 import {
   deleteScimIntegrationRow,
@@ -182,4 +194,89 @@ export const deleteScimIntegrationToken: AppRouteHandler<typeof routes.deleteSci
     meta.targetNames = [alias];
   });
   return c.body(null, 204);
+};
+
+async function checkMappings(db: Database, orgId: string, mappings: MappingInput[]): Promise<void> {
+  const seen = new Set<string>();
+  for (const [index, m] of mappings.entries()) {
+    const at = `body.mappings[${index}]`;
+    const role = (await rolesByIds(db, [m.role_id])).get(m.role_id);
+    if (!role || role.organizationId !== orgId) throw badRequest(`${at}.role_id`, `role ${m.role_id} not found in this organization`);
+    if (!role.allowedScopes.includes(m.scope_type)) {
+      throw badRequest(`${at}.scope_type`, `role ${role.roleName} cannot be bound at ${m.scope_type} scope (allowed: ${role.allowedScopes.join(", ")})`);
+    }
+    if (m.scope_type === "org" && m.scope_object_id !== orgId) throw badRequest(`${at}.scope_object_id`, `organization ${m.scope_object_id} is not this organization`);
+    if (m.scope_type === "project" && !(await projectExistsIn(db, m.scope_object_id, [orgId]))) throw badRequest(`${at}.scope_object_id`, `project ${m.scope_object_id} not found`);
+    const key = `${m.group_display_name.toLowerCase()}|${m.role_id}|${m.scope_type}|${m.scope_object_id}`;
+    if (seen.has(key)) throw badRequest(at, "the same mapping is listed twice");
+    seen.add(key);
+  }
+}
+
+export const getScimGroupMappings: AppRouteHandler<typeof routes.getScimGroupMappings> = async (c) => {
+  const { org_id: orgId, integration_id: integrationId } = c.req.valid("param");
+  const { db } = c.get("deps");
+  await requirePermission(c.get("access"), orgId, "scim.manage");
+  const integration = await existingIntegration(db, orgId, integrationId);
+  return c.json({ mappings: await listGroupMappings(db, integration.id) }, 200);
+};
+
+export const putScimGroupMappings: AppRouteHandler<typeof routes.putScimGroupMappings> = async (c) => {
+  const { org_id: orgId, integration_id: integrationId } = c.req.valid("param");
+  const { dry_run: dryRun } = c.req.valid("query");
+  const body = c.req.valid("json");
+  const { db } = c.get("deps");
+  const audit = auditAs(c, {
+    organizationId: orgId,
+    action: "Update",
+    actionDetail: "Update SCIM Group Mappings",
+    targetType: "SCIMIntegration",
+    targetIds: [integrationId],
+  });
+  await requirePermission(c.get("access"), orgId, "scim.manage");
+  const integration = await existingIntegration(db, orgId, integrationId);
+  audit.targetNames = [integration.name];
+  await checkMappings(db, orgId, body.mappings);
+  if (dryRun === "true") {
+    const diff = await groupBindingDiff(db, integration.id, "all", body.mappings);
+    const roleNames = await rolesByIds(db, [...new Set(body.mappings.map((m) => m.role_id))]);
+    return c.json(
+      {
+        mappings: body.mappings.map((m) => ({ ...m, role_name: roleNames.get(m.role_id)?.roleName ?? "" })),
+        bindings_to_create: await describeBindingChanges(db, diff.create),
+        bindings_to_remove: await describeBindingChanges(db, diff.remove),
+      },
+      200,
+    );
+  }
+  const result = await mutate(c, audit, async (tx) => {
+    const diff = await groupBindingDiff(tx, integration.id, "all", body.mappings);
+    await replaceGroupMappings(tx, orgId, integration.id, body.mappings);
+    await syncGroupBindings(tx, orgId, integration.id, "all");
+    return {
+      mappings: await listGroupMappings(tx, integration.id),
+      bindings_to_create: await describeBindingChanges(tx, diff.create),
+      bindings_to_remove: await describeBindingChanges(tx, diff.remove),
+    };
+  });
+  return c.json(result, 200);
+};
+
+export const getScimIntegrationProvisioned: AppRouteHandler<typeof routes.getScimIntegrationProvisioned> = async (c) => {
+  const { org_id: orgId, integration_id: integrationId } = c.req.valid("param");
+  const { db } = c.get("deps");
+  await requirePermission(c.get("access"), orgId, "scim.manage");
+  const integration = await existingIntegration(db, orgId, integrationId);
+  const counts = (await integrationCounts(db, [integration.id])).get(integration.id) ?? { users: 0, groups: 0 };
+  const people = await provisionedPeople(db, orgId, integration.id, 200);
+  const groups = await provisionedGroups(db, integration.id, 200);
+  return c.json(
+    {
+      user_count: counts.users,
+      group_count: counts.groups,
+      users: people.map((p) => ({ ...p, updated_at: p.updated_at.toISOString() })),
+      groups: groups.map((g) => ({ ...g, external_id: g.external_id ?? "", member_count: Number(g.member_count), updated_at: g.updated_at.toISOString() })),
+    },
+    200,
+  );
 };

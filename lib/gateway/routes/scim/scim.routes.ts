@@ -11,6 +11,10 @@ import {
   scimOrgPathSchema,
   scimTokenPathSchema,
   updateScimIntegrationRequestSchema,
+  putScimGroupMappingsRequestSchema,
+  scimGroupMappingsQuerySchema,
+  scimGroupMappingsResponseSchema,
+  scimProvisionedResponseSchema,
 } from "@/lib/contract/scim";
 import { errors, json, jsonBody, operation } from "../shared";
 
@@ -80,4 +84,32 @@ export const deleteScimIntegrationToken = createRoute({
   summary: "Delete a token from a SCIM integration.",
   request: { params: scimTokenPathSchema },
   responses: { 204: { description: "Empty Response" }, ...errors(400, 401, 403, 404, 500) },
+});
+
+export const getScimGroupMappings = createRoute({
+  ...operation("getSCIMGroupMappings"),
+  tags,
+  summary: "List an integration's group to role mappings.",
+  description: "Members of a SCIM group whose display name a mapping names hold that role binding.",
+  request: { params: scimIntegrationPathSchema },
+  responses: { 200: json(scimGroupMappingsResponseSchema, "the mappings"), ...errors(401, 403, 404, 500) },
+});
+
+export const putScimGroupMappings = createRoute({
+  ...operation("putSCIMGroupMappings"),
+  tags,
+  summary: "Replace an integration's group to role mappings.",
+  description:
+    "The group-granted role bindings follow at once, in the same transaction. With `dry_run=true`, answers the bindings the change would create and remove, and changes nothing.",
+  request: { params: scimIntegrationPathSchema, query: scimGroupMappingsQuerySchema, body: jsonBody(putScimGroupMappingsRequestSchema) },
+  responses: { 200: json(scimGroupMappingsResponseSchema, "the mappings, and the bindings created and removed"), ...errors(400, 401, 403, 404, 500) },
+});
+
+export const getScimIntegrationProvisioned = createRoute({
+  ...operation("getSCIMIntegrationProvisioned"),
+  tags,
+  summary: "The people and groups an integration provisioned.",
+  description: "Counts are computed from the organization's people and the integration's groups; the lists hold at most 200 of each.",
+  request: { params: scimIntegrationPathSchema },
+  responses: { 200: json(scimProvisionedResponseSchema, "people and groups"), ...errors(401, 403, 404, 500) },
 });

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, max } from "drizzle-orm";
 import type { Database } from "../client";
 import { memberships, roleBindings, roles } from "../schema";
 
@@ -11,12 +11,12 @@ export interface Grant {
   scopeObjectId: string;
 }
 
-/** Organization id → the user's relation to it. */
+/** Organization id → the user's relation to it; a suspended membership (SCIM `active: false`) reaches nothing. */
 export async function relationsOf(db: Database, userId: string): Promise<Map<string, Relation>> {
   const rows = await db
     .select({ organizationId: memberships.organizationId, relation: memberships.relation })
     .from(memberships)
-    .where(eq(memberships.userId, userId));
+    .where(and(eq(memberships.userId, userId), eq(memberships.status, "active")));
   return new Map(rows.map((r) => [r.organizationId, r.relation as Relation]));
 }
 
@@ -27,4 +27,13 @@ export async function grantsOf(db: Database, userId: string, orgId: string): Pro
     .from(roleBindings)
     .innerJoin(roles, eq(roles.id, roleBindings.roleId))
     .where(and(eq(roleBindings.userId, userId), eq(roleBindings.organizationId, orgId)));
+}
+
+/** When the user was last suspended in any organization (SCIM `active: false`), if they are suspended anywhere. */
+export async function latestSuspension(db: Database, userId: string): Promise<number | null> {
+  const [row] = await db
+    .select({ at: max(memberships.updatedAt) })
+    .from(memberships)
+    .where(and(eq(memberships.userId, userId), eq(memberships.status, "suspended")));
+  return row?.at ? new Date(row.at).getTime() : null;
 }

@@ -42,6 +42,7 @@ export async function listBindings(db: Database, filter: BindingFilter): Promise
     role_name: roleName,
     scope_type: b.scopeType,
     scope_object_id: b.scopeObjectId,
+    ...(b.viaGroupId ? { via_group_id: b.viaGroupId } : {}),
   }));
 }
 

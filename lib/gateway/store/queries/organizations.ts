@@ -49,7 +49,7 @@ export async function listActiveOrganizations(db: Database, userId: string) {
     .select({ org: organizations, relation: memberships.relation })
     .from(memberships)
     .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
-    .where(and(eq(memberships.userId, userId), eq(organizations.state, "active")))
+    .where(and(eq(memberships.userId, userId), eq(memberships.status, "active"), eq(organizations.state, "active")))
     .orderBy(organizations.name);
 }
 

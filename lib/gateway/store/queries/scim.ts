@@ -3,6 +3,7 @@ import { and, asc, eq, inArray } from "drizzle-orm";
 import { SCIM_TOKEN_USAGE, type GeneratedLimitedUsageApiKey, type ScimIntegration, type ScimTokenInfo } from "@/lib/contract/scim";
 import type { Database } from "../client";
 import { scimIntegrations, scimTokens } from "../schema";
+import { integrationCounts } from "./scim-service";
 
 export type ScimIntegrationRow = typeof scimIntegrations.$inferSelect;
 export type ScimTokenRow = typeof scimTokens.$inferSelect;
@@ -11,7 +12,8 @@ export type ScimTokenRow = typeof scimTokens.$inferSelect;
 export const INTEGRATION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const TOKEN_KEY_ID = /^[A-Za-z0-9_-]{22}$/;
 
-export function toScimIntegration(row: ScimIntegrationRow, tokenIds: string[]): ScimIntegration {
+/** `userCount`: the people the integration provisioned or matched, computed (the stored column is not read). */
+export function toScimIntegration(row: ScimIntegrationRow, tokenIds: string[], userCount = 0): ScimIntegration {
   return {
     id: row.id,
     organization_id: row.organizationId,
@@ -23,7 +25,7 @@ export function toScimIntegration(row: ScimIntegrationRow, tokenIds: string[]): 
     updated_at: row.updatedAt.toISOString(),
     created_by: row.createdBy,
     ...(row.lastActivityAt ? { last_activity_at: row.lastActivityAt.toISOString() } : {}),
-    user_count: row.userCount,
+    user_count: userCount,
   };
 }
 
@@ -59,7 +61,8 @@ export async function listScimIntegrations(db: Database, organizationId: string)
     .where(eq(scimIntegrations.organizationId, organizationId))
     .orderBy(asc(scimIntegrations.createdAt), asc(scimIntegrations.id));
   const tokens = await tokenIdsOf(db, organizationId, rows.map((r) => r.id));
-  return rows.map((row) => toScimIntegration(row, tokens.get(row.id) ?? []));
+  const counts = await integrationCounts(db, rows.map((r) => r.id));
+  return rows.map((row) => toScimIntegration(row, tokens.get(row.id) ?? [], counts.get(row.id)?.users ?? 0));
 }
 
 export async function findScimIntegration(db: Database, organizationId: string, integrationId: string): Promise<ScimIntegrationRow | undefined> {
@@ -73,7 +76,8 @@ export async function findScimIntegration(db: Database, organizationId: string, 
 
 export async function scimIntegrationWithTokens(db: Database, row: ScimIntegrationRow): Promise<ScimIntegration> {
   const tokens = await tokenIdsOf(db, row.organizationId, [row.id]);
-  return toScimIntegration(row, tokens.get(row.id) ?? []);
+  const counts = await integrationCounts(db, [row.id]);
+  return toScimIntegration(row, tokens.get(row.id) ?? [], counts.get(row.id)?.users ?? 0);
 }
 
 export async function listScimTokens(db: Database, organizationId: string, integrationId: string): Promise<ScimTokenInfo[]> {

@@ -1,0 +1,321 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { Check, Copy, Plus, Trash2 } from "lucide-react";
+import { useState } from "react";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card, CardBody, CardHeader } from "@/components/ui/card";
+import { Input, Select } from "@/components/ui/field";
+import { WidgetSkeleton } from "@/components/ui/skeleton";
+import { ErrorState } from "@/components/ui/states";
+import { RelativeTime } from "@/components/common/dates";
+import { FormError } from "@/components/common/form-errors";
+import type { ScimGroupMapping, ScimGroupMappingsResponse } from "@/lib/contract/scim";
+import { operationPath } from "@/lib/contract/operations";
+import { apiFetch } from "@/lib/query/fetcher";
+import { iamQueries } from "@/lib/query/iam";
+import { securityKeys } from "@/lib/query/keys";
+import { scimQueries } from "@/lib/query/security";
+import type { AuditLogsResponse } from "@/lib/query/audit-logs";
+import { scimBaseUrl } from "./scim-token-file";
+
+/** The SCIM base URL, copyable, as identity providers ask for it beside the token. */
+export function ScimBaseUrl() {
+  const [copied, setCopied] = useState(false);
+  const url = scimBaseUrl();
+  return (
+    <div className="flex items-center gap-2">
+      <code data-testid="scim-base-url" className="min-w-0 flex-1 break-all rounded bg-slate-100 px-2 py-1.5 font-mono text-xs dark:bg-slate-800">
+        {url}
+      </code>
+      <Button
+        variant="secondary"
+        size="sm"
+        aria-label="Copy SCIM base URL"
+        onClick={() =>
+          void navigator.clipboard.writeText(url).then(
+            () => setCopied(true),
+            () => setCopied(false),
+          )
+        }
+      >
+        {copied ? <Check /> : <Copy />}
+      </Button>
+    </div>
+  );
+}
+
+export function ScimProvisioned({ orgId, integrationId }: { orgId: string; integrationId: string }) {
+  const provisioned = useQuery(scimQueries.provisioned(orgId, integrationId));
+  if (provisioned.isPending) {
+    return (
+      <Card>
+        <WidgetSkeleton label="provisioned people and groups" lines={3} />
+      </Card>
+    );
+  }
+  if (provisioned.isError) {
+    return (
+      <Card>
+        <ErrorState error={provisioned.error} what="provisioned people and groups" onRetry={() => void provisioned.refetch()} />
+      </Card>
+    );
+  }
+  const data = provisioned.data;
+  return (
+    <div className="grid gap-4 lg:grid-cols-2">
+      <Card>
+        <CardHeader title={`People (${data.user_count})`} description="Provisioned or matched by this integration" />
+        <CardBody>
+          {data.users.length === 0 ? (
+            <p className="text-sm text-slate-500">No one yet: people appear here when the identity provider creates or matches them.</p>
+          ) : (
+            <table className="w-full text-sm" aria-label="Provisioned people">
+              <thead>
+                <tr className="text-left text-xs text-slate-500">
+                  <th className="py-1 font-medium">userName</th>
+                  <th className="py-1 font-medium">Name</th>
+                  <th className="py-1 font-medium">Status</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.users.map((u) => (
+                  <tr key={u.id} className="border-t border-slate-100 dark:border-slate-800">
+                    <td className="py-1.5 break-all">{u.user_name}</td>
+                    <td className="py-1.5">{u.display_name || u.email}</td>
+                    <td className="py-1.5">
+                      <Badge tone={u.status === "active" ? "good" : "warn"}>{u.status}</Badge>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </CardBody>
+      </Card>
+      <Card>
+        <CardHeader title={`Groups (${data.group_count})`} description="Pushed by the identity provider" />
+        <CardBody>
+          {data.groups.length === 0 ? (
+            <p className="text-sm text-slate-500">No groups yet.</p>
+          ) : (
+            <table className="w-full text-sm" aria-label="Provisioned groups">
+              <thead>
+                <tr className="text-left text-xs text-slate-500">
+                  <th className="py-1 font-medium">Group</th>
+                  <th className="py-1 font-medium">Members</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.groups.map((g) => (
+                  <tr key={g.id} className="border-t border-slate-100 dark:border-slate-800">
+                    <td className="py-1.5">{g.display_name}</td>
+                    <td className="py-1.5">{g.member_count}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </CardBody>
+      </Card>
+    </div>
+  );
+}
+
+type Draft = ScimGroupMapping & { key: number };
+type Preview = Pick<ScimGroupMappingsResponse, "bindings_to_create" | "bindings_to_remove">;
+
+let nextKey = 1;
+
+/** The group → role mappings, edited as a draft: preview the bindings it creates and removes, then save. */
+export function ScimGroupMappings({ orgId, integrationId, disabledReason }: { orgId: string; integrationId: string; disabledReason?: string }) {
+  const queryClient = useQueryClient();
+  const mappings = useQuery(scimQueries.mappings(orgId, integrationId));
+  const roles = useQuery(iamQueries.roles());
+  const [draft, setDraft] = useState<Draft[] | null>(null);
+  const [preview, setPreview] = useState<Preview | null>(null);
+  const put = (dryRun: boolean) =>
+    apiFetch<ScimGroupMappingsResponse>(operationPath("putSCIMGroupMappings", { org_id: orgId, integration_id: integrationId }), {
+      method: "PUT",
+      query: dryRun ? { dry_run: "true" } : undefined,
+      body: { mappings: (draft ?? []).map((m) => ({ group_display_name: m.group_display_name, role_id: m.role_id, scope_type: m.scope_type, scope_object_id: m.scope_object_id })) },
+    });
+  const previewing = useMutation({ mutationFn: () => put(true), onSuccess: (r) => setPreview(r) });
+  const saving = useMutation({
+    mutationFn: () => put(false),
+    onSuccess: async (r) => {
+      setPreview({ bindings_to_create: r.bindings_to_create, bindings_to_remove: r.bindings_to_remove });
+      setDraft(null);
+      await Promise.all(
+        [securityKeys.scimMappings(orgId, integrationId), ["iam"], ["audit-logs"]].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
+      );
+    },
+  });
+  if (mappings.isPending) {
+    return (
+      <Card>
+        <WidgetSkeleton label="group mappings" lines={3} />
+      </Card>
+    );
+  }
+  if (mappings.isError) {
+    return (
+      <Card>
+        <ErrorState error={mappings.error} what="group mappings" onRetry={() => void mappings.refetch()} />
+      </Card>
+    );
+  }
+  const rows: Draft[] = draft ?? mappings.data.mappings.map((m) => ({ group_display_name: m.group_display_name, role_id: m.role_id, scope_type: m.scope_type as "org" | "project", scope_object_id: m.scope_object_id, key: nextKey++ }));
+  const roleList = roles.data?.roles.filter((r) => r.org_id === orgId) ?? [];
+  const edit = (next: Draft[]) => {
+    setDraft(next);
+    setPreview(null);
+  };
+  const update = (key: number, patch: Partial<ScimGroupMapping>) => edit(rows.map((r) => (r.key === key ? { ...r, ...patch } : r)));
+  const disabled = Boolean(disabledReason);
+  return (
+    <Card>
+      <CardHeader title="Group mappings" description="Members of a group the identity provider pushes hold the role bindings mapped to its name." />
+      <CardBody className="space-y-3">
+        {rows.length === 0 ? <p className="text-sm text-slate-500">No mappings: groups grant no roles.</p> : null}
+        {rows.map((row, index) => (
+          <div key={row.key} className="grid grid-cols-1 items-end gap-2 sm:grid-cols-[2fr_2fr_1fr_auto]" data-testid="scim-mapping-row">
+            <label className="text-xs text-slate-500">
+              Group name
+              <Input
+                aria-label={`Group name ${index + 1}`}
+                value={row.group_display_name}
+                disabled={disabled}
+                onChange={(e) => update(row.key, { group_display_name: e.target.value })}
+              />
+            </label>
+            <label className="text-xs text-slate-500">
+              Role
+              <Select
+                aria-label={`Role ${index + 1}`}
+                value={row.role_id}
+                disabled={disabled}
+                onChange={(e) => {
+                  const role = roleList.find((r) => r.id === e.target.value);
+                  const scope = role?.allowed_scopes.includes("org") ? "org" : "project";
+                  update(row.key, { role_id: e.target.value, scope_type: scope, scope_object_id: scope === "org" ? orgId : "" });
+                }}
+              >
+                <option value="">Choose a role</option>
+                {roleList.map((r) => (
+                  <option key={r.id} value={r.id}>
+                    {r.role_name}
+                  </option>
+                ))}
+              </Select>
+            </label>
+            <label className="text-xs text-slate-500">
+              Scope
+              {row.scope_type === "org" ? (
+                <Input aria-label={`Scope ${index + 1}`} value="Organization" readOnly disabled />
+              ) : (
+                <Input
+                  aria-label={`Project id ${index + 1}`}
+                  placeholder="Project id"
+                  value={row.scope_object_id}
+                  disabled={disabled}
+                  onChange={(e) => update(row.key, { scope_object_id: e.target.value })}
+                />
+              )}
+            </label>
+            <Button variant="ghost-danger" size="sm" aria-label={`Remove mapping ${index + 1}`} disabled={disabled} onClick={() => edit(rows.filter((r) => r.key !== row.key))}>
+              <Trash2 />
+            </Button>
+          </div>
+        ))}
+        <div className="flex flex-wrap gap-2">
+          <Button
+            variant="secondary"
+            size="sm"
+            disabled={disabled}
+            onClick={() => edit([...rows, { group_display_name: "", role_id: "", scope_type: "org", scope_object_id: orgId, key: nextKey++ }])}
+          >
+            <Plus /> Add mapping
+          </Button>
+          <Button variant="secondary" size="sm" disabled={disabled || draft === null || previewing.isPending} onClick={() => previewing.mutate()}>
+            Preview changes
+          </Button>
+          <Button size="sm" disabled={disabled || draft === null || saving.isPending} onClick={() => saving.mutate()}>
+            {saving.isPending ? "Saving…" : "Save mappings"}
+          </Button>
+          {draft !== null ? (
+            <Button
+              variant="ghost"
+              size="sm"
+              onClick={() => {
+                setDraft(null);
+                setPreview(null);
+              }}
+            >
+              Discard
+            </Button>
+          ) : null}
+        </div>
+        <FormError error={previewing.error ?? saving.error} />
+        {preview ? (
+          <div className="rounded-md border border-slate-200 p-3 text-sm dark:border-slate-700" data-testid="scim-mapping-preview" aria-live="polite">
+            <p className="font-medium">
+              {saving.isSuccess && draft === null ? "Applied" : "Preview"}: {preview.bindings_to_create?.length ?? 0} binding(s) to create, {preview.bindings_to_remove?.length ?? 0} to remove
+            </p>
+            <ul className="mt-2 space-y-1">
+              {(preview.bindings_to_create ?? []).slice(0, 50).map((b) => (
+                <li key={`c-${b.user_id}-${b.group_id}-${b.role_id}-${b.scope_object_id}`} className="text-emerald-700 dark:text-emerald-400">
+                  + {b.email}: {b.role_name} ({b.scope_type}) via {b.group_display_name}
+                </li>
+              ))}
+              {(preview.bindings_to_remove ?? []).slice(0, 50).map((b) => (
+                <li key={`r-${b.user_id}-${b.group_id}-${b.role_id}-${b.scope_object_id}`} className="text-red-700 dark:text-red-400">
+                  − {b.email}: {b.role_name} ({b.scope_type}) via {b.group_display_name}
+                </li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
+      </CardBody>
+    </Card>
+  );
+}
+
+/** What the identity provider did lately: the audit log's entries with this integration as actor. */
+export function ScimActivity({ orgId, integrationId }: { orgId: string; integrationId: string }) {
+  const activity = useQuery({
+    queryKey: ["audit-logs", orgId, "scim-activity", integrationId],
+    queryFn: () =>
+      apiFetch<AuditLogsResponse>(operationPath("getAuditLogs", { organization_id: orgId }), {
+        query: { actor_ids: integrationId, start_time: new Date(Date.now() - 30 * 86_400_000).toISOString(), limit: "20" },
+      }),
+  });
+  return (
+    <Card>
+      <CardHeader title="Provisioning activity" description="The identity provider's changes in the last 30 days, from the audit log" />
+      <CardBody>
+        {activity.isPending ? (
+          <WidgetSkeleton label="provisioning activity" lines={3} />
+        ) : activity.isError ? (
+          <ErrorState error={activity.error} what="provisioning activity" onRetry={() => void activity.refetch()} />
+        ) : activity.data.items.length === 0 ? (
+          <p className="text-sm text-slate-500">No provisioning activity yet.</p>
+        ) : (
+          <ul className="divide-y divide-slate-100 text-sm dark:divide-slate-800" aria-label="Provisioning activity">
+            {activity.data.items.map((e, i) => (
+              <li key={`${i}-${e.start_time}-${e.action_detail}-${e.target_names.join(",")}`} className="flex flex-wrap items-baseline justify-between gap-2 py-1.5">
+                <span>
+                  {e.action_detail.replace(/^SCIM: /, "")} <span className="text-slate-500">{e.target_names.join(", ")}</span>
+                </span>
+                <span className="text-xs text-slate-500">
+                  <RelativeTime value={e.start_time} />
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </CardBody>
+    </Card>
+  );
+}

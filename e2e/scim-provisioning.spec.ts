@@ -1,0 +1,79 @@
+import { expect, openWith, test } from "./fixtures";
+
+const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
+
+test("an identity provider provisions through the console's /scim/v2; the integration page shows it, and mappings are edited with a preview", async ({
+  ownerPage: page,
+  demo,
+  request,
+  baseURL,
+}) => {
+  await page.goto(`/orgs/${demo.organization_id}/security/scim`);
+  const name = unique("e2e-idp");
+  const form = page.getByRole("dialog", { name: "New SCIM integration" });
+  await openWith(page.getByRole("button", { name: "New integration" }), form);
+  await form.getByLabel("Name", { exact: true }).fill(name);
+  await form.getByLabel("Identity provider", { exact: true }).fill("okta");
+  await form.getByLabel("Token alias").fill(`${name}-token`);
+  await form.getByRole("button", { name: "Create integration" }).click();
+
+  // The one-time dialog shows the SCIM base URL beside the token, both copyable.
+  const dialog = page.getByRole("dialog", { name: `Token for ${name}` });
+  await expect(dialog).toContainText("SCIM base URL");
+  await expect(dialog).toContainText(`${baseURL}/scim/v2`);
+  await expect(dialog.getByRole("button", { name: "Copy SCIM base URL" })).toBeVisible();
+  await expect(dialog.getByRole("button", { name: "Copy Bearer token" })).toBeVisible();
+  const token = (await dialog.locator('code[data-secret="true"]').textContent())?.trim() ?? "";
+  expect(token).toMatch(/^scim_/);
+  await dialog.getByLabel("I have saved this secret somewhere safe").check();
+  await dialog.getByRole("button", { name: "Done" }).click();
+  await expect(dialog).toBeHidden();
+
+  // The identity provider, over HTTP, against the console's own server.
+  const headers = { Authorization: `Bearer ${token}`, "Content-Type": "application/scim+json" };
+  const userName = `${unique("ada")}@idp.example`;
+  const created = await request.post(`/scim/v2/Users`, {
+    headers,
+    data: { schemas: ["urn:ietf:params:scim:schemas:core:2.0:User"], userName, name: { givenName: "Ada", familyName: "Lovelace" }, displayName: "Ada Lovelace" },
+  });
+  expect(created.status()).toBe(201);
+  const userId = ((await created.json()) as { id: string }).id;
+  const groupName = unique("Analysts");
+  const group = await request.post(`/scim/v2/Groups`, {
+    headers,
+    data: { schemas: ["urn:ietf:params:scim:schemas:core:2.0:Group"], displayName: groupName, members: [{ value: userId }] },
+  });
+  expect(group.status()).toBe(201);
+  expect((await request.get(`/scim/v2/Users`, { headers: { Authorization: "Bearer scim_wrong" } })).status()).toBe(401);
+
+  await page.getByRole("link", { name }).click();
+  await expect(page.getByRole("heading", { name })).toBeVisible();
+  await expect(page.getByTestId("scim-base-url")).toHaveText(`${baseURL}/scim/v2`);
+  expect(await page.content()).not.toContain(token);
+
+  const people = page.getByRole("table", { name: "Provisioned people" });
+  await expect(people.getByRole("row", { name: new RegExp(userName) })).toContainText("Ada Lovelace");
+  const groups = page.getByRole("table", { name: "Provisioned groups" });
+  await expect(groups.getByRole("row", { name: new RegExp(groupName) })).toContainText("1");
+  const activity = page.getByRole("list", { name: "Provisioning activity" });
+  await expect(activity).toContainText("Create User");
+  await expect(activity).toContainText("Create Group");
+
+  // Mappings: a draft, its preview, then saved.
+  await page.getByRole("button", { name: "Add mapping" }).click();
+  await page.getByLabel("Group name 1").fill(groupName);
+  await page.getByLabel("Role 1").selectOption({ label: "Auditor" });
+  await page.getByRole("button", { name: "Preview changes" }).click();
+  const preview = page.getByTestId("scim-mapping-preview");
+  await expect(preview).toContainText("Preview: 1 binding(s) to create, 0 to remove");
+  await expect(preview).toContainText(`${userName.toLowerCase()}: Auditor (org) via ${groupName}`);
+  await page.getByRole("button", { name: "Save mappings" }).click();
+  await expect(preview).toContainText("Applied: 1 binding(s) to create, 0 to remove");
+  await page.reload();
+  await expect(page.getByLabel("Group name 1")).toHaveValue(groupName);
+
+  // Removing the mapping previews the binding's removal.
+  await page.getByRole("button", { name: "Remove mapping 1" }).click();
+  await page.getByRole("button", { name: "Preview changes" }).click();
+  await expect(page.getByTestId("scim-mapping-preview")).toContainText("0 binding(s) to create, 1 to remove");
+});

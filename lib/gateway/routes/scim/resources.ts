@@ -1,0 +1,352 @@
+import type { PersonRow, GroupRow } from "../../store/queries/scim-service";
+
+/** SCIM 2.0 (RFC 7643 / 7644) resources as this service reads and writes them. */
+
+export const SCIM_MEDIA_TYPE = "application/scim+json";
+export const CORE_USER = "urn:ietf:params:scim:schemas:core:2.0:User";
+export const CORE_GROUP = "urn:ietf:params:scim:schemas:core:2.0:Group";
+export const ENTERPRISE_USER = "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User";
+export const LIST_RESPONSE = "urn:ietf:params:scim:api:messages:2.0:ListResponse";
+export const PATCH_OP = "urn:ietf:params:scim:api:messages:2.0:PatchOp";
+export const ERROR = "urn:ietf:params:scim:api:messages:2.0:Error";
+export const MAX_RESULTS = 200;
+
+export type ScimType = "invalidFilter" | "tooMany" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue" | "invalidVers" | "sensitive";
+
+/** A SCIM error answer (RFC 7644 §3.12). */
+export class ScimError extends Error {
+  constructor(
+    readonly status: number,
+    readonly detail: string,
+    readonly scimType?: ScimType,
+  ) {
+    super(detail);
+    this.name = "ScimError";
+  }
+}
+
+export const scimErrorBody = (status: number, detail: string, scimType?: string) => ({
+  schemas: [ERROR],
+  status: String(status),
+  ...(scimType ? { scimType } : {}),
+  detail,
+});
+
+export const invalidValue = (detail: string) => new ScimError(400, detail, "invalidValue");
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Attributes the service keeps itself (never taken from the stored rest of the resource). */
+const OWN_ATTRIBUTES = new Set(["id", "meta", "schemas", "username", "externalid", "active", "password", "groups"]);
+
+function nameOf(row: PersonRow): Json | undefined {
+  const stored = row.scimAttributes?.name;
+  if (isObject(stored)) return stored;
+  return row.accountName ? { formatted: row.accountName } : undefined;
+}
+
+export function userResource(row: PersonRow, base: string): Json {
+  const attrs = row.scimAttributes ?? {};
+  const rest: Json = {};
+  for (const [key, value] of Object.entries(attrs)) if (!OWN_ATTRIBUTES.has(key.toLowerCase()) && key !== "name") rest[key] = value;
+  const name = nameOf(row);
+  const displayName = typeof attrs.displayName === "string" ? attrs.displayName : row.accountName || undefined;
+  return {
+    schemas: [CORE_USER, ...(isObject(attrs[ENTERPRISE_USER]) ? [ENTERPRISE_USER] : [])],
+    id: row.userId,
+    ...(row.externalId !== null ? { externalId: row.externalId } : {}),
+    userName: row.scimUserName ?? row.email,
+    ...(name ? { name } : {}),
+    ...rest,
+    ...(displayName ? { displayName } : {}),
+    emails: Array.isArray(attrs.emails) && attrs.emails.length > 0 ? attrs.emails : [{ value: row.email, type: "work", primary: true }],
+    active: row.status === "active",
+    meta: {
+      resourceType: "User",
+      created: row.createdAt.toISOString(),
+      lastModified: row.updatedAt.toISOString(),
+      location: `${base}/Users/${row.userId}`,
+    },
+  };
+}
+
+export function groupResource(row: GroupRow, members: Array<{ value: string; display?: string }> | null, base: string): Json {
+  return {
+    schemas: [CORE_GROUP],
+    id: row.id,
+    ...(row.externalId !== null ? { externalId: row.externalId } : {}),
+    displayName: row.displayName,
+    ...(members ? { members: members.map((m) => ({ value: m.value, ...(m.display ? { display: m.display } : {}), $ref: `${base}/Users/${m.value}`, type: "User" })) } : {}),
+    meta: {
+      resourceType: "Group",
+      created: row.createdAt.toISOString(),
+      lastModified: row.updatedAt.toISOString(),
+      location: `${base}/Groups/${row.id}`,
+    },
+  };
+}
+
+/** A boolean as sent: true/false, or Entra ID's "True"/"False". */
+export function scimBoolean(value: unknown, field: string): boolean {
+  if (typeof value === "boolean") return value;
+  if (typeof value === "string" && /^(true|false)$/i.test(value)) return value.toLowerCase() === "true";
+  throw invalidValue(`${field} must be a boolean`);
+}
+
+function optionalString(body: Json, field: string): string | null {
+  const value = body[field];
+  if (value === undefined || value === null) return null;
+  if (typeof value !== "string") throw invalidValue(`${field} must be a string`);
+  return value;
+}
+
+export interface UserInput {
+  userName: string;
+  externalId: string | null;
+  active: boolean;
+  email: string;
+  accountName: string;
+  /** The rest of the resource, stored as sent (name, displayName, emails, extensions…). */
+  attributes: Json;
+}
+
+/** A User resource from a POST or PUT body, or from the result of a PATCH. */
+export function parseUser(body: unknown): UserInput {
+  if (!isObject(body)) throw new ScimError(400, "the body must be a JSON object", "invalidSyntax");
+  const userName = body.userName;
+  if (typeof userName !== "string" || userName.trim() === "") throw invalidValue("userName is required and must be a non-empty string");
+  if (userName.length > 256) throw invalidValue("userName is longer than 256 characters");
+  const externalId = optionalString(body, "externalId");
+  const active = body.active === undefined || body.active === null ? true : scimBoolean(body.active, "active");
+  const attributes: Json = {};
+  for (const [key, value] of Object.entries(body)) {
+    if (OWN_ATTRIBUTES.has(key.toLowerCase()) || value === null || value === undefined) continue;
+    attributes[key] = value;
+  }
+  if (attributes.name !== undefined && !isObject(attributes.name)) throw invalidValue("name must be an object");
+  const name = (attributes.name ?? {}) as Json;
+  for (const part of ["givenName", "familyName", "formatted", "middleName", "honorificPrefix", "honorificSuffix"]) {
+    if (name[part] !== undefined && name[part] !== null && typeof name[part] !== "string") throw invalidValue(`name.${part} must be a string`);
+  }
+  if (attributes.displayName !== undefined && typeof attributes.displayName !== "string") throw invalidValue("displayName must be a string");
+  let email: string | undefined;
+  if (attributes.emails !== undefined) {
+    if (!Array.isArray(attributes.emails)) throw invalidValue("emails must be an array");
+    const emails = attributes.emails as unknown[];
+    emails.forEach((e, i) => {
+      if (!isObject(e) || typeof e.value !== "string") throw invalidValue(`emails[${i}].value must be a string`);
+      if (e.primary !== undefined) e.primary = scimBoolean(e.primary, `emails[${i}].primary`);
+    });
+    const list = emails as Array<{ value: string; primary?: boolean }>;
+    email = (list.find((e) => e.primary) ?? list[0])?.value;
+    if (list.length === 0) delete attributes.emails;
+  }
+  if (!email && EMAIL.test(userName)) email = userName;
+  if (!email) throw invalidValue("emails: a person needs an e-mail (a primary emails value, or a userName that is one)");
+  if (!EMAIL.test(email) || email.length > 320) throw invalidValue(`emails: ${email.slice(0, 64)} is not an e-mail address`);
+  const enterprise = attributes[ENTERPRISE_USER];
+  if (enterprise !== undefined && !isObject(enterprise)) throw invalidValue(`${ENTERPRISE_USER} must be an object`);
+  const accountName =
+    (typeof attributes.displayName === "string" && attributes.displayName.trim()) ||
+    (typeof name.formatted === "string" && name.formatted.trim()) ||
+    [name.givenName, name.familyName].filter((p) => typeof p === "string" && p.trim()).join(" ");
+  return { userName, externalId, active, email: email.toLowerCase(), accountName: accountName.slice(0, 256), attributes };
+}
+
+export interface GroupInput {
+  displayName: string;
+  externalId: string | null;
+  members: string[] | null;
+}
+
+export function parseGroup(body: unknown): GroupInput {
+  if (!isObject(body)) throw new ScimError(400, "the body must be a JSON object", "invalidSyntax");
+  const displayName = body.displayName;
+  if (typeof displayName !== "string" || displayName.trim() === "") throw invalidValue("displayName is required and must be a non-empty string");
+  if (displayName.length > 256) throw invalidValue("displayName is longer than 256 characters");
+  const externalId = optionalString(body, "externalId");
+  let members: string[] | null = null;
+  if (body.members !== undefined && body.members !== null) {
+    if (!Array.isArray(body.members)) throw invalidValue("members must be an array");
+    members = (body.members as unknown[]).map((m, i) => {
+      if (!isObject(m) || typeof m.value !== "string") throw invalidValue(`members[${i}].value must be a string`);
+      return m.value;
+    });
+    members = [...new Set(members)];
+  }
+  return { displayName, externalId, members };
+}
+
+/** RFC 7644 §3.4.2.5: `attributes` keeps only those (id and schemas always), `excludedAttributes` drops those. */
+export function project(resource: Json, attributes: string[] | null, excluded: string[] | null): Json {
+  if (attributes && attributes.length) {
+    const out: Json = { schemas: resource.schemas, id: resource.id };
+    for (const raw of attributes) {
+      const path = raw.replace(/^urn:ietf:params:scim:schemas:core:2\.0:(User|Group):/i, "");
+      const ext = path.match(/^(urn:.*):([^:]+)$/);
+      const [head, sub] = ext ? [ext[1]!, ext[2]] : (path.split(".", 2) as [string, string | undefined]);
+      const key = Object.keys(resource).find((k) => k.toLowerCase() === head.toLowerCase());
+      if (!key) continue;
+      const value = resource[key];
+      if (sub && isObject(value)) {
+        const subKey = Object.keys(value).find((k) => k.toLowerCase() === sub.toLowerCase());
+        if (subKey) out[key] = { ...(isObject(out[key]) ? out[key] : {}), [subKey]: value[subKey] };
+      } else if (sub && Array.isArray(value)) {
+        out[key] = value.map((v) => (isObject(v) ? Object.fromEntries(Object.entries(v).filter(([k]) => k.toLowerCase() === sub.toLowerCase())) : v));
+      } else out[key] = value;
+    }
+    return out;
+  }
+  if (excluded && excluded.length) {
+    const out: Json = { ...resource };
+    for (const raw of excluded) {
+      const path = raw.replace(/^urn:ietf:params:scim:schemas:core:2\.0:(User|Group):/i, "");
+      const [head, sub] = path.split(".", 2) as [string, string | undefined];
+      const key = Object.keys(out).find((k) => k.toLowerCase() === head.toLowerCase());
+      if (!key || key === "id" || key === "schemas") continue;
+      const value = out[key];
+      if (sub && isObject(value)) out[key] = Object.fromEntries(Object.entries(value).filter(([k]) => k.toLowerCase() !== sub.toLowerCase()));
+      else if (!sub) delete out[key];
+    }
+    return out;
+  }
+  return resource;
+}
+
+/** The attribute names a list query names (comma separated). */
+export function attributeList(value: string | undefined): string[] | null {
+  if (value === undefined) return null;
+  return value
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+/** Whether a projection leaves a group's members out (so they need not be read). */
+export function wantsMembers(attributes: string[] | null, excluded: string[] | null): boolean {
+  if (attributes && attributes.length) return attributes.some((a) => /(^|:)members(\.|$)/i.test(a));
+  if (excluded) return !excluded.some((a) => /(^|:)members$/i.test(a));
+  return true;
+}
+
+// ---------------------------------------------------------------- discovery
+
+export function serviceProviderConfig(base: string): Json {
+  return {
+    schemas: ["urn:ietf:params:scim:schemas:core:2.0:ServiceProviderConfig"],
+    documentationUri: `${base}/Schemas`,
+    patch: { supported: true },
+    bulk: { supported: false, maxOperations: 0, maxPayloadSize: 0 },
+    filter: { supported: true, maxResults: MAX_RESULTS },
+    changePassword: { supported: false },
+    sort: { supported: false },
+    etag: { supported: false },
+    authenticationSchemes: [
+      {
+        type: "oauthbearertoken",
+        name: "OAuth Bearer Token",
+        description: "Authentication with a token of the organization's SCIM integration, as Authorization: Bearer <token>",
+        primary: true,
+      },
+    ],
+    meta: { resourceType: "ServiceProviderConfig", location: `${base}/ServiceProviderConfig` },
+  };
+}
+
+export function resourceTypes(base: string): Json[] {
+  return [
+    {
+      schemas: ["urn:ietf:params:scim:schemas:core:2.0:ResourceType"],
+      id: "User",
+      name: "User",
+      endpoint: "/Users",
+      description: "A person of the organization",
+      schema: CORE_USER,
+      schemaExtensions: [{ schema: ENTERPRISE_USER, required: false }],
+      meta: { resourceType: "ResourceType", location: `${base}/ResourceTypes/User` },
+    },
+    {
+      schemas: ["urn:ietf:params:scim:schemas:core:2.0:ResourceType"],
+      id: "Group",
+      name: "Group",
+      endpoint: "/Groups",
+      description: "A group of the organization's people; group mappings turn its members' membership into role bindings",
+      schema: CORE_GROUP,
+      meta: { resourceType: "ResourceType", location: `${base}/ResourceTypes/Group` },
+    },
+  ];
+}
+
+const attr = (name: string, extra: Json = {}): Json => ({
+  name,
+  type: "string",
+  multiValued: false,
+  required: false,
+  caseExact: false,
+  mutability: "readWrite",
+  returned: "default",
+  uniqueness: "none",
+  ...extra,
+});
+
+export function schemas(base: string): Json[] {
+  const meta = (id: string) => ({ resourceType: "Schema", location: `${base}/Schemas/${id}` });
+  return [
+    {
+      schemas: ["urn:ietf:params:scim:schemas:core:2.0:Schema"],
+      id: CORE_USER,
+      name: "User",
+      description: "User account",
+      attributes: [
+        attr("userName", { required: true, uniqueness: "server", description: "Kept as sent; unique in the organization, compared case-insensitively" }),
+        attr("name", {
+          type: "complex",
+          subAttributes: [attr("formatted"), attr("familyName"), attr("givenName"), attr("middleName"), attr("honorificPrefix"), attr("honorificSuffix")],
+        }),
+        attr("displayName"),
+        attr("active", { type: "boolean", description: "false suspends the person in the organization" }),
+        attr("emails", {
+          type: "complex",
+          multiValued: true,
+          description: "The primary entry is the person's e-mail",
+          subAttributes: [attr("value"), attr("type", { canonicalValues: ["work", "home", "other"] }), attr("primary", { type: "boolean" }), attr("display")],
+        }),
+        attr("externalId", { caseExact: true }),
+      ],
+      meta: meta(CORE_USER),
+    },
+    {
+      schemas: ["urn:ietf:params:scim:schemas:core:2.0:Schema"],
+      id: ENTERPRISE_USER,
+      name: "EnterpriseUser",
+      description: "Enterprise user (stored and returned as sent)",
+      attributes: [
+        attr("employeeNumber"),
+        attr("costCenter"),
+        attr("organization"),
+        attr("division"),
+        attr("department"),
+        attr("manager", { type: "complex", subAttributes: [attr("value"), attr("$ref", { type: "reference" }), attr("displayName", { mutability: "readOnly" })] }),
+      ],
+      meta: meta(ENTERPRISE_USER),
+    },
+    {
+      schemas: ["urn:ietf:params:scim:schemas:core:2.0:Schema"],
+      id: CORE_GROUP,
+      name: "Group",
+      description: "Group",
+      attributes: [
+        attr("displayName", { required: true, uniqueness: "server" }),
+        attr("members", {
+          type: "complex",
+          multiValued: true,
+          subAttributes: [attr("value", { mutability: "immutable", caseExact: true }), attr("display", { mutability: "readOnly" }), attr("$ref", { type: "reference", mutability: "immutable" })],
+        }),
+        attr("externalId", { caseExact: true }),
+      ],
+      meta: meta(CORE_GROUP),
+    },
+  ];
+}

@@ -1,0 +1,406 @@
+import { createServer, type AddressInfo } from "node:net";
+import { serve, type ServerType } from "@hono/node-server";
+import { and, desc, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { auditLog, roleBindings, roles, scimIntegrations, scimTokens } from "../../store/schema";
+import { createTestGateway, type TestGateway } from "../../testing";
+
+/**
+ * The SCIM 2.0 service over real HTTP, replaying the request sequences Okta's and Microsoft
+ * Entra ID's provisioning send, and checking the effects through the gateway's own API.
+ */
+
+let t: TestGateway;
+let server: ServerType;
+let root: string;
+let orgId: string;
+let oktaToken: string;
+let entraToken: string;
+let oktaIntegration: string;
+let entraIntegration: string;
+
+const USER = "urn:ietf:params:scim:schemas:core:2.0:User";
+const ENTERPRISE = "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User";
+const PATCH = "urn:ietf:params:scim:api:messages:2.0:PatchOp";
+const ERROR = "urn:ietf:params:scim:api:messages:2.0:Error";
+
+type Json = Record<string, unknown> & { Resources?: Array<Record<string, unknown>> };
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, "127.0.0.1", () => {
+      const port = (s.address() as AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function scim(token: string | null, method: string, path: string, body?: unknown, raw?: string): Promise<{ status: number; body: Json; headers: Headers }> {
+  const headers: Record<string, string> = { Accept: "application/scim+json" };
+  if (token !== null) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined || raw !== undefined) headers["Content-Type"] = "application/scim+json; charset=utf-8";
+  const res = await fetch(`${root}/scim/v2${path}`, { method, headers, body: raw ?? (body === undefined ? undefined : JSON.stringify(body)) });
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : {}) as Json, headers: res.headers };
+}
+
+const future = (days = 30) => new Date(Date.now() + days * 86_400_000).toISOString();
+
+async function newIntegration(name: string, provider: string): Promise<{ id: string; token: string }> {
+  const res = await t.json<{ integration: { id: string }; api_key_info: { api_key: string } }>("owner", "POST", `/organizations/${orgId}/scim/integrations`, {
+    body: { name, identity_provider: provider, token: { alias: `${provider}-token`, expires_at: future() } },
+  });
+  expect(res.status).toBe(200);
+  return { id: res.body.integration.id, token: res.body.api_key_info.api_key };
+}
+
+beforeAll(async () => {
+  t = await createTestGateway();
+  orgId = t.demo.organization_id;
+  const port = await freePort();
+  server = serve({ fetch: t.gateway.app.fetch, port, hostname: "127.0.0.1" });
+  root = `http://127.0.0.1:${port}`;
+  ({ id: oktaIntegration, token: oktaToken } = await newIntegration("Okta", "okta"));
+  ({ id: entraIntegration, token: entraToken } = await newIntegration("Entra", "azure-ad"));
+});
+afterAll(async () => {
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await t.close();
+});
+
+describe("authentication and discovery", () => {
+  it("refuses a missing, unknown, expired or deleted token and an inactive integration with a SCIM 401", async () => {
+    for (const token of [null, "scim_nope"]) {
+      const res = await scim(token, "GET", "/Users");
+      expect(res.status).toBe(401);
+      expect(res.body).toMatchObject({ schemas: [ERROR], status: "401" });
+      expect(res.headers.get("content-type")).toContain("application/scim+json");
+    }
+    const extra = await newIntegration("Short-lived", "okta");
+    expect((await scim(extra.token, "GET", "/Users")).status).toBe(200);
+    await t.gateway.store.db.update(scimTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(scimTokens.integrationId, extra.id));
+    expect((await scim(extra.token, "GET", "/Users")).status).toBe(401);
+    await t.gateway.store.db.update(scimTokens).set({ expiresAt: new Date(Date.now() + 86_400_000) }).where(eq(scimTokens.integrationId, extra.id));
+    expect((await t.call("owner", "PATCH", `/organizations/${orgId}/scim/integrations/${extra.id}`, { body: { status: "inactive" } })).status).toBe(200);
+    expect((await scim(extra.token, "GET", "/Users")).status).toBe(401);
+    expect((await t.call("owner", "DELETE", `/organizations/${orgId}/scim/integrations/${extra.id}`)).status).toBe(204);
+    expect((await scim(extra.token, "GET", "/Users")).status).toBe(401);
+  });
+
+  it("marks the token used and the integration active on an accepted call", async () => {
+    await scim(oktaToken, "GET", "/ServiceProviderConfig");
+    const [token] = await t.gateway.store.db.select().from(scimTokens).where(eq(scimTokens.integrationId, oktaIntegration));
+    const [integration] = await t.gateway.store.db.select().from(scimIntegrations).where(eq(scimIntegrations.id, oktaIntegration));
+    expect(token!.lastUsedAt).not.toBeNull();
+    expect(integration!.lastActivityAt).not.toBeNull();
+  });
+
+  it("describes what it supports", async () => {
+    const config = await scim(oktaToken, "GET", "/ServiceProviderConfig");
+    expect(config.status).toBe(200);
+    expect(config.body).toMatchObject({ patch: { supported: true }, bulk: { supported: false }, filter: { supported: true, maxResults: 200 }, sort: { supported: false } });
+    const types = await scim(oktaToken, "GET", "/ResourceTypes");
+    expect(types.body.Resources!.map((r) => r.id)).toEqual(["User", "Group"]);
+    const schemas = await scim(oktaToken, "GET", "/Schemas");
+    expect(schemas.body.Resources!.map((r) => r.id)).toContain(ENTERPRISE);
+    expect((await scim(oktaToken, "GET", "/Nope")).status).toBe(404);
+  });
+});
+
+describe("Okta's provisioning sequence", () => {
+  let aliceId: string;
+
+  it("looks a person up by userName, creates them (201 + Location), and finds them again", async () => {
+    const lookup = await scim(oktaToken, "GET", `/Users?filter=${encodeURIComponent('userName eq "Alice.Smith@Example.com"')}&startIndex=1&count=100`);
+    expect(lookup.status).toBe(200);
+    expect(lookup.body).toMatchObject({ totalResults: 0, itemsPerPage: 0, startIndex: 1, Resources: [] });
+    const created = await scim(oktaToken, "POST", "/Users", {
+      schemas: [USER],
+      userName: "Alice.Smith@Example.com",
+      name: { givenName: "Alice", familyName: "Smith" },
+      emails: [{ primary: true, value: "alice.smith@example.com", type: "work" }],
+      displayName: "Alice Smith",
+      locale: "en-US",
+      externalId: "00u1abcd",
+      groups: [],
+      password: "never-stored",
+      active: true,
+    });
+    expect(created.status).toBe(201);
+    aliceId = String(created.body.id);
+    expect(created.headers.get("location")).toBe(`${root}/scim/v2/Users/${aliceId}`);
+    expect(created.body).toMatchObject({ userName: "Alice.Smith@Example.com", active: true, externalId: "00u1abcd", name: { givenName: "Alice" }, locale: "en-US" });
+    expect(created.body).not.toHaveProperty("password");
+    expect(created.body.meta).toMatchObject({ resourceType: "User", location: `${root}/scim/v2/Users/${aliceId}` });
+    const again = await scim(oktaToken, "GET", `/Users?filter=${encodeURIComponent('userName eq "alice.smith@example.com"')}`);
+    expect(again.body.totalResults).toBe(1);
+    expect(again.body.Resources![0]!.userName).toBe("Alice.Smith@Example.com");
+  });
+
+  it("answers 409 uniqueness for a userName taken in this organization", async () => {
+    const dup = await scim(oktaToken, "POST", "/Users", { schemas: [USER], userName: "ALICE.SMITH@example.com" });
+    expect(dup.status).toBe(409);
+    expect(dup.body).toMatchObject({ schemas: [ERROR], status: "409", scimType: "uniqueness" });
+  });
+
+  it("matches an existing person by their sign-in e-mail, and updates them with PUT", async () => {
+    const found = await scim(oktaToken, "GET", `/Users?filter=${encodeURIComponent(`userName eq "${t.demo.member.email}"`)}`);
+    expect(found.body.totalResults).toBe(1);
+    const member = found.body.Resources![0]!;
+    expect(member.id).toBe(t.demo.member.user_id);
+    const put = await scim(oktaToken, "PUT", `/Users/${member.id}`, { ...member, name: { givenName: "Milo", familyName: "Member" }, title: "Engineer" });
+    expect(put.status).toBe(200);
+    expect(put.body).toMatchObject({ userName: t.demo.member.email, title: "Engineer", active: true });
+  });
+
+  it("deactivates with PATCH replace active, which suspends: the person's API key is refused 403, then restored", async () => {
+    const orgCall = () => t.call("member", "GET", `/organizations/${orgId}/scim/integrations`);
+    expect((await orgCall()).status).toBe(200);
+    const off = await scim(oktaToken, "PATCH", `/Users/${t.demo.member.user_id}`, { schemas: [PATCH], Operations: [{ op: "replace", value: { active: false } }] });
+    expect(off.status).toBe(200);
+    expect(off.body.active).toBe(false);
+    expect((await orgCall()).status).toBe(403);
+    const list = await scim(oktaToken, "GET", `/Users?filter=${encodeURIComponent("active eq false")}`);
+    expect(list.body.Resources!.map((r) => r.id)).toEqual([t.demo.member.user_id]);
+    const on = await scim(oktaToken, "PATCH", `/Users/${t.demo.member.user_id}`, { schemas: [PATCH], Operations: [{ op: "replace", path: "active", value: true }] });
+    expect(on.body.active).toBe(true);
+    expect((await orgCall()).status).toBe(200);
+  });
+
+  it("keeps the last owner: suspending or deleting them is a 400 mutability", async () => {
+    const owner = t.demo.owner.user_id;
+    const off = await scim(oktaToken, "PATCH", `/Users/${owner}`, { schemas: [PATCH], Operations: [{ op: "replace", path: "active", value: false }] });
+    expect(off.status).toBe(400);
+    expect(off.body).toMatchObject({ scimType: "mutability", status: "400" });
+    const del = await scim(oktaToken, "DELETE", `/Users/${owner}`);
+    expect(del.status).toBe(400);
+    expect((await t.call("owner", "GET", `/organizations/${orgId}/scim/integrations`)).status).toBe(200);
+  });
+
+  it("files every change as an SCIM audit entry with the integration as actor", async () => {
+    const entries = await t.gateway.store.db.select().from(auditLog).where(and(eq(auditLog.organizationId, orgId), eq(auditLog.actorType, "SCIM"))).orderBy(desc(auditLog.seq));
+    expect(entries.length).toBeGreaterThanOrEqual(4);
+    expect(entries[0]).toMatchObject({ actorId: oktaIntegration, surface: "SCIM", result: "OK" });
+    expect(entries.map((e) => e.actionDetail)).toEqual(expect.arrayContaining(["SCIM: Create User", "SCIM: Suspend User", "SCIM: Reactivate User"]));
+  });
+
+  it("manages groups as Okta does, and group mappings grant role bindings", async () => {
+    const [creator] = await t.gateway.store.db.select().from(roles).where(and(eq(roles.organizationId, orgId), eq(roles.roleName, "Billing Viewer")));
+    const put = await t.json<{ mappings: unknown[] }>("owner", "PUT", `/organizations/${orgId}/scim/integrations/${oktaIntegration}/group-mappings`, {
+      body: { mappings: [{ group_display_name: "engineering", role_id: creator!.id, scope_type: "org", scope_object_id: orgId }] },
+    });
+    expect(put.status).toBe(200);
+    const group = await scim(oktaToken, "POST", "/Groups", { schemas: ["urn:ietf:params:scim:schemas:core:2.0:Group"], displayName: "Engineering", members: [] });
+    expect(group.status).toBe(201);
+    const gid = String(group.body.id);
+    const add = await scim(oktaToken, "PATCH", `/Groups/${gid}`, {
+      schemas: [PATCH],
+      Operations: [{ op: "add", path: "members", value: [{ value: t.demo.member.user_id, display: t.demo.member.email }] }],
+    });
+    expect(add.status).toBe(200);
+    const bindings = await t.json<{ role_bindings: Array<{ role_id: string; via_group_id?: string; id: string }> }>("owner", "GET", "/iam/role-bindings", {
+      query: { user_id: t.demo.member.user_id },
+    });
+    const granted = bindings.body.role_bindings.find((b) => b.role_id === creator!.id);
+    expect(granted?.via_group_id).toBe(gid);
+    // A group-granted binding is not removed through role-binding apply.
+    const refused = await t.json<{ message: string }>("owner", "POST", `/iam/users/${t.demo.member.user_id}/role-bindings`, {
+      body: { bindings_to_create: [], bindings_to_delete: [granted!.id] },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toContain("SCIM group");
+    // Rename: the mapping no longer matches, the binding goes; rename back, it returns.
+    await scim(oktaToken, "PATCH", `/Groups/${gid}`, { schemas: [PATCH], Operations: [{ op: "replace", value: { id: gid, displayName: "Eng renamed" } }] });
+    const viaGroup = () => t.gateway.store.db.select().from(roleBindings).where(eq(roleBindings.viaGroupId, gid));
+    expect(await viaGroup()).toHaveLength(0);
+    await scim(oktaToken, "PATCH", `/Groups/${gid}`, { schemas: [PATCH], Operations: [{ op: "replace", path: "displayName", value: "Engineering" }] });
+    expect(await viaGroup()).toHaveLength(1);
+    // Okta removes a member with a value filter path.
+    const remove = await scim(oktaToken, "PATCH", `/Groups/${gid}`, { schemas: [PATCH], Operations: [{ op: "remove", path: `members[value eq "${t.demo.member.user_id}"]` }] });
+    expect(remove.status).toBe(200);
+    expect(remove.body.members ?? []).toEqual([]);
+    expect(await viaGroup()).toHaveLength(0);
+    expect((await scim(oktaToken, "GET", `/Groups?filter=${encodeURIComponent('displayName eq "engineering"')}&excludedAttributes=members`)).body.Resources).toEqual([
+      expect.not.objectContaining({ members: expect.anything() }),
+    ]);
+  });
+});
+
+describe("Entra ID's provisioning sequence", () => {
+  let bobId: string;
+  let groupId: string;
+
+  it("creates a person with enterprise extension attributes, matched by externalId", async () => {
+    const lookup = await scim(entraToken, "GET", `/Users?filter=${encodeURIComponent('externalId eq "bob-ext"')}`);
+    expect(lookup.body.totalResults).toBe(0);
+    const created = await scim(entraToken, "POST", "/Users", {
+      schemas: [USER, ENTERPRISE],
+      externalId: "bob-ext",
+      userName: "bob@contoso.example",
+      active: true,
+      displayName: "Bob Builder",
+      emails: [{ primary: true, type: "work", value: "bob@contoso.example" }],
+      name: { formatted: "Bob Builder", familyName: "Builder", givenName: "Bob" },
+      [ENTERPRISE]: { department: "Construction", employeeNumber: "42", manager: { value: "m-1" } },
+    });
+    expect(created.status).toBe(201);
+    bobId = String(created.body.id);
+    expect(created.body[ENTERPRISE]).toMatchObject({ department: "Construction", employeeNumber: "42" });
+    expect((created.body.schemas as string[]).includes(ENTERPRISE)).toBe(true);
+    const again = await scim(entraToken, "GET", `/Users?filter=${encodeURIComponent('externalId eq "bob-ext"')}`);
+    expect(again.body.Resources![0]!.id).toBe(bobId);
+  });
+
+  it("applies Entra ID's PATCH: capitalised ops, string booleans, paths with value filters and URN paths", async () => {
+    const res = await scim(entraToken, "PATCH", `/Users/${bobId}`, {
+      schemas: [PATCH],
+      Operations: [
+        { op: "Replace", path: 'emails[type eq "work"].value', value: "bob.builder@contoso.example" },
+        { op: "Replace", path: "name.givenName", value: "Robert" },
+        { op: "Add", path: `${ENTERPRISE}:department`, value: "Demolition" },
+        { op: "Replace", value: { "name.familyName": "Bauer", id: "ignored" } },
+      ],
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: bobId, name: { givenName: "Robert", familyName: "Bauer" }, emails: [{ value: "bob.builder@contoso.example" }] });
+    expect(res.body[ENTERPRISE]).toMatchObject({ department: "Demolition" });
+    const off = await scim(entraToken, "PATCH", `/Users/${bobId}`, { schemas: [PATCH], Operations: [{ op: "Replace", path: "active", value: "False" }] });
+    expect(off.body.active).toBe(false);
+    const on = await scim(entraToken, "PATCH", `/Users/${bobId}`, { schemas: [PATCH], Operations: [{ op: "replace", value: { active: "True" } }] });
+    expect(on.body.active).toBe(true);
+  });
+
+  it("adds and removes group members with path members and a list of values", async () => {
+    const group = await scim(entraToken, "POST", "/Groups", { schemas: ["urn:ietf:params:scim:schemas:core:2.0:Group"], displayName: "Finance", externalId: "fin" });
+    groupId = String(group.body.id);
+    const add = await scim(entraToken, "PATCH", `/Groups/${groupId}`, {
+      schemas: [PATCH],
+      Operations: [{ op: "Add", path: "members", value: [{ value: bobId }, { value: t.demo.member.user_id }] }],
+    });
+    expect(add.status).toBe(200);
+    expect((add.body.members as Array<{ value: string }>).map((m) => m.value).sort()).toEqual([bobId, t.demo.member.user_id].sort());
+    const remove = await scim(entraToken, "PATCH", `/Groups/${groupId}`, { schemas: [PATCH], Operations: [{ op: "Remove", path: "members", value: [{ value: bobId }] }] });
+    expect((remove.body.members as Array<{ value: string }>).map((m) => m.value)).toEqual([t.demo.member.user_id]);
+    const byExt = await scim(entraToken, "GET", `/Groups?filter=${encodeURIComponent('externalId eq "fin"')}`);
+    expect(byExt.body.totalResults).toBe(1);
+    const unknown = await scim(entraToken, "PATCH", `/Groups/${groupId}`, { schemas: [PATCH], Operations: [{ op: "Add", path: "members", value: [{ value: "00000000-0000-4000-8000-000000000000" }] }] });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.scimType).toBe("invalidValue");
+  });
+
+  it("grants the mapped bindings; a suspended member's bindings have no effect until restored", async () => {
+    const [auditor] = await t.gateway.store.db.select().from(roles).where(and(eq(roles.organizationId, orgId), eq(roles.roleName, "Auditor")));
+    const mapping = { group_display_name: "Finance", role_id: auditor!.id, scope_type: "org", scope_object_id: orgId };
+    const preview = await t.json<{ bindings_to_create: Array<{ user_id: string }> }>("owner", "PUT", `/organizations/${orgId}/scim/integrations/${entraIntegration}/group-mappings`, {
+      query: { dry_run: "true" },
+      body: { mappings: [mapping] },
+    });
+    expect(preview.status).toBe(200);
+    expect(preview.body.bindings_to_create.map((b) => b.user_id)).toEqual([t.demo.member.user_id]);
+    expect((await t.json<{ mappings: unknown[] }>("owner", "GET", `/organizations/${orgId}/scim/integrations/${entraIntegration}/group-mappings`)).body.mappings).toEqual([]);
+    const applied = await t.json<{ mappings: unknown[] }>("owner", "PUT", `/organizations/${orgId}/scim/integrations/${entraIntegration}/group-mappings`, { body: { mappings: [mapping] } });
+    expect(applied.body.mappings).toHaveLength(1);
+    const held = await t.gateway.store.db.select().from(roleBindings).where(and(eq(roleBindings.viaGroupId, groupId), eq(roleBindings.userId, t.demo.member.user_id)));
+    expect(held).toHaveLength(1);
+    // The member may refuse mapping changes: owner only.
+    expect((await t.call("member", "PUT", `/organizations/${orgId}/scim/integrations/${entraIntegration}/group-mappings`, { body: { mappings: [] } })).status).toBe(403);
+    // Removing the mapping removes the bindings.
+    await t.call("owner", "PUT", `/organizations/${orgId}/scim/integrations/${entraIntegration}/group-mappings`, { body: { mappings: [] } });
+    expect(await t.gateway.store.db.select().from(roleBindings).where(eq(roleBindings.viaGroupId, groupId))).toHaveLength(0);
+  });
+
+  it("refuses bad mappings with a 400 naming the field", async () => {
+    const res = await t.json<{ message: string }>("owner", "PUT", `/organizations/${orgId}/scim/integrations/${entraIntegration}/group-mappings`, {
+      body: { mappings: [{ group_display_name: "x", role_id: "nope", scope_type: "org", scope_object_id: orgId }] },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toContain("body.mappings[0].role_id");
+  });
+
+  it("deletes a group (its bindings go) and a person (removed from the organization)", async () => {
+    expect((await scim(entraToken, "DELETE", `/Groups/${groupId}`)).status).toBe(204);
+    expect((await scim(entraToken, "GET", `/Groups/${groupId}`)).status).toBe(404);
+    expect((await scim(entraToken, "DELETE", `/Users/${bobId}`)).status).toBe(204);
+    expect((await scim(entraToken, "GET", `/Users/${bobId}`)).status).toBe(404);
+    expect(await t.gateway.store.db.select().from(roleBindings).where(and(eq(roleBindings.userId, bobId), eq(roleBindings.organizationId, orgId)))).toHaveLength(0);
+  });
+});
+
+describe("filters, paging and projections", () => {
+  beforeAll(async () => {
+    for (let i = 0; i < 12; i++) {
+      const res = await scim(oktaToken, "POST", "/Users", { schemas: [USER], userName: `pager${String(i).padStart(2, "0")}@paging.example`, name: { givenName: `P${i}` } });
+      expect(res.status).toBe(201);
+    }
+  });
+
+  it("pages 1-based with totalResults and itemsPerPage = the number returned", async () => {
+    const filter = encodeURIComponent('userName sw "pager"');
+    const first = await scim(oktaToken, "GET", `/Users?filter=${filter}&startIndex=1&count=5`);
+    expect(first.body).toMatchObject({ totalResults: 12, itemsPerPage: 5, startIndex: 1 });
+    const last = await scim(oktaToken, "GET", `/Users?filter=${filter}&startIndex=11&count=5`);
+    expect(last.body).toMatchObject({ totalResults: 12, itemsPerPage: 2, startIndex: 11 });
+    const none = await scim(oktaToken, "GET", `/Users?filter=${filter}&count=0`);
+    expect(none.body).toMatchObject({ totalResults: 12, itemsPerPage: 0 });
+  });
+
+  it("supports and/or, pr, co and emails.value", async () => {
+    const q = async (f: string) => (await scim(oktaToken, "GET", `/Users?filter=${encodeURIComponent(f)}`)).body;
+    expect((await q('userName co "pager0" and name.givenName eq "P3"')).totalResults).toBe(1);
+    expect((await q('userName eq "pager01@paging.example" or userName eq "pager02@paging.example"')).totalResults).toBe(2);
+    expect((await q("externalId pr")).totalResults).toBeGreaterThanOrEqual(1);
+    expect((await q('emails.value eq "alice.smith@example.com"')).totalResults).toBe(1);
+    expect((await q(`id eq "${t.demo.owner.user_id}"`)).totalResults).toBe(1);
+  });
+
+  it("keeps only the attributes asked for, or drops the excluded ones", async () => {
+    const only = await scim(oktaToken, "GET", `/Users?filter=${encodeURIComponent('userName eq "pager00@paging.example"')}&attributes=userName`);
+    expect(Object.keys(only.body.Resources![0]!).sort()).toEqual(["id", "schemas", "userName"]);
+    const without = await scim(oktaToken, "GET", `/Users?filter=${encodeURIComponent('userName eq "pager00@paging.example"')}&excludedAttributes=emails,name`);
+    expect(without.body.Resources![0]).not.toHaveProperty("emails");
+    expect(without.body.Resources![0]).toHaveProperty("userName");
+  });
+});
+
+describe("error cases", () => {
+  it.each([
+    ["malformed JSON", "POST", "/Users", undefined, "{not json", 400, "invalidSyntax"],
+    ["a bad filter", "GET", `/Users?filter=${encodeURIComponent('userName eq')}`, undefined, undefined, 400, "invalidFilter"],
+    ["an unsupported filter attribute", "GET", `/Users?filter=${encodeURIComponent('nickName eq "x"')}`, undefined, undefined, 400, "invalidFilter"],
+    ["a missing userName", "POST", "/Users", { schemas: [USER] }, undefined, 400, "invalidValue"],
+    ["a userName that is no e-mail and no emails", "POST", "/Users", { schemas: [USER], userName: "plain" }, undefined, 400, "invalidValue"],
+    ["a non-boolean active", "POST", "/Users", { schemas: [USER], userName: "x@y.example", active: "maybe" }, undefined, 400, "invalidValue"],
+    ["a PATCH without Operations", "PATCH", "/Users/00000000-0000-4000-8000-000000000000", { schemas: [PATCH] }, undefined, 404, undefined],
+    ["an unknown user", "GET", "/Users/not-an-id", undefined, undefined, 404, undefined],
+    ["a group without displayName", "POST", "/Groups", { members: [] }, undefined, 400, "invalidValue"],
+    ["a bad count", "GET", "/Users?count=abc", undefined, undefined, 400, "invalidValue"],
+  ])("answers %s with a SCIM error", async (_name, method, path, body, raw, status, scimType) => {
+    const res = await scim(oktaToken, method, path, body, raw);
+    expect(res.status).toBe(status);
+    expect(res.body).toMatchObject({ schemas: [ERROR], status: String(status), ...(scimType ? { scimType } : {}) });
+  });
+
+  it("answers a PATCH with a bad op as a 400", async () => {
+    const res = await scim(oktaToken, "PATCH", `/Users/${t.demo.owner.user_id}`, { schemas: [PATCH], Operations: [{ op: "frobnicate", path: "active", value: true }] });
+    expect(res.status).toBe(400);
+    expect(res.body.schemas).toEqual([ERROR]);
+  });
+
+  it("adds an account that exists only in another organization (201), not a 409", async () => {
+    const res = await scim(oktaToken, "POST", "/Users", { schemas: [USER], userName: t.demo.outsider.email });
+    expect(res.status).toBe(201);
+    expect(res.body.id).toBe(t.demo.outsider.user_id);
+  });
+});
+
+describe("the integration's computed numbers", () => {
+  it("counts the people the integration provisioned, never a seeded number", async () => {
+    const res = await t.json<{ user_count: number }>("owner", "GET", `/organizations/${orgId}/scim/integrations/${oktaIntegration}`);
+    const provisioned = await t.json<{ user_count: number; users: unknown[]; groups: unknown[] }>("owner", "GET", `/organizations/${orgId}/scim/integrations/${oktaIntegration}/provisioned`);
+    expect(provisioned.status).toBe(200);
+    expect(res.body.user_count).toBe(provisioned.body.user_count);
+    expect(provisioned.body.user_count).toBe(provisioned.body.users.length);
+    expect(provisioned.body.user_count).toBeGreaterThanOrEqual(14);
+  });
+});

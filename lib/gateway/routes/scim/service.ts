@@ -1,0 +1,544 @@
+import { Hono, type Context } from "hono";
+import { HTTPException } from "hono/http-exception";
+import { scimPatch, type ScimPatchOperation } from "scim-patch";
+import type { AppEnv } from "../../context";
+import { hashSecret } from "../../crypto";
+import { GatewayError } from "../../errors";
+import { callOrigin } from "../../origin";
+import type { Database } from "../../store/client";
+import {
+  deleteGroup,
+  deletePerson,
+  displayNames,
+  findGroup,
+  findGroupByName,
+  findPerson,
+  findPersonByUserName,
+  findScimTokenByHash,
+  groupMemberIds,
+  groupsOfPerson,
+  findOrInsertAccount,
+  insertScimAuditEntry,
+  insertGroup,
+  insertPerson,
+  listGroups,
+  listPeople,
+  otherActiveOwners,
+  peopleAmong,
+  refreshProvisioningStatistics,
+  ScimFilterError,
+  setGroupMembers,
+  syncGroupBindings,
+  touchScimToken,
+  updateGroup,
+  updatePerson,
+  type PersonRow,
+  type ScimTokenAuth,
+} from "../../store/queries/scim-service";
+import {
+  attributeList,
+  groupResource,
+  invalidValue,
+  LIST_RESPONSE,
+  MAX_RESULTS,
+  parseGroup,
+  parseUser,
+  PATCH_OP,
+  project,
+  resourceTypes,
+  SCIM_MEDIA_TYPE,
+  schemas,
+  ScimError,
+  scimErrorBody,
+  serviceProviderConfig,
+  userResource,
+  wantsMembers,
+  type UserInput,
+} from "./resources";
+
+/**
+ * The SCIM 2.0 service provider (RFC 7643 / 7644) at `<server root>/scim/v2`: an integration's
+ * token names the organization; Users are its people, Groups the integration's groups, whose
+ * members hold the role bindings the integration's group mappings name.
+ */
+
+export const SCIM_BASE_PATH = "/scim/v2";
+
+type ScimEnv = { Variables: AppEnv["Variables"] & { scim: ScimTokenAuth } };
+type ScimContext = Context<ScimEnv>;
+
+/** How often, at most, one token's last use (and its integration's last activity) is written. */
+const TOUCH_EVERY_MS = 1_000;
+const touched = new Map<string, number>();
+
+/** SCIM changes between refreshes of the planner's statistics (a first sync grows the tables fast). */
+const ANALYZE_EVERY = 500;
+let changesSinceAnalyze = 0;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function scimJson(c: ScimContext, body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return c.body(JSON.stringify(body), status as 200, { "Content-Type": `${SCIM_MEDIA_TYPE}; charset=utf-8`, ...headers });
+}
+
+function onScimError(err: Error, c: Context): Response {
+  let status = 500;
+  let detail = "internal error";
+  let scimType: string | undefined;
+  if (err instanceof ScimError) ({ status, detail, scimType } = err);
+  else if (err instanceof ScimFilterError) [status, detail, scimType] = [400, err.message, "invalidFilter"];
+  else if (err instanceof GatewayError) [status, detail] = [err.status, err.message];
+  else if (err instanceof HTTPException) [status, detail] = [err.status, err.message || "request refused"];
+  else c.get("deps")?.logger.error("unhandled error", { request_id: c.get("requestId") ?? "", error: err.stack ?? String(err) });
+  c.set("errorMessage", detail);
+  return c.body(JSON.stringify(scimErrorBody(status, detail, scimType)), status as 400, { "Content-Type": `${SCIM_MEDIA_TYPE}; charset=utf-8` });
+}
+
+/** The server root as the caller reached it, so Location and meta.location work behind the console's server too. */
+function baseUrl(c: ScimContext): string {
+  const url = new URL(c.req.url);
+  const proto = c.req.header("x-forwarded-proto")?.split(",")[0]?.trim();
+  const host = c.req.header("x-forwarded-host")?.split(",")[0]?.trim();
+  const origin = `${proto && /^https?$/.test(proto) ? proto : url.protocol.replace(":", "")}://${host && /^[A-Za-z0-9.:[\]-]+$/.test(host) ? host : url.host}`;
+  return `${origin}${SCIM_BASE_PATH}`;
+}
+
+async function readBody(c: ScimContext): Promise<unknown> {
+  const text = await c.req.text();
+  if (text.trim() === "") throw new ScimError(400, "the request has no body", "invalidSyntax");
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new ScimError(400, "the body is not valid JSON", "invalidSyntax");
+  }
+}
+
+/** Bearer token → the integration and organization; 401 for anything else. */
+async function authenticate(c: ScimContext, next: () => Promise<void>): Promise<void> {
+  const header = c.req.header("authorization") ?? "";
+  const match = header.match(/^Bearer\s+(\S+)\s*$/i);
+  if (!match) throw new ScimError(401, "Authorization: Bearer <token> of a SCIM integration is required");
+  const { db } = c.get("deps");
+  const token = await findScimTokenByHash(db, hashSecret(match[1]!));
+  const now = new Date();
+  if (!token || token.expiresAt.getTime() <= now.getTime()) throw new ScimError(401, "the token is unknown, deleted or expired");
+  if (token.integrationStatus !== "active") throw new ScimError(401, "the SCIM integration is inactive");
+  c.set("scim", token);
+  const last = touched.get(token.tokenId) ?? token.lastUsedAt?.getTime() ?? 0;
+  if (now.getTime() - last >= TOUCH_EVERY_MS) {
+    touched.set(token.tokenId, now.getTime());
+    if (touched.size > 10_000) touched.clear();
+    await touchScimToken(db, token.tokenId, token.integrationId, now);
+  }
+  await next();
+}
+
+/** Runs a change in one transaction with its audit entry (actor: the integration, surface SCIM). */
+async function change<T>(
+  c: ScimContext,
+  meta: { action: "Create" | "Update" | "Delete"; detail: string; targetType: "User" | "Group"; targetIds?: string[]; targetNames?: string[] },
+  work: (tx: Database, meta: { targetIds?: string[]; targetNames?: string[] }) => Promise<T>,
+): Promise<T> {
+  const scim = c.get("scim");
+  const started = c.get("startedAt");
+  const origin = callOrigin(c as unknown as Context<AppEnv>);
+  const db = c.get("deps").db;
+  const out = await db.transaction(async (raw) => {
+    const tx = raw as unknown as Database;
+    const out = await work(tx, meta);
+    await insertScimAuditEntry(tx, {
+      organizationId: scim.organizationId,
+      action: meta.action,
+      actionDetail: meta.detail,
+      actorId: scim.integrationId,
+      actorName: scim.integrationName,
+      clientIp: origin.clientIp,
+      startTime: started,
+      targetIds: meta.targetIds ?? [],
+      targetNames: (meta.targetNames ?? []).map((n) => n.slice(0, 256)),
+      targetType: meta.targetType,
+    });
+    return out;
+  });
+  changesSinceAnalyze++;
+  if (changesSinceAnalyze >= ANALYZE_EVERY) {
+    changesSinceAnalyze = 0;
+    await refreshProvisioningStatistics(db);
+  }
+  return out;
+}
+
+function paging(c: ScimContext): { offset: number; limit: number; startIndex: number } {
+  const parseInt10 = (name: string, raw: string | undefined): number | undefined => {
+    if (raw === undefined || raw === "") return undefined;
+    if (!/^-?\d{1,9}$/.test(raw.trim())) throw invalidValue(`${name} must be an integer`);
+    return Number(raw);
+  };
+  // RFC 7644 §3.4.2.4: startIndex below 1 is 1; a negative count is 0.
+  const startIndex = Math.max(1, parseInt10("startIndex", c.req.query("startIndex")) ?? 1);
+  const count = Math.min(MAX_RESULTS, Math.max(0, parseInt10("count", c.req.query("count")) ?? MAX_RESULTS));
+  return { offset: startIndex - 1, limit: count, startIndex };
+}
+
+function listResponse(c: ScimContext, total: number, startIndex: number, resources: unknown[]): Response {
+  return scimJson(c, { schemas: [LIST_RESPONSE], totalResults: total, startIndex, itemsPerPage: resources.length, Resources: resources });
+}
+
+const userNotFound = (id: string) => new ScimError(404, `User ${id.slice(0, 64)} not found`);
+const groupNotFound = (id: string) => new ScimError(404, `Group ${id.slice(0, 64)} not found`);
+
+async function existingPerson(db: Database, orgId: string, id: string): Promise<PersonRow> {
+  const row = UUID.test(id) ? await findPerson(db, orgId, id) : undefined;
+  if (!row) throw userNotFound(id);
+  return row;
+}
+
+/** PATCH operations as Okta and Entra ID send them, made what the PATCH library reads. */
+function patchOperations(body: unknown): ScimPatchOperation[] {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) throw new ScimError(400, "the body must be a PatchOp object", "invalidSyntax");
+  const schemasSent = (body as { schemas?: unknown }).schemas;
+  if (schemasSent !== undefined && !(Array.isArray(schemasSent) && schemasSent.includes(PATCH_OP))) {
+    throw new ScimError(400, `schemas must contain ${PATCH_OP}`, "invalidSyntax");
+  }
+  const ops = (body as { Operations?: unknown; operations?: unknown }).Operations ?? (body as { operations?: unknown }).operations;
+  if (!Array.isArray(ops) || ops.length === 0) throw new ScimError(400, "Operations must be a non-empty array", "invalidSyntax");
+  const out: ScimPatchOperation[] = [];
+  ops.forEach((raw: unknown, i) => {
+    if (typeof raw !== "object" || raw === null) throw new ScimError(400, `Operations[${i}] must be an object`, "invalidSyntax");
+    const { op, path, value } = raw as { op?: unknown; path?: unknown; value?: unknown };
+    const name = typeof op === "string" ? op.toLowerCase() : "";
+    if (name !== "add" && name !== "replace" && name !== "remove") throw new ScimError(400, `Operations[${i}].op must be add, replace or remove`, "invalidSyntax");
+    if (path !== undefined && typeof path !== "string") throw new ScimError(400, `Operations[${i}].path must be a string`, "invalidPath");
+    // Read-only attributes echoed back are ignored.
+    if (typeof path === "string" && /^(id|meta(\..*)?|schemas)$/i.test(path.trim())) return;
+    if (name === "remove") {
+      if (!path) throw new ScimError(400, `Operations[${i}]: remove needs a path`, "noTarget");
+      // Entra ID: path "members" with the values to remove; each becomes a value filter, as Okta sends it.
+      if (/^[A-Za-z]+$/.test(path) && Array.isArray(value)) {
+        for (const [j, item] of value.entries()) {
+          const id = (item as { value?: unknown } | null)?.value;
+          if (typeof id !== "string") throw new ScimError(400, `Operations[${i}].value[${j}].value must be a string`, "invalidValue");
+          out.push({ op: "remove", path: `${path}[value eq ${JSON.stringify(id)}]` } as ScimPatchOperation);
+        }
+        return;
+      }
+      out.push({ op: "remove", path, ...(value !== undefined ? { value } : {}) } as ScimPatchOperation);
+      return;
+    }
+    if (!path) {
+      if (typeof value !== "object" || value === null || Array.isArray(value)) throw new ScimError(400, `Operations[${i}].value must be an object when there is no path`, "invalidValue");
+      const rest = Object.fromEntries(Object.entries(value).filter(([k]) => !/^(id|meta|schemas)$/i.test(k)));
+      if (Object.keys(rest).length === 0) return;
+      out.push({ op: name, value: rest } as ScimPatchOperation);
+      return;
+    }
+    if (value === undefined) throw new ScimError(400, `Operations[${i}].value is required for ${name}`, "invalidValue");
+    out.push({ op: name, path, value } as ScimPatchOperation);
+  });
+  return out;
+}
+
+function applyPatch<T extends object>(resource: T, ops: ScimPatchOperation[]): T {
+  if (ops.length === 0) return resource;
+  try {
+    return scimPatch(resource as never, ops, { mutateDocument: false }) as T;
+  } catch (error) {
+    const e = error as { scimType?: string; message?: string };
+    const scimType = e.scimType === "noTarget" || e.scimType === "invalidPath" ? e.scimType : "invalidValue";
+    throw new ScimError(400, `the patch cannot be applied: ${String(e.message ?? error).slice(0, 200)}`, scimType);
+  }
+}
+
+// ---------------------------------------------------------------- Users
+
+async function createUser(c: ScimContext): Promise<Response> {
+  const input = parseUser(await readBody(c));
+  const { db } = c.get("deps");
+  const scim = c.get("scim");
+  const orgId = scim.organizationId;
+  if (await findPersonByUserName(db, orgId, input.userName)) throw new ScimError(409, `userName ${input.userName.slice(0, 64)} is already taken in this organization`, "uniqueness");
+  const now = new Date();
+  const { userId, account } = await change(c, { action: "Create", detail: "SCIM: Create User", targetType: "User", targetNames: [input.userName] }, async (tx, meta) => {
+    const account = await findOrInsertAccount(tx, { email: input.email, name: input.accountName });
+    if (!account.created && (await findPerson(tx, orgId, account.id))) {
+      throw new ScimError(409, `the person with e-mail ${input.email.slice(0, 64)} is already in this organization`, "uniqueness");
+    }
+    const id = account.id;
+    await insertPerson(tx, {
+      orgId,
+      userId: id,
+      integrationId: scim.integrationId,
+      now,
+      scimUserName: input.userName,
+      externalId: input.externalId,
+      scimAttributes: input.attributes,
+      status: input.active ? "active" : "suspended",
+    });
+    meta.targetIds = [id];
+    return { userId: id, account };
+  });
+  // The person as written (no read back): the same shape a GET answers.
+  const resource = userResource(
+    {
+      userId,
+      email: account.email,
+      accountName: account.name,
+      relation: "member",
+      status: input.active ? "active" : "suspended",
+      source: "scim",
+      createdAt: now,
+      updatedAt: now,
+      scimUserName: input.userName,
+      externalId: input.externalId,
+      scimAttributes: input.attributes,
+      scimIntegrationId: scim.integrationId,
+    },
+    baseUrl(c),
+  );
+  return scimJson(c, resource, 201, { Location: String((resource.meta as { location: string }).location) });
+}
+
+/** Writes a person's new state (PUT, or PATCH's result): userName unique, the last owner kept active. */
+async function replaceUser(c: ScimContext, existing: PersonRow, input: UserInput, detail: string): Promise<Response> {
+  const { db } = c.get("deps");
+  const scim = c.get("scim");
+  const orgId = scim.organizationId;
+  if (await findPersonByUserName(db, orgId, input.userName, existing.userId)) {
+    throw new ScimError(409, `userName ${input.userName.slice(0, 64)} is already taken in this organization`, "uniqueness");
+  }
+  const suspending = !input.active && existing.status === "active";
+  const action = suspending ? "SCIM: Suspend User" : input.active && existing.status !== "active" ? "SCIM: Reactivate User" : detail;
+  await change(c, { action: "Update", detail: action, targetType: "User", targetIds: [existing.userId], targetNames: [input.userName] }, async (tx) => {
+    if (suspending && existing.relation === "owner" && (await otherActiveOwners(tx, orgId, existing.userId)) === 0) {
+      throw new ScimError(400, "the organization's last active owner cannot be suspended", "mutability");
+    }
+    await updatePerson(tx, {
+      orgId,
+      userId: existing.userId,
+      integrationId: scim.integrationId,
+      now: new Date(),
+      scimUserName: input.userName,
+      externalId: input.externalId,
+      scimAttributes: input.attributes,
+      status: input.active ? "active" : "suspended",
+      ...(input.accountName && existing.source === "scim" ? { accountName: input.accountName } : {}),
+    });
+  });
+  return scimJson(c, userResource(await existingPerson(db, orgId, existing.userId), baseUrl(c)));
+}
+
+async function listUsers(c: ScimContext): Promise<Response> {
+  const page = paging(c);
+  const filter = c.req.query("filter");
+  const { total, rows } = await listPeople(c.get("deps").db, c.get("scim").organizationId, filter?.trim() ? filter : undefined, page);
+  const base = baseUrl(c);
+  const attributes = attributeList(c.req.query("attributes"));
+  const excluded = attributeList(c.req.query("excludedAttributes"));
+  return listResponse(c, total, page.startIndex, rows.map((r) => project(userResource(r, base), attributes, excluded)));
+}
+
+async function getUser(c: ScimContext): Promise<Response> {
+  const row = await existingPerson(c.get("deps").db, c.get("scim").organizationId, c.req.param("id")!);
+  const resource = userResource(row, baseUrl(c));
+  const groups = await groupsOfPerson(c.get("deps").db, c.get("scim").organizationId, row.userId);
+  const base = baseUrl(c);
+  if (groups.length) resource.groups = groups.map((g) => ({ value: g.id, display: g.displayName, $ref: `${base}/Groups/${g.id}`, type: "direct" }));
+  return scimJson(c, project(resource, attributeList(c.req.query("attributes")), attributeList(c.req.query("excludedAttributes"))));
+}
+
+async function putUser(c: ScimContext): Promise<Response> {
+  const existing = await existingPerson(c.get("deps").db, c.get("scim").organizationId, c.req.param("id")!);
+  return replaceUser(c, existing, parseUser(await readBody(c)), "SCIM: Replace User");
+}
+
+async function patchUser(c: ScimContext): Promise<Response> {
+  const existing = await existingPerson(c.get("deps").db, c.get("scim").organizationId, c.req.param("id")!);
+  const ops = patchOperations(await readBody(c));
+  const current = userResource(existing, baseUrl(c));
+  const patched = applyPatch(current, ops);
+  return replaceUser(c, existing, parseUser(patched), "SCIM: Update User");
+}
+
+async function deleteUser(c: ScimContext): Promise<Response> {
+  const scim = c.get("scim");
+  const existing = await existingPerson(c.get("deps").db, scim.organizationId, c.req.param("id")!);
+  await change(
+    c,
+    { action: "Delete", detail: "SCIM: Delete User", targetType: "User", targetIds: [existing.userId], targetNames: [existing.scimUserName ?? existing.email] },
+    async (tx) => {
+      if (existing.relation === "owner" && (await otherActiveOwners(tx, scim.organizationId, existing.userId)) === 0) {
+        throw new ScimError(400, "the organization's last active owner cannot be removed", "mutability");
+      }
+      if (!(await deletePerson(tx, scim.organizationId, existing.userId))) throw userNotFound(existing.userId);
+    },
+  );
+  return c.body(null, 204);
+}
+
+// ---------------------------------------------------------------- Groups
+
+async function groupView(c: ScimContext, groupId: string, withMembers = true): Promise<Record<string, unknown>> {
+  const { db } = c.get("deps");
+  const scim = c.get("scim");
+  const row = await findGroup(db, scim.integrationId, groupId);
+  if (!row) throw groupNotFound(groupId);
+  if (!withMembers) return groupResource(row, null, baseUrl(c));
+  const ids = (await groupMemberIds(db, [row.id])).get(row.id) ?? [];
+  const names = await displayNames(db, scim.organizationId, ids);
+  return groupResource(row, ids.map((value) => ({ value, display: names.get(value) })), baseUrl(c));
+}
+
+async function checkMembers(db: Database, orgId: string, ids: string[]): Promise<void> {
+  const bad = ids.find((id) => !UUID.test(id));
+  if (bad !== undefined) throw invalidValue(`members: ${bad.slice(0, 64)} is not a person of this organization`);
+  const known = await peopleAmong(db, orgId, ids);
+  const missing = ids.find((id) => !known.has(id));
+  if (missing !== undefined) throw invalidValue(`members: ${missing} is not a person of this organization`);
+}
+
+async function createGroup(c: ScimContext): Promise<Response> {
+  const input = parseGroup(await readBody(c));
+  const { db } = c.get("deps");
+  const scim = c.get("scim");
+  if (await findGroupByName(db, scim.integrationId, input.displayName)) throw new ScimError(409, `a group named ${input.displayName.slice(0, 64)} exists already`, "uniqueness");
+  const members = input.members ?? [];
+  await checkMembers(db, scim.organizationId, members);
+  const now = new Date();
+  const id = await change(c, { action: "Create", detail: "SCIM: Create Group", targetType: "Group", targetNames: [input.displayName] }, async (tx, meta) => {
+    const row = await insertGroup(tx, { orgId: scim.organizationId, integrationId: scim.integrationId, displayName: input.displayName, externalId: input.externalId, now });
+    meta.targetIds = [row.id];
+    await setGroupMembers(tx, row.id, members, [], now);
+    await syncGroupBindings(tx, scim.organizationId, scim.integrationId, [row.id]);
+    return row.id;
+  });
+  const resource = await groupView(c, id);
+  return scimJson(c, resource, 201, { Location: String((resource.meta as { location: string }).location) });
+}
+
+/** Writes a group's new state: name, external id, members (the difference), and the bindings that follow. */
+async function replaceGroup(c: ScimContext, groupId: string, input: { displayName: string; externalId: string | null; members: string[] | null }, detail: string): Promise<Response> {
+  const { db } = c.get("deps");
+  const scim = c.get("scim");
+  const row = await findGroup(db, scim.integrationId, groupId);
+  if (!row) throw groupNotFound(groupId);
+  if (await findGroupByName(db, scim.integrationId, input.displayName, row.id)) throw new ScimError(409, `a group named ${input.displayName.slice(0, 64)} exists already`, "uniqueness");
+  const current = (await groupMemberIds(db, [row.id])).get(row.id) ?? [];
+  const wanted = input.members ?? current;
+  const have = new Set(current);
+  const want = new Set(wanted);
+  const add = wanted.filter((id) => !have.has(id));
+  const remove = current.filter((id) => !want.has(id));
+  await checkMembers(db, scim.organizationId, add);
+  await change(c, { action: "Update", detail, targetType: "Group", targetIds: [row.id, ...add, ...remove].slice(0, 20), targetNames: [input.displayName] }, async (tx) => {
+    const now = new Date();
+    await updateGroup(tx, row.id, { displayName: input.displayName, externalId: input.externalId, now });
+    await setGroupMembers(tx, row.id, add, remove, now);
+    await syncGroupBindings(tx, scim.organizationId, scim.integrationId, [row.id]);
+  });
+  return scimJson(c, await groupView(c, row.id));
+}
+
+async function listGroupsHandler(c: ScimContext): Promise<Response> {
+  const page = paging(c);
+  const filter = c.req.query("filter");
+  const { db } = c.get("deps");
+  const scim = c.get("scim");
+  const attributes = attributeList(c.req.query("attributes"));
+  const excluded = attributeList(c.req.query("excludedAttributes"));
+  const { total, rows } = await listGroups(db, scim.integrationId, filter?.trim() ? filter : undefined, page);
+  const base = baseUrl(c);
+  let resources: unknown[];
+  if (wantsMembers(attributes, excluded)) {
+    const members = await groupMemberIds(db, rows.map((r) => r.id));
+    const names = await displayNames(db, scim.organizationId, [...new Set([...members.values()].flat())]);
+    resources = rows.map((r) => project(groupResource(r, (members.get(r.id) ?? []).map((value) => ({ value, display: names.get(value) })), base), attributes, excluded));
+  } else resources = rows.map((r) => project(groupResource(r, null, base), attributes, excluded));
+  return listResponse(c, total, page.startIndex, resources);
+}
+
+async function getGroup(c: ScimContext): Promise<Response> {
+  const id = c.req.param("id")!;
+  if (!UUID.test(id)) throw groupNotFound(id);
+  const attributes = attributeList(c.req.query("attributes"));
+  const excluded = attributeList(c.req.query("excludedAttributes"));
+  return scimJson(c, project(await groupView(c, id, wantsMembers(attributes, excluded)), attributes, excluded));
+}
+
+async function putGroup(c: ScimContext): Promise<Response> {
+  const id = c.req.param("id")!;
+  if (!UUID.test(id)) throw groupNotFound(id);
+  const input = parseGroup(await readBody(c));
+  return replaceGroup(c, id, { ...input, members: input.members ?? [] }, "SCIM: Replace Group");
+}
+
+async function patchGroup(c: ScimContext): Promise<Response> {
+  const id = c.req.param("id")!;
+  if (!UUID.test(id)) throw groupNotFound(id);
+  const ops = patchOperations(await readBody(c));
+  const current = await groupView(c, id);
+  // Entra ID removes members with path "members" and a list of values: the library removes those values.
+  const patched = applyPatch({ ...current, members: (current.members as unknown[] | undefined) ?? [] }, ops);
+  const input = parseGroup(patched);
+  return replaceGroup(c, id, { ...input, members: input.members ?? [] }, "SCIM: Update Group");
+}
+
+async function deleteGroupHandler(c: ScimContext): Promise<Response> {
+  const id = c.req.param("id")!;
+  const scim = c.get("scim");
+  const row = UUID.test(id) ? await findGroup(c.get("deps").db, scim.integrationId, id) : undefined;
+  if (!row) throw groupNotFound(id);
+  await change(c, { action: "Delete", detail: "SCIM: Delete Group", targetType: "Group", targetIds: [row.id], targetNames: [row.displayName] }, async (tx) => {
+    await deleteGroup(tx, row.id);
+  });
+  return c.body(null, 204);
+}
+
+// ---------------------------------------------------------------- the service
+
+export function createScimService(): Hono<ScimEnv> {
+  const scim = new Hono<ScimEnv>();
+  scim.onError(onScimError);
+  scim.use("*", authenticate);
+
+  scim.get("/ServiceProviderConfig", (c) => scimJson(c, serviceProviderConfig(baseUrl(c))));
+  scim.get("/ResourceTypes", (c) => {
+    const types = resourceTypes(baseUrl(c));
+    return listResponse(c, types.length, 1, types);
+  });
+  scim.get("/ResourceTypes/:id", (c) => {
+    const found = resourceTypes(baseUrl(c)).find((t) => t.id === c.req.param("id"));
+    if (!found) throw new ScimError(404, "no such resource type");
+    return scimJson(c, found);
+  });
+  scim.get("/Schemas", (c) => {
+    const all = schemas(baseUrl(c));
+    return listResponse(c, all.length, 1, all);
+  });
+  scim.get("/Schemas/:id", (c) => {
+    const found = schemas(baseUrl(c)).find((s) => s.id === c.req.param("id"));
+    if (!found) throw new ScimError(404, "no such schema");
+    return scimJson(c, found);
+  });
+
+  scim.get("/Users", listUsers);
+  scim.post("/Users", createUser);
+  scim.get("/Users/:id", getUser);
+  scim.put("/Users/:id", putUser);
+  scim.patch("/Users/:id", patchUser);
+  scim.delete("/Users/:id", deleteUser);
+
+  scim.get("/Groups", listGroupsHandler);
+  scim.post("/Groups", createGroup);
+  scim.get("/Groups/:id", getGroup);
+  scim.put("/Groups/:id", putGroup);
+  scim.patch("/Groups/:id", patchGroup);
+  scim.delete("/Groups/:id", deleteGroupHandler);
+
+  scim.post("/Bulk", () => {
+    throw new ScimError(501, "bulk operations are not supported");
+  });
+  scim.all("*", (c) => {
+    throw new ScimError(c.req.method === "GET" || c.req.method === "POST" ? 404 : 405, `no SCIM endpoint ${c.req.method} ${new URL(c.req.url).pathname.slice(0, 128)}`);
+  });
+  return scim;
+}

@@ -1,0 +1,713 @@
+import { randomUUID } from "node:crypto";
+import { and, asc, count, eq, inArray, isNull, ne, or, sql, type SQL } from "drizzle-orm";
+import { unionAll } from "drizzle-orm/pg-core";
+import { parse as parseScimFilter, type AttrExp, type Filter } from "scim2-parse-filter";
+import type { Database } from "../client";
+import { memberships, roleBindings, roles, scimGroupMappings, scimGroupMembers, scimGroups, scimIntegrations, scimTokens, users } from "../schema";
+
+/**
+ * The SCIM 2.0 service's reads and writes. SCIM filters are parsed by scim2-parse-filter and
+ * turned here into SQL over indexed columns (userName and externalId per organization, the
+ * account's e-mail, group names per integration); nothing above this file sees SQL.
+ */
+
+export class ScimFilterError extends Error {}
+
+export interface ScimTokenAuth {
+  tokenId: string;
+  integrationId: string;
+  organizationId: string;
+  integrationName: string;
+  integrationStatus: string;
+  expiresAt: Date;
+  lastUsedAt: Date | null;
+}
+
+export async function findScimTokenByHash(db: Database, secretHash: string): Promise<ScimTokenAuth | undefined> {
+  const [row] = await db
+    .select({
+      tokenId: scimTokens.id,
+      integrationId: scimTokens.integrationId,
+      organizationId: scimTokens.organizationId,
+      integrationName: scimIntegrations.name,
+      integrationStatus: scimIntegrations.status,
+      expiresAt: scimTokens.expiresAt,
+      lastUsedAt: scimTokens.lastUsedAt,
+    })
+    .from(scimTokens)
+    .innerJoin(scimIntegrations, eq(scimIntegrations.id, scimTokens.integrationId))
+    .where(eq(scimTokens.secretHash, secretHash));
+  return row;
+}
+
+/** The token's last use and its integration's last activity. */
+export async function touchScimToken(db: Database, tokenId: string, integrationId: string, now: Date): Promise<void> {
+  await db.update(scimTokens).set({ lastUsedAt: now }).where(eq(scimTokens.id, tokenId));
+  await db.update(scimIntegrations).set({ lastActivityAt: now }).where(eq(scimIntegrations.id, integrationId));
+}
+
+// ---------------------------------------------------------------- people
+
+export interface PersonRow {
+  userId: string;
+  email: string;
+  accountName: string;
+  relation: string;
+  status: string;
+  source: string;
+  createdAt: Date;
+  updatedAt: Date;
+  scimUserName: string | null;
+  externalId: string | null;
+  scimAttributes: Record<string, unknown> | null;
+  scimIntegrationId: string | null;
+}
+
+const personColumns = {
+  userId: memberships.userId,
+  email: users.email,
+  accountName: users.name,
+  relation: memberships.relation,
+  status: memberships.status,
+  source: memberships.source,
+  createdAt: memberships.createdAt,
+  updatedAt: memberships.updatedAt,
+  scimUserName: memberships.scimUserName,
+  externalId: memberships.externalId,
+  scimAttributes: memberships.scimAttributes,
+  scimIntegrationId: memberships.scimIntegrationId,
+};
+
+/** The userName a person answers to: as the provider set it, else the account's e-mail. */
+const userNameSql = sql`coalesce(${memberships.scimUserName}, ${users.email})`;
+
+/** Ids of the organization's people whose userName is this one, compared case-insensitively: two index lookups. */
+export async function userIdsByUserName(db: Database, orgId: string, value: string): Promise<string[]> {
+  const rows = await unionAll(
+    db
+      .select({ userId: memberships.userId })
+      .from(memberships)
+      .where(and(eq(memberships.organizationId, orgId), sql`lower(${memberships.scimUserName}) = lower(${value})`)),
+    db
+      .select({ userId: memberships.userId })
+      .from(users)
+      .innerJoin(memberships, and(eq(memberships.userId, users.id), eq(memberships.organizationId, orgId)))
+      .where(and(inArray(users.email, [...new Set([value, value.toLowerCase()])]), isNull(memberships.scimUserName))),
+  );
+  return rows.map((r) => r.userId);
+}
+
+/** userName eq terms of a filter, resolved to ids before the query (so the query is a primary-key lookup). */
+async function resolveUserNames(db: Database, orgId: string, f: Filter, out: Map<string, string[]>): Promise<void> {
+  if (f.op === "and" || f.op === "or") for (const p of f.filters) await resolveUserNames(db, orgId, p, out);
+  else if (f.op === "not") await resolveUserNames(db, orgId, f.filter, out);
+  else if (f.op === "eq" && lowerAttr((f as AttrExp).attrPath) === "username" && typeof (f as { compValue: unknown }).compValue === "string") {
+    const value = (f as { compValue: string }).compValue;
+    if (!out.has(value)) out.set(value, await userIdsByUserName(db, orgId, value));
+  }
+}
+
+const idsIn = (ids: string[]): SQL => (ids.length ? inArray(memberships.userId, ids) : sql`false`);
+
+const escapeLike = (value: string) => value.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+
+function stringCompare(expr: SQL, op: string, value: unknown, attr: string): SQL {
+  if (op === "pr") return sql`(${expr} is not null and ${expr} <> '')`;
+  if (typeof value !== "string") throw new ScimFilterError(`${attr} is compared with a string`);
+  switch (op) {
+    case "eq":
+      return sql`lower(${expr}) = lower(${value})`;
+    case "ne":
+      return sql`(${expr} is null or lower(${expr}) <> lower(${value}))`;
+    case "co":
+      return sql`${expr} ilike ${`%${escapeLike(value)}%`}`;
+    case "sw":
+      return sql`${expr} ilike ${`${escapeLike(value)}%`}`;
+    case "ew":
+      return sql`${expr} ilike ${`%${escapeLike(value)}`}`;
+    case "gt":
+      return sql`${expr} > ${value}`;
+    case "ge":
+      return sql`${expr} >= ${value}`;
+    case "lt":
+      return sql`${expr} < ${value}`;
+    case "le":
+      return sql`${expr} <= ${value}`;
+    default:
+      throw new ScimFilterError(`operator ${op} is not supported`);
+  }
+}
+
+function parseFilter(text: string): Filter {
+  try {
+    return parseScimFilter(text);
+  } catch (error) {
+    throw new ScimFilterError(`the filter cannot be parsed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+const lowerAttr = (attr: string) => attr.replace(/^urn:ietf:params:scim:schemas:core:2\.0:(user|group):/i, "").toLowerCase();
+
+function userCondition(orgId: string, f: Filter, names: Map<string, string[]> = new Map()): SQL {
+  if (f.op === "and" || f.op === "or") {
+    const parts = f.filters.map((p) => userCondition(orgId, p, names));
+    return (f.op === "and" ? and(...parts) : or(...parts)) ?? sql`true`;
+  }
+  if (f.op === "not") return sql`not (${userCondition(orgId, f.filter, names)})`;
+  if (f.op === "[]") {
+    if (lowerAttr(f.attrPath) !== "emails") throw new ScimFilterError(`value filters are supported on emails only`);
+    return userCondition(orgId, prefixed(f.valFilter, "emails"), names);
+  }
+  const e = f as AttrExp;
+  const attr = lowerAttr(e.attrPath);
+  const value = "compValue" in e ? e.compValue : undefined;
+  switch (attr) {
+    case "username":
+      if (f.op === "eq" && typeof value === "string") return idsIn(names.get(value) ?? []);
+      return stringCompare(userNameSql, f.op, value, "userName");
+    case "id":
+      if (f.op === "eq" && typeof value === "string") return eq(memberships.userId, value);
+      return stringCompare(sql`${memberships.userId}`, f.op, value, "id");
+    case "externalid":
+      if (f.op === "eq" && typeof value === "string") return eq(memberships.externalId, value);
+      return stringCompare(sql`${memberships.externalId}`, f.op, value, "externalId");
+    case "emails":
+    case "emails.value": {
+      const stored = sql`coalesce((select string_agg(e->>'value', ' ') from jsonb_array_elements(case when jsonb_typeof(${memberships.scimAttributes}->'emails') = 'array' then ${memberships.scimAttributes}->'emails' else '[]'::jsonb end) e), '')`;
+      if (f.op === "eq" && typeof value === "string") {
+        return sql`(${users.email} in (${value}, ${value.toLowerCase()}) or exists (select 1 from jsonb_array_elements(case when jsonb_typeof(${memberships.scimAttributes}->'emails') = 'array' then ${memberships.scimAttributes}->'emails' else '[]'::jsonb end) e where lower(e->>'value') = lower(${value})))`;
+      }
+      if (f.op === "pr") return sql`true`;
+      return or(stringCompare(sql`${users.email}`, f.op, value, "emails.value"), stringCompare(stored, f.op, value, "emails.value")) ?? sql`false`;
+    }
+    case "emails.type":
+      return stringCompare(sql`(${memberships.scimAttributes}->'emails'->0->>'type')`, f.op, value, "emails.type");
+    case "displayname":
+      return stringCompare(sql`coalesce(${memberships.scimAttributes}->>'displayName', ${users.name})`, f.op, value, "displayName");
+    case "name.givenname":
+      return stringCompare(sql`(${memberships.scimAttributes}->'name'->>'givenName')`, f.op, value, "name.givenName");
+    case "name.familyname":
+      return stringCompare(sql`(${memberships.scimAttributes}->'name'->>'familyName')`, f.op, value, "name.familyName");
+    case "name.formatted":
+      return stringCompare(sql`(${memberships.scimAttributes}->'name'->>'formatted')`, f.op, value, "name.formatted");
+    case "active": {
+      if (f.op === "pr") return sql`true`;
+      const active = typeof value === "string" ? value.toLowerCase() === "true" : value;
+      if (typeof active !== "boolean" || (f.op !== "eq" && f.op !== "ne")) throw new ScimFilterError("active is compared with eq or ne and a boolean");
+      return (f.op === "eq") === active ? eq(memberships.status, "active") : ne(memberships.status, "active");
+    }
+    case "meta.created":
+      return stringCompare(sql`to_char(${memberships.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`, f.op, value, "meta.created");
+    case "meta.lastmodified":
+      return stringCompare(sql`to_char(${memberships.updatedAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`, f.op, value, "meta.lastModified");
+    default:
+      throw new ScimFilterError(`filtering on ${e.attrPath} is not supported`);
+  }
+}
+
+function prefixed(f: Filter, parent: string): Filter {
+  if (f.op === "and" || f.op === "or") return { ...f, filters: f.filters.map((p) => prefixed(p, parent)) };
+  if (f.op === "not") return { ...f, filter: prefixed(f.filter, parent) };
+  if (f.op === "[]") return f;
+  return { ...f, attrPath: `${parent}.${(f as AttrExp).attrPath}` } as Filter;
+}
+
+export interface Page {
+  offset: number;
+  limit: number;
+}
+
+export async function listPeople(db: Database, orgId: string, filter: string | undefined, page: Page): Promise<{ total: number; rows: PersonRow[] }> {
+  let condition: SQL | undefined;
+  if (filter) {
+    const parsed = parseFilter(filter);
+    const names = new Map<string, string[]>();
+    await resolveUserNames(db, orgId, parsed, names);
+    condition = userCondition(orgId, parsed, names);
+  }
+  const where = and(eq(memberships.organizationId, orgId), condition);
+  const [total] = await db.select({ n: count() }).from(memberships).innerJoin(users, eq(users.id, memberships.userId)).where(where);
+  const rows =
+    page.limit > 0
+      ? await db
+          .select(personColumns)
+          .from(memberships)
+          .innerJoin(users, eq(users.id, memberships.userId))
+          .where(where)
+          .orderBy(asc(memberships.createdAt), asc(memberships.userId))
+          .offset(page.offset)
+          .limit(page.limit)
+      : [];
+  return { total: total?.n ?? 0, rows };
+}
+
+export async function findPerson(db: Database, orgId: string, userId: string): Promise<PersonRow | undefined> {
+  const [row] = await db
+    .select(personColumns)
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(and(eq(memberships.organizationId, orgId), eq(memberships.userId, userId)));
+  return row;
+}
+
+export async function findPersonByUserName(db: Database, orgId: string, userName: string, exceptUserId?: string): Promise<PersonRow | undefined> {
+  const ids = (await userIdsByUserName(db, orgId, userName)).filter((id) => id !== exceptUserId);
+  return ids.length ? findPerson(db, orgId, ids[0]!) : undefined;
+}
+
+export async function findAccountByEmail(db: Database, email: string): Promise<{ id: string; email: string; name: string } | undefined> {
+  const [row] = await db
+    .select({ id: users.id, email: users.email, name: users.name })
+    .from(users)
+    .where(inArray(users.email, [...new Set([email, email.toLowerCase()])]))
+    .limit(1);
+  return row;
+}
+
+export async function insertAccount(db: Database, input: { email: string; name: string }): Promise<string> {
+  const id = randomUUID();
+  await db.insert(users).values({ id, email: input.email, name: input.name });
+  return id;
+}
+
+export interface PersonFields {
+  scimUserName: string;
+  externalId: string | null;
+  scimAttributes: Record<string, unknown>;
+  status: "active" | "suspended";
+}
+
+/**
+ * The account with this e-mail, created when there is none (one statement either way for a new
+ * one); `created` says which.
+ */
+export async function findOrInsertAccount(db: Database, input: { email: string; name: string }): Promise<{ id: string; created: boolean; email: string; name: string }> {
+  const id = randomUUID();
+  const [row] = await db.insert(users).values({ id, email: input.email, name: input.name }).onConflictDoNothing().returning({ id: users.id });
+  if (row) return { id: row.id, created: true, email: input.email, name: input.name };
+  const existing = await findAccountByEmail(db, input.email);
+  if (!existing) throw new Error("account neither inserted nor found");
+  return { ...existing, created: false };
+}
+
+/** Joins the account to the organization as a member with the baseline role, provisioned by this integration (one statement). */
+export async function insertPerson(db: Database, input: { orgId: string; userId: string; integrationId: string; now: Date } & PersonFields): Promise<void> {
+  await db.execute(sql`
+    with person as (
+      insert into memberships (organization_id, user_id, relation, status, source, scim_integration_id, scim_user_name, external_id, scim_attributes, created_at, updated_at)
+      values (${input.orgId}, ${input.userId}, 'member', ${input.status}, 'scim', ${input.integrationId}, ${input.scimUserName}, ${input.externalId},
+              ${JSON.stringify(input.scimAttributes)}::jsonb, ${input.now.toISOString()}, ${input.now.toISOString()})
+      returning user_id, organization_id
+    )
+    insert into role_bindings (id, organization_id, user_id, role_id, scope_type, scope_object_id)
+    select gen_random_uuid()::text, person.organization_id, person.user_id, roles.id, 'org', person.organization_id
+    from person join roles on roles.organization_id = person.organization_id and roles.role_name = 'Organization Member'
+    on conflict do nothing`);
+}
+
+export interface ScimAuditEntry {
+  organizationId: string;
+  action: string;
+  actionDetail: string;
+  actorId: string;
+  actorName: string;
+  clientIp: string;
+  startTime: Date;
+  targetIds: string[];
+  targetNames: string[];
+  targetType: string;
+}
+
+/** An audit entry of a SCIM change (actor type and surface SCIM), filed under the organization as it is named now: one statement. */
+export async function insertScimAuditEntry(db: Database, e: ScimAuditEntry): Promise<void> {
+  const textArray = (values: string[]) => sql`array[${sql.join(values.map((v) => sql`${v}`), sql`, `)}]::text[]`;
+  const empty = sql`array[]::text[]`;
+  await db.execute(sql`
+    insert into audit_log (id, organization_id, organization_name, project_id, project_name, action, action_detail, actor_id, actor_email, actor_type,
+                           client_ip, start_time, end_time, result, error_message, surface, locations, target_ids, target_names, target_type)
+    select ${randomUUID()}, o.id, o.name, null, null, ${e.action}, ${e.actionDetail}, ${e.actorId}, ${e.actorName}, 'SCIM',
+           ${e.clientIp}, ${e.startTime.toISOString()}, ${new Date().toISOString()}, 'OK', '', 'SCIM', ${empty},
+           ${e.targetIds.length ? textArray(e.targetIds) : empty}, ${e.targetNames.length ? textArray(e.targetNames) : empty}, ${e.targetType}
+    from organizations o where o.id = ${e.organizationId}`);
+}
+
+export async function updatePerson(
+  db: Database,
+  input: { orgId: string; userId: string; integrationId: string; now: Date; accountName?: string } & PersonFields,
+): Promise<void> {
+  await db
+    .update(memberships)
+    .set({
+      status: input.status,
+      scimUserName: input.scimUserName,
+      externalId: input.externalId,
+      scimAttributes: input.scimAttributes,
+      scimIntegrationId: sql`coalesce(${memberships.scimIntegrationId}, ${input.integrationId})`,
+      updatedAt: input.now,
+    })
+    .where(and(eq(memberships.organizationId, input.orgId), eq(memberships.userId, input.userId)));
+  if (input.accountName !== undefined) await db.update(users).set({ name: input.accountName }).where(eq(users.id, input.userId));
+}
+
+/** Active owners of the organization other than this person. */
+export async function otherActiveOwners(db: Database, orgId: string, userId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(memberships)
+    .where(and(eq(memberships.organizationId, orgId), eq(memberships.relation, "owner"), eq(memberships.status, "active"), ne(memberships.userId, userId)));
+  return row?.n ?? 0;
+}
+
+/** Removes the person from the organization: their bindings and group memberships there go too (the account stays). */
+export async function deletePerson(db: Database, orgId: string, userId: string): Promise<boolean> {
+  await db.delete(roleBindings).where(and(eq(roleBindings.organizationId, orgId), eq(roleBindings.userId, userId)));
+  await db
+    .delete(scimGroupMembers)
+    .where(and(eq(scimGroupMembers.userId, userId), inArray(scimGroupMembers.groupId, db.select({ id: scimGroups.id }).from(scimGroups).where(eq(scimGroups.organizationId, orgId)))));
+  const gone = await db
+    .delete(memberships)
+    .where(and(eq(memberships.organizationId, orgId), eq(memberships.userId, userId)))
+    .returning({ userId: memberships.userId });
+  return gone.length > 0;
+}
+
+/** Display names of people, by user id. */
+export async function displayNames(db: Database, orgId: string, userIds: string[]): Promise<Map<string, string>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db
+    .select({ userId: memberships.userId, display: sql<string>`coalesce(${memberships.scimAttributes}->>'displayName', nullif(${users.name}, ''), ${userNameSql})` })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(and(eq(memberships.organizationId, orgId), inArray(memberships.userId, userIds)));
+  return new Map(rows.map((r) => [r.userId, r.display]));
+}
+
+/** Which of these ids are people of the organization. */
+export async function peopleAmong(db: Database, orgId: string, userIds: string[]): Promise<Set<string>> {
+  if (userIds.length === 0) return new Set();
+  const rows = await db
+    .select({ userId: memberships.userId })
+    .from(memberships)
+    .where(and(eq(memberships.organizationId, orgId), inArray(memberships.userId, userIds)));
+  return new Set(rows.map((r) => r.userId));
+}
+
+// ---------------------------------------------------------------- groups
+
+export type GroupRow = typeof scimGroups.$inferSelect;
+
+function groupCondition(f: Filter): SQL {
+  if (f.op === "and" || f.op === "or") {
+    const parts = f.filters.map(groupCondition);
+    return (f.op === "and" ? and(...parts) : or(...parts)) ?? sql`true`;
+  }
+  if (f.op === "not") return sql`not (${groupCondition(f.filter)})`;
+  if (f.op === "[]") {
+    if (lowerAttr(f.attrPath) !== "members") throw new ScimFilterError("value filters are supported on members only");
+    return groupCondition(prefixed(f.valFilter, "members"));
+  }
+  const e = f as AttrExp;
+  const attr = lowerAttr(e.attrPath);
+  const value = "compValue" in e ? e.compValue : undefined;
+  switch (attr) {
+    case "displayname":
+      return stringCompare(sql`${scimGroups.displayName}`, f.op, value, "displayName");
+    case "externalid":
+      if (f.op === "eq" && typeof value === "string") return eq(scimGroups.externalId, value);
+      return stringCompare(sql`${scimGroups.externalId}`, f.op, value, "externalId");
+    case "id":
+      if (f.op === "eq" && typeof value === "string") return eq(scimGroups.id, value);
+      return stringCompare(sql`${scimGroups.id}`, f.op, value, "id");
+    case "members":
+    case "members.value":
+      if (f.op !== "eq" || typeof value !== "string") throw new ScimFilterError("members.value is compared with eq");
+      return sql`exists (select 1 from scim_group_members gm where gm.group_id = ${scimGroups.id} and gm.user_id = ${value})`;
+    default:
+      throw new ScimFilterError(`filtering on ${e.attrPath} is not supported`);
+  }
+}
+
+export async function listGroups(db: Database, integrationId: string, filter: string | undefined, page: Page): Promise<{ total: number; rows: GroupRow[] }> {
+  const where = and(eq(scimGroups.integrationId, integrationId), filter ? groupCondition(parseFilter(filter)) : undefined);
+  const [total] = await db.select({ n: count() }).from(scimGroups).where(where);
+  const rows = page.limit > 0 ? await db.select().from(scimGroups).where(where).orderBy(asc(scimGroups.createdAt), asc(scimGroups.id)).offset(page.offset).limit(page.limit) : [];
+  return { total: total?.n ?? 0, rows };
+}
+
+export async function findGroup(db: Database, integrationId: string, groupId: string): Promise<GroupRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(scimGroups)
+    .where(and(eq(scimGroups.integrationId, integrationId), eq(scimGroups.id, groupId)));
+  return row;
+}
+
+export async function findGroupByName(db: Database, integrationId: string, displayName: string, exceptId?: string): Promise<GroupRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(scimGroups)
+    .where(
+      and(
+        eq(scimGroups.integrationId, integrationId),
+        sql`lower(${scimGroups.displayName}) = lower(${displayName})`,
+        exceptId ? ne(scimGroups.id, exceptId) : undefined,
+      ),
+    )
+    .limit(1);
+  return row;
+}
+
+export async function groupMemberIds(db: Database, groupIds: string[]): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>(groupIds.map((id) => [id, []]));
+  if (groupIds.length === 0) return out;
+  const rows = await db
+    .select({ groupId: scimGroupMembers.groupId, userId: scimGroupMembers.userId })
+    .from(scimGroupMembers)
+    .where(inArray(scimGroupMembers.groupId, groupIds))
+    .orderBy(asc(scimGroupMembers.createdAt), asc(scimGroupMembers.userId));
+  for (const r of rows) out.get(r.groupId)?.push(r.userId);
+  return out;
+}
+
+export async function insertGroup(
+  db: Database,
+  input: { orgId: string; integrationId: string; displayName: string; externalId: string | null; now: Date },
+): Promise<GroupRow> {
+  const [row] = await db
+    .insert(scimGroups)
+    .values({ id: randomUUID(), organizationId: input.orgId, integrationId: input.integrationId, displayName: input.displayName, externalId: input.externalId, createdAt: input.now, updatedAt: input.now })
+    .returning();
+  if (!row) throw new Error("group insert returned nothing");
+  return row;
+}
+
+export async function updateGroup(db: Database, groupId: string, input: { displayName: string; externalId: string | null; now: Date }): Promise<void> {
+  await db.update(scimGroups).set({ displayName: input.displayName, externalId: input.externalId, updatedAt: input.now }).where(eq(scimGroups.id, groupId));
+}
+
+export async function setGroupMembers(db: Database, groupId: string, add: string[], remove: string[], now: Date): Promise<void> {
+  if (remove.length) await db.delete(scimGroupMembers).where(and(eq(scimGroupMembers.groupId, groupId), inArray(scimGroupMembers.userId, remove)));
+  if (add.length) await db.insert(scimGroupMembers).values(add.map((userId) => ({ groupId, userId, createdAt: now }))).onConflictDoNothing();
+}
+
+export async function deleteGroup(db: Database, groupId: string): Promise<void> {
+  await db.delete(roleBindings).where(eq(roleBindings.viaGroupId, groupId));
+  await db.delete(scimGroups).where(eq(scimGroups.id, groupId));
+}
+
+// ---------------------------------------------------------------- group → role mappings
+
+export interface MappingInput {
+  group_display_name: string;
+  role_id: string;
+  scope_type: string;
+  scope_object_id: string;
+}
+
+export async function listGroupMappings(db: Database, integrationId: string): Promise<Array<MappingInput & { role_name: string }>> {
+  const rows = await db
+    .select({ m: scimGroupMappings, roleName: roles.roleName })
+    .from(scimGroupMappings)
+    .innerJoin(roles, eq(roles.id, scimGroupMappings.roleId))
+    .where(eq(scimGroupMappings.integrationId, integrationId))
+    .orderBy(asc(sql`lower(${scimGroupMappings.groupDisplayName})`), asc(roles.roleName), asc(scimGroupMappings.scopeType), asc(scimGroupMappings.scopeObjectId));
+  return rows.map(({ m, roleName }) => ({
+    group_display_name: m.groupDisplayName,
+    role_id: m.roleId,
+    role_name: roleName,
+    scope_type: m.scopeType,
+    scope_object_id: m.scopeObjectId,
+  }));
+}
+
+export async function replaceGroupMappings(db: Database, orgId: string, integrationId: string, mappings: MappingInput[]): Promise<void> {
+  await db.delete(scimGroupMappings).where(eq(scimGroupMappings.integrationId, integrationId));
+  if (mappings.length) {
+    await db.insert(scimGroupMappings).values(
+      mappings.map((m) => ({
+        id: randomUUID(),
+        organizationId: orgId,
+        integrationId,
+        groupDisplayName: m.group_display_name,
+        roleId: m.role_id,
+        scopeType: m.scope_type,
+        scopeObjectId: m.scope_object_id,
+      })),
+    );
+  }
+}
+
+export interface BindingChange {
+  userId: string;
+  groupId: string;
+  roleId: string;
+  scopeType: string;
+  scopeObjectId: string;
+}
+
+const changeKey = (b: BindingChange) => `${b.userId}|${b.groupId}|${b.roleId}|${b.scopeType}|${b.scopeObjectId}`;
+
+/**
+ * The group-granted bindings that should exist for these groups (their members × the mappings
+ * of their names) against those that do: what to create and what to delete. With `mappings`,
+ * judged against those mappings instead of the stored ones (a preview).
+ */
+export async function groupBindingDiff(
+  db: Database,
+  integrationId: string,
+  groupIds: string[] | "all",
+  mappings?: MappingInput[],
+): Promise<{ create: BindingChange[]; remove: Array<BindingChange & { id: string }> }> {
+  const groups = await db
+    .select({ id: scimGroups.id, name: scimGroups.displayName })
+    .from(scimGroups)
+    .where(and(eq(scimGroups.integrationId, integrationId), groupIds === "all" ? undefined : inArray(scimGroups.id, groupIds.length ? groupIds : [""])));
+  const ids = groups.map((g) => g.id);
+  const maps = mappings ?? (await listGroupMappings(db, integrationId));
+  const byName = new Map<string, MappingInput[]>();
+  for (const m of maps) {
+    const key = m.group_display_name.toLowerCase();
+    byName.set(key, [...(byName.get(key) ?? []), m]);
+  }
+  const members = await groupMemberIds(db, ids);
+  const desired = new Map<string, BindingChange>();
+  for (const g of groups) {
+    for (const m of byName.get(g.name.toLowerCase()) ?? []) {
+      for (const userId of members.get(g.id) ?? []) {
+        const b = { userId, groupId: g.id, roleId: m.role_id, scopeType: m.scope_type, scopeObjectId: m.scope_object_id };
+        desired.set(changeKey(b), b);
+      }
+    }
+  }
+  const existing = ids.length
+    ? await db
+        .select({ id: roleBindings.id, userId: roleBindings.userId, groupId: roleBindings.viaGroupId, roleId: roleBindings.roleId, scopeType: roleBindings.scopeType, scopeObjectId: roleBindings.scopeObjectId })
+        .from(roleBindings)
+        .where(inArray(roleBindings.viaGroupId, ids))
+    : [];
+  const have = new Set(existing.map(changeKey));
+  return {
+    create: [...desired.values()].filter((b) => !have.has(changeKey(b))),
+    remove: existing.filter((b) => !desired.has(changeKey(b))),
+  };
+}
+
+/** Brings the group-granted bindings of these groups in line with their members and the mappings (inside the caller's transaction). */
+export async function syncGroupBindings(db: Database, orgId: string, integrationId: string, groupIds: string[] | "all"): Promise<{ created: number; removed: number }> {
+  const diff = await groupBindingDiff(db, integrationId, groupIds);
+  if (diff.remove.length) await db.delete(roleBindings).where(inArray(roleBindings.id, diff.remove.map((b) => b.id)));
+  if (diff.create.length) {
+    await db
+      .insert(roleBindings)
+      .values(
+        diff.create.map((b) => ({
+          id: randomUUID(),
+          organizationId: orgId,
+          userId: b.userId,
+          roleId: b.roleId,
+          scopeType: b.scopeType,
+          scopeObjectId: b.scopeObjectId,
+          viaGroupId: b.groupId,
+        })),
+      )
+      .onConflictDoNothing();
+  }
+  return { created: diff.create.length, removed: diff.remove.length };
+}
+
+/** Groups of the integration this person is in. */
+export async function groupsOfPerson(db: Database, orgId: string, userId: string): Promise<Array<{ id: string; displayName: string }>> {
+  return db
+    .select({ id: scimGroups.id, displayName: scimGroups.displayName })
+    .from(scimGroupMembers)
+    .innerJoin(scimGroups, eq(scimGroups.id, scimGroupMembers.groupId))
+    .where(and(eq(scimGroupMembers.userId, userId), eq(scimGroups.organizationId, orgId)))
+    .orderBy(asc(scimGroups.displayName));
+}
+
+// ---------------------------------------------------------------- the integration page
+
+/** People this integration provisioned or matched, and its groups, with their counts: computed, never stored. */
+export async function integrationCounts(db: Database, integrationIds: string[]): Promise<Map<string, { users: number; groups: number }>> {
+  const out = new Map<string, { users: number; groups: number }>(integrationIds.map((id) => [id, { users: 0, groups: 0 }]));
+  if (integrationIds.length === 0) return out;
+  const people = await db
+    .select({ id: memberships.scimIntegrationId, n: count() })
+    .from(memberships)
+    .where(inArray(memberships.scimIntegrationId, integrationIds))
+    .groupBy(memberships.scimIntegrationId);
+  for (const r of people) if (r.id) out.get(r.id)!.users = r.n;
+  const groups = await db
+    .select({ id: scimGroups.integrationId, n: count() })
+    .from(scimGroups)
+    .where(inArray(scimGroups.integrationId, integrationIds))
+    .groupBy(scimGroups.integrationId);
+  for (const r of groups) out.get(r.id)!.groups = r.n;
+  return out;
+}
+
+export async function provisionedPeople(db: Database, orgId: string, integrationId: string, limit: number) {
+  return db
+    .select({
+      id: memberships.userId,
+      user_name: sql<string>`${userNameSql}`,
+      email: users.email,
+      display_name: sql<string>`coalesce(${memberships.scimAttributes}->>'displayName', ${users.name})`,
+      status: memberships.status,
+      updated_at: memberships.updatedAt,
+    })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(and(eq(memberships.organizationId, orgId), eq(memberships.scimIntegrationId, integrationId)))
+    .orderBy(asc(memberships.createdAt), asc(memberships.userId))
+    .limit(limit);
+}
+
+export async function provisionedGroups(db: Database, integrationId: string, limit: number) {
+  return db
+    .select({
+      id: scimGroups.id,
+      display_name: scimGroups.displayName,
+      external_id: scimGroups.externalId,
+      member_count: sql<number>`(select count(*)::int from scim_group_members gm where gm.group_id = ${scimGroups.id})`,
+      updated_at: scimGroups.updatedAt,
+    })
+    .from(scimGroups)
+    .where(eq(scimGroups.integrationId, integrationId))
+    .orderBy(asc(scimGroups.displayName))
+    .limit(limit);
+}
+
+
+/** Binding changes with the names a person reads: e-mail, group, role. */
+export async function describeBindingChanges(db: Database, changes: BindingChange[]) {
+  const userIds = [...new Set(changes.map((c) => c.userId))];
+  const groupIds = [...new Set(changes.map((c) => c.groupId))];
+  const roleIds = [...new Set(changes.map((c) => c.roleId))];
+  const emails = new Map(
+    (userIds.length ? await db.select({ id: users.id, email: users.email }).from(users).where(inArray(users.id, userIds)) : []).map((r) => [r.id, r.email]),
+  );
+  const groupNames = new Map(
+    (groupIds.length ? await db.select({ id: scimGroups.id, name: scimGroups.displayName }).from(scimGroups).where(inArray(scimGroups.id, groupIds)) : []).map((r) => [r.id, r.name]),
+  );
+  const roleNames = new Map((roleIds.length ? await db.select({ id: roles.id, name: roles.roleName }).from(roles).where(inArray(roles.id, roleIds)) : []).map((r) => [r.id, r.name]));
+  return changes.map((c) => ({
+    user_id: c.userId,
+    email: emails.get(c.userId) ?? "",
+    group_id: c.groupId,
+    group_display_name: groupNames.get(c.groupId) ?? "",
+    role_id: c.roleId,
+    role_name: roleNames.get(c.roleId) ?? "",
+    scope_type: c.scopeType,
+    scope_object_id: c.scopeObjectId,
+  }));
+}
+
+/**
+ * Refreshes the planner's statistics of the tables provisioning grows. PostgreSQL's autovacuum
+ * does this by itself; PGlite has no background worker, so without it the planner keeps judging
+ * a 10,000-person organization by the handful of rows it had, and picks scans over lookups.
+ */
+export async function refreshProvisioningStatistics(db: Database): Promise<void> {
+  await db.execute(sql`analyze users, memberships, role_bindings, scim_groups, scim_group_members`);
+}
