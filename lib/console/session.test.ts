@@ -6,6 +6,7 @@ import { handleCloudRequest } from "@/lib/console/bff";
 import { cloudFetch } from "@/lib/console/gateway-client";
 import { operationPath } from "@/lib/contract/operations";
 import { createConsoleTestbed, type ConsoleTestbed } from "@/lib/console/testing";
+import { opPath } from "@/lib/gateway/testing";
 import { apiKeys } from "@/lib/gateway/store/schema/identity";
 import { sessionCookieName } from "./cookies";
 import { getAuthOptions } from "./auth-options";
@@ -65,7 +66,7 @@ describe("the session a request's cookies name", () => {
 
   it("ends at once when SCIM suspends the person, and a sign-in after reactivation works", async () => {
     const orgId = bed.t.demo.organization_id;
-    const created = await bed.t.json<{ api_key_info: { api_key: string } }>("owner", "POST", `/organizations/${orgId}/scim/integrations`, {
+    const created = await bed.t.json<{ api_key_info: { api_key: string } }>("owner", "POST", opPath("createSCIMIntegration", { org_id: orgId }), {
       body: { name: "Session test", identity_provider: "okta", token: { alias: "t", expires_at: new Date(Date.now() + 86_400_000).toISOString() } },
     });
     const active = (value: boolean) =>
@@ -74,7 +75,7 @@ describe("the session a request's cookies name", () => {
         headers: { authorization: `Bearer ${created.body.api_key_info.api_key}`, "content-type": "application/scim+json" },
         body: JSON.stringify({ schemas: ["urn:ietf:params:scim:api:messages:2.0:PatchOp"], Operations: [{ op: "replace", path: "active", value }] }),
       });
-    const s = await signedInRequest("member", "/api/cloud/v1/iam/roles");
+    const s = await signedInRequest("member", `/api/cloud${operationPath("listRoles")}`);
     expect((await through(s.request(), s.state)).status).toBe(200);
     expect((await active(false)).status).toBe(200);
     try {
@@ -84,7 +85,7 @@ describe("the session a request's cookies name", () => {
       expect((await active(true)).status).toBe(200);
     }
     expect(await s.state()).toEqual({ status: "revoked" });
-    const again = await signedInRequest("member", "/api/cloud/v1/iam/roles");
+    const again = await signedInRequest("member", `/api/cloud${operationPath("listRoles")}`);
     expect((await through(again.request(), again.state)).status).toBe(200);
   });
 

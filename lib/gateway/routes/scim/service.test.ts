@@ -3,7 +3,7 @@ import { serve, type ServerType } from "@hono/node-server";
 import { and, desc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLog, roleBindings, roles, scimIntegrations, scimTokens } from "../../store/schema";
-import { createTestGateway, type TestGateway } from "../../testing";
+import { createTestGateway, opPath, type TestGateway } from "../../testing";
 
 /**
  * The SCIM 2.0 service over real HTTP, replaying the request sequences Okta's and Microsoft
@@ -48,7 +48,7 @@ async function scim(token: string | null, method: string, path: string, body?: u
 const future = (days = 30) => new Date(Date.now() + days * 86_400_000).toISOString();
 
 async function newIntegration(name: string, provider: string): Promise<{ id: string; token: string }> {
-  const res = await t.json<{ integration: { id: string }; api_key_info: { api_key: string } }>("owner", "POST", `/organizations/${orgId}/scim/integrations`, {
+  const res = await t.json<{ integration: { id: string }; api_key_info: { api_key: string } }>("owner", "POST", opPath("createSCIMIntegration", { org_id: orgId }), {
     body: { name, identity_provider: provider, token: { alias: `${provider}-token`, expires_at: future() } },
   });
   expect(res.status).toBe(200);
@@ -82,9 +82,9 @@ describe("authentication and discovery", () => {
     await t.gateway.store.db.update(scimTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(scimTokens.integrationId, extra.id));
     expect((await scim(extra.token, "GET", "/Users")).status).toBe(401);
     await t.gateway.store.db.update(scimTokens).set({ expiresAt: new Date(Date.now() + 86_400_000) }).where(eq(scimTokens.integrationId, extra.id));
-    expect((await t.call("owner", "PATCH", `/organizations/${orgId}/scim/integrations/${extra.id}`, { body: { status: "inactive" } })).status).toBe(200);
+    expect((await t.call("owner", "PATCH", opPath("updateSCIMIntegration", { org_id: orgId, integration_id: extra.id }), { body: { status: "inactive" } })).status).toBe(200);
     expect((await scim(extra.token, "GET", "/Users")).status).toBe(401);
-    expect((await t.call("owner", "DELETE", `/organizations/${orgId}/scim/integrations/${extra.id}`)).status).toBe(204);
+    expect((await t.call("owner", "DELETE", opPath("deleteSCIMIntegration", { org_id: orgId, integration_id: extra.id }))).status).toBe(204);
     expect((await scim(extra.token, "GET", "/Users")).status).toBe(401);
   });
 
@@ -155,7 +155,7 @@ describe("Okta's provisioning sequence", () => {
   });
 
   it("deactivates with PATCH replace active, which suspends: the person's API key is refused 403, then restored", async () => {
-    const orgCall = () => t.call("member", "GET", `/organizations/${orgId}/scim/integrations`);
+    const orgCall = () => t.call("member", "GET", opPath("listSCIMIntegrations", { org_id: orgId }));
     expect((await orgCall()).status).toBe(200);
     const off = await scim(oktaToken, "PATCH", `/Users/${t.demo.member.user_id}`, { schemas: [PATCH], Operations: [{ op: "replace", value: { active: false } }] });
     expect(off.status).toBe(200);
@@ -175,7 +175,7 @@ describe("Okta's provisioning sequence", () => {
     expect(off.body).toMatchObject({ scimType: "mutability", status: "400" });
     const del = await scim(oktaToken, "DELETE", `/Users/${owner}`);
     expect(del.status).toBe(400);
-    expect((await t.call("owner", "GET", `/organizations/${orgId}/scim/integrations`)).status).toBe(200);
+    expect((await t.call("owner", "GET", opPath("listSCIMIntegrations", { org_id: orgId }))).status).toBe(200);
   });
 
   it("files every change as an SCIM audit entry with the integration as actor", async () => {
@@ -187,7 +187,7 @@ describe("Okta's provisioning sequence", () => {
 
   it("manages groups as Okta does, and group mappings grant role bindings", async () => {
     const [creator] = await t.gateway.store.db.select().from(roles).where(and(eq(roles.organizationId, orgId), eq(roles.roleName, "Billing Viewer")));
-    const put = await t.json<{ mappings: unknown[] }>("owner", "PUT", `/organizations/${orgId}/scim/integrations/${oktaIntegration}/group-mappings`, {
+    const put = await t.json<{ mappings: unknown[] }>("owner", "PUT", opPath("putSCIMGroupMappings", { org_id: orgId, integration_id: oktaIntegration }), {
       body: { mappings: [{ group_display_name: "engineering", role_id: creator!.id, scope_type: "org", scope_object_id: orgId }] },
     });
     expect(put.status).toBe(200);
@@ -199,13 +199,13 @@ describe("Okta's provisioning sequence", () => {
       Operations: [{ op: "add", path: "members", value: [{ value: t.demo.member.user_id, display: t.demo.member.email }] }],
     });
     expect(add.status).toBe(200);
-    const bindings = await t.json<{ role_bindings: Array<{ role_id: string; via_group_id?: string; id: string }> }>("owner", "GET", "/iam/role-bindings", {
+    const bindings = await t.json<{ role_bindings: Array<{ role_id: string; via_group_id?: string; id: string }> }>("owner", "GET", opPath("listRoleBindings"), {
       query: { user_id: t.demo.member.user_id },
     });
     const granted = bindings.body.role_bindings.find((b) => b.role_id === creator!.id);
     expect(granted?.via_group_id).toBe(gid);
     // A group-granted binding is not removed through role-binding apply.
-    const refused = await t.json<{ message: string }>("owner", "POST", `/iam/users/${t.demo.member.user_id}/role-bindings`, {
+    const refused = await t.json<{ message: string }>("owner", "POST", opPath("applyRoleBindings", { user_id: t.demo.member.user_id }), {
       body: { bindings_to_create: [], bindings_to_delete: [granted!.id] },
     });
     expect(refused.status).toBe(400);
@@ -292,26 +292,26 @@ describe("Entra ID's provisioning sequence", () => {
   it("grants the mapped bindings; a suspended member's bindings have no effect until restored", async () => {
     const [auditor] = await t.gateway.store.db.select().from(roles).where(and(eq(roles.organizationId, orgId), eq(roles.roleName, "Auditor")));
     const mapping = { group_display_name: "Finance", role_id: auditor!.id, scope_type: "org", scope_object_id: orgId };
-    const preview = await t.json<{ bindings_to_create: Array<{ user_id: string }> }>("owner", "PUT", `/organizations/${orgId}/scim/integrations/${entraIntegration}/group-mappings`, {
+    const preview = await t.json<{ bindings_to_create: Array<{ user_id: string }> }>("owner", "PUT", opPath("putSCIMGroupMappings", { org_id: orgId, integration_id: entraIntegration }), {
       query: { dry_run: "true" },
       body: { mappings: [mapping] },
     });
     expect(preview.status).toBe(200);
     expect(preview.body.bindings_to_create.map((b) => b.user_id)).toEqual([t.demo.member.user_id]);
-    expect((await t.json<{ mappings: unknown[] }>("owner", "GET", `/organizations/${orgId}/scim/integrations/${entraIntegration}/group-mappings`)).body.mappings).toEqual([]);
-    const applied = await t.json<{ mappings: unknown[] }>("owner", "PUT", `/organizations/${orgId}/scim/integrations/${entraIntegration}/group-mappings`, { body: { mappings: [mapping] } });
+    expect((await t.json<{ mappings: unknown[] }>("owner", "GET", opPath("getSCIMGroupMappings", { org_id: orgId, integration_id: entraIntegration }))).body.mappings).toEqual([]);
+    const applied = await t.json<{ mappings: unknown[] }>("owner", "PUT", opPath("putSCIMGroupMappings", { org_id: orgId, integration_id: entraIntegration }), { body: { mappings: [mapping] } });
     expect(applied.body.mappings).toHaveLength(1);
     const held = await t.gateway.store.db.select().from(roleBindings).where(and(eq(roleBindings.viaGroupId, groupId), eq(roleBindings.userId, t.demo.member.user_id)));
     expect(held).toHaveLength(1);
     // The member may refuse mapping changes: owner only.
-    expect((await t.call("member", "PUT", `/organizations/${orgId}/scim/integrations/${entraIntegration}/group-mappings`, { body: { mappings: [] } })).status).toBe(403);
+    expect((await t.call("member", "PUT", opPath("putSCIMGroupMappings", { org_id: orgId, integration_id: entraIntegration }), { body: { mappings: [] } })).status).toBe(403);
     // Removing the mapping removes the bindings.
-    await t.call("owner", "PUT", `/organizations/${orgId}/scim/integrations/${entraIntegration}/group-mappings`, { body: { mappings: [] } });
+    await t.call("owner", "PUT", opPath("putSCIMGroupMappings", { org_id: orgId, integration_id: entraIntegration }), { body: { mappings: [] } });
     expect(await t.gateway.store.db.select().from(roleBindings).where(eq(roleBindings.viaGroupId, groupId))).toHaveLength(0);
   });
 
   it("refuses bad mappings with a 400 naming the field", async () => {
-    const res = await t.json<{ message: string }>("owner", "PUT", `/organizations/${orgId}/scim/integrations/${entraIntegration}/group-mappings`, {
+    const res = await t.json<{ message: string }>("owner", "PUT", opPath("putSCIMGroupMappings", { org_id: orgId, integration_id: entraIntegration }), {
       body: { mappings: [{ group_display_name: "x", role_id: "nope", scope_type: "org", scope_object_id: orgId }] },
     });
     expect(res.status).toBe(400);
@@ -396,8 +396,8 @@ describe("error cases", () => {
 
 describe("the integration's computed numbers", () => {
   it("counts the people the integration provisioned, never a seeded number", async () => {
-    const res = await t.json<{ user_count: number }>("owner", "GET", `/organizations/${orgId}/scim/integrations/${oktaIntegration}`);
-    const provisioned = await t.json<{ user_count: number; users: unknown[]; groups: unknown[] }>("owner", "GET", `/organizations/${orgId}/scim/integrations/${oktaIntegration}/provisioned`);
+    const res = await t.json<{ user_count: number }>("owner", "GET", opPath("getSCIMIntegration", { org_id: orgId, integration_id: oktaIntegration }));
+    const provisioned = await t.json<{ user_count: number; users: unknown[]; groups: unknown[] }>("owner", "GET", opPath("getSCIMIntegrationProvisioned", { org_id: orgId, integration_id: oktaIntegration }));
     expect(provisioned.status).toBe(200);
     expect(res.body.user_count).toBe(provisioned.body.user_count);
     expect(provisioned.body.user_count).toBe(provisioned.body.users.length);
