@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 
 test("the home page loads and links to sign-in", async ({ page }) => {
   const response = await page.goto("/");

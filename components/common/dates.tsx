@@ -1,5 +1,6 @@
 "use client";
 
+import { useSyncExternalStore } from "react";
 import { Badge } from "@/components/ui/badge";
 import { relativeTime } from "@/lib/relative-time";
 
@@ -28,12 +29,23 @@ export function DateText({ value, withTime, empty = "—" }: { value: string | u
   );
 }
 
-/** "3 hours ago"; the exact time in the tooltip. */
+const subscribe = () => () => {};
+
+/**
+ * "3 hours ago"; the exact time in the tooltip. The server, and the browser while it hydrates,
+ * write the exact time (the same text on both sides); the relative words follow once the page
+ * runs in the browser, so the server's clock and the browser's never have to agree.
+ */
 export function RelativeTime({ value, empty = "Never" }: { value: string | undefined; empty?: string }) {
+  const hydrated = useSyncExternalStore(
+    subscribe,
+    () => true,
+    () => false,
+  );
   if (!value || Number.isNaN(Date.parse(value))) return <span className="text-slate-500 dark:text-slate-400">{empty}</span>;
   return (
-    <time dateTime={value} title={formatDateTime(value)} suppressHydrationWarning>
-      {relativeTime(new Date(value))}
+    <time dateTime={value} title={formatDateTime(value)}>
+      {hydrated ? relativeTime(new Date(value)) : formatDateTime(value)}
     </time>
   );
 }

@@ -7,7 +7,7 @@ import { EmptyState } from "@/components/ui/states";
 import { QueryState } from "@/components/ui/query-state";
 import { useQuery, type UseQueryResult } from "@tanstack/react-query";
 import { overviewQueries } from "./queries";
-import { relativeTime } from "@/lib/relative-time";
+import { RelativeTime } from "@/components/common/dates";
 import { SpendSparkline } from "./spend-sparkline";
 import { compareCodeUnits, formatUsd } from "@/lib/format";
 
@@ -138,7 +138,7 @@ export function AuditWidget({ orgId }: { orgId: string }) {
                     {e.action_detail || e.action} {e.target_names?.length ? <span className="font-normal text-slate-500">· {e.target_names.join(", ")}</span> : null}
                   </p>
                   <p className="truncate text-xs text-slate-500">
-                    {e.actor_email} via {e.surface} · <time dateTime={e.start_time}>{relativeTime(new Date(e.start_time))}</time>
+                    {e.actor_email} via {e.surface} · <RelativeTime value={e.start_time} />
                   </p>
                 </div>
                 <Badge tone={RESULT_TONE[e.result] ?? "bad"}>{e.result}</Badge>
@@ -153,12 +153,14 @@ export function AuditWidget({ orgId }: { orgId: string }) {
 
 export function ReservationsWidget({ orgId }: { orgId: string }) {
   const state = useQuery(overviewQueries(orgId).reservations);
+  // GPUs in use count against effective reservations only (not pending, expired or cancelled ones).
+  const effective = useQuery(overviewQueries(orgId).effectiveReservations);
   return (
     <Widget title="Reservations" description="Reserved capacity at a glance" what="reservations" state={state}>
       {(data) => {
         if (data.items.length === 0) return <EmptyState title="No reservations" />;
-        const quantity = data.items.reduce((n, r) => n + r.quantity, 0);
-        const used = data.items.reduce((n, r) => n + r.used_quantity, 0);
+        const quantity = effective.data ? effective.data.items.reduce((n, r) => n + r.quantity, 0) : null;
+        const used = effective.data ? effective.data.items.reduce((n, r) => n + r.used_quantity, 0) : null;
         // The next contract to end: ended ones are history, not what comes next.
         const today = new Date().toISOString().slice(0, 10);
         const next = data.items
@@ -167,7 +169,7 @@ export function ReservationsWidget({ orgId }: { orgId: string }) {
         return (
           <dl className="grid grid-cols-3 gap-4">
             <Stat label="Reservations" value={data.items.length} />
-            <Stat label="Used / reserved" value={`${used} / ${quantity}`} />
+            <Stat label="GPUs used / reserved (effective)" value={used === null || quantity === null ? "…" : `${used} / ${quantity}`} />
             <Stat label="Next end" value={<span className="text-base">{next ? next.contract_end_date.slice(0, 10) : "—"}</span>} />
           </dl>
         );

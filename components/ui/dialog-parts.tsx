@@ -2,6 +2,7 @@
 
 import { X } from "lucide-react";
 import { Dialog as D } from "radix-ui";
+import { useRef } from "react";
 import type * as React from "react";
 import { cn } from "@/lib/utils";
 
@@ -23,15 +24,43 @@ interface DialogContentProps {
   dismissible?: boolean;
 }
 
-/** An accessible modal: focus trapped, Escape and the close button dismiss unless told not to. */
+/** The control outside any dialog that last opened one. */
+let lastOpener: HTMLElement | null = null;
+
+/**
+ * Where the focus returns when the dialog closes: the control that opened it. A dialog opened by
+ * another one as it closes (a create form, then its one-time secret) had the focus handed to it by
+ * nothing on the page, so it returns to what opened the first.
+ */
+function useReturnFocus() {
+  const opener = useRef<HTMLElement | null>(null);
+  return {
+    onOpenAutoFocus: () => {
+      const active = document.activeElement;
+      if (active instanceof HTMLElement && active !== document.body && !active.closest('[role="dialog"], [role="alertdialog"]')) lastOpener = active;
+      opener.current = lastOpener;
+    },
+    onCloseAutoFocus: (e: Event) => {
+      const target = opener.current;
+      if (!target?.isConnected) return;
+      e.preventDefault();
+      target.focus();
+    },
+  };
+}
+
+/** An accessible modal: focus trapped, Escape and the close button dismiss unless told not to; focus returns to its opener. */
 export function DialogContent({ title, description, children, className, dismissible = true }: DialogContentProps) {
   const block = (e: Event) => {
     if (!dismissible) e.preventDefault();
   };
+  const focus = useReturnFocus();
   return (
     <D.Portal>
       <D.Overlay className="fixed inset-0 z-50 bg-black/50 data-[state=open]:animate-in" />
       <D.Content
+        onOpenAutoFocus={focus.onOpenAutoFocus}
+        onCloseAutoFocus={focus.onCloseAutoFocus}
         onEscapeKeyDown={block}
         onPointerDownOutside={block}
         onInteractOutside={block}
