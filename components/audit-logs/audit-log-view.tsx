@@ -162,7 +162,7 @@ function ActorCell({ entry }: { entry: LogEntry }) {
   return (
     <span>
       {entry.actor_email || entry.actor_id}
-      {entry.actor_type && entry.actor_type !== "user" ? <span className="ml-1 text-xs text-slate-500">({entry.actor_type})</span> : null}
+      {entry.actor_type && entry.actor_type !== "user" ? <span className="ml-1 text-xs text-slate-500 dark:text-slate-400">({entry.actor_type})</span> : null}
     </span>
   );
 }

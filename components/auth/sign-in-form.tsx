@@ -24,7 +24,7 @@ type Pending = "api-key" | "owner" | "member" | null;
 const inputClass =
   "mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm outline-none placeholder:text-slate-400 " +
   "focus-visible:border-brand-500 focus-visible:ring-2 focus-visible:ring-brand-500/40 aria-[invalid=true]:border-red-500 " +
-  "dark:border-slate-700 dark:bg-slate-950 dark:placeholder:text-slate-500";
+  "dark:border-slate-700 dark:bg-slate-950 dark:placeholder:text-slate-500 dark:text-slate-400";
 
 export function SignInForm({ callbackPath, demo, initialError, notice }: SignInFormProps) {
   const [error, setError] = useState<string | null>(initialError);

@@ -195,7 +195,7 @@ function SummaryCard<T>({ title, state, disabled, children }: { title: string; s
       <CardHeader title={title} />
       {disabled ? (
         <CardBody>
-          <p className="text-sm text-slate-500">Choose a valid range.</p>
+          <p className="text-sm text-slate-500 dark:text-slate-400">Choose a valid range.</p>
         </CardBody>
       ) : (
         <QueryState state={state} what={title.toLowerCase()} label={title} lines={2}>

@@ -18,7 +18,7 @@ const COLUMNS: ColumnDef<CatalogImage, unknown>[] = [
     header: "Name",
     accessorFn: (i) => i.name,
     cell: ({ row }) => (
-      <Link href={`/catalog/images/${encodeURIComponent(row.original.id)}`} className="font-medium text-brand-600 hover:underline dark:text-brand-500">
+      <Link href={`/catalog/images/${encodeURIComponent(row.original.id)}`} className="font-medium text-brand-600 hover:underline dark:text-brand-400">
         {row.original.name}
       </Link>
     ),

@@ -94,7 +94,7 @@ export function QuotasWidget({ orgId }: { orgId: string }) {
               <li key={q.programmatic_name ?? q.type}>
                 <div className="flex justify-between text-sm">
                   <span>{q.description ?? q.programmatic_name}</span>
-                  <span className="tabular-nums text-slate-500">
+                  <span className="tabular-nums text-slate-500 dark:text-slate-400">
                     {q.used} / {q.max}
                   </span>
                 </div>
@@ -135,9 +135,9 @@ export function AuditWidget({ orgId }: { orgId: string }) {
               <li key={`${e.start_time}-${i}`} className="flex items-center justify-between gap-3 py-2 text-sm">
                 <div className="min-w-0">
                   <p className="truncate font-medium">
-                    {e.action_detail || e.action} {e.target_names?.length ? <span className="font-normal text-slate-500">· {e.target_names.join(", ")}</span> : null}
+                    {e.action_detail || e.action} {e.target_names?.length ? <span className="font-normal text-slate-500 dark:text-slate-400">· {e.target_names.join(", ")}</span> : null}
                   </p>
-                  <p className="truncate text-xs text-slate-500">
+                  <p className="truncate text-xs text-slate-500 dark:text-slate-400">
                     {e.actor_email} via {e.surface} · <RelativeTime value={e.start_time} />
                   </p>
                 </div>

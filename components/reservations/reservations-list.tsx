@@ -52,7 +52,7 @@ function columns(orgId: string, status: (r: Reservation) => ReservationStatus | 
         <div>
           <Link
             href={`/orgs/${orgId}/reservations/${encodeURIComponent(row.original.id)}`}
-            className="font-medium text-brand-600 hover:underline dark:text-brand-500"
+            className="font-medium text-brand-600 hover:underline dark:text-brand-400"
           >
             {row.original.product_line}
           </Link>

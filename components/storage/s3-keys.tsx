@@ -129,7 +129,7 @@ export function S3KeysView({ orgId, userId, connection }: { orgId: string; userI
 
 function s3KeyColumns(userId: string, canManageOthers: boolean, onDelete: (key: S3Key) => void): ColumnDef<S3Key, unknown>[] {
   return [
-  { accessorKey: "alias", header: "Alias", cell: ({ row }) => row.original.alias || <span className="text-slate-500">(no alias)</span> },
+  { accessorKey: "alias", header: "Alias", cell: ({ row }) => row.original.alias || <span className="text-slate-500 dark:text-slate-400">(no alias)</span> },
   { accessorKey: "access_key_id", header: "Access key ID", cell: ({ row }) => <code className="font-mono text-xs">{row.original.access_key_id}</code> },
   {
     accessorKey: "status",

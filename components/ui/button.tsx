@@ -13,7 +13,7 @@ export const buttonVariants = cva(
         danger: "bg-red-600 text-white hover:bg-red-700",
         /** A destructive action that should not shout: delete in a row of actions. */
         "ghost-danger": "text-red-700 hover:bg-red-50 dark:text-red-400 dark:hover:bg-red-950",
-        link: "text-brand-600 underline-offset-4 hover:underline dark:text-brand-500",
+        link: "text-brand-600 underline-offset-4 hover:underline dark:text-brand-400",
       },
       size: { sm: "h-8 px-3", md: "h-9 px-4", lg: "h-10 px-5", icon: "size-9", inline: "h-auto p-0" },
       /** Where the content sits: centered, or label and icon at both ends (a picker's button). */

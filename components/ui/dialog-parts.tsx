@@ -75,7 +75,7 @@ export function DialogContent({ title, description, children, className, dismiss
         </div>
         {children}
         {dismissible ? (
-          <D.Close className="absolute right-3 top-3 rounded p-1 text-slate-500 hover:bg-slate-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 dark:hover:bg-slate-800" aria-label="Close">
+          <D.Close className="absolute right-3 top-3 rounded p-1 text-slate-500 dark:text-slate-400 hover:bg-slate-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 dark:hover:bg-slate-800" aria-label="Close">
             <X className="size-4" />
           </D.Close>
         ) : null}

@@ -84,7 +84,7 @@ export function SortableTable<T extends RowData>({ columns, data, label, empty, 
         <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
           {table.getRowModel().rows.length === 0 ? (
             <tr>
-              <td colSpan={columns.length} className="px-3 py-8 text-center text-slate-500">
+              <td colSpan={columns.length} className="px-3 py-8 text-center text-slate-500 dark:text-slate-400">
                 {empty ?? "Nothing to show."}
               </td>
             </tr>
