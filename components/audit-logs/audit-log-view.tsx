@@ -4,7 +4,9 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { ChevronLeft, ChevronRight, ChevronsLeft, FileBraces, FileDown } from "lucide-react";
 import { useQueryStates } from "nuqs";
 import { Suspense, useState } from "react";
+import Link from "next/link";
 import { lazyComponent } from "@/components/common/lazy";
+import { auditTargetHref } from "@/components/common/object-links";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
@@ -39,7 +41,7 @@ export function AuditLogView({ orgId }: { orgId: string }) {
   const paged = search.next !== null || search.prev !== null;
   const items = page.data?.items ?? [];
 
-  const columns = auditColumns(setSelected);
+  const columns = auditColumns(orgId, setSelected);
 
   return (
     <div className="space-y-6">
@@ -91,7 +93,7 @@ export function AuditLogView({ orgId }: { orgId: string }) {
 }
 
 /** The entries table's columns; "Details" opens an entry. */
-function auditColumns(onDetails: (entry: LogEntry) => void): ColumnDef<LogEntry, unknown>[] {
+function auditColumns(orgId: string, onDetails: (entry: LogEntry) => void): ColumnDef<LogEntry, unknown>[] {
   return [
     {
       id: "time",
@@ -103,17 +105,34 @@ function auditColumns(onDetails: (entry: LogEntry) => void): ColumnDef<LogEntry,
         </time>
       ),
     },
-    { id: "action", accessorFn: (e) => e.action_detail || e.action, header: "Action" },
+    {
+      id: "action",
+      accessorFn: (e) => e.action_detail || e.action,
+      header: "Action",
+      cell: ({ getValue }) => <span className="inline-block max-w-[12rem] whitespace-normal">{String(getValue())}</span>,
+    },
     { id: "actor", accessorFn: (e) => e.actor_email || e.actor_id, header: "Actor", cell: ({ row }) => <ActorCell entry={row.original} /> },
     {
       id: "target",
       accessorFn: (e) => `${e.target_type} ${e.target_names.join(", ")}`,
       header: "Target",
-      cell: ({ row }) => (
-        <span>
-          <span className="text-slate-500 dark:text-slate-400">{row.original.target_type}</span> {row.original.target_names.join(", ")}
-        </span>
-      ),
+      cell: ({ row }) => {
+        const href = auditTargetHref(orgId, row.original);
+        const names = row.original.target_names.join(", ");
+        return (
+          // Long targets wrap rather than push the result and the details off the table's edge.
+          <span className="inline-block max-w-[18rem] whitespace-normal break-words">
+            <span className="text-slate-500 dark:text-slate-400">{row.original.target_type}</span>{" "}
+            {href && names ? (
+              <Link href={href} onClick={(e) => e.stopPropagation()} className="text-brand-600 hover:underline dark:text-brand-400">
+                {names}
+              </Link>
+            ) : (
+              names
+            )}
+          </span>
+        );
+      },
     },
     { id: "project", accessorFn: (e) => e.project_name, header: "Project" },
     { accessorKey: "result", header: "Result", cell: ({ row }) => <Badge tone={resultTone(row.original.result)}>{row.original.result}</Badge> },

@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import type * as React from "react";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
@@ -8,21 +9,32 @@ import { QueryState } from "@/components/ui/query-state";
 import { useQuery, type UseQueryResult } from "@tanstack/react-query";
 import { overviewQueries } from "./queries";
 import { RelativeTime } from "@/components/common/dates";
+import { auditTargetHref } from "@/components/common/object-links";
 import { SpendSparkline } from "./spend-sparkline";
 import { compareCodeUnits, formatUsd } from "@/lib/format";
 
 interface WidgetProps<T> {
   title: string;
+  /** The page the widget sums up: its header links there. */
+  more: { href: string; label: string };
   description?: string;
   what: string;
   state: UseQueryResult<T>;
   children: (data: T) => React.ReactNode;
 }
 
-function Widget<T>({ title, description, what, state, children }: WidgetProps<T>) {
+function Widget<T>({ title, description, what, state, more, children }: WidgetProps<T>) {
   return (
     <Card>
-      <CardHeader title={title} description={description} />
+      <CardHeader
+        title={title}
+        description={description}
+        action={
+          <Link href={more.href} className="whitespace-nowrap text-xs font-medium text-brand-600 hover:underline dark:text-brand-400">
+            {more.label}
+          </Link>
+        }
+      />
       <QueryState state={state} what={what}>
         {(data) => <CardBody>{children(data)}</CardBody>}
       </QueryState>
@@ -42,7 +54,7 @@ function Stat({ label, value }: { label: string; value: React.ReactNode }) {
 export function ResourcesWidget({ orgId }: { orgId: string }) {
   const state = useQuery(overviewQueries(orgId).projects);
   return (
-    <Widget title="Resources" description="Projects you can see in this organization" what="projects" state={state}>
+    <Widget title="Resources" description="Projects you can see in this organization" what="projects" state={state} more={{ href: `/orgs/${orgId}/projects`, label: "All projects" }}>
       {(data) => {
         const projects = data.items.filter((p) => p.organization_id === orgId);
         const vms = projects.reduce((n, p) => n + p.resources.instances.count, 0);
@@ -62,7 +74,7 @@ export function ResourcesWidget({ orgId }: { orgId: string }) {
 export function SpendWidget({ orgId }: { orgId: string }) {
   const state = useQuery(overviewQueries(orgId).spend);
   return (
-    <Widget title="Month-to-date spend" description="Daily spend since the first of the month" what="spend" state={state}>
+    <Widget title="Month-to-date spend" description="Daily spend since the first of the month" what="spend" state={state} more={{ href: `/orgs/${orgId}/billing`, label: "Billing" }}>
       {({ days, totalCents }) => {
         const series = days.map((d) => ({ date: d.date, cost: d.cents / 100 }));
         if (series.length === 0) return <EmptyState title="No spend yet this month" />;
@@ -80,7 +92,7 @@ export function SpendWidget({ orgId }: { orgId: string }) {
 export function QuotasWidget({ orgId }: { orgId: string }) {
   const state = useQuery(overviewQueries(orgId).quotas);
   return (
-    <Widget title="Quota usage" description="The most used quotas" what="quotas" state={state}>
+    <Widget title="Quota usage" description="The most used quotas" what="quotas" state={state} more={{ href: `/orgs/${orgId}/quotas`, label: "All quotas" }}>
       {(data) => {
         const quotas = (data.quotas ?? [])
           .filter((q) => (q.max ?? 0) > 0)
@@ -120,12 +132,24 @@ export function QuotasWidget({ orgId }: { orgId: string }) {
   );
 }
 
+function TargetNames({ orgId, entry }: { orgId: string; entry: Parameters<typeof auditTargetHref>[1] & { target_names: string[] } }) {
+  const href = auditTargetHref(orgId, entry);
+  const names = entry.target_names.join(", ");
+  return href ? (
+    <Link href={href} className="text-brand-600 hover:underline dark:text-brand-400">
+      {names}
+    </Link>
+  ) : (
+    <>{names}</>
+  );
+}
+
 const RESULT_TONE: Record<string, "good" | "warn" | "bad"> = { OK: "good", PERMISSION_DENIED: "warn", INVALID_ARGUMENT: "warn" };
 
 export function AuditWidget({ orgId }: { orgId: string }) {
   const state = useQuery(overviewQueries(orgId).audit);
   return (
-    <Widget title="Latest activity" description="The newest audit-log entries" what="the audit log" state={state}>
+    <Widget title="Latest activity" description="The newest audit-log entries" what="the audit log" state={state} more={{ href: `/orgs/${orgId}/audit-logs`, label: "Audit logs" }}>
       {(data) =>
         data.items.length === 0 ? (
           <EmptyState title="No activity yet" />
@@ -135,7 +159,7 @@ export function AuditWidget({ orgId }: { orgId: string }) {
               <li key={`${e.start_time}-${i}`} className="flex items-center justify-between gap-3 py-2 text-sm">
                 <div className="min-w-0">
                   <p className="truncate font-medium">
-                    {e.action_detail || e.action} {e.target_names?.length ? <span className="font-normal text-slate-500 dark:text-slate-400">· {e.target_names.join(", ")}</span> : null}
+                    {e.action_detail || e.action} {e.target_names?.length ? <span className="font-normal text-slate-500 dark:text-slate-400">· <TargetNames orgId={orgId} entry={e} /></span> : null}
                   </p>
                   <p className="truncate text-xs text-slate-500 dark:text-slate-400">
                     {e.actor_email} via {e.surface} · <RelativeTime value={e.start_time} />
@@ -156,7 +180,7 @@ export function ReservationsWidget({ orgId }: { orgId: string }) {
   // GPUs in use count against effective reservations only (not pending, expired or cancelled ones).
   const effective = useQuery(overviewQueries(orgId).effectiveReservations);
   return (
-    <Widget title="Reservations" description="Reserved capacity at a glance" what="reservations" state={state}>
+    <Widget title="Reservations" description="Reserved capacity at a glance" what="reservations" state={state} more={{ href: `/orgs/${orgId}/reservations`, label: "All reservations" }}>
       {(data) => {
         if (data.items.length === 0) return <EmptyState title="No reservations" />;
         const quantity = effective.data ? effective.data.items.reduce((n, r) => n + r.quantity, 0) : null;
