@@ -141,7 +141,14 @@ export function SignInForm({ callbackPath, demo, initialError, notice }: SignInF
           <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">Signs in with a demo user&apos;s key, kept on the server.</p>
           <div className="mt-3 grid gap-2 sm:grid-cols-2">
             {(["owner", "member"] as const).map((who) => (
-              <Button key={who} type="button" variant="secondary" disabled={busy} onClick={() => void attempt(who, () => signIn("demo", { redirect: false, who }))}>
+              <Button
+                key={who}
+                type="button"
+                variant="secondary"
+                // The label wraps in a narrow column rather than run past the button's edge.
+                wrap
+                disabled={busy}
+                onClick={() => void attempt(who, () => signIn("demo", { redirect: false, who }))}>
                 {pending === who ? <LoaderCircle className="animate-spin" aria-hidden /> : <UserRound aria-hidden />}
                 Sign in as demo {who}
               </Button>

@@ -3,22 +3,15 @@
 import { useSyncExternalStore } from "react";
 import { Badge } from "@/components/ui/badge";
 import { relativeTime } from "@/lib/relative-time";
+import { formatDate, formatDateTime } from "@/lib/format";
 
 const DAY = 86_400_000;
 
 /** Tokens and keys expiring within this many days are flagged. */
 export const EXPIRY_WARNING_DAYS = 14;
 
-/** YYYY-MM-DD in UTC: the same on the server and in any browser, so hydration agrees. */
-export function formatDate(iso: string): string {
-  return new Date(iso).toISOString().slice(0, 10);
-}
-
-/** YYYY-MM-DD HH:mm UTC */
-export function formatDateTime(iso: string): string {
-  const s = new Date(iso).toISOString();
-  return `${s.slice(0, 10)} ${s.slice(11, 16)} UTC`;
-}
+// The console's one date format (lib/format.ts): YYYY-MM-DD, and YYYY-MM-DD HH:mm UTC.
+export { formatDate, formatDateTime };
 
 export function DateText({ value, withTime, empty = "—" }: { value: string | undefined; withTime?: boolean; empty?: string }) {
   if (!value || Number.isNaN(Date.parse(value))) return <span className="text-slate-500 dark:text-slate-400">{empty}</span>;

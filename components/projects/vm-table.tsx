@@ -3,7 +3,7 @@
 import { Badge } from "@/components/ui/badge";
 import { DataTable, type ColumnDef } from "@/components/ui/data-table";
 import type { Vm } from "@/lib/contract/projects";
-import { localDateTime } from "@/lib/dates";
+import { formatDateTime } from "@/lib/format";
 
 const STATE_TONE: Record<string, "good" | "neutral" | "warn" | "bad"> = {
   STATE_RUNNING: "good",
@@ -46,7 +46,7 @@ const columns: ColumnDef<Vm, unknown>[] = [
     accessorFn: (vm) => vm.created_at,
     cell: ({ row: { original: vm } }) => (
       <time dateTime={vm.created_at} title={vm.created_at}>
-        {localDateTime(new Date(vm.created_at))}
+        {formatDateTime(vm.created_at)}
       </time>
     ),
   },
