@@ -33,18 +33,24 @@ export const billingCostDataSchema = z
   .object({ data: z.array(billingCostDatumSchema), last_updated: z.string() })
   .meta({ id: "BillingCostData" });
 
-/** Columns of the billing export, in the reference's order. */
+/**
+ * Columns of the billing export: the reference's (which names them, in no particular order),
+ * plus `resource_type`, the product as the console's billing page names it
+ * ("h100-80gb-sxm-ib.8x", of the product line "h100"). In the order a person reads a row:
+ * when, where it belongs, what it was, how much of it, at what price, for what cost.
+ */
 export const BILLING_EXPORT_COLUMNS = [
-  "cost",
-  "metric",
-  "product_line",
-  "project_id",
+  "usage_date",
   "project_name",
-  "quantity",
+  "project_id",
+  "product_line",
+  "resource_type",
   "region",
   "resource_name",
+  "metric",
+  "quantity",
   "unit_price",
-  "usage_date",
+  "cost",
 ] as const;
 
 export type BillingCostDatum = z.infer<typeof billingCostDatumSchema>;
