@@ -129,7 +129,7 @@ export function S3KeysView({ orgId, userId, connection }: { orgId: string; userI
 
 function s3KeyColumns(userId: string, canManageOthers: boolean, onDelete: (key: S3Key) => void): ColumnDef<S3Key, unknown>[] {
   return [
-  { accessorKey: "alias", header: "Alias", cell: ({ row }) => row.original.alias || <span className="text-slate-500 dark:text-slate-400">(no alias)</span> },
+  { accessorKey: "alias", header: "Alias", cell: ({ row }) => row.original.alias ? <span className="inline-block max-w-[14rem] whitespace-normal break-words">{row.original.alias}</span> : <span className="text-slate-500 dark:text-slate-400">(no alias)</span> },
   { accessorKey: "access_key_id", header: "Access key ID", cell: ({ row }) => <code className="font-mono text-xs">{row.original.access_key_id}</code> },
   {
     accessorKey: "status",
@@ -145,7 +145,7 @@ function s3KeyColumns(userId: string, canManageOthers: boolean, onDelete: (key: 
     accessorKey: "user_id",
     header: "Owner",
     cell: ({ row }) =>
-      row.original.user_id === userId ? <Badge tone="info">you</Badge> : <code className="font-mono text-xs">{row.original.user_id}</code>,
+      row.original.user_id === userId ? <Badge tone="info">you</Badge> : <code className="inline-block max-w-[10rem] whitespace-normal break-all font-mono text-xs">{row.original.user_id}</code>,
   },
   deleteColumn<S3Key>({
     label: (key) => `Delete S3 key ${keyName(key)}`,
