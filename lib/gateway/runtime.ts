@@ -104,6 +104,11 @@ export function embeddedGatewayState(): "ready" | "starting" {
   const g = globalThis as GlobalWithGateway;
   if (g[READY_KEY]) return "ready";
   // A failed start is retried by the next caller; its error reaches whoever awaits it.
-  embeddedGateway().catch(() => undefined);
+  embeddedGateway().then(
+    () => {
+      g[READY_KEY] = true;
+    },
+    () => undefined,
+  );
   return "starting";
 }
