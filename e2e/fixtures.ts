@@ -54,16 +54,22 @@ export function orgUrl(demo: DemoCredentials): RegExp {
 /**
  * What went wrong in the browser during a test: uncaught page errors (React's hydration errors
  * among them, #418…) and console errors. Every test fails on any of them (the auto fixture
- * `browserErrors` below), but for the console errors a test declares it provokes on purpose
- * (`test.use({ allowedConsoleErrors: [/…/] })`).
+ * `browserErrors` below), but for the console errors a test says it provokes on purpose:
+ * `browserErrors.allow(/status of 403/, "why")` in the test (Chromium logs every 4xx answer to a
+ * fetch, so a test of a refusal the gateway gives has one), or `test.use({ allowedConsoleErrors })`.
  */
-type BrowserErrors = string[];
+interface BrowserErrors {
+  seen: string[];
+  allowed: RegExp[];
+  /** A console error this test provokes on purpose; `why` is for the reader. */
+  allow(pattern: RegExp, why: string): void;
+}
 
 function watchContext(context: BrowserContext, errors: BrowserErrors): void {
   const watch = (page: Page) => {
-    page.on("pageerror", (error) => errors.push(`page error on ${page.url()}: ${error.message}`));
+    page.on("pageerror", (error) => errors.seen.push(`page error on ${page.url()}: ${error.message}`));
     page.on("console", (message) => {
-      if (message.type() === "error") errors.push(`console error on ${page.url()}: ${message.text()}`);
+      if (message.type() === "error") errors.seen.push(`console error on ${page.url()}: ${message.text()}`);
     });
   };
   context.pages().forEach(watch);
@@ -87,9 +93,9 @@ export const test = base.extend<{
   allowedConsoleErrors: [[], { option: true }],
   browserErrors: [
     async ({ allowedConsoleErrors }, provide) => {
-      const errors: BrowserErrors = [];
+      const errors: BrowserErrors = { seen: [], allowed: [...allowedConsoleErrors], allow: (pattern) => void errors.allowed.push(pattern) };
       await provide(errors);
-      const unexpected = errors.filter((e) => !(e.startsWith("console error") && allowedConsoleErrors.some((allowed) => allowed.test(e))));
+      const unexpected = errors.seen.filter((e) => !(e.startsWith("console error") && errors.allowed.some((allowed) => allowed.test(e))));
       expect(unexpected, "no page error and no console error in the browser").toEqual([]);
     },
     { auto: true },
