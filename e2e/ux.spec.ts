@@ -56,7 +56,7 @@ test.describe("phone layout (390 px)", () => {
       for (const [path, heading] of [
         ["", "Overview"],
         ["/projects", "Projects"],
-        ["/iam", "IAM"],
+        ["/iam", "Identity and access"],
       ] as const) {
         await page.goto(`/orgs/${demo.organization_id}${path}`);
         await expect(page.getByRole("heading", { level: 1, name: heading })).toBeVisible();

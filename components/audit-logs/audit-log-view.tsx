@@ -100,7 +100,8 @@ function auditColumns(orgId: string, onDetails: (entry: LogEntry) => void): Colu
       accessorFn: (e) => e.start_time,
       header: "Time",
       cell: ({ row }) => (
-        <time dateTime={row.original.start_time} suppressHydrationWarning className="tabular-nums">
+        // Date above time: the column stays narrow enough for the result and details to stay in view at 1440 px.
+        <time dateTime={row.original.start_time} suppressHydrationWarning className="inline-block max-w-[9rem] whitespace-normal tabular-nums">
           {formatInstant(row.original.start_time)}
         </time>
       ),
@@ -121,7 +122,7 @@ function auditColumns(orgId: string, onDetails: (entry: LogEntry) => void): Colu
         const names = row.original.target_names.join(", ");
         return (
           // Long targets wrap rather than push the result and the details off the table's edge.
-          <span className="inline-block max-w-[18rem] whitespace-normal break-words">
+          <span className="inline-block max-w-[15rem] whitespace-normal break-words">
             <span className="text-slate-500 dark:text-slate-400">{row.original.target_type}</span>{" "}
             {href && names ? (
               <Link href={href} onClick={(e) => e.stopPropagation()} className="text-brand-600 hover:underline dark:text-brand-400">
@@ -179,7 +180,7 @@ function ExportButtons({ items }: { items: LogEntry[] }) {
 
 function ActorCell({ entry }: { entry: LogEntry }) {
   return (
-    <span>
+    <span className="inline-block max-w-[13rem] whitespace-normal break-all">
       {entry.actor_email || entry.actor_id}
       {entry.actor_type && entry.actor_type !== "user" ? <span className="ml-1 text-xs text-slate-500 dark:text-slate-400">({entry.actor_type})</span> : null}
     </span>

@@ -24,6 +24,19 @@ interface DialogContentProps {
   dismissible?: boolean;
 }
 
+/**
+ * The control that now stands where `gone` stood: a re-render (a lazily loaded module rendering
+ * its own trigger) may replace the element that opened a dialog with one of the same kind and name.
+ */
+function sameControl(gone: HTMLElement): HTMLElement | null {
+  const name = gone.getAttribute("aria-label") ?? gone.textContent ?? "";
+  for (const el of Array.from(document.querySelectorAll<HTMLElement>(gone.tagName))) {
+    if (el.closest('[role="dialog"], [role="alertdialog"]')) continue;
+    if ((el.getAttribute("aria-label") ?? el.textContent ?? "") === name) return el;
+  }
+  return null;
+}
+
 /** The control outside any dialog that last opened one. */
 let lastOpener: HTMLElement | null = null;
 
@@ -42,9 +55,15 @@ function useReturnFocus() {
     },
     onCloseAutoFocus: (e: Event) => {
       const target = opener.current;
-      if (!target?.isConnected) return;
+      if (!target) return;
       e.preventDefault();
-      target.focus();
+      const give = () => {
+        const now = target.isConnected ? target : sameControl(target);
+        if (now && document.activeElement !== now && (document.activeElement === document.body || !document.activeElement)) now.focus();
+      };
+      (target.isConnected ? target : sameControl(target))?.focus();
+      // A re-render that replaces the opener as the dialog goes takes the focus with it: look once more.
+      requestAnimationFrame(give);
     },
   };
 }
