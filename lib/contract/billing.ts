@@ -34,23 +34,22 @@ export const billingCostDataSchema = z
   .meta({ id: "BillingCostData" });
 
 /**
- * Columns of the billing export: the reference's (which names them, in no particular order),
- * plus `resource_type`, the product as the console's billing page names it
- * ("h100-80gb-sxm-ib.8x", of the product line "h100"). In the order a person reads a row:
- * when, where it belongs, what it was, how much of it, at what price, for what cost.
+ * Columns of the billing export: the reference's, in the reference's order (it lists them as the
+ * response's headers, in order; clients may read by position), then `resource_type`: the product
+ * as the console's billing page names it ("h100-80gb-sxm-ib.8x", of the product line "h100").
  */
 export const BILLING_EXPORT_COLUMNS = [
-  "usage_date",
-  "project_name",
-  "project_id",
+  "cost",
+  "metric",
   "product_line",
-  "resource_type",
+  "project_id",
+  "project_name",
+  "quantity",
   "region",
   "resource_name",
-  "metric",
-  "quantity",
   "unit_price",
-  "cost",
+  "usage_date",
+  "resource_type",
 ] as const;
 
 export type BillingCostDatum = z.infer<typeof billingCostDatumSchema>;

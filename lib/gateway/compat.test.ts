@@ -132,6 +132,10 @@ const ALLOWED: Array<{ match: string | RegExp; why: string }> = [
     why: "an optional selection narrowing the options, and the resources of it on request: what the usage export requires, so the console exports a selection from its filters alone",
   },
   {
+    match: "GET /organizations/{organization_id}/billing/options: response 200 .resources: only ours",
+    why: "billing options share the usage options' schema; they never send resources",
+  },
+  {
     match: "GET /organizations/{organization_id}/usage/options: response 200 .resources: only ours",
     why: "sent only with with_resources=true: the IDs of the selection's resources, for the usage export",
   },

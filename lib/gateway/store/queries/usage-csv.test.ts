@@ -52,7 +52,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const BILLING_ROW = (l: UsageLine) => [l.usageDate, l.projectName, l.projectId, l.productLine, l.resourceType, l.region, l.resourceName, l.billableMetric, l.quantity, l.unitPrice, l.cost];
+const BILLING_ROW = (l: UsageLine) => [l.cost, l.billableMetric, l.productLine, l.projectId, l.projectName, l.quantity, l.region, l.resourceName, l.unitPrice, l.usageDate, l.resourceType];
 const USAGE_ROW = (l: UsageLine) => [l.billableMetric, l.projectId, l.quantity, l.region, l.resourceId, l.resourceType, l.usageDate];
 
 async function viaStringify(f: UsageFilter, toRow: (l: UsageLine) => string[]): Promise<string> {
@@ -77,7 +77,7 @@ describe("usageCsv", () => {
     const billing = await viaStringify(f, BILLING_ROW);
     const records = Papa.parse<string[]>(billing.trimEnd()).data;
     expect(records).toHaveLength(14);
-    expect(records.map((r) => r[6])).toContain("line\nbreak");
+    expect(records.map((r) => r[7])).toContain("line\nbreak");
     expect(billing).toContain('"gpu, ""big"" one"');
     expect((await viaDatabase(f, BILLING_EXPORT_COLUMNS)).text).toBe(billing);
     expect((await viaDatabase(f, USAGE_EXPORT_COLUMNS)).text).toBe(await viaStringify(f, USAGE_ROW));
