@@ -2,7 +2,7 @@
 
 import { X } from "lucide-react";
 import { Dialog as D } from "radix-ui";
-import { useRef } from "react";
+import { useLayoutEffect, useRef } from "react";
 import type * as React from "react";
 import { cn } from "@/lib/utils";
 
@@ -48,7 +48,8 @@ let lastOpener: HTMLElement | null = null;
 function useReturnFocus() {
   const opener = useRef<HTMLElement | null>(null);
   return {
-    onOpenAutoFocus: () => {
+    /** Called as the content mounts, before any field of it takes the focus. */
+    noteOpener: () => {
       const active = document.activeElement;
       if (active instanceof HTMLElement && active !== document.body && !active.closest('[role="dialog"], [role="alertdialog"]')) lastOpener = active;
       opener.current = lastOpener;
@@ -68,6 +69,16 @@ function useReturnFocus() {
   };
 }
 
+/**
+ * Notes what has the focus as the dialog's content mounts: the first thing in it, so before any
+ * field of it takes the focus (autoFocus, which Radix then treats as the focus it was given).
+ */
+function OpenerProbe({ onMount }: { onMount: () => void }) {
+  const mounted = useRef(onMount);
+  useLayoutEffect(() => mounted.current(), []);
+  return null;
+}
+
 /** An accessible modal: focus trapped, Escape and the close button dismiss unless told not to; focus returns to its opener. */
 export function DialogContent({ title, description, children, className, dismissible = true }: DialogContentProps) {
   const block = (e: Event) => {
@@ -78,7 +89,6 @@ export function DialogContent({ title, description, children, className, dismiss
     <D.Portal>
       <D.Overlay className="fixed inset-0 z-50 bg-black/50 data-[state=open]:animate-in" />
       <D.Content
-        onOpenAutoFocus={focus.onOpenAutoFocus}
         onCloseAutoFocus={focus.onCloseAutoFocus}
         onEscapeKeyDown={block}
         onPointerDownOutside={block}
@@ -88,6 +98,7 @@ export function DialogContent({ title, description, children, className, dismiss
           className,
         )}
       >
+        <OpenerProbe onMount={focus.noteOpener} />
         <div className="mb-4 pr-8">
           <D.Title className="text-base font-semibold">{title}</D.Title>
           {description ? <D.Description className="mt-1 text-sm text-slate-600 dark:text-slate-300">{description}</D.Description> : <D.Description className="sr-only">{title}</D.Description>}
