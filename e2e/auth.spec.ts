@@ -1,7 +1,8 @@
 import { bffPath, expect, orgUrl, signInForm, signInWithKey, test } from "./fixtures";
 
 test.describe("sign-in", () => {
-  test("wrong keys show the message and keep the user on sign-in", async ({ page, demo }) => {
+  test("wrong keys show the message and keep the user on sign-in", async ({ page, demo, browserErrors }) => {
+    browserErrors.allow(/the server responded with a status of 401/, "the sign-in with a wrong secret is refused: the browser logs the 401");
     await page.goto("/sign-in");
     // A real key id with a wrong (well-formed) secret.
     await signInWithKey(page, demo.owner.access_key_id, "A".repeat(43));

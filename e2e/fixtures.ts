@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { test as base, expect, type Browser, type Locator, type Page } from "@playwright/test";
+import { test as base, expect, type Browser, type BrowserContext, type Locator, type Page } from "@playwright/test";
 import { operationPath, type OperationId, type OperationParams } from "@/lib/contract/operations";
 import type { DemoCredentials } from "@/lib/gateway/seed";
 
@@ -61,25 +61,72 @@ export function orgUrl(demo: DemoCredentials): RegExp {
   return new RegExp(`/orgs/${demo.organization_id}$`);
 }
 
-async function pageAs(browser: Browser, who: Who) {
+/**
+ * What went wrong in the browser during a test: uncaught page errors (React's hydration errors
+ * among them, #418…) and console errors. Every test fails on any of them (the auto fixture
+ * `browserErrors` below), but for the console errors a test says it provokes on purpose:
+ * `browserErrors.allow(/status of 403/, "why")` in the test (Chromium logs every 4xx answer to a
+ * fetch, so a test of a refusal the gateway gives has one), or `test.use({ allowedConsoleErrors })`.
+ */
+interface BrowserErrors {
+  seen: string[];
+  allowed: RegExp[];
+  /** A console error this test provokes on purpose; `why` is for the reader. */
+  allow(pattern: RegExp, why: string): void;
+}
+
+function watchContext(context: BrowserContext, errors: BrowserErrors): void {
+  const watch = (page: Page) => {
+    page.on("pageerror", (error) => errors.seen.push(`page error on ${page.url()}: ${error.message}`));
+    page.on("console", (message) => {
+      if (message.type() === "error") errors.seen.push(`console error on ${page.url()}: ${message.text()}`);
+    });
+  };
+  context.pages().forEach(watch);
+  context.on("page", watch);
+}
+
+async function pageAs(browser: Browser, who: Who, errors: BrowserErrors) {
   const context = await browser.newContext({ storageState: authFile(who) });
+  watchContext(context, errors);
   return { context, page: await context.newPage() };
 }
 
-export const test = base.extend<{ demo: DemoCredentials; ownerPage: Page; memberPage: Page }>({
+export const test = base.extend<{
+  demo: DemoCredentials;
+  ownerPage: Page;
+  memberPage: Page;
+  allowedConsoleErrors: RegExp[];
+  browserErrors: BrowserErrors;
+}>({
+  // Console errors a test provokes on purpose, each matched by one of these; none by default.
+  allowedConsoleErrors: [[], { option: true }],
+  browserErrors: [
+    async ({ allowedConsoleErrors }, provide) => {
+      const errors: BrowserErrors = { seen: [], allowed: [...allowedConsoleErrors], allow: (pattern) => void errors.allowed.push(pattern) };
+      await provide(errors);
+      const unexpected = errors.seen.filter((e) => !(e.startsWith("console error") && errors.allowed.some((allowed) => allowed.test(e))));
+      expect(unexpected, "no page error and no console error in the browser").toEqual([]);
+    },
+    { auto: true },
+  ],
+  context: async ({ context, browserErrors }, provide) => {
+    watchContext(context, browserErrors);
+    await provide(context);
+  },
   demo: async ({ page }, provide) => {
     await provide(await readDemoCredentials(page));
   },
-  ownerPage: async ({ browser }, provide) => {
-    const { context, page } = await pageAs(browser, "owner");
+  ownerPage: async ({ browser, browserErrors }, provide) => {
+    const { context, page } = await pageAs(browser, "owner", browserErrors);
     try {
       await provide(page);
     } finally {
       await context.close();
     }
   },
-  memberPage: async ({ browser }, provide) => {
-    const { context, page } = await pageAs(browser, "member");
+  memberPage: async ({ browser, browserErrors }, provide) => {
+    const { context, page } = await pageAs(browser, "member", browserErrors);
     try {
       await provide(page);
     } finally {

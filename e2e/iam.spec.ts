@@ -121,7 +121,8 @@ test.describe("IAM", () => {
     }
   });
 
-  test("a failing apply names the change that failed, highlights it, and changes nothing", async ({ ownerPage: page, demo }) => {
+  test("a failing apply names the change that failed, highlights it, and changes nothing", async ({ ownerPage: page, demo, browserErrors }) => {
+    browserErrors.allow(/the server responded with a status of 4\d\d/, "the apply is refused on purpose: the browser logs the gateway's refusal");
     const orgId = demo.organization_id;
     const member = demo.member.user_id;
     const p = await createProject(page, orgId, unique("e2e-iam-fail"));

@@ -24,7 +24,8 @@ const projectsTable = (page: Page) => page.getByRole("table", { name: "Projects"
 const projectRow = (page: Page, name: string) => projectsTable(page).getByRole("row").filter({ has: page.getByRole("link", { name, exact: true }) });
 
 test.describe("projects", () => {
-  test("the owner creates, renames and deletes a project, typing its name to confirm", async ({ ownerPage: page, demo }) => {
+  test("the owner creates, renames and deletes a project, typing its name to confirm", async ({ ownerPage: page, demo, browserErrors }) => {
+    browserErrors.allow(/the server responded with a status of 400/, "a rename to a taken name is refused on purpose: the browser logs the 400");
     const name = unique("e2e-proj");
     const renamed = `${name}-renamed`;
     try {
@@ -156,7 +157,8 @@ test.describe("projects", () => {
     await expect(projectsTable(page)).not.toContainText("staging");
   });
 
-  test("a member's rename the gateway refuses is explained in place", async ({ memberPage: page, demo }) => {
+  test("a member's rename the gateway refuses is explained in place", async ({ memberPage: page, demo, browserErrors }) => {
+    browserErrors.allow(/the server responded with a status of 403/, "the gateway refuses the member's rename on purpose: the browser logs the 403");
     await page.goto(`/orgs/${demo.organization_id}/projects`);
     // Project Member on inference-prod: the role does not grant projects.update.
     const field = page.getByLabel("New name for inference-prod");
@@ -190,7 +192,8 @@ test.describe("projects", () => {
     await expect(page.getByRole("term").filter({ hasText: "VMs" }).locator("xpath=following-sibling::dd[1]")).toHaveText("6");
   });
 
-  test("the member opens a project of theirs, and is told a project they are not in is not found", async ({ memberPage, ownerPage, demo }) => {
+  test("the member opens a project of theirs, and is told a project they are not in is not found", async ({ memberPage, ownerPage, demo, browserErrors }) => {
+    browserErrors.allow(/the server responded with a status of 404/, "a project the member is not in is not found: the browser logs the 404");
     const [hidden] = await projectsNamed(ownerPage, "data-pipeline");
     expect(hidden).toBeDefined();
     await memberPage.goto(`/orgs/${demo.organization_id}/projects`);

@@ -55,7 +55,8 @@ test.describe("reservations", () => {
     await expect(page).toHaveURL(new RegExp(`${base}$`));
   });
 
-  test("an unknown reservation id says so", async ({ ownerPage: page, demo }) => {
+  test("an unknown reservation id says so", async ({ ownerPage: page, demo, browserErrors }) => {
+    browserErrors.allow(/the server responded with a status of 404/, "an unknown reservation id is asked for: the browser logs the 404");
     await page.goto(`/orgs/${demo.organization_id}/reservations/00000000-0000-4000-8000-000000000000`);
     await expect(page.getByText("Reservation not found")).toBeVisible();
   });

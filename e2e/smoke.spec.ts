@@ -1,5 +1,5 @@
-import { expect, test } from "@playwright/test";
 import { operationPath } from "@/lib/contract/operations";
+import { expect, test } from "./fixtures";
 
 test("the home page loads and links to sign-in", async ({ page }) => {
   const response = await page.goto("/");

@@ -36,13 +36,6 @@ export function formatMonth(date: Date): string {
   return MONTHS[date.getMonth()]!;
 }
 
-/** "Mar 14, 2025, 9:05 AM" in the browser's zone (Intl's en-US medium date, short time). */
-export function formatDateTimeMedium(date: Date): string {
-  const hours = date.getHours();
-  const clock = `${hours % 12 === 0 ? 12 : hours % 12}:${pad(date.getMinutes())} ${hours < 12 ? "AM" : "PM"}`;
-  return `${MONTHS[date.getMonth()]!.slice(0, 3)} ${date.getDate()}, ${date.getFullYear()}, ${clock}`;
-}
-
 /** A datetime-local value ("2025-03-14T09:00", read as UTC) as an RFC 3339 timestamp. */
 export function localToRfc3339(value: string): string {
   return value.length === 16 ? `${value}:00Z` : `${value}Z`;

@@ -50,6 +50,11 @@ const envSchema = z.object({
    * browser's address. Unset: a remote gateway files the console's calls as API calls.
    */
   STRATUS_CONSOLE_CHANNEL_KEY: z.preprocess((v) => (v === "" ? undefined : v), z.string().min(32).optional()),
+  /** Where S3 clients reach the organization's object storage, and its region: shown with every new S3 key and in its .env. */
+  STRATUS_S3_ENDPOINT: z.string().url().default("https://object-storage.stratus.example"),
+  STRATUS_S3_REGION: z.string().min(1).default("us-east1"),
+  /** The container registry's host name, in the `docker login` line shown with a new registry token. */
+  STRATUS_REGISTRY_HOST: z.string().min(1).default("registry.stratus.example"),
   /** Largest JSON body the console's backend forwards to the gateway. */
   STRATUS_BFF_MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(16 * 1024 * 1024).default(1024 * 1024),
 });

@@ -100,3 +100,13 @@ describe("comparisons without collation data", () => {
     expect(compareNames("same", "same")).toBe(0);
   });
 });
+
+describe("the console's one date format", () => {
+  it("writes dates and instants in UTC, the same in every zone", async () => {
+    const { formatDate, formatDateTime } = await import("./format");
+    expect(formatDate("2025-03-14T23:30:00-05:00")).toBe("2025-03-15");
+    expect(formatDateTime("2025-03-14T23:30:00-05:00")).toBe("2025-03-15 04:30 UTC");
+    expect(formatDate(undefined)).toBe("—");
+    expect(formatDateTime("not a date")).toBe("—");
+  });
+});

@@ -4,7 +4,9 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { ChevronLeft, ChevronRight, ChevronsLeft, FileBraces, FileDown } from "lucide-react";
 import { useQueryStates } from "nuqs";
 import { Suspense, useState } from "react";
+import Link from "next/link";
 import { lazyComponent } from "@/components/common/lazy";
+import { auditTargetHref } from "@/components/common/object-links";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
@@ -39,7 +41,7 @@ export function AuditLogView({ orgId }: { orgId: string }) {
   const paged = search.next !== null || search.prev !== null;
   const items = page.data?.items ?? [];
 
-  const columns = auditColumns(setSelected);
+  const columns = auditColumns(orgId, setSelected);
 
   return (
     <div className="space-y-6">
@@ -91,29 +93,47 @@ export function AuditLogView({ orgId }: { orgId: string }) {
 }
 
 /** The entries table's columns; "Details" opens an entry. */
-function auditColumns(onDetails: (entry: LogEntry) => void): ColumnDef<LogEntry, unknown>[] {
+function auditColumns(orgId: string, onDetails: (entry: LogEntry) => void): ColumnDef<LogEntry, unknown>[] {
   return [
     {
       id: "time",
       accessorFn: (e) => e.start_time,
       header: "Time",
       cell: ({ row }) => (
-        <time dateTime={row.original.start_time} suppressHydrationWarning className="tabular-nums">
+        // Date above time: the column stays narrow enough for the result and details to stay in view at 1440 px.
+        <time dateTime={row.original.start_time} suppressHydrationWarning className="inline-block max-w-[9rem] whitespace-normal tabular-nums">
           {formatInstant(row.original.start_time)}
         </time>
       ),
     },
-    { id: "action", accessorFn: (e) => e.action_detail || e.action, header: "Action" },
+    {
+      id: "action",
+      accessorFn: (e) => e.action_detail || e.action,
+      header: "Action",
+      cell: ({ getValue }) => <span className="inline-block max-w-[12rem] whitespace-normal">{String(getValue())}</span>,
+    },
     { id: "actor", accessorFn: (e) => e.actor_email || e.actor_id, header: "Actor", cell: ({ row }) => <ActorCell entry={row.original} /> },
     {
       id: "target",
       accessorFn: (e) => `${e.target_type} ${e.target_names.join(", ")}`,
       header: "Target",
-      cell: ({ row }) => (
-        <span>
-          <span className="text-slate-500 dark:text-slate-400">{row.original.target_type}</span> {row.original.target_names.join(", ")}
-        </span>
-      ),
+      cell: ({ row }) => {
+        const href = auditTargetHref(orgId, row.original);
+        const names = row.original.target_names.join(", ");
+        return (
+          // Long targets wrap rather than push the result and the details off the table's edge.
+          <span className="inline-block max-w-[15rem] whitespace-normal break-words">
+            <span className="text-slate-500 dark:text-slate-400">{row.original.target_type}</span>{" "}
+            {href && names ? (
+              <Link href={href} onClick={(e) => e.stopPropagation()} className="text-brand-600 hover:underline dark:text-brand-400">
+                {names}
+              </Link>
+            ) : (
+              names
+            )}
+          </span>
+        );
+      },
     },
     { id: "project", accessorFn: (e) => e.project_name, header: "Project" },
     { accessorKey: "result", header: "Result", cell: ({ row }) => <Badge tone={resultTone(row.original.result)}>{row.original.result}</Badge> },
@@ -160,9 +180,9 @@ function ExportButtons({ items }: { items: LogEntry[] }) {
 
 function ActorCell({ entry }: { entry: LogEntry }) {
   return (
-    <span>
+    <span className="inline-block max-w-[13rem] whitespace-normal break-all">
       {entry.actor_email || entry.actor_id}
-      {entry.actor_type && entry.actor_type !== "user" ? <span className="ml-1 text-xs text-slate-500">({entry.actor_type})</span> : null}
+      {entry.actor_type && entry.actor_type !== "user" ? <span className="ml-1 text-xs text-slate-500 dark:text-slate-400">({entry.actor_type})</span> : null}
     </span>
   );
 }

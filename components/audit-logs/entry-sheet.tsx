@@ -1,9 +1,7 @@
 "use client";
 
-import { Check, Copy } from "lucide-react";
-import { useState } from "react";
 import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
+import { CopyButton } from "@/components/common/copy-button";
 import { Sheet, SheetContent } from "@/components/ui/sheet";
 import type { LogEntry } from "@/lib/query/audit-logs";
 import { LOG_ENTRY_FIELDS } from "./export";
@@ -11,16 +9,12 @@ import { formatInstant, resultTone } from "./format";
 
 /** The whole record of one entry: every field, then the raw JSON as the gateway sent it. */
 export function EntrySheet({ entry, onClose }: { entry: LogEntry | null; onClose: () => void }) {
-  const [copied, setCopied] = useState(false);
   const json = entry ? JSON.stringify(entry, null, 2) : "";
   return (
     <Sheet
       open={entry !== null}
       onOpenChange={(open) => {
-        if (!open) {
-          setCopied(false);
-          onClose();
-        }
+        if (!open) onClose();
       }}
     >
       {entry ? (
@@ -52,15 +46,7 @@ export function EntrySheet({ entry, onClose }: { entry: LogEntry | null; onClose
               <h3 className="text-sm font-semibold" id="raw-json-heading">
                 Raw JSON
               </h3>
-              <Button
-                variant="secondary"
-                size="sm"
-                onClick={() => {
-                  void navigator.clipboard.writeText(json).then(() => setCopied(true));
-                }}
-              >
-                {copied ? <Check /> : <Copy />} {copied ? "Copied" : "Copy JSON"}
-              </Button>
+              <CopyButton value={json} what="JSON" showLabel />
             </div>
             <pre
               aria-labelledby="raw-json-heading"

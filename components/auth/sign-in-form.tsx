@@ -1,6 +1,7 @@
 "use client";
 
 import { KeyRound, LoaderCircle, UserRound } from "lucide-react";
+import { useRouter } from "next/navigation";
 import { useEffect, useId, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
 import { Button } from "@/components/ui/button";
@@ -15,6 +16,8 @@ const signIn: typeof import("next-auth/react").signIn = async (...args) => (awai
 export interface SignInFormProps {
   callbackPath: string;
   demo: boolean;
+  /** The server is still writing the demo organization (first start): the demo buttons wait for it. */
+  preparing?: boolean;
   initialError: string | null;
   notice: string | null;
 }
@@ -24,9 +27,16 @@ type Pending = "api-key" | "owner" | "member" | null;
 const inputClass =
   "mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm outline-none placeholder:text-slate-400 " +
   "focus-visible:border-brand-500 focus-visible:ring-2 focus-visible:ring-brand-500/40 aria-[invalid=true]:border-red-500 " +
-  "dark:border-slate-700 dark:bg-slate-950 dark:placeholder:text-slate-500";
+  "dark:border-slate-700 dark:bg-slate-950 dark:placeholder:text-slate-500 dark:text-slate-400";
 
-export function SignInForm({ callbackPath, demo, initialError, notice }: SignInFormProps) {
+export function SignInForm({ callbackPath, demo, preparing = false, initialError, notice }: SignInFormProps) {
+  const router = useRouter();
+  // While the demo data is prepared, the page asks the server again every two seconds.
+  useEffect(() => {
+    if (!preparing) return;
+    const timer = setInterval(() => router.refresh(), 2000);
+    return () => clearInterval(timer);
+  }, [preparing, router]);
   const [error, setError] = useState<string | null>(initialError);
   const [pending, setPending] = useState<Pending>(null);
   const [failures, setFailures] = useState(0);
@@ -139,9 +149,21 @@ export function SignInForm({ callbackPath, demo, initialError, notice }: SignInF
             Try the demo organization
           </h2>
           <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">Signs in with a demo user&apos;s key, kept on the server.</p>
+          {preparing ? (
+            <p role="status" className="mt-2 flex items-center gap-2 text-sm text-slate-700 dark:text-slate-300">
+              <LoaderCircle className="size-4 animate-spin motion-reduce:animate-none" aria-hidden /> Preparing demo data… this takes a few seconds on the first start.
+            </p>
+          ) : null}
           <div className="mt-3 grid gap-2 sm:grid-cols-2">
             {(["owner", "member"] as const).map((who) => (
-              <Button key={who} type="button" variant="secondary" disabled={busy} onClick={() => void attempt(who, () => signIn("demo", { redirect: false, who }))}>
+              <Button
+                key={who}
+                type="button"
+                variant="secondary"
+                // The label wraps in a narrow column rather than run past the button's edge.
+                wrap
+                disabled={busy || preparing}
+                onClick={() => void attempt(who, () => signIn("demo", { redirect: false, who }))}>
                 {pending === who ? <LoaderCircle className="animate-spin" aria-hidden /> : <UserRound aria-hidden />}
                 Sign in as demo {who}
               </Button>

@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery, type UseQueryResult } from "@tanstack/react-query";
-import { formatDateTimeMedium, formatMonth } from "@/lib/dates";
+import { formatMonth } from "@/lib/dates";
 import dynamic from "next/dynamic";
 import { useQueryStates } from "nuqs";
 import { useDeferredValue, useMemo } from "react";
@@ -23,7 +23,7 @@ import { FilterSelects } from "@/components/spend/filter-selects";
 import { billingSearchParams } from "./search-params";
 import { WhenVisible } from "@/components/ui/when-visible";
 import { QueryState, type QueryLike } from "@/components/ui/query-state";
-import { compareNames, formatNumber } from "@/lib/format";
+import { compareNames, formatDateTime, formatNumber } from "@/lib/format";
 
 // recharts is heavy: loaded only in the browser, once the page is interactive.
 const StackedBarChart = dynamic(() => import("@/components/spend/stacked-bar-chart").then((m) => m.StackedBarChart), {
@@ -195,7 +195,7 @@ function SummaryCard<T>({ title, state, disabled, children }: { title: string; s
       <CardHeader title={title} />
       {disabled ? (
         <CardBody>
-          <p className="text-sm text-slate-500">Choose a valid range.</p>
+          <p className="text-sm text-slate-500 dark:text-slate-400">Choose a valid range.</p>
         </CardBody>
       ) : (
         <QueryState state={state} what={title.toLowerCase()} label={title} lines={2}>
@@ -263,7 +263,7 @@ function SpendSections({
       <Card>
         <CardHeader
           title="Daily spend by project"
-          description={lastUpdated ? `Costs recorded up to ${formatDateTimeMedium(new Date(lastUpdated))}` : undefined}
+          description={lastUpdated ? `Costs recorded up to ${formatDateTime(new Date(lastUpdated).toISOString())}` : undefined}
         />
         <CardBody className="space-y-4">
           <WhenVisible placeholder={<div className="h-72" aria-hidden />}>

@@ -18,7 +18,7 @@ const COLUMNS: ColumnDef<CatalogImage, unknown>[] = [
     header: "Name",
     accessorFn: (i) => i.name,
     cell: ({ row }) => (
-      <Link href={`/catalog/images/${encodeURIComponent(row.original.id)}`} className="font-medium text-brand-600 hover:underline dark:text-brand-500">
+      <Link href={`/catalog/images/${encodeURIComponent(row.original.id)}`} className="font-medium text-brand-600 hover:underline dark:text-brand-400">
         {row.original.name}
       </Link>
     ),
@@ -29,7 +29,7 @@ const COLUMNS: ColumnDef<CatalogImage, unknown>[] = [
     enableSorting: false,
     accessorFn: (i) => i.tags.join(", "),
     cell: ({ row }) => (
-      <span className="flex flex-wrap gap-1">
+      <span className="flex min-w-[8rem] max-w-[14rem] flex-wrap gap-1">
         {row.original.tags.map((t) => (
           <Badge key={t} tone={t === "latest" ? "info" : "neutral"}>
             {t}
@@ -42,9 +42,10 @@ const COLUMNS: ColumnDef<CatalogImage, unknown>[] = [
     id: "description",
     header: "Description",
     accessorFn: (i) => i.description,
-    cell: ({ row }) => <span className="block max-w-md truncate" title={row.original.description}>{row.original.description}</span>,
+    // Wraps to two lines at most: the table fits a desktop's width instead of clipping.
+    cell: ({ row }) => <span className="line-clamp-2 block min-w-[12rem] max-w-sm whitespace-normal" title={row.original.description}>{row.original.description}</span>,
   },
-  { id: "locations", header: "Locations", accessorFn: (i) => i.locations.length, cell: ({ row }) => row.original.locations.join(", ") },
+  { id: "locations", header: "Locations", accessorFn: (i) => i.locations.length, cell: ({ row }) => <span className="block max-w-[12rem] whitespace-normal">{row.original.locations.join(", ")}</span> },
   { id: "created", header: "Created", accessorFn: (i) => i.created_at, cell: ({ row }) => <span className="tabular-nums">{row.original.created_at.slice(0, 10)}</span> },
 ];
 

@@ -21,7 +21,7 @@ export function MultiFilter({ label, options, values, onChange }: MultiFilterPro
       <legend className="mb-1 text-sm font-medium capitalize">{label}</legend>
       <div className="flex flex-wrap items-center gap-2">
         {values.map((v) => (
-          <span key={v} className="inline-flex items-center gap-1 rounded-full bg-brand-50 py-0.5 pl-2.5 pr-1 text-xs font-medium text-brand-700 dark:bg-slate-800 dark:text-brand-500">
+          <span key={v} className="inline-flex items-center gap-1 rounded-full bg-brand-50 py-0.5 pl-2.5 pr-1 text-xs font-medium text-brand-700 dark:bg-slate-800 dark:text-brand-400">
             {v}
             <button
               type="button"

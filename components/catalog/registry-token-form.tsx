@@ -26,6 +26,11 @@ function fileBase(alias: string | undefined): string {
   return safe ? `registry-token-${safe}` : "registry-token";
 }
 
+/** A word the shell reads as itself: bare when it is plain, else in single quotes. */
+function shellWord(value: string): string {
+  return /^[\w@.+-]+$/.test(value) ? value : `'${value.replace(/'/g, "'\\''")}'`;
+}
+
 interface Created {
   token: string;
   alias?: string;
@@ -33,7 +38,7 @@ interface Created {
 }
 
 /** Creates a limited-scope registry token; the token is shown once in a dialog that closes only when saved. */
-export function RegistryTokenForm() {
+export function RegistryTokenForm({ registryHost, username }: { registryHost: string; username: string }) {
   const queryClient = useQueryClient();
   const [created, setCreated] = useState<Created | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
@@ -126,6 +131,8 @@ export function RegistryTokenForm() {
               ]
             : []
         }
+        // The token from the environment the .env sets (never on the command line, where the shell's history would keep it).
+        usage={[{ label: "Sign in with Docker", command: `echo "$CCR_TOKEN" | docker login ${registryHost} --username ${shellWord(username)} --password-stdin` }]}
         onClose={close}
       />
     </>

@@ -29,7 +29,7 @@ function ListCard({ title, description, what, state }: { title: string; descript
 }
 
 /** Registry tokens (created here, shown once) and where the container registry can host repositories. */
-export function RegistryView() {
+export function RegistryView({ registryHost, username }: { registryHost: string; username: string }) {
   const locations = useQuery(catalogQueries.registryLocations());
   const providers = useQuery(catalogQueries.registryProviders());
   return (
@@ -41,7 +41,7 @@ export function RegistryView() {
             The token is shown <strong>once</strong>, when it is created: the registry keeps only a hash, so tokens cannot be listed or shown again.
             {" "}It belongs to the organization you joined first.
           </p>
-          <RegistryTokenForm />
+          <RegistryTokenForm registryHost={registryHost} username={username} />
         </CardBody>
       </Card>
       <ListCard title="Supported locations" description="Where container registry repositories can be hosted" what="registry locations" state={locations} />

@@ -1,23 +1,17 @@
 "use client";
 
+import { useSyncExternalStore } from "react";
 import { Badge } from "@/components/ui/badge";
 import { relativeTime } from "@/lib/relative-time";
+import { formatDate, formatDateTime } from "@/lib/format";
 
 const DAY = 86_400_000;
 
 /** Tokens and keys expiring within this many days are flagged. */
 export const EXPIRY_WARNING_DAYS = 14;
 
-/** YYYY-MM-DD in UTC: the same on the server and in any browser, so hydration agrees. */
-export function formatDate(iso: string): string {
-  return new Date(iso).toISOString().slice(0, 10);
-}
-
-/** YYYY-MM-DD HH:mm UTC */
-export function formatDateTime(iso: string): string {
-  const s = new Date(iso).toISOString();
-  return `${s.slice(0, 10)} ${s.slice(11, 16)} UTC`;
-}
+// The console's one date format (lib/format.ts): YYYY-MM-DD, and YYYY-MM-DD HH:mm UTC.
+export { formatDate, formatDateTime };
 
 export function DateText({ value, withTime, empty = "—" }: { value: string | undefined; withTime?: boolean; empty?: string }) {
   if (!value || Number.isNaN(Date.parse(value))) return <span className="text-slate-500 dark:text-slate-400">{empty}</span>;
@@ -28,12 +22,23 @@ export function DateText({ value, withTime, empty = "—" }: { value: string | u
   );
 }
 
-/** "3 hours ago"; the exact time in the tooltip. */
+const subscribe = () => () => {};
+
+/**
+ * "3 hours ago"; the exact time in the tooltip. The server, and the browser while it hydrates,
+ * write the exact time (the same text on both sides); the relative words follow once the page
+ * runs in the browser, so the server's clock and the browser's never have to agree.
+ */
 export function RelativeTime({ value, empty = "Never" }: { value: string | undefined; empty?: string }) {
+  const hydrated = useSyncExternalStore(
+    subscribe,
+    () => true,
+    () => false,
+  );
   if (!value || Number.isNaN(Date.parse(value))) return <span className="text-slate-500 dark:text-slate-400">{empty}</span>;
   return (
-    <time dateTime={value} title={formatDateTime(value)} suppressHydrationWarning>
-      {relativeTime(new Date(value))}
+    <time dateTime={value} title={formatDateTime(value)}>
+      {hydrated ? relativeTime(new Date(value)) : formatDateTime(value)}
     </time>
   );
 }

@@ -1,8 +1,9 @@
 "use client";
 
-import { AlertTriangle, Check, Copy, Download } from "lucide-react";
+import { AlertTriangle, Download } from "lucide-react";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
+import { CopyButton } from "./copy-button";
 import { csvText, saveText } from "./download";
 import { Dialog, DialogContent, DialogFooter } from "@/components/ui/dialog";
 
@@ -14,12 +15,19 @@ export interface SecretField {
   secret?: boolean;
 }
 
+/** How to use the secret, e.g. a `docker login` line: shown and copyable, but in neither download. */
+export interface SecretUsage {
+  label: string;
+  command: string;
+}
+
 interface SecretDialogProps {
   open: boolean;
   title: string;
   fields: SecretField[];
   /** Base of the download file names, e.g. "s3-key-ci-runner". */
   fileBase: string;
+  usage?: SecretUsage[];
   onClose: () => void;
 }
 
@@ -27,13 +35,8 @@ interface SecretDialogProps {
  * Shows a one-time secret: an unmissable warning, copy buttons, .env and .csv
  * downloads, and it closes only after the user confirms they saved it.
  */
-export function SecretDialog({ open, title, fields, fileBase, onClose }: SecretDialogProps) {
+export function SecretDialog({ open, title, fields, fileBase, usage = [], onClose }: SecretDialogProps) {
   const [saved, setSaved] = useState(false);
-  const [copied, setCopied] = useState<string | null>(null);
-  const copy = async (field: SecretField) => {
-    await navigator.clipboard.writeText(field.value);
-    setCopied(field.envName);
-  };
   return (
     <Dialog open={open}>
       <DialogContent title={title} dismissible={false}>
@@ -46,18 +49,25 @@ export function SecretDialog({ open, title, fields, fileBase, onClose }: SecretD
         <dl className="space-y-3">
           {fields.map((f) => (
             <div key={f.envName}>
-              <dt className="text-xs font-medium text-slate-500">{f.label}</dt>
+              <dt className="text-xs font-medium text-slate-600 dark:text-slate-300">{f.label}</dt>
               <dd className="mt-1 flex items-center gap-2">
                 <code className="block min-w-0 flex-1 break-all rounded bg-slate-100 px-2 py-1.5 font-mono text-xs dark:bg-slate-800" data-secret={f.secret ? "true" : undefined}>
                   {f.value}
                 </code>
-                <Button variant="secondary" size="sm" onClick={() => void copy(f)} aria-label={`Copy ${f.label}`}>
-                  {copied === f.envName ? <Check /> : <Copy />}
-                </Button>
+                <CopyButton value={f.value} what={f.label} />
               </dd>
             </div>
           ))}
         </dl>
+        {usage.map((u) => (
+          <div key={u.label} className="mt-3">
+            <p className="text-xs font-medium text-slate-600 dark:text-slate-300">{u.label}</p>
+            <div className="mt-1 flex items-center gap-2">
+              <code className="block min-w-0 flex-1 break-all rounded bg-slate-100 px-2 py-1.5 font-mono text-xs dark:bg-slate-800">{u.command}</code>
+              <CopyButton value={u.command} what={u.label} />
+            </div>
+          </div>
+        ))}
         <div className="mt-4 flex flex-wrap gap-2">
           <Button variant="secondary" size="sm" onClick={() => saveText(`${fileBase}.env`, fields.map((f) => `${f.envName}=${f.value}`).join("\n") + "\n", "text/plain")}>
             <Download /> Download .env
@@ -79,7 +89,6 @@ export function SecretDialog({ open, title, fields, fileBase, onClose }: SecretD
             disabled={!saved}
             onClick={() => {
               setSaved(false);
-              setCopied(null);
               onClose();
             }}
           >

@@ -6,6 +6,7 @@ import type { reservationsGetResponseSchema } from "@/lib/contract/reservations"
 import { gatewayQuery, gatewaySummaryQuery } from "@/lib/query/gateway-query";
 import { auditKeys, billingKeys, quotaKeys, reservationKeys } from "@/lib/query/keys";
 import { projectQueries } from "@/lib/query/projects";
+import { reservationQueries } from "@/lib/query/reservations";
 import { compareCodeUnits } from "@/lib/format";
 import { operationPath } from "@/lib/contract/operations";
 
@@ -31,6 +32,7 @@ export function overviewQueries(orgId: string, today = new Date()) {
       reservationKeys.list(orgId),
       operationPath("getReservations", { organization_id: orgId }),
     ),
+    effectiveReservations: reservationQueries.list(orgId, "effective"),
   };
 }
 

@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import type * as React from "react";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
@@ -7,22 +8,33 @@ import { EmptyState } from "@/components/ui/states";
 import { QueryState } from "@/components/ui/query-state";
 import { useQuery, type UseQueryResult } from "@tanstack/react-query";
 import { overviewQueries } from "./queries";
-import { relativeTime } from "@/lib/relative-time";
+import { RelativeTime } from "@/components/common/dates";
+import { auditTargetHref } from "@/components/common/object-links";
 import { SpendSparkline } from "./spend-sparkline";
 import { compareCodeUnits, formatUsd } from "@/lib/format";
 
 interface WidgetProps<T> {
   title: string;
+  /** The page the widget sums up: its header links there. */
+  more: { href: string; label: string };
   description?: string;
   what: string;
   state: UseQueryResult<T>;
   children: (data: T) => React.ReactNode;
 }
 
-function Widget<T>({ title, description, what, state, children }: WidgetProps<T>) {
+function Widget<T>({ title, description, what, state, more, children }: WidgetProps<T>) {
   return (
     <Card>
-      <CardHeader title={title} description={description} />
+      <CardHeader
+        title={title}
+        description={description}
+        action={
+          <Link href={more.href} className="whitespace-nowrap text-xs font-medium text-brand-600 hover:underline dark:text-brand-400">
+            {more.label}
+          </Link>
+        }
+      />
       <QueryState state={state} what={what}>
         {(data) => <CardBody>{children(data)}</CardBody>}
       </QueryState>
@@ -42,7 +54,7 @@ function Stat({ label, value }: { label: string; value: React.ReactNode }) {
 export function ResourcesWidget({ orgId }: { orgId: string }) {
   const state = useQuery(overviewQueries(orgId).projects);
   return (
-    <Widget title="Resources" description="Projects you can see in this organization" what="projects" state={state}>
+    <Widget title="Resources" description="Projects you can see in this organization" what="projects" state={state} more={{ href: `/orgs/${orgId}/projects`, label: "All projects" }}>
       {(data) => {
         const projects = data.items.filter((p) => p.organization_id === orgId);
         const vms = projects.reduce((n, p) => n + p.resources.instances.count, 0);
@@ -62,7 +74,7 @@ export function ResourcesWidget({ orgId }: { orgId: string }) {
 export function SpendWidget({ orgId }: { orgId: string }) {
   const state = useQuery(overviewQueries(orgId).spend);
   return (
-    <Widget title="Month-to-date spend" description="Daily spend since the first of the month" what="spend" state={state}>
+    <Widget title="Month-to-date spend" description="Daily spend since the first of the month" what="spend" state={state} more={{ href: `/orgs/${orgId}/billing`, label: "Billing" }}>
       {({ days, totalCents }) => {
         const series = days.map((d) => ({ date: d.date, cost: d.cents / 100 }));
         if (series.length === 0) return <EmptyState title="No spend yet this month" />;
@@ -80,7 +92,7 @@ export function SpendWidget({ orgId }: { orgId: string }) {
 export function QuotasWidget({ orgId }: { orgId: string }) {
   const state = useQuery(overviewQueries(orgId).quotas);
   return (
-    <Widget title="Quota usage" description="The most used quotas" what="quotas" state={state}>
+    <Widget title="Quota usage" description="The most used quotas" what="quotas" state={state} more={{ href: `/orgs/${orgId}/quotas`, label: "All quotas" }}>
       {(data) => {
         const quotas = (data.quotas ?? [])
           .filter((q) => (q.max ?? 0) > 0)
@@ -94,7 +106,7 @@ export function QuotasWidget({ orgId }: { orgId: string }) {
               <li key={q.programmatic_name ?? q.type}>
                 <div className="flex justify-between text-sm">
                   <span>{q.description ?? q.programmatic_name}</span>
-                  <span className="tabular-nums text-slate-500">
+                  <span className="tabular-nums text-slate-500 dark:text-slate-400">
                     {q.used} / {q.max}
                   </span>
                 </div>
@@ -120,12 +132,24 @@ export function QuotasWidget({ orgId }: { orgId: string }) {
   );
 }
 
+function TargetNames({ orgId, entry }: { orgId: string; entry: Parameters<typeof auditTargetHref>[1] & { target_names: string[] } }) {
+  const href = auditTargetHref(orgId, entry);
+  const names = entry.target_names.join(", ");
+  return href ? (
+    <Link href={href} className="text-brand-600 hover:underline dark:text-brand-400">
+      {names}
+    </Link>
+  ) : (
+    <>{names}</>
+  );
+}
+
 const RESULT_TONE: Record<string, "good" | "warn" | "bad"> = { OK: "good", PERMISSION_DENIED: "warn", INVALID_ARGUMENT: "warn" };
 
 export function AuditWidget({ orgId }: { orgId: string }) {
   const state = useQuery(overviewQueries(orgId).audit);
   return (
-    <Widget title="Latest activity" description="The newest audit-log entries" what="the audit log" state={state}>
+    <Widget title="Latest activity" description="The newest audit-log entries" what="the audit log" state={state} more={{ href: `/orgs/${orgId}/audit-logs`, label: "Audit logs" }}>
       {(data) =>
         data.items.length === 0 ? (
           <EmptyState title="No activity yet" />
@@ -135,10 +159,10 @@ export function AuditWidget({ orgId }: { orgId: string }) {
               <li key={`${e.start_time}-${i}`} className="flex items-center justify-between gap-3 py-2 text-sm">
                 <div className="min-w-0">
                   <p className="truncate font-medium">
-                    {e.action_detail || e.action} {e.target_names?.length ? <span className="font-normal text-slate-500">· {e.target_names.join(", ")}</span> : null}
+                    {e.action_detail || e.action} {e.target_names?.length ? <span className="font-normal text-slate-500 dark:text-slate-400">· <TargetNames orgId={orgId} entry={e} /></span> : null}
                   </p>
-                  <p className="truncate text-xs text-slate-500">
-                    {e.actor_email} via {e.surface} · <time dateTime={e.start_time}>{relativeTime(new Date(e.start_time))}</time>
+                  <p className="truncate text-xs text-slate-500 dark:text-slate-400">
+                    {e.actor_email} via {e.surface} · <RelativeTime value={e.start_time} />
                   </p>
                 </div>
                 <Badge tone={RESULT_TONE[e.result] ?? "bad"}>{e.result}</Badge>
@@ -153,12 +177,14 @@ export function AuditWidget({ orgId }: { orgId: string }) {
 
 export function ReservationsWidget({ orgId }: { orgId: string }) {
   const state = useQuery(overviewQueries(orgId).reservations);
+  // GPUs in use count against effective reservations only (not pending, expired or cancelled ones).
+  const effective = useQuery(overviewQueries(orgId).effectiveReservations);
   return (
-    <Widget title="Reservations" description="Reserved capacity at a glance" what="reservations" state={state}>
+    <Widget title="Reservations" description="Reserved capacity at a glance" what="reservations" state={state} more={{ href: `/orgs/${orgId}/reservations`, label: "All reservations" }}>
       {(data) => {
         if (data.items.length === 0) return <EmptyState title="No reservations" />;
-        const quantity = data.items.reduce((n, r) => n + r.quantity, 0);
-        const used = data.items.reduce((n, r) => n + r.used_quantity, 0);
+        const quantity = effective.data ? effective.data.items.reduce((n, r) => n + r.quantity, 0) : null;
+        const used = effective.data ? effective.data.items.reduce((n, r) => n + r.used_quantity, 0) : null;
         // The next contract to end: ended ones are history, not what comes next.
         const today = new Date().toISOString().slice(0, 10);
         const next = data.items
@@ -167,7 +193,7 @@ export function ReservationsWidget({ orgId }: { orgId: string }) {
         return (
           <dl className="grid grid-cols-3 gap-4">
             <Stat label="Reservations" value={data.items.length} />
-            <Stat label="Used / reserved" value={`${used} / ${quantity}`} />
+            <Stat label="GPUs used / reserved (effective)" value={used === null || quantity === null ? "…" : `${used} / ${quantity}`} />
             <Stat label="Next end" value={<span className="text-base">{next ? next.contract_end_date.slice(0, 10) : "—"}</span>} />
           </dl>
         );

@@ -35,7 +35,7 @@ export function ProjectDetail({ orgId, projectId, selfId }: { orgId: string; pro
   const listHref = `/orgs/${orgId}/projects`;
 
   const back = (
-    <Link href={listHref} className="inline-flex items-center gap-1 text-sm text-brand-600 hover:underline dark:text-brand-500">
+    <Link href={listHref} className="inline-flex items-center gap-1 text-sm text-brand-600 hover:underline dark:text-brand-400">
       <ArrowLeft className="size-4" aria-hidden /> All projects
     </Link>
   );

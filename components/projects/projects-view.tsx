@@ -48,7 +48,7 @@ export function ProjectsView({ orgId, orgName, selfId }: { orgId: string; orgNam
         renaming === p.id ? (
           <RenameProject project={p} onDone={() => setRenaming(null)} />
         ) : (
-          <Link href={`/orgs/${orgId}/projects/${p.id}`} className="font-medium text-brand-600 hover:underline dark:text-brand-500">
+          <Link href={`/orgs/${orgId}/projects/${p.id}`} className="font-medium text-brand-600 hover:underline dark:text-brand-400">
             {p.name}
           </Link>
         ),

@@ -3,7 +3,7 @@
 import { Badge } from "@/components/ui/badge";
 import { DataTable, type ColumnDef } from "@/components/ui/data-table";
 import type { Vm } from "@/lib/contract/projects";
-import { localDateTime } from "@/lib/dates";
+import { formatDateTime } from "@/lib/format";
 
 const STATE_TONE: Record<string, "good" | "neutral" | "warn" | "bad"> = {
   STATE_RUNNING: "good",
@@ -33,7 +33,7 @@ const columns: ColumnDef<Vm, unknown>[] = [
     cell: ({ row: { original: vm } }) => (
       <div>
         <p className="font-medium">{vm.name}</p>
-        <p className="font-mono text-xs text-slate-500 dark:text-slate-400">{vm.id}</p>
+        <p className="max-w-[11rem] whitespace-normal break-all font-mono text-xs text-slate-500 dark:text-slate-400">{vm.id}</p>
       </div>
     ),
   },
@@ -46,7 +46,7 @@ const columns: ColumnDef<Vm, unknown>[] = [
     accessorFn: (vm) => vm.created_at,
     cell: ({ row: { original: vm } }) => (
       <time dateTime={vm.created_at} title={vm.created_at}>
-        {localDateTime(new Date(vm.created_at))}
+        {formatDateTime(vm.created_at)}
       </time>
     ),
   },
@@ -55,9 +55,9 @@ const columns: ColumnDef<Vm, unknown>[] = [
     header: "Disks",
     enableSorting: false,
     cell: ({ row: { original: vm } }) => (
-      <ul aria-label={`Disks of ${vm.name}`} className="space-y-1 text-xs">
+      <ul aria-label={`Disks of ${vm.name}`} className="min-w-[12rem] space-y-1 whitespace-normal text-xs">
         {vm.disks.map((d) => (
-          <li key={d.id} className="flex items-center gap-1.5">
+          <li key={d.id} className="flex flex-wrap items-center gap-x-1.5">
             <span className="font-medium">{d.name}</span> <span className="tabular-nums">{d.size}</span>{" "}
             <span className="text-slate-500 dark:text-slate-400">
               {d.mode} · {d.type}
@@ -78,19 +78,20 @@ const columns: ColumnDef<Vm, unknown>[] = [
     header: "Network interfaces",
     enableSorting: false,
     cell: ({ row: { original: vm } }) => (
-      <ul aria-label={`Network interfaces of ${vm.name}`} className="space-y-1 text-xs">
+      // Each address on its own line: the table fits a desktop's width instead of scrolling.
+      <ul aria-label={`Network interfaces of ${vm.name}`} className="min-w-[13rem] space-y-1 whitespace-normal text-xs">
         {vm.network_interfaces.map((n) => (
           <li key={n.id}>
             <span className="font-medium">{n.name}</span> <span className="font-mono">{n.mac_address}</span>
             {n.ips.map((ip, i) => (
-              <span key={i} className="ml-2">
+              <span key={i} className="block">
                 {ip.private_ipv4 ? (
-                  <span>
+                  <span className="block">
                     private <span className="font-mono">{ip.private_ipv4.address}</span>
                   </span>
                 ) : null}
                 {ip.public_ipv4 ? (
-                  <span className="ml-2">
+                  <span className="block">
                     public <span className="font-mono">{ip.public_ipv4.address}</span>{" "}
                     <span className="text-slate-500 dark:text-slate-400">({ip.public_ipv4.type})</span>
                   </span>

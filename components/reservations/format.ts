@@ -2,20 +2,13 @@
  * Formatting shared by the reservation pages. Dates are shown in UTC so the
  * server's render and the browser's hydration agree.
  */
-import { formatUsd } from "@/lib/format";
+import { formatDate, formatDateTime, formatUsd } from "@/lib/format";
 
-/** "2025-03-14" from an RFC 3339 timestamp; "—" when absent. */
-export function utcDate(iso: string | undefined | null): string {
-  return iso ? iso.slice(0, 10) : "—";
-}
+/** "2025-03-14" from an RFC 3339 timestamp; "—" when absent (the console's one format, lib/format.ts). */
+export const utcDate = formatDate;
 
 /** "2025-03-14 09:00 UTC" from an RFC 3339 timestamp. */
-export function utcDateTime(iso: string | undefined | null): string {
-  if (!iso) return "—";
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  return `${d.toISOString().slice(0, 16).replace("T", " ")} UTC`;
-}
+export const utcDateTime = formatDateTime;
 
 
 /** A decimal-string or numeric price as dollars, without summing floats. */

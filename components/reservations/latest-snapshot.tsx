@@ -55,7 +55,7 @@ export function LatestSnapshot({ orgId, data }: { orgId: string; data: LatestGpu
           <ul className="mt-1 flex flex-wrap gap-2">
             {data.reservation_id.map((id) => (
               <li key={id}>
-                <Link href={`/orgs/${orgId}/reservations/${encodeURIComponent(id)}`} className="font-mono text-xs text-brand-600 hover:underline dark:text-brand-500">
+                <Link href={`/orgs/${orgId}/reservations/${encodeURIComponent(id)}`} className="font-mono text-xs text-brand-600 hover:underline dark:text-brand-400">
                   {id}
                 </Link>
               </li>

@@ -52,7 +52,7 @@ function columns(orgId: string, status: (r: Reservation) => ReservationStatus | 
         <div>
           <Link
             href={`/orgs/${orgId}/reservations/${encodeURIComponent(row.original.id)}`}
-            className="font-medium text-brand-600 hover:underline dark:text-brand-500"
+            className="font-medium text-brand-600 hover:underline dark:text-brand-400"
           >
             {row.original.product_line}
           </Link>
@@ -105,6 +105,11 @@ export function ReservationsList({ orgId }: { orgId: string }) {
   const state = useQuery(reservationQueries.list(orgId, status ?? undefined));
   // Without a status filter, the cancelled list tells cancelled reservations from pending ones.
   const cancelled = useQuery({ ...reservationQueries.list(orgId, "cancelled"), enabled: !status });
+  // Only effective reservations hold GPUs now: pending, expired and cancelled ones count for nothing.
+  const effective = useQuery(reservationQueries.list(orgId, "effective"));
+  const inUse = effective.data
+    ? { used: effective.data.items.reduce((n, r) => n + r.used_quantity, 0), reserved: effective.data.items.reduce((n, r) => n + r.quantity, 0) }
+    : null;
   const [now] = useState(() => Date.now());
   const cols = useMemo(() => {
     const cancelledIds = cancelled.data ? new Set(cancelled.data.items.map((r) => r.id)) : null;
@@ -149,8 +154,8 @@ export function ReservationsList({ orgId }: { orgId: string }) {
         {(data) => (
           <CardBody className="space-y-3">
             <p className="text-sm text-slate-600 dark:text-slate-300" role="status">
-              {data.items.length} {statusLabel} reservation{data.items.length === 1 ? "" : "s"} ·{" "}
-              {data.items.reduce((n, r) => n + r.used_quantity, 0)} of {data.items.reduce((n, r) => n + r.quantity, 0)} reserved GPUs in use
+              {data.items.length} {statusLabel} reservation{data.items.length === 1 ? "" : "s"}
+              {inUse ? ` · ${inUse.used} of ${inUse.reserved} reserved GPUs in use (effective reservations)` : null}
             </p>
             <DataTable columns={cols} data={data.items} label={status ? `${STATUS_LABELS[status]} reservations` : "Reservations"} getRowId={(r) => r.id} />
           </CardBody>

@@ -34,7 +34,7 @@ export function ScimIntegrationDetail({ orgId, integrationId }: { orgId: string;
   const listHref = `/orgs/${orgId}/security/scim`;
   return (
     <div className="space-y-4">
-      <Link href={listHref} className="inline-flex items-center gap-1 text-sm text-brand-600 hover:underline dark:text-brand-500">
+      <Link href={listHref} className="inline-flex items-center gap-1 text-sm text-brand-600 hover:underline dark:text-brand-400">
         <ArrowLeft className="size-4" aria-hidden /> All SCIM integrations
       </Link>
       {access.ready && reason ? <PermissionNote id="scim-permission" what="this integration and its tokens" permission="scim.manage" /> : null}

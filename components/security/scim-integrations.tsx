@@ -62,7 +62,7 @@ function scimIntegrationColumns(orgId: string, reason: string | undefined): Colu
     accessorKey: "name",
     header: "Name",
     cell: ({ row }) => (
-      <Link href={`/orgs/${orgId}/security/scim/${encodeURIComponent(row.original.id)}`} className="font-medium text-brand-600 hover:underline dark:text-brand-500">
+      <Link href={`/orgs/${orgId}/security/scim/${encodeURIComponent(row.original.id)}`} className="font-medium text-brand-600 hover:underline dark:text-brand-400">
         {row.original.name}
       </Link>
     ),

@@ -5,10 +5,24 @@ import { usePathname } from "next/navigation";
 import { cn } from "@/lib/utils";
 
 export const SECURITY_TABS = [
-  { segment: "sso", label: "Single sign-on" },
-  { segment: "mfa", label: "Multi-factor authentication" },
-  { segment: "scim", label: "SCIM provisioning" },
+  { segment: "sso", label: "Single sign-on", description: "Identity providers people in this organization sign in with." },
+  { segment: "mfa", label: "Multi-factor authentication", description: "The second factors this organization asks for at sign-in." },
+  { segment: "scim", label: "SCIM provisioning", description: "Identity providers that create, update and deactivate accounts here." },
 ] as const;
+
+/** The security section's own heading (each tab its own), under the area's name. */
+export function SecurityHeading({ orgId }: { orgId: string }) {
+  const pathname = usePathname() ?? "";
+  const base = `/orgs/${orgId}/security`;
+  const tab = SECURITY_TABS.find((t) => pathname === `${base}/${t.segment}` || pathname.startsWith(`${base}/${t.segment}/`));
+  return (
+    <div className="mb-6">
+      <p className="text-sm font-medium text-slate-600 dark:text-slate-300">Security</p>
+      <h1 className="text-2xl font-semibold tracking-tight">{tab?.label ?? "Security"}</h1>
+      <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{tab?.description ?? "How people sign in to this organization and how their accounts are provisioned."}</p>
+    </div>
+  );
+}
 
 /** The security area's sections; the URL's path is the selected tab, so it survives refresh, back and sharing. */
 export function SecurityTabs({ orgId }: { orgId: string }) {

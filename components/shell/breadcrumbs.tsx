@@ -1,49 +1,77 @@
 "use client";
 
+import { useQuery } from "@tanstack/react-query";
 import { ChevronRight } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { projectQueries } from "@/lib/query/projects";
+import { reservationQueries } from "@/lib/query/reservations";
+import { scimQueries } from "@/lib/query/security";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Words the URL spells in lower case that people spell otherwise. */
+const WORDS: Record<string, string> = { sso: "SSO", mfa: "MFA", scim: "SCIM", iam: "IAM", gpu: "GPU", s3: "S3", api: "API" };
 
-function labelFor(segment: string, path: string, labels: Record<string, string>): string {
-  const text = decodeURIComponent(segment);
-  // An id is shown as itself (shortened), not as words.
-  if (UUID.test(text)) return `${text.slice(0, 8)}…`;
-  return labels[path] ?? text.replace(/-/g, " ").replace(/^\w/, (c) => c.toUpperCase());
+function words(segment: string): string {
+  const text = segment
+    .split("-")
+    .map((w) => WORDS[w.toLowerCase()] ?? w)
+    .join(" ");
+  return text.replace(/^[a-z]/, (c) => c.toUpperCase());
 }
 
-/** Organization › area › detail, from the URL. */
+/**
+ * An object's name from what the page already holds (its detail query, which the page loaded on
+ * the server): read from the cache, never fetched here, so the crumb costs no request of its own.
+ * Until the name is there, the kind of object, never its raw id.
+ */
+function useObjectName(orgId: string, parent: string | undefined, id: string): string | null {
+  const project = useQuery({ ...projectQueries.detail(id), enabled: false });
+  const reservation = useQuery({ ...reservationQueries.detail(orgId, id), enabled: false });
+  const scim = useQuery({ ...scimQueries.detail(orgId, id), enabled: false });
+  if (parent === "projects") return project.data?.name ?? "Project";
+  if (parent === "reservations") return reservation.data?.items[0]?.product_line ?? "Reservation";
+  if (parent === "scim") return scim.data?.name ?? "Integration";
+  return null;
+}
+
+function Crumb({ orgId, segments, index, labels }: { orgId: string; segments: string[]; index: number; labels: Record<string, string> }) {
+  const segment = decodeURIComponent(segments[index]!);
+  const path = segments.slice(0, index + 1).join("/");
+  const name = useObjectName(orgId, segments[index - 1], segment);
+  return <>{labels[path] ?? name ?? words(segment)}</>;
+}
+
+/** Organization › area › detail, from the URL, with objects by name. */
 export function Breadcrumbs({ orgId, orgName, labels }: { orgId: string; orgName: string; labels: Record<string, string> }) {
   const pathname = usePathname() ?? "";
   const base = `/orgs/${orgId}`;
   const rest = pathname.startsWith(base) ? pathname.slice(base.length).split("/").filter(Boolean) : [];
-  const crumbs = rest.map((segment, i) => {
-    const path = rest.slice(0, i + 1).join("/");
-    return { href: `${base}/${path}`, label: labelFor(segment, path, labels) };
-  });
   return (
     <nav aria-label="Breadcrumb" className="min-w-0">
-      <ol className="flex items-center gap-1 truncate text-sm text-slate-500 dark:text-slate-400">
+      <ol className="flex items-center gap-1 truncate text-sm text-slate-600 dark:text-slate-400">
         <li className="truncate">
           <Link href={base} className="hover:text-slate-900 dark:hover:text-white">
             {orgName}
           </Link>
         </li>
-        {crumbs.map((c, i) => (
-          <li key={c.href} className="flex items-center gap-1 truncate">
-            <ChevronRight className="size-3.5 shrink-0" aria-hidden />
-            {i === crumbs.length - 1 ? (
-              <span aria-current="page" className="truncate font-medium text-slate-900 dark:text-white">
-                {c.label}
-              </span>
-            ) : (
-              <Link href={c.href} className="truncate hover:text-slate-900 dark:hover:text-white">
-                {c.label}
-              </Link>
-            )}
-          </li>
-        ))}
+        {rest.map((_, i) => {
+          const href = `${base}/${rest.slice(0, i + 1).join("/")}`;
+          const label = <Crumb orgId={orgId} segments={rest} index={i} labels={labels} />;
+          return (
+            <li key={href} className="flex items-center gap-1 truncate">
+              <ChevronRight className="size-3.5 shrink-0" aria-hidden />
+              {i === rest.length - 1 ? (
+                <span aria-current="page" className="truncate font-medium text-slate-900 dark:text-white">
+                  {label}
+                </span>
+              ) : (
+                <Link href={href} className="truncate hover:text-slate-900 dark:hover:text-white">
+                  {label}
+                </Link>
+              )}
+            </li>
+          );
+        })}
       </ol>
     </nav>
   );

@@ -25,7 +25,7 @@ export default function OrgSwitcherMenu({ orgs, currentId, trigger }: { orgs: Or
                 className="flex items-center justify-between gap-3 rounded px-2 py-1.5 text-sm outline-none data-[highlighted]:bg-slate-100 dark:data-[highlighted]:bg-slate-800"
               >
                 <span className="truncate">
-                  {org.name} <span className="text-xs text-slate-500">({org.relation})</span>
+                  {org.name} <span className="text-xs text-slate-500 dark:text-slate-400">({org.relation})</span>
                 </span>
                 {org.id === currentId ? <Check className="size-4" aria-label="current" /> : null}
               </Link>

@@ -7,6 +7,7 @@ import { useState } from "react";
 import type * as React from "react";
 import { Button } from "@/components/ui/button";
 import { Breadcrumbs } from "./breadcrumbs";
+import { NavDrawer } from "./nav-drawer";
 import type { OrgSummary } from "./org-switcher";
 import { OrgSwitcher } from "./org-switcher";
 import { SideNav, type SideNavSection } from "./side-nav";
@@ -44,22 +45,17 @@ export function ShellFrame({ orgs, orgId, email, sections, labels, children }: S
         </Link>
         <SideNav sections={sections} base={`/orgs/${orgId}`} />
       </aside>
-      {open ? (
-        <div className="fixed inset-0 z-40 md:hidden" role="dialog" aria-modal="true" aria-label="Navigation">
-          <button className="absolute inset-0 bg-black/40" aria-label="Close navigation" onClick={() => setOpen(false)} />
-          <div className="absolute inset-y-0 left-0 w-64 overflow-y-auto bg-white shadow-xl dark:bg-slate-900">
-            <div className="flex h-14 items-center justify-between border-b border-slate-200 px-4 dark:border-slate-800">
-              <span className="flex items-center gap-2 font-semibold">
-                <Cloud className="size-5 text-brand-600" aria-hidden /> Stratus
-              </span>
-              <Button variant="ghost" size="icon" aria-label="Close navigation" onClick={() => setOpen(false)}>
-                <X />
-              </Button>
-            </div>
-            <SideNav sections={sections} base={`/orgs/${orgId}`} onSamePage={() => setOpen(false)} />
-          </div>
+      <NavDrawer open={open} onClose={() => setOpen(false)} label="Navigation">
+        <div className="flex h-14 items-center justify-between border-b border-slate-200 px-4 dark:border-slate-800">
+          <span className="flex items-center gap-2 font-semibold">
+            <Cloud className="size-5 text-brand-600" aria-hidden /> Stratus
+          </span>
+          <Button variant="ghost" size="icon" aria-label="Close navigation" onClick={() => setOpen(false)}>
+            <X />
+          </Button>
         </div>
-      ) : null}
+        <SideNav sections={sections} base={`/orgs/${orgId}`} onSamePage={() => setOpen(false)} />
+      </NavDrawer>
       <div className="flex min-w-0 flex-1 flex-col">
         <header className="sticky top-0 z-30 flex h-14 items-center gap-3 border-b border-slate-200 bg-white/90 px-3 backdrop-blur sm:px-4 dark:border-slate-800 dark:bg-slate-950/90">
           <Button variant="ghost" size="icon" className="md:hidden" aria-label="Open navigation" onClick={() => setOpen(true)}>

@@ -35,7 +35,7 @@ export function SideNav({ sections, base, onSamePage }: { sections: SideNavSecti
     <nav aria-label="Console" className="flex flex-col gap-5 p-3">
       {sections.map((section, i) => (
         <div key={section.title ?? i}>
-          {section.title ? <p className="px-2 pb-1 text-xs font-semibold uppercase tracking-wide text-slate-500">{section.title}</p> : null}
+          {section.title ? <p className="px-2 pb-1 text-xs font-semibold uppercase tracking-wide text-slate-600 dark:text-slate-400">{section.title}</p> : null}
           <ul className="space-y-0.5">
             {section.items.map((item) => {
               const active = item.href === activeHref;

@@ -14,6 +14,7 @@ import { createS3KeyRequestSchema } from "@/lib/contract/s3";
 import { storageKeys } from "@/lib/query/keys";
 import { useGatewayMutation } from "@/components/common/use-gateway-mutation";
 import { storagePaths } from "@/lib/query/storage";
+import type { S3Connection } from "./s3-connection";
 
 type CreateS3KeyResponse = z.infer<typeof createS3KeyResponseSchema>;
 
@@ -32,19 +33,22 @@ function fileBase(alias: string | undefined, accessKeyId: string): string {
   return `s3-key-${slug || accessKeyId}`;
 }
 
-function s3KeySecret(key: CreateS3KeyResponse, alias: string | undefined): OneTimeSecret {
+function s3KeySecret(key: CreateS3KeyResponse, alias: string | undefined, connection: S3Connection): OneTimeSecret {
   return {
     title: alias ? `S3 key ${alias} created` : "S3 key created",
     fileBase: fileBase(alias, key.access_key_id),
     fields: [
       { label: "Access key ID", envName: "AWS_ACCESS_KEY_ID", value: key.access_key_id },
       { label: "Secret access key", envName: "AWS_SECRET_ACCESS_KEY", value: key.secret_key, secret: true },
+      // The names the AWS SDKs and CLI read (AWS_ENDPOINT_URL since CLI v2.13).
+      { label: "Endpoint", envName: "AWS_ENDPOINT_URL", value: connection.endpoint },
+      { label: "Region", envName: "AWS_REGION", value: connection.region },
     ],
   };
 }
 
 /** "New key": alias and optional expiry; the secret is shown once, then only its access key id remains. */
-export function CreateS3KeyDialog({ orgId, defaultOpen = false }: { orgId: string; defaultOpen?: boolean }) {
+export function CreateS3KeyDialog({ orgId, connection, defaultOpen = false }: { orgId: string; connection: S3Connection; defaultOpen?: boolean }) {
   const flow = useCreateDialog(defaultOpen);
   const form = useForm<FormValues, unknown, z.output<typeof formSchema>>({
     resolver: zodResolver(formSchema),
@@ -56,7 +60,7 @@ export function CreateS3KeyDialog({ orgId, defaultOpen = false }: { orgId: strin
     invalidate: () => [storageKeys.s3Keys(orgId)],
     success: () => "S3 key created",
     onSuccess: (result, vars) => {
-      flow.showSecret(s3KeySecret(result, vars.alias));
+      flow.showSecret(s3KeySecret(result, vars.alias, connection));
       form.reset();
     },
   });

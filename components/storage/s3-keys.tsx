@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { parseAsStringLiteral, useQueryState } from "nuqs";
 import { useMemo, useState } from "react";
 import { Badge } from "@/components/ui/badge";
-import { Card, CardHeader } from "@/components/ui/card";
+import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { DataTable, type ColumnDef } from "@/components/ui/data-table";
 import { PageHeader } from "@/components/ui/page-header";
@@ -19,6 +19,7 @@ import { useGatewayMutation } from "@/components/common/use-gateway-mutation";
 import { storagePaths, storageQueries } from "@/lib/query/storage";
 import { cn } from "@/lib/utils";
 import { CreateS3KeyButton } from "./s3-key-create-button";
+import type { S3Connection } from "./s3-connection";
 
 const OWNERS = ["all", "mine"] as const;
 
@@ -46,7 +47,7 @@ function OwnerFilter({ value, onChange }: { value: (typeof OWNERS)[number]; onCh
 }
 
 /** The organization's S3 access keys: anyone may hold their own; deleting another's needs s3.manage. */
-export function S3KeysView({ orgId, userId }: { orgId: string; userId: string }) {
+export function S3KeysView({ orgId, userId, connection }: { orgId: string; userId: string; connection: S3Connection }) {
   const keys = useQuery(storageQueries.s3Keys(orgId));
   const access = useOrgAccess(orgId);
   const [owner, setOwner] = useQueryState("owner", parseAsStringLiteral(OWNERS).withDefault("all"));
@@ -67,8 +68,23 @@ export function S3KeysView({ orgId, userId }: { orgId: string; userId: string })
       <PageHeader
         title="Object storage keys"
         description="S3-compatible access keys for this organization's object storage. A key acts as the user who created it; its secret is shown only once."
-        actions={<CreateS3KeyButton orgId={orgId} />}
+        actions={<CreateS3KeyButton orgId={orgId} connection={connection} />}
       />
+      <Card aria-label="Connection">
+        <CardHeader title="Connection" description="What an S3 client needs besides a key." />
+        <CardBody>
+          <dl className="grid gap-3 text-sm sm:grid-cols-[auto_1fr] sm:gap-x-6">
+            <dt className="text-slate-600 dark:text-slate-300">Endpoint</dt>
+            <dd>
+              <code className="break-all font-mono text-xs">{connection.endpoint}</code>
+            </dd>
+            <dt className="text-slate-600 dark:text-slate-300">Region</dt>
+            <dd>
+              <code className="font-mono text-xs">{connection.region}</code>
+            </dd>
+          </dl>
+        </CardBody>
+      </Card>
       <Card>
         <CardHeader title="S3 access keys" description={
             canManageOthers
@@ -113,7 +129,7 @@ export function S3KeysView({ orgId, userId }: { orgId: string; userId: string })
 
 function s3KeyColumns(userId: string, canManageOthers: boolean, onDelete: (key: S3Key) => void): ColumnDef<S3Key, unknown>[] {
   return [
-  { accessorKey: "alias", header: "Alias", cell: ({ row }) => row.original.alias || <span className="text-slate-500">(no alias)</span> },
+  { accessorKey: "alias", header: "Alias", cell: ({ row }) => row.original.alias ? <span className="inline-block max-w-[14rem] whitespace-normal break-words">{row.original.alias}</span> : <span className="text-slate-500 dark:text-slate-400">(no alias)</span> },
   { accessorKey: "access_key_id", header: "Access key ID", cell: ({ row }) => <code className="font-mono text-xs">{row.original.access_key_id}</code> },
   {
     accessorKey: "status",
@@ -129,7 +145,7 @@ function s3KeyColumns(userId: string, canManageOthers: boolean, onDelete: (key: 
     accessorKey: "user_id",
     header: "Owner",
     cell: ({ row }) =>
-      row.original.user_id === userId ? <Badge tone="info">you</Badge> : <code className="font-mono text-xs">{row.original.user_id}</code>,
+      row.original.user_id === userId ? <Badge tone="info">you</Badge> : <code className="inline-block max-w-[10rem] whitespace-normal break-all font-mono text-xs">{row.original.user_id}</code>,
   },
   deleteColumn<S3Key>({
     label: (key) => `Delete S3 key ${keyName(key)}`,

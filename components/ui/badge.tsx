@@ -9,7 +9,7 @@ const badgeVariants = cva("inline-flex items-center rounded-full font-medium", {
       good: "bg-emerald-100 text-emerald-800 dark:bg-emerald-950 dark:text-emerald-300",
       warn: "bg-amber-100 text-amber-800 dark:bg-amber-950 dark:text-amber-300",
       bad: "bg-red-100 text-red-800 dark:bg-red-950 dark:text-red-300",
-      info: "bg-brand-50 text-brand-700 dark:bg-slate-800 dark:text-brand-500",
+      info: "bg-brand-50 text-brand-700 dark:bg-slate-800 dark:text-brand-400",
     },
     size: { md: "px-2 py-0.5 text-xs", sm: "px-1.5 py-0 text-[10px]" },
   },

@@ -3,7 +3,7 @@ import type * as React from "react";
 import { cn } from "@/lib/utils";
 
 export const buttonVariants = cva(
-  "inline-flex items-center gap-2 whitespace-nowrap rounded-md text-sm font-medium transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:ring-offset-2 focus-visible:ring-offset-white disabled:pointer-events-none disabled:opacity-50 dark:focus-visible:ring-offset-slate-950 [&_svg]:size-4 [&_svg]:shrink-0",
+  "inline-flex items-center gap-2 rounded-md text-sm font-medium transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:ring-offset-2 focus-visible:ring-offset-white disabled:pointer-events-none disabled:opacity-50 dark:focus-visible:ring-offset-slate-950 [&_svg]:size-4 [&_svg]:shrink-0",
   {
     variants: {
       variant: {
@@ -13,19 +13,21 @@ export const buttonVariants = cva(
         danger: "bg-red-600 text-white hover:bg-red-700",
         /** A destructive action that should not shout: delete in a row of actions. */
         "ghost-danger": "text-red-700 hover:bg-red-50 dark:text-red-400 dark:hover:bg-red-950",
-        link: "text-brand-600 underline-offset-4 hover:underline dark:text-brand-500",
+        link: "text-brand-600 underline-offset-4 hover:underline dark:text-brand-400",
       },
       size: { sm: "h-8 px-3", md: "h-9 px-4", lg: "h-10 px-5", icon: "size-9", inline: "h-auto p-0" },
+      /** One line (the default), or a label that may wrap in a narrow column (the button grows in height). */
+      wrap: { false: "whitespace-nowrap", true: "min-h-9 h-auto! whitespace-normal py-2 text-center" },
       /** Where the content sits: centered, or label and icon at both ends (a picker's button). */
       justify: { center: "justify-center", between: "justify-between" },
     },
-    defaultVariants: { variant: "primary", size: "md", justify: "center" },
+    defaultVariants: { variant: "primary", size: "md", justify: "center", wrap: false },
   },
 );
 
 export type ButtonProps = React.ButtonHTMLAttributes<HTMLButtonElement> & VariantProps<typeof buttonVariants>;
 
 /** A button. A link that looks like one is a Link with `buttonVariants(...)` as its class. */
-export function Button({ className, variant, size, justify, ...props }: ButtonProps) {
-  return <button className={cn(buttonVariants({ variant, size, justify }), className)} {...props} />;
+export function Button({ className, variant, size, justify, wrap, ...props }: ButtonProps) {
+  return <button className={cn(buttonVariants({ variant, size, justify, wrap }), className)} {...props} />;
 }

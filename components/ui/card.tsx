@@ -13,7 +13,7 @@ export function Card({ className, ...props }: React.HTMLAttributes<HTMLElement>)
 export function CardHeader({ title, description, action }: { title: string; description?: string; action?: React.ReactNode }) {
   return (
     <header className="flex items-start justify-between gap-4 border-b border-slate-100 px-4 py-3 dark:border-slate-800">
-      <div>
+      <div className="min-w-0">
         <h2 className="text-sm font-semibold">{title}</h2>
         {description ? <p className="mt-0.5 text-xs text-slate-500 dark:text-slate-400">{description}</p> : null}
       </div>

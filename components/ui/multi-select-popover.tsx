@@ -30,7 +30,7 @@ export default function MultiSelectPopover({ label, options, value, onChange, al
           className="z-50 w-72 max-w-[calc(100vw-2rem)] rounded-md border border-slate-200 bg-white p-2 text-sm shadow-lg dark:border-slate-700 dark:bg-slate-900"
         >
           <div role="group" aria-label={label} className="max-h-64 space-y-0.5 overflow-y-auto">
-            {all.length === 0 ? <p className="px-2 py-1.5 text-slate-500">No values to choose from.</p> : null}
+            {all.length === 0 ? <p className="px-2 py-1.5 text-slate-500 dark:text-slate-400">No values to choose from.</p> : null}
             {all.map((o) => {
               const checked = value.includes(o.value);
               return (

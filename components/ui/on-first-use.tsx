@@ -1,6 +1,6 @@
 "use client";
 
-import { Suspense, useState, type KeyboardEvent, type ReactElement, type ReactNode } from "react";
+import { Suspense, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactElement, type ReactNode, type RefObject } from "react";
 
 export interface TriggerHandlers {
   onClick?: () => void;
@@ -26,7 +26,16 @@ export function OnFirstUse({
   preload: () => void;
 }) {
   const [armed, setArmed] = useState(false);
-  if (armed) return <Suspense fallback={trigger({})}>{menu}</Suspense>;
+  const frame = useRef<HTMLSpanElement>(null);
+  if (armed)
+    return (
+      <span ref={frame} className="contents">
+        <Suspense fallback={trigger({})}>
+          <RefocusTrigger frame={frame} />
+          {menu}
+        </Suspense>
+      </span>
+    );
   return trigger({
     onClick: () => setArmed(true),
     onKeyDown: (e) => {
@@ -38,4 +47,18 @@ export function OnFirstUse({
     onPointerEnter: preload,
     onFocus: preload,
   });
+}
+
+/**
+ * The loaded module renders its own trigger in place of the one clicked, which took the focus with
+ * it. Before the menu or dialog opens (its focus scope remembers what had the focus, to give it back
+ * on closing), the focus goes to the new trigger: closing then returns to the control that opened it.
+ */
+function RefocusTrigger({ frame }: { frame: RefObject<HTMLSpanElement | null> }) {
+  useLayoutEffect(() => {
+    const active = document.activeElement;
+    if (active && active !== document.body && active.isConnected) return;
+    frame.current?.querySelector<HTMLElement>("button, a[href], [tabindex]")?.focus({ preventScroll: true });
+  }, [frame]);
+  return null;
 }

@@ -35,7 +35,7 @@ export function SheetContent({ title, description, children, className }: SheetC
             )}
           </div>
           <D.Close
-            className="rounded p-1 text-slate-500 hover:bg-slate-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 dark:hover:bg-slate-800"
+            className="rounded p-1 text-slate-500 dark:text-slate-400 hover:bg-slate-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 dark:hover:bg-slate-800"
             aria-label="Close"
           >
             <X className="size-4" />

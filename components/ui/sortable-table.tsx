@@ -41,6 +41,19 @@ export interface DataTableProps<T extends RowData> {
   className?: string;
 }
 
+/**
+ * A row's actions (the column with id "actions" or "details") stay in view at the table's right edge
+ * while the rest of a wide table scrolls under them; the cell keeps the row's background.
+ */
+const STICKY_COLUMNS = new Set(["actions", "details"]);
+const stickyCell = (columnId: string, head = false) =>
+  STICKY_COLUMNS.has(columnId)
+    ? cn(
+        "sticky right-0 z-10 border-l border-slate-100 shadow-[-6px_0_6px_-6px_rgb(0_0_0/0.15)] dark:border-slate-800",
+        head ? "bg-slate-50 dark:bg-slate-900" : "bg-white group-hover:bg-slate-50 dark:bg-slate-900 dark:group-hover:bg-slate-800",
+      )
+    : undefined;
+
 /** The table itself (DataTable, data-table.tsx, loads it after the page's first load). */
 export function SortableTable<T extends RowData>({ columns, data, label, empty, getRowId, onRowClick, className }: DataTableProps<T>) {
   const [sorting, setSorting] = useState<SortingState>([]);
@@ -53,7 +66,8 @@ export function SortableTable<T extends RowData>({ columns, data, label, empty, 
     getRowId,
   });
   return (
-    <div className={cn("overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800", className)}>
+    // relative: what is positioned inside (a screen-reader-only header) stays inside the scroll box, not past the page's edge.
+    <div className={cn("relative overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800", className)}>
       <table className="w-full text-left text-sm" aria-label={label}>
         <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500 dark:bg-slate-900 dark:text-slate-400">
           {table.getHeaderGroups().map((group) => (
@@ -64,7 +78,7 @@ export function SortableTable<T extends RowData>({ columns, data, label, empty, 
                   <th
                     key={header.id}
                     scope="col"
-                    className="whitespace-nowrap px-3 py-2 font-medium"
+                    className={cn("whitespace-nowrap px-3 py-2 font-medium", stickyCell(header.column.id, true))}
                     aria-sort={sorted === "asc" ? "ascending" : sorted === "desc" ? "descending" : undefined}
                   >
                     {header.isPlaceholder ? null : header.column.getCanSort() ? (
@@ -84,7 +98,7 @@ export function SortableTable<T extends RowData>({ columns, data, label, empty, 
         <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
           {table.getRowModel().rows.length === 0 ? (
             <tr>
-              <td colSpan={columns.length} className="px-3 py-8 text-center text-slate-500">
+              <td colSpan={columns.length} className="px-3 py-8 text-center text-slate-500 dark:text-slate-400">
                 {empty ?? "Nothing to show."}
               </td>
             </tr>
@@ -93,10 +107,10 @@ export function SortableTable<T extends RowData>({ columns, data, label, empty, 
               <tr
                 key={row.id}
                 onClick={onRowClick ? () => onRowClick(row.original) : undefined}
-                className={cn("hover:bg-slate-50 dark:hover:bg-slate-900/60", onRowClick && "cursor-pointer")}
+                className={cn("group hover:bg-slate-50 dark:hover:bg-slate-800", onRowClick && "cursor-pointer")}
               >
                 {row.getAllCells().map((cell) => (
-                  <td key={cell.id} className="whitespace-nowrap px-3 py-2 align-middle">
+                  <td key={cell.id} className={cn("whitespace-nowrap px-3 py-2 align-middle", stickyCell(cell.column.id))}>
                     {flexRender(cell.column.columnDef.cell, cell.getContext())}
                   </td>
                 ))}

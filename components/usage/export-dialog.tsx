@@ -6,30 +6,28 @@ import { useForm } from "react-hook-form";
 import { toast } from "@/components/ui/toast";
 import { z } from "zod";
 import { downloadFrom } from "@/components/common/download";
-import { Field, Textarea } from "@/components/ui/field";
 import { DateRangeFields, ExportDialogFrame, ListField, projectOptions, valueOptions } from "@/components/spend/export-dialog-frame";
 import { dateSchema, orderedRange } from "@/lib/contract/time";
 import { usageExportQuerySchema } from "@/lib/contract/usage";
-import { usageExportUrl, type UsageFilters, type UsageOptions } from "@/lib/query/usage";
+import { USAGE_EXPORT_MAX_RESOURCES, usageExportSelection, usageExportUrl, type UsageFilters, type UsageOptions } from "@/lib/query/usage";
+import { errorMessage } from "@/lib/query/fetcher";
 
 const formSchema = z
   .object({
     projects: z.array(z.string()),
     resource_types: z.array(z.string()),
     regions: z.array(z.string()),
-    resources: z.string().trim().min(1, "name at least one resource ID"),
     start_date: dateSchema,
     end_date: dateSchema,
   })
   .superRefine(orderedRange("start_date", "end_date"));
 type FormValues = z.infer<typeof formSchema>;
 
-const FIELDS = ["projects", "resource_types", "regions", "resources", "start_date", "end_date"] as const;
+const FIELDS = ["projects", "resource_types", "regions", "start_date", "end_date"] as const;
 const LABELS: Record<(typeof FIELDS)[number], string> = {
   projects: "Projects",
   resource_types: "Resource types",
   regions: "Regions",
-  resources: "Resource IDs",
   start_date: "Start date",
   end_date: "End date",
 };
@@ -42,9 +40,10 @@ export interface UsageExportDialogProps {
 }
 
 /**
- * Resource-level usage as CSV. The operation requires every list, so an empty
- * choice sends all the values the options name; the resources are the IDs of
- * the VMs, disks… to include.
+ * Resource-level usage as CSV, of the page's selection (its filters and dates, which the dialog
+ * starts from). The operation requires every list, the resources' IDs among them: the gateway
+ * names the selection's values and resources (usage options with `with_resources`), and the
+ * export asks for exactly those, so the file holds the rows behind what the page shows.
  */
 /** Loaded on the first click of its button (export-button.tsx), then open. */
 export function UsageExportDialog({ orgId, options, projectLabel, defaults, defaultOpen = false }: UsageExportDialogProps & { defaultOpen?: boolean }) {
@@ -53,7 +52,6 @@ export function UsageExportDialog({ orgId, options, projectLabel, defaults, defa
     projects: defaults?.projects ?? [],
     resource_types: defaults?.resource_types ?? [],
     regions: defaults?.regions ?? [],
-    resources: "",
     start_date: defaults?.start_date ?? "",
     end_date: defaults?.end_date ?? "",
   });
@@ -64,16 +62,31 @@ export function UsageExportDialog({ orgId, options, projectLabel, defaults, defa
     return m ? `${LABELS[name]} ${m}` : undefined;
   };
 
-  const submit = form.handleSubmit((values) => {
-    const orAll = (chosen: string[], all: string[] | undefined) => (chosen.length ? chosen : (all ?? []));
-    const query = {
-      projects: orAll(values.projects, options?.projects),
-      resource_types: orAll(values.resource_types, options?.resource_types),
-      regions: orAll(values.regions, options?.regions),
-      resources: values.resources.split(/[\s,]+/).filter(Boolean),
-      start_date: values.start_date,
-      end_date: values.end_date,
-    };
+  const [problem, setProblem] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+
+  const submit = form.handleSubmit(async (values) => {
+    setProblem(null);
+    setPending(true);
+    let query;
+    try {
+      query = await usageExportSelection(orgId, values);
+    } catch (error) {
+      setProblem(`The selection's resources could not be listed: ${errorMessage(error)}`);
+      return;
+    } finally {
+      setPending(false);
+    }
+    if (query.resources.length === 0) {
+      setProblem("No usage in this selection: choose other projects, resource types, regions or dates.");
+      return;
+    }
+    if (query.resources.length > USAGE_EXPORT_MAX_RESOURCES) {
+      setProblem(
+        `This selection holds ${query.resources.length} resources; one export takes at most ${USAGE_EXPORT_MAX_RESOURCES}. Narrow the projects, resource types, regions or dates.`,
+      );
+      return;
+    }
     // The operation's own rules (each list named, at most 100 values) before the browser leaves for the file.
     const checked = usageExportQuerySchema.safeParse(query);
     if (!checked.success) {
@@ -84,7 +97,7 @@ export function UsageExportDialog({ orgId, options, projectLabel, defaults, defa
       return;
     }
     downloadFrom(usageExportUrl(orgId, query));
-    toast.success(`Usage export of ${values.start_date} to ${values.end_date} started`);
+    toast.success(`Usage export of ${values.start_date} to ${values.end_date} started (${query.resources.length} resources)`);
     setOpen(false);
   });
 
@@ -93,23 +106,16 @@ export function UsageExportDialog({ orgId, options, projectLabel, defaults, defa
       open={open}
       onOpenChange={(next) => {
         if (next) form.reset(initial());
+        setProblem(null);
         setOpen(next);
       }}
       title="Export usage as CSV"
-      description="Resource-level usage: one row per resource and day. Empty lists export every project, resource type and region."
+      description="Resource-level usage of the page's selection: one row per resource and day. Empty lists export every project, resource type and region."
       onSubmit={(e) => void submit(e)}
     >
       <ListField control={form.control} name="projects" label="Projects" emptyLabel="All projects" options={projectOptions(options?.projects, projectLabel)} error={message("projects")} />
       <ListField control={form.control} name="resource_types" label="Resource types" emptyLabel="All resource types" options={valueOptions(options?.resource_types)} error={message("resource_types")} />
       <ListField control={form.control} name="regions" label="Regions" emptyLabel="All regions" options={valueOptions(options?.regions)} error={message("regions")} />
-      <Field
-        label="Resource IDs"
-        htmlFor="usage-export-resources"
-        hint="The operation requires the IDs of the resources to include (up to 100), separated by commas, spaces or new lines."
-        error={message("resources")}
-      >
-        <Textarea id="usage-export-resources" rows={3} spellCheck={false} text="mono" {...form.register("resources")} />
-      </Field>
       <DateRangeFields
         idPrefix="usage-export"
         start={form.register("start_date")}
@@ -117,6 +123,16 @@ export function UsageExportDialog({ orgId, options, projectLabel, defaults, defa
         startError={message("start_date")}
         endError={message("end_date")}
       />
+      {problem ? (
+        <p role="alert" className="text-sm text-red-600 dark:text-red-400">
+          {problem}
+        </p>
+      ) : null}
+      {pending ? (
+        <p role="status" className="text-sm text-slate-600 dark:text-slate-300">
+          Listing the selection&apos;s resources…
+        </p>
+      ) : null}
     </ExportDialogFrame>
   );
 }

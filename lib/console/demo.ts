@@ -4,7 +4,7 @@ import path from "node:path";
 import { z } from "zod";
 import { gatewayIsEmbedded } from "@/lib/console/config";
 import { env } from "@/lib/env";
-import { embeddedGateway } from "@/lib/gateway/runtime";
+import { embeddedGateway, embeddedGatewayState } from "@/lib/gateway/runtime";
 
 /**
  * One-click demo sign-in: the server reads the demo users' keys from the data dir
@@ -39,6 +39,17 @@ export async function demoAvailable(): Promise<boolean> {
     return false;
   }
   return existsSync(credentialsFile());
+}
+
+/**
+ * The demo sign-in's state without waiting for the gateway: "preparing" while the embedded gateway
+ * still writes the demo organization (the first start of a fresh data dir), so the sign-in page
+ * can say so at once instead of hanging until it is done.
+ */
+export async function demoState(): Promise<"available" | "preparing" | "unavailable"> {
+  if (!demoAllowed()) return "unavailable";
+  if (embeddedGatewayState() === "starting") return "preparing";
+  return (await demoAvailable()) ? "available" : "unavailable";
 }
 
 export async function readDemoUser(who: DemoWho): Promise<DemoUser | null> {

@@ -33,7 +33,11 @@ export const billingCostDataSchema = z
   .object({ data: z.array(billingCostDatumSchema), last_updated: z.string() })
   .meta({ id: "BillingCostData" });
 
-/** Columns of the billing export, in the reference's order. */
+/**
+ * Columns of the billing export: the reference's, in the reference's order (it lists them as the
+ * response's headers, in order; clients may read by position), then `resource_type`: the product
+ * as the console's billing page names it ("h100-80gb-sxm-ib.8x", of the product line "h100").
+ */
 export const BILLING_EXPORT_COLUMNS = [
   "cost",
   "metric",
@@ -45,6 +49,7 @@ export const BILLING_EXPORT_COLUMNS = [
   "resource_name",
   "unit_price",
   "usage_date",
+  "resource_type",
 ] as const;
 
 export type BillingCostDatum = z.infer<typeof billingCostDatumSchema>;

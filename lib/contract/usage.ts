@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { USAGE_INTERVALS } from "./constants";
-import { COMMA_SEPARATED, idSchema, queryArray } from "./common";
+import { COMMA_SEPARATED, idSchema, queryArray, queryBoolean } from "./common";
 import { dateSchema, orderedRange } from "./time";
 
 export const usageIntervalSchema = z.enum(USAGE_INTERVALS, { message: "must be daily or monthly" });
@@ -55,6 +55,23 @@ export const customerOrganizationUsageSchema = z
   .object({ items: z.array(customerProductProjectUsageSchema) })
   .meta({ id: "customerOrganizationUsage" });
 
+/**
+ * GET …/usage/options. Beyond the reference (which takes no query): an optional selection, as
+ * the usage operation takes it, narrowing every list to the values of that selection; and
+ * `with_resources=true`, which adds the IDs of the resources with usage in it (what the usage
+ * export requires, so a client can export a selection without knowing its resources).
+ */
+export const usageOptionsQuerySchema = z
+  .object({
+    projects: queryArray(),
+    resource_types: queryArray(),
+    regions: queryArray(),
+    start_date: dateSchema.optional(),
+    end_date: dateSchema.optional(),
+    with_resources: queryBoolean,
+  })
+  .superRefine(orderedRange("start_date", "end_date"));
+
 /** The values that exist for the usage and billing filters, and the span of the data. */
 export const usageOptionsSchema = z
   .object({
@@ -64,6 +81,8 @@ export const usageOptionsSchema = z
     regions: z.array(z.string()),
     start_date: z.string(),
     end_date: z.string(),
+    /** Only with `with_resources=true`: the resources with usage in the selection, in order. */
+    resources: z.array(z.string()).optional(),
   })
   .meta({ id: "UsageOptions" });
 
@@ -73,3 +92,4 @@ export const USAGE_EXPORT_COLUMNS = ["metric", "project_id", "quantity", "region
 export type UsageQuery = z.infer<typeof usageQuerySchema>;
 export type CustomerProductProjectUsage = z.infer<typeof customerProductProjectUsageSchema>;
 export type UsageOptions = z.infer<typeof usageOptionsSchema>;
+export type UsageOptionsQuery = z.infer<typeof usageOptionsQuerySchema>;

@@ -139,6 +139,19 @@ const ALLOWED: Array<{ match: string | RegExp; why: string }> = [
     why: "an optional date range on the daily costs, for the console's any-range view; without it the answer is the upstream's",
   },
 
+  {
+    match: /^GET \/organizations\/\{organization_id\}\/usage\/options: query (projects|resource_types|regions|start_date|end_date|with_resources): only ours$/,
+    why: "an optional selection narrowing the options, and the resources of it on request: what the usage export requires, so the console exports a selection from its filters alone",
+  },
+  {
+    match: "GET /organizations/{organization_id}/billing/options: response 200 .resources: only ours",
+    why: "billing options share the usage options' schema; they never send resources",
+  },
+  {
+    match: "GET /organizations/{organization_id}/usage/options: response 200 .resources: only ours",
+    why: "sent only with with_resources=true: the IDs of the selection's resources, for the usage export",
+  },
+
   // Request rules narrower than the upstream's free string.
   {
     match: 'PATCH /organizations/{org_id}/scim/integrations/{integration_id}: body.status: enum [] upstream, ["active","inactive"] ours',

@@ -50,7 +50,7 @@ describe("CSV exports and formula injection", () => {
     expect(rows[0]!.resource_name).toBe("'-2+3");
     // The credit's numbers stay numbers.
     expect(rows[1]).toMatchObject({ quantity: "-5.000000", unit_price: "2.500000", cost: "-12.50" });
-    for (const row of rows) for (const column of ["project_name", "resource_name", "metric", "product_line", "region"]) expect(FORMULA_START.test(row[column]!)).toBe(false);
+    for (const row of rows) for (const column of ["project_name", "resource_name", "metric", "product_line", "resource_type", "region"]) expect(FORMULA_START.test(row[column]!)).toBe(false);
     expect(Object.keys(rows[0]!)).toEqual([...BILLING_EXPORT_COLUMNS]);
   });
 

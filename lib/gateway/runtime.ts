@@ -74,7 +74,8 @@ async function seedIfEmpty(db: Database, masterKey: Buffer): Promise<DemoCredent
 }
 
 const GLOBAL_KEY = Symbol.for("stratus.embeddedGateway");
-type GlobalWithGateway = typeof globalThis & { [GLOBAL_KEY]?: Promise<Gateway> };
+const READY_KEY = Symbol.for("stratus.embeddedGatewayReady");
+type GlobalWithGateway = typeof globalThis & { [GLOBAL_KEY]?: Promise<Gateway>; [READY_KEY]?: boolean };
 
 /**
  * The gateway embedded in the console's server: one per process, kept on
@@ -82,9 +83,32 @@ type GlobalWithGateway = typeof globalThis & { [GLOBAL_KEY]?: Promise<Gateway> }
  */
 export function embeddedGateway(): Promise<Gateway> {
   const g = globalThis as GlobalWithGateway;
-  g[GLOBAL_KEY] ??= startGateway().catch((error: unknown) => {
-    delete g[GLOBAL_KEY];
-    throw error;
-  });
+  g[GLOBAL_KEY] ??= startGateway().then(
+    (gateway) => {
+      g[READY_KEY] = true;
+      return gateway;
+    },
+    (error: unknown) => {
+      delete g[GLOBAL_KEY];
+      throw error;
+    },
+  );
   return g[GLOBAL_KEY];
+}
+
+/**
+ * Whether the embedded gateway of this process is up ("ready"), still opening its store and
+ * writing the demo organization ("starting": started now if it was not), without waiting for it.
+ */
+export function embeddedGatewayState(): "ready" | "starting" {
+  const g = globalThis as GlobalWithGateway;
+  if (g[READY_KEY]) return "ready";
+  // A failed start is retried by the next caller; its error reaches whoever awaits it.
+  embeddedGateway().then(
+    () => {
+      g[READY_KEY] = true;
+    },
+    () => undefined,
+  );
+  return "starting";
 }

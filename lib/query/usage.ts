@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { customerOrganizationUsageSchema, usageIntervalSchema, usageOptionsSchema } from "@/lib/contract/usage";
-import { apiUrl } from "./fetcher";
+import { apiFetch, apiUrl } from "./fetcher";
 import { gatewayQuery } from "./gateway-query";
 import { usageKeys } from "./keys";
 import { operationPath } from "@/lib/contract/operations";
@@ -48,4 +48,36 @@ export interface UsageExportFilters {
 /** The backend-for-frontend URL of the resource-level usage CSV (every list is required by the operation). */
 export function usageExportUrl(orgId: string, f: UsageExportFilters): string {
   return apiUrl(operationPath("getUsageExport", { organization_id: orgId }), { ...f });
+}
+
+/** The most resources one usage export names (the operation's limit). */
+export const USAGE_EXPORT_MAX_RESOURCES = 100;
+
+/**
+ * The selection as the usage export requires it, every list filled: the projects, resource types
+ * and regions with usage in it, and its resources, as GET …/usage/options?with_resources=true
+ * answers for the page's filters (an empty filter is every value).
+ */
+export async function usageExportSelection(
+  orgId: string,
+  f: Omit<UsageExportFilters, "resources">,
+): Promise<UsageExportFilters> {
+  const answer = await apiFetch<UsageOptions>(operationPath("getUsageOptions", { organization_id: orgId }), {
+    query: {
+      projects: f.projects.length ? f.projects : undefined,
+      resource_types: f.resource_types.length ? f.resource_types : undefined,
+      regions: f.regions.length ? f.regions : undefined,
+      start_date: f.start_date,
+      end_date: f.end_date,
+      with_resources: "true",
+    },
+  });
+  return {
+    projects: answer.projects,
+    resource_types: answer.resource_types,
+    regions: answer.regions,
+    resources: answer.resources ?? [],
+    start_date: f.start_date,
+    end_date: f.end_date,
+  };
 }

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { SignInForm } from "@/components/auth/sign-in-form";
-import { demoAvailable } from "@/lib/console/demo";
+import { demoState } from "@/lib/console/demo";
 import { safeCallbackPath, signInErrorMessage, signInReasonMessage } from "@/lib/contract/sign-in-messages";
 import { resolveConsoleSession } from "@/lib/console/session";
 
@@ -22,6 +22,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Searc
   // Already signed in (and not sent here to be told something): straight on.
   if (state.status === "active" && !reason && !one(params.error)) redirect(callbackPath);
 
+  const demo = await demoState();
   return (
     <div className="rounded-xl border border-slate-200 bg-white p-8 shadow-sm dark:border-slate-800 dark:bg-slate-900">
       <h1 className="text-2xl font-semibold tracking-tight">Sign in to Stratus</h1>
@@ -30,7 +31,8 @@ export default async function SignInPage({ searchParams }: { searchParams: Searc
       </p>
       <SignInForm
         callbackPath={callbackPath}
-        demo={await demoAvailable()}
+        demo={demo !== "unavailable"}
+        preparing={demo === "preparing"}
         initialError={signInErrorMessage(one(params.error))}
         notice={signInReasonMessage(reason)}
       />

@@ -5,6 +5,7 @@ import { RegistryView } from "@/components/catalog/registry-view";
 import { PageHeader } from "@/components/ui/page-header";
 import { requireConsoleSession } from "@/lib/console/session";
 import { cloudJson } from "@/lib/console/gateway-client";
+import { registryHost } from "@/lib/console/connection";
 import { catalogQueries } from "@/lib/query/catalog";
 import { makeQueryClient } from "@/lib/query/query-client";
 
@@ -22,7 +23,7 @@ export default async function RegistryPage() {
     <HydrationBoundary state={dehydrate(queryClient)}>
       <PageHeader title="Registry tokens" description="Tokens for the container registry, and where it can host repositories." />
       <CatalogTabs />
-      <RegistryView />
+      <RegistryView registryHost={registryHost()} username={session.email} />
     </HydrationBoundary>
   );
 }

@@ -22,12 +22,12 @@ export default async function OverviewPage({ params }: { params: Promise<{ orgId
     <HydrationBoundary state={dehydrate(queryClient)}>
       <div className="space-y-6">
         <h1 className="text-2xl font-semibold tracking-tight">Overview</h1>
-        <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
+        <div className="grid grid-cols-1 gap-4 md:grid-cols-2 xl:grid-cols-3">
           <ResourcesWidget orgId={orgId} />
           <SpendWidget orgId={orgId} />
           <QuotasWidget orgId={orgId} />
           <ReservationsWidget orgId={orgId} />
-          <div className="md:col-span-2">
+          <div className="min-w-0 md:col-span-2">
             <AuditWidget orgId={orgId} />
           </div>
         </div>

@@ -124,9 +124,12 @@ describe("GET /organizations/{organization_id}/billing/export-productline", () =
     expect(res.status).toBe(200);
     const rows = Papa.parse<string[]>((await res.text()).trim()).data.slice(1);
     expect(rows).toHaveLength(2 * 2 * 7);
-    expect(new Set(rows.map((r) => r[2]))).toEqual(new Set(["h100", "persistent-ssd"]));
-    expect(new Set(rows.map((r) => r[6]))).toEqual(new Set(["us-east1"]));
-    expect(new Set(rows.map((r) => r[4]))).toEqual(new Set(["llm-training", "staging"]));
+    const col = (name: string) => BILLING_EXPORT_COLUMNS.indexOf(name as never);
+    expect(new Set(rows.map((r) => r[col("product_line")]))).toEqual(new Set(["h100", "persistent-ssd"]));
+    // The product as the billing page names it, beside its line.
+    expect(new Set(rows.map((r) => r[col("resource_type")]))).toEqual(new Set(["h100-80gb-sxm-ib.8x", "persistent-ssd"]));
+    expect(new Set(rows.map((r) => r[col("region")]))).toEqual(new Set(["us-east1"]));
+    expect(new Set(rows.map((r) => r[col("project_name")]))).toEqual(new Set(["llm-training", "staging"]));
   });
 
   it("answers only the header row when nothing matches", async () => {

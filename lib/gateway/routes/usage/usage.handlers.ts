@@ -36,6 +36,8 @@ export const getUsageExport: AppRouteHandler<typeof routes.getUsageExport> = asy
 
 export const getUsageOptions: AppRouteHandler<typeof routes.getUsageOptions> = async (c) => {
   const { organization_id: orgId } = c.req.valid("param");
+  const q = c.req.valid("query");
   await requireOrgMember(c.get("access"), orgId);
-  return c.json(await usageOptions(c.get("deps").db, orgId, {}), 200);
+  const filter = { startDate: q.start_date, endDate: q.end_date, projects: q.projects, resourceTypes: q.resource_types, regions: q.regions };
+  return c.json(await usageOptions(c.get("deps").db, orgId, filter, { withResources: q.with_resources === true }), 200);
 };

@@ -5,6 +5,7 @@ import {
   organizationPathSchema,
   USAGE_EXPORT_COLUMNS,
   usageExportQuerySchema,
+  usageOptionsQuerySchema,
   usageOptionsSchema,
   usagePathSchema,
   usageQuerySchema,
@@ -52,6 +53,10 @@ export const getUsageOptions = createRoute({
   ...operation("getUsageOptions"),
   tags,
   summary: "Get options which exist for filters for /usage and /usage/export routes.",
-  request: { params: organizationPathSchema },
+  description:
+    "Without a query, every value of the organization's usage. With projects, resource_types, regions, start_date or end_date " +
+    "(as the usage operation takes them), the values of that selection; with_resources=true adds the IDs of its resources, " +
+    "which the usage export requires.",
+  request: { params: organizationPathSchema, query: usageOptionsQuerySchema },
   responses: { 200: json(usageOptionsSchema, "filter values"), ...errors(401, 403, 500) },
 });

@@ -206,5 +206,69 @@ describe("GET /organizations/{organization_id}/usage/options", () => {
     expect(res.body.start_date).toBe(daysAgo(179));
     expect(res.body.end_date).toBe(today());
     expect((await t.opJson("outsider", "getUsageOptions", { params: { organization_id: org } })).status).toBe(403);
+    // No resources unless asked for.
+    expect(res.body).not.toHaveProperty("resources");
+  });
+
+  it("narrows to a selection and names its resources on request; an export of them holds every row of the selection", async () => {
+    const selection: Array<[string, string]> = [
+      ["resource_types", "persistent-ssd"],
+      ["regions", "us-east1"],
+      ["start_date", daysAgo(6)],
+      ["end_date", today()],
+    ];
+    const res = await t.json<{ projects: string[]; resource_types: string[]; regions: string[]; resources: string[] }>("member", "GET", opPath("getUsageOptions", { organization_id: org }), {
+      query: [...selection, ["with_resources", "true"]],
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.resource_types).toEqual(["persistent-ssd"]);
+    expect(res.body.regions).toEqual(["us-east1"]);
+    const expected = await t.gateway.store.db
+      .selectDistinct({ id: usageRecords.resourceId })
+      .from(usageRecords)
+      .where(
+        and(
+          eq(usageRecords.organizationId, org),
+          eq(usageRecords.resourceType, "persistent-ssd"),
+          eq(usageRecords.region, "us-east1"),
+          gte(usageRecords.usageDate, daysAgo(6)),
+          lte(usageRecords.usageDate, today()),
+        ),
+      );
+    expect(expected.length).toBeGreaterThan(0);
+    expect(new Set(res.body.resources)).toEqual(new Set(expected.map((r) => r.id)));
+
+    const csv = await t.call("member", "GET", opPath("getUsageExport", { organization_id: org }), {
+      query: {
+        projects: res.body.projects.join(","),
+        resource_types: res.body.resource_types.join(","),
+        regions: res.body.regions.join(","),
+        resources: res.body.resources.join(","),
+        start_date: daysAgo(6),
+        end_date: today(),
+      },
+    });
+    expect(csv.status).toBe(200);
+    const rows = Papa.parse<Record<string, string>>((await csv.text()).trim(), { header: true }).data;
+    const [count] = await t.gateway.store.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(usageRecords)
+      .where(
+        and(
+          eq(usageRecords.organizationId, org),
+          eq(usageRecords.resourceType, "persistent-ssd"),
+          eq(usageRecords.region, "us-east1"),
+          gte(usageRecords.usageDate, daysAgo(6)),
+          lte(usageRecords.usageDate, today()),
+        ),
+      );
+    expect(rows).toHaveLength(count!.n);
+    expect(new Set(rows.map((r) => r.resource_type))).toEqual(new Set(["persistent-ssd"]));
+  });
+
+  it("refuses a bad selection with a 400 naming the field", async () => {
+    const res = await t.json<{ message: string }>("member", "GET", opPath("getUsageOptions", { organization_id: org }), { query: { with_resources: "maybe" } });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toContain("with_resources");
   });
 });

@@ -52,7 +52,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const BILLING_ROW = (l: UsageLine) => [l.cost, l.billableMetric, l.productLine, l.projectId, l.projectName, l.quantity, l.region, l.resourceName, l.unitPrice, l.usageDate];
+const BILLING_ROW = (l: UsageLine) => [l.cost, l.billableMetric, l.productLine, l.projectId, l.projectName, l.quantity, l.region, l.resourceName, l.unitPrice, l.usageDate, l.resourceType];
 const USAGE_ROW = (l: UsageLine) => [l.billableMetric, l.projectId, l.quantity, l.region, l.resourceId, l.resourceType, l.usageDate];
 
 async function viaStringify(f: UsageFilter, toRow: (l: UsageLine) => string[]): Promise<string> {

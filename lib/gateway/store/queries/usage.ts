@@ -109,7 +109,7 @@ export async function dailyCosts(db: Database, orgId: string, f: UsageFilter): P
 }
 
 /** The values that exist for each filter, and the first and last day of the data. */
-export async function usageOptions(db: Database, orgId: string, f: UsageFilter): Promise<UsageOptions> {
+export async function usageOptions(db: Database, orgId: string, f: UsageFilter, { withResources = false } = {}): Promise<UsageOptions> {
   const agg = (column: AnyPgColumn) => sql<string[] | null>`array_agg(distinct ${column} order by ${column})`;
   const [row] = await db
     .select({
@@ -119,6 +119,7 @@ export async function usageOptions(db: Database, orgId: string, f: UsageFilter):
       regions: agg(u.region),
       first: sql<string | null>`to_char(min(${u.usageDate}), 'YYYY-MM-DD')`,
       last: sql<string | null>`to_char(max(${u.usageDate}), 'YYYY-MM-DD')`,
+      resources: withResources ? agg(u.resourceId) : sql<null>`null`,
     })
     .from(u)
     .where(where(orgId, f));
@@ -129,6 +130,7 @@ export async function usageOptions(db: Database, orgId: string, f: UsageFilter):
     regions: row?.regions ?? [],
     start_date: row?.first ?? "",
     end_date: row?.last ?? "",
+    ...(withResources ? { resources: row?.resources ?? [] } : {}),
   };
 }
 

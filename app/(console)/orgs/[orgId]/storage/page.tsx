@@ -6,6 +6,7 @@ import { cloudJson } from "@/lib/console/gateway-client";
 import { orgQueries } from "@/lib/query/organizations";
 import { makeQueryClient } from "@/lib/query/query-client";
 import { storageQueries } from "@/lib/query/storage";
+import { objectStorageConnection } from "@/lib/console/connection";
 
 export const metadata: Metadata = { title: "Object storage keys" };
 
@@ -17,7 +18,7 @@ export default async function StoragePage({ params }: { params: Promise<{ orgId:
   await Promise.all(queries.map((q) => queryClient.prefetchQuery({ queryKey: q.queryKey, queryFn: () => cloudJson(session, q.path) })));
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
-      <S3KeysView orgId={orgId} userId={session.userId} />
+      <S3KeysView orgId={orgId} userId={session.userId} connection={objectStorageConnection()} />
     </HydrationBoundary>
   );
 }
