@@ -19,7 +19,7 @@ export interface SignInFormProps {
   notice: string | null;
 }
 
-type Pending = "api-key" | "owner" | "member" | null;
+type Pending = "api-key" | "owner" | "member" | "auditor" | null;
 
 const inputClass =
   "mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm outline-none placeholder:text-slate-400 " +
@@ -140,7 +140,7 @@ export function SignInForm({ callbackPath, demo, initialError, notice }: SignInF
           </h2>
           <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">Signs in with a demo user&apos;s key, kept on the server.</p>
           <div className="mt-3 grid gap-2 sm:grid-cols-2">
-            {(["owner", "member"] as const).map((who) => (
+            {(["owner", "member", "auditor"] as const).map((who) => (
               <Button key={who} type="button" variant="secondary" disabled={busy} onClick={() => void attempt(who, () => signIn("demo", { redirect: false, who }))}>
                 {pending === who ? <LoaderCircle className="animate-spin" aria-hidden /> : <UserRound aria-hidden />}
                 Sign in as demo {who}
