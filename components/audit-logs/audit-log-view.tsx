@@ -5,6 +5,7 @@ import { ChevronLeft, ChevronRight, ChevronsLeft, FileBraces, FileDown } from "l
 import { useQueryStates } from "nuqs";
 import { Suspense, useState } from "react";
 import { lazyComponent } from "@/components/common/lazy";
+import { PersonName } from "@/components/common/person-name";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
@@ -104,7 +105,7 @@ function auditColumns(onDetails: (entry: LogEntry) => void): ColumnDef<LogEntry,
       ),
     },
     { id: "action", accessorFn: (e) => e.action_detail || e.action, header: "Action" },
-    { id: "actor", accessorFn: (e) => e.actor_email || e.actor_id, header: "Actor", cell: ({ row }) => <ActorCell entry={row.original} /> },
+    { id: "actor", accessorFn: (e) => e.actor_email || e.actor_id, header: "Actor", cell: ({ row }) => <ActorCell orgId={row.original.organization_id} entry={row.original} /> },
     {
       id: "target",
       accessorFn: (e) => `${e.target_type} ${e.target_names.join(", ")}`,
@@ -158,10 +159,10 @@ function ExportButtons({ items }: { items: LogEntry[] }) {
   );
 }
 
-function ActorCell({ entry }: { entry: LogEntry }) {
+function ActorCell({ orgId, entry }: { orgId: string; entry: LogEntry }) {
   return (
     <span>
-      {entry.actor_email || entry.actor_id}
+      {entry.actor_type === "user" || entry.actor_type === "" ? <PersonName orgId={orgId} userId={entry.actor_id} fallbackEmail={entry.actor_email || entry.actor_id} /> : entry.actor_email || entry.actor_id}
       {entry.actor_type && entry.actor_type !== "user" ? <span className="ml-1 text-xs text-slate-500">({entry.actor_type})</span> : null}
     </span>
   );

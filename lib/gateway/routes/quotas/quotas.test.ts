@@ -21,7 +21,7 @@ interface Quota {
   used: number;
 }
 
-async function quotas(who: "owner" | "member" = "owner"): Promise<Record<string, Quota>> {
+async function quotas(who: "owner" | "auditor" = "owner"): Promise<Record<string, Quota>> {
   const res = await t.json<{ quotas: Quota[] }>(who, "GET", `/organizations/${org}/quotas`);
   expect(res.status).toBe(200);
   return Object.fromEntries(res.body.quotas.map((q) => [q.programmatic_name, q]));
@@ -60,8 +60,9 @@ describe("GET /organizations/{organization_id}/quotas", () => {
     }
   });
 
-  it("is readable by members and refused to others", async () => {
-    await quotas("member");
+  it("is readable with billing.read and refused to others (members without it included)", async () => {
+    await quotas("auditor");
+    expect((await t.json("member", "GET", `/organizations/${org}/quotas`)).status).toBe(403);
     expect((await t.json("outsider", "GET", `/organizations/${org}/quotas`)).status).toBe(403);
   });
 

@@ -154,7 +154,7 @@ describe("GET /organizations/{organization_id}/usage/export", () => {
 
   it("streams resource-level usage as CSV with the reference's columns", async () => {
     const resources = await resourceIds(["h100-80gb-sxm-ib.8x", "persistent-ssd"]);
-    const res = await t.call("member", "GET", path(), { query: { ...all(), resources: resources.join(",") } });
+    const res = await t.call("auditor", "GET", path(), { query: { ...all(), resources: resources.join(",") } });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^text\/csv/);
     expect(res.headers.get("content-disposition")).toMatch(/^attachment; filename="usage-.+\.csv"$/);
@@ -197,7 +197,7 @@ describe("GET /organizations/{organization_id}/usage/export", () => {
 
 describe("GET /organizations/{organization_id}/usage/options", () => {
   it("lists the values of every filter and the span of the data", async () => {
-    const res = await t.json<Record<string, unknown>>("member", "GET", `/organizations/${org}/usage/options`);
+    const res = await t.json<Record<string, unknown>>("auditor", "GET", `/organizations/${org}/usage/options`);
     expect(res.status).toBe(200);
     expect(new Set(res.body.projects as string[])).toEqual(new Set(Object.values(ids)));
     expect(res.body.resource_types).toHaveLength(6);
