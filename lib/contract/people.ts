@@ -71,6 +71,8 @@ export const callerPermissionsSchema = z
     project_id: z.string(),
     relation: z.enum(["owner", "member"]),
     permissions: z.array(z.enum(PERMISSION_NAMES)),
+    /** Without `project_id`: for each project the caller holds a binding on, the permissions held there (org-wide ones included). */
+    projects: z.record(z.string(), z.array(z.enum(PERMISSION_NAMES))),
   })
   .meta({ id: "CallerPermissions" });
 

@@ -203,7 +203,7 @@ describe("GET /organizations/{organization_id}/billing/options", () => {
     expect(narrowed.status).toBe(200);
     expect([narrowed.body.start_date, narrowed.body.end_date]).toEqual([daysAgo(3), daysAgo(2)]);
     const empty = await t.json<Options>("owner", "GET", path(), { query: { start_date: "2001-01-01", end_date: "2001-01-02" } });
-    expect(empty.body).toEqual({ projects: [], resource_types: [], product_lines: [], regions: [], start_date: "", end_date: "" });
+    expect(empty.body).toEqual({ projects: [], project_names: {}, resource_types: [], product_lines: [], regions: [], start_date: "", end_date: "" });
   });
 
   it("leaves out usage billed under a reservation", async () => {

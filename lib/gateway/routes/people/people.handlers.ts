@@ -1,6 +1,6 @@
 import { PEOPLE_DEFAULT_LIMIT } from "@/lib/contract/people";
 import { auditAs, mutate } from "../../audit";
-import { requireOrgMember, requirePermission } from "../../authz";
+import { requireOrgMember, requirePermission, type Permission } from "../../authz";
 import { badRequest, conflict, notFound } from "../../errors";
 import { projectExistsIn } from "../../store/queries/iam";
 import { findPerson, invitePerson, orgRolesByIds, otherOwnerCount, peoplePage, removePerson, roleIdByName, toPerson } from "../../store/queries/people";
@@ -90,5 +90,9 @@ export const getCallerPermissions: AppRouteHandler<typeof routes.getCallerPermis
   const access = c.get("access");
   const relation = await requireOrgMember(access, orgId);
   if (projectId !== undefined && !(await projectExistsIn(c.get("deps").db, projectId, [orgId]))) throw notFound(`project ${projectId} not found`);
-  return c.json({ organization_id: orgId, project_id: projectId ?? "", relation, permissions: await access.permissions(orgId, projectId) }, 200);
+  const projects: Record<string, Permission[]> = {};
+  if (projectId === undefined) {
+    for (const bound of await access.boundProjects(orgId)) projects[bound] = await access.permissions(orgId, bound);
+  }
+  return c.json({ organization_id: orgId, project_id: projectId ?? "", relation, permissions: await access.permissions(orgId, projectId), projects }, 200);
 };

@@ -191,5 +191,11 @@ describe("GET /organizations/{org_id}/permissions", () => {
     expect((await perms("member", { project_id: user.id })).body.permissions).toEqual(["projects.read"]);
     expect((await perms("member", { project_id: other.id })).body.permissions).toEqual([]);
     expect((await perms("member", { project_id: "no-such-project" })).status).toBe(404);
+    // Without a project: each bound project's permissions at once.
+    expect((await perms("member")).body.projects).toEqual({
+      [admin.id]: ["projects.read", "projects.update", "projects.delete"],
+      [user.id]: ["projects.read"],
+      [projects.body.items.find((p) => p.name === "research-sandbox")!.id]: ["projects.read"],
+    });
   });
 });
