@@ -11,7 +11,7 @@ export const SERVER_LOG = `${DATA_DIR}.log`;
 
 export type { DemoCredentials, DemoUser } from "@/lib/gateway/seed";
 
-export type Who = "owner" | "member";
+export type Who = "owner" | "member" | "auditor";
 
 export function authFile(who: Who): string {
   return path.resolve("e2e/.auth", `${who}.json`);
@@ -56,7 +56,7 @@ async function pageAs(browser: Browser, who: Who) {
   return { context, page: await context.newPage() };
 }
 
-export const test = base.extend<{ demo: DemoCredentials; ownerPage: Page; memberPage: Page }>({
+export const test = base.extend<{ demo: DemoCredentials; ownerPage: Page; memberPage: Page; auditorPage: Page }>({
   demo: async ({ page }, provide) => {
     await provide(await readDemoCredentials(page));
   },
@@ -70,6 +70,14 @@ export const test = base.extend<{ demo: DemoCredentials; ownerPage: Page; member
   },
   memberPage: async ({ browser }, provide) => {
     const { context, page } = await pageAs(browser, "member");
+    try {
+      await provide(page);
+    } finally {
+      await context.close();
+    }
+  },
+  auditorPage: async ({ browser }, provide) => {
+    const { context, page } = await pageAs(browser, "auditor");
     try {
       await provide(page);
     } finally {

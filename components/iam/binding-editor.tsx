@@ -17,7 +17,7 @@ import { PersonCombobox } from "@/components/common/person-combobox";
 import { cn } from "@/lib/utils";
 import type { Addition } from "./add-binding-form";
 import { ScopeLabel, UserLabel } from "./scope-label";
-import { additionKey, buildApply, failedKey, removalKey, scopeAllowed, type StagedChange } from "./staged";
+import { additionKey, buildApply, explainRefusal, failedKey, removalKey, scopeAllowed, type StagedChange } from "./staged";
 import { useApplyBindings } from "./use-apply-bindings";
 import type { IamContext } from "./use-iam-context";
 
@@ -230,9 +230,11 @@ function StagedDiff({ ctx, user, state, setState }: { ctx: IamContext; user: str
       await apply.mutateAsync({ userId: user, body: request.body });
       setState((s) => ({ ...s, changes: [], failure: null }));
     } catch (error) {
-      const message = errorMessage(error);
-      const answered = typeof (error as { status?: unknown }).status === "number";
-      setState((s) => ({ ...s, failure: { key: answered ? failedKey(message, request) : null, message, answered } }));
+      const raw = errorMessage(error);
+      const status = (error as { status?: unknown }).status;
+      const answered = typeof status === "number";
+      const message = explainRefusal(answered ? status : undefined, raw);
+      setState((s) => ({ ...s, failure: { key: answered ? failedKey(raw, request) : null, message, answered } }));
     }
   };
 
