@@ -47,7 +47,7 @@ describe("GET /organizations/{organization_id}/quotas", () => {
     const stored = await db.select().from(orgQuotas).where(eq(orgQuotas.organizationId, org));
     expect(q.projects!.used).toBe(orgProjects.length);
     expect(q.vms!.used).toBe(orgVms.length);
-    expect(q.users!.used).toBe(2);
+    expect(q.users!.used).toBe(3); // owner, member, auditor
     for (const line of ["h100", "h200", "a100", "l40s"]) {
       const expected = orgVms.map((v) => gpusOf(v.type)).filter((g) => g.productLine === line).reduce((s, g) => s + g.gpus, 0);
       expect(q[`${line}_gpus`]!.used, line).toBe(expected);
