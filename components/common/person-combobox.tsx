@@ -10,6 +10,8 @@ const inputClass =
   "block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm outline-none placeholder:text-slate-400 " +
   "focus-visible:border-brand-500 focus-visible:ring-2 focus-visible:ring-brand-500/40 disabled:opacity-60 dark:border-slate-700 dark:bg-slate-950";
 
+const label = (p: Person) => (p.name ? `${p.name} <${p.email}>` : p.email);
+
 const matches = (p: Person, text: string) => {
   const t = text.trim().toLowerCase();
   return t === "" || p.email.toLowerCase().includes(t) || p.name.toLowerCase().includes(t);
@@ -42,16 +44,18 @@ export function PersonCombobox({
 }) {
   const { directory, byId } = usePeopleDirectory(orgId);
   const people = directory.data?.items ?? [];
-  const [text, setText] = useState("");
-  const items = people.filter((p) => matches(p, text)).slice(0, 50);
   const selected = value ? (byId.get(value) ?? null) : null;
+  const [text, setText] = useState(() => (selected ? label(selected) : ""));
+  // The chosen person's label in the box filters nothing: reopening lists everyone again.
+  const filter = selected && text === label(selected) ? "" : text;
+  const items = people.filter((p) => matches(p, filter)).slice(0, 50);
   const cb = useCombobox<Person>({
     id,
     inputId: id,
     items,
     selectedItem: selected,
     inputValue: text,
-    itemToString: (p) => (p ? (p.name ? `${p.name} <${p.email}>` : p.email) : ""),
+    itemToString: (p) => (p ? label(p) : ""),
     onInputValueChange: ({ inputValue }) => setText(inputValue ?? ""),
     onSelectedItemChange: ({ selectedItem }) => onChange(selectedItem ?? null),
   });
@@ -86,7 +90,7 @@ export function PersonCombobox({
         {...cb.getMenuProps()}
         className={cn(
           "absolute z-20 mt-1 max-h-72 w-full overflow-auto rounded-md border border-slate-200 bg-white py-1 text-sm shadow-lg dark:border-slate-700 dark:bg-slate-900",
-          !(cb.isOpen && (items.length > 0 || text)) && "hidden",
+          !(cb.isOpen && (items.length > 0 || filter)) && "hidden",
         )}
       >
         {cb.isOpen
@@ -102,7 +106,7 @@ export function PersonCombobox({
               </li>
             ))
           : null}
-        {cb.isOpen && items.length === 0 && text ? <li className="px-3 py-1.5 text-slate-600 dark:text-slate-400">No one in this organization matches “{text}”.</li> : null}
+        {cb.isOpen && items.length === 0 && filter ? <li className="px-3 py-1.5 text-slate-600 dark:text-slate-400">No one in this organization matches “{filter}”.</li> : null}
       </ul>
     </div>
   );
