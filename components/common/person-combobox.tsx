@@ -10,7 +10,7 @@ const inputClass =
   "block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm outline-none placeholder:text-slate-400 " +
   "focus-visible:border-brand-500 focus-visible:ring-2 focus-visible:ring-brand-500/40 disabled:opacity-60 dark:border-slate-700 dark:bg-slate-950";
 
-const label = (p: Person) => (p.name ? `${p.name} <${p.email}>` : p.email);
+const personLabel = (p: Person) => (p.name ? `${p.name} <${p.email}>` : p.email);
 
 const matches = (p: Person, text: string) => {
   const t = text.trim().toLowerCase();
@@ -45,9 +45,9 @@ export function PersonCombobox({
   const { directory, byId } = usePeopleDirectory(orgId);
   const people = directory.data?.items ?? [];
   const selected = value ? (byId.get(value) ?? null) : null;
-  const [text, setText] = useState(() => (selected ? label(selected) : ""));
+  const [text, setText] = useState(() => (selected ? personLabel(selected) : ""));
   // The chosen person's label in the box filters nothing: reopening lists everyone again.
-  const filter = selected && text === label(selected) ? "" : text;
+  const filter = selected && text === personLabel(selected) ? "" : text;
   const items = people.filter((p) => matches(p, filter)).slice(0, 50);
   const cb = useCombobox<Person>({
     id,
@@ -55,7 +55,7 @@ export function PersonCombobox({
     items,
     selectedItem: selected,
     inputValue: text,
-    itemToString: (p) => (p ? label(p) : ""),
+    itemToString: (p) => (p ? personLabel(p) : ""),
     onInputValueChange: ({ inputValue }) => setText(inputValue ?? ""),
     onSelectedItemChange: ({ selectedItem }) => onChange(selectedItem ?? null),
   });
