@@ -6,6 +6,7 @@ import { cloudJson } from "@/lib/console/gateway-client";
 import { orgQueries } from "@/lib/query/organizations";
 import { makeQueryClient } from "@/lib/query/query-client";
 import { storageQueries } from "@/lib/query/storage";
+import { peopleQueries } from "@/lib/query/people";
 
 export const metadata: Metadata = { title: "Object storage keys" };
 
@@ -13,7 +14,7 @@ export default async function StoragePage({ params }: { params: Promise<{ orgId:
   const { orgId } = await params;
   const session = await requireConsoleSession();
   const queryClient = makeQueryClient();
-  const queries: Array<{ queryKey: QueryKey; path: string }> = [orgQueries.entities(), storageQueries.s3Keys(orgId)];
+  const queries: Array<{ queryKey: QueryKey; path: string }> = [orgQueries.entities(), storageQueries.s3Keys(orgId), peopleQueries.directory(orgId)];
   await Promise.all(queries.map((q) => queryClient.prefetchQuery({ queryKey: q.queryKey, queryFn: () => cloudJson(session, q.path) })));
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
