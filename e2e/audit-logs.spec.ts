@@ -150,10 +150,12 @@ test.describe("audit logs", () => {
     await expect(entries(page).first()).toBeVisible();
   });
 
-  test("the member can search the log as well", async ({ memberPage: page, demo }) => {
+  test("the auditor (audit.read) can search the log as well; the member is told why not", async ({ auditorPage: page, memberPage, demo }) => {
     await openAudit(page, demo.organization_id);
     await expect(entries(page).first()).toBeVisible();
     await expect(page.getByText("You don't have access")).toHaveCount(0);
+    await memberPage.goto(`/orgs/${demo.organization_id}/audit-logs`);
+    await expect(memberPage.getByRole("alert").filter({ hasText: "You don't have access" }).first()).toContainText("audit.read");
   });
 
   test("on a phone the page does not scroll sideways", async ({ ownerPage: page, demo }) => {

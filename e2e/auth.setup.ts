@@ -3,7 +3,7 @@ import path from "node:path";
 import { test as setup } from "@playwright/test";
 import { authFile, expect, orgUrl, readDemoCredentials, signInWithKey, type Who } from "./fixtures";
 
-for (const who of ["owner", "member"] as const satisfies readonly Who[]) {
+for (const who of ["owner", "member", "auditor"] as const satisfies readonly Who[]) {
   setup(`sign in as the demo ${who} with their API key`, async ({ page }) => {
     const demo = await readDemoCredentials(page);
     await signInWithKey(page, demo[who].access_key_id, demo[who].secret_key);

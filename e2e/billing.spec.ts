@@ -113,14 +113,20 @@ test.describe("billing", () => {
     expect(new Set(rows.map((r) => r[date]))).toEqual(new Set([end]));
   });
 
-  test("the member sees billing too: membership suffices", async ({ memberPage: page, demo }) => {
+  test("billing needs billing.read: the auditor sees every project by the name its CSV gives, the member is told why not", async ({ auditorPage: page, memberPage, demo }) => {
     await openBilling(page, demo.organization_id, "?range=30d");
     await expect(page.getByRole("img", { name: /Daily spend by project from/ })).toBeVisible();
     await expect(page.getByRole("table", { name: "Spend per project" }).locator("tbody tr")).toHaveCount(6);
-    // Projects outside the member's bindings appear by id, the others by name.
+    // The auditor holds no project role, yet every project is named, as in the CSV: never masked.
     await expect(page.getByRole("table", { name: "Spend per project" }).getByRole("cell", { name: "llm-training" })).toBeVisible();
-    await expect(page.getByRole("table", { name: "Spend per project" }).getByRole("cell", { name: /^Project [0-9a-f]{8}$/ }).first()).toBeVisible();
+    await expect(page.getByRole("table", { name: "Spend per project" }).getByRole("cell", { name: "staging" })).toBeVisible();
+    await expect(page.getByRole("table", { name: "Spend per project" }).getByRole("cell", { name: /^Project [0-9a-f]{8}$/ })).toHaveCount(0);
     expect(money(await spendInPeriod(page).innerText())).toBeGreaterThan(0);
+
+    await memberPage.goto(`/orgs/${demo.organization_id}/billing?range=30d`);
+    await expect(memberPage.getByRole("alert").filter({ hasText: "You don't have access" }).first()).toContainText("billing.read");
+    const csv = await memberPage.request.get(`/api/cloud/v1/organizations/${demo.organization_id}/billing/export-productline?start_date=2026-01-01&end_date=2026-01-31`);
+    expect(csv.status()).toBe(403);
   });
 
   test("on a phone the page does not scroll sideways: wide tables scroll in their own box", async ({ ownerPage: page, demo }) => {

@@ -12,7 +12,7 @@ export const SERVER_LOG = `${DATA_DIR}.log`;
 
 export type { DemoCredentials, DemoUser } from "@/lib/gateway/seed";
 
-export type Who = "owner" | "member";
+export type Who = "owner" | "member" | "auditor";
 
 /**
  * An operation's path through the console's backend-for-frontend, from the operations table:
@@ -96,6 +96,7 @@ export const test = base.extend<{
   demo: DemoCredentials;
   ownerPage: Page;
   memberPage: Page;
+  auditorPage: Page;
   allowedConsoleErrors: RegExp[];
   browserErrors: BrowserErrors;
 }>({
@@ -127,6 +128,14 @@ export const test = base.extend<{
   },
   memberPage: async ({ browser, browserErrors }, provide) => {
     const { context, page } = await pageAs(browser, "member", browserErrors);
+    try {
+      await provide(page);
+    } finally {
+      await context.close();
+    }
+  },
+  auditorPage: async ({ browser, browserErrors }, provide) => {
+    const { context, page } = await pageAs(browser, "auditor", browserErrors);
     try {
       await provide(page);
     } finally {

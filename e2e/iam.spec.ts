@@ -36,11 +36,14 @@ async function bindingsOf(page: Page, userId: string): Promise<ApiBinding[]> {
   return (await call<{ role_bindings: ApiBinding[] }>(page, "GET", `${operationPath("listRoleBindings")}?user_id=${userId}`)).role_bindings;
 }
 
-async function pickUser(page: Page, userId: string) {
-  const picker = page.getByRole("form", { name: "Pick a user" });
-  await picker.getByLabel("User ID").fill(userId);
+/** Picks a person in the editor's combobox by typing part of their name, never their id. */
+async function pickUser(page: Page, name: string, email: string) {
+  const picker = page.getByRole("form", { name: "Pick a person" });
+  await picker.getByRole("combobox", { name: "Person" }).fill(name.split(" ")[0]!.toLowerCase());
+  await picker.getByRole("option", { name: new RegExp(email) }).click();
   await picker.getByRole("button", { name: "Edit bindings" }).click();
-  await expect(page.getByText("Editing the bindings of")).toContainText(userId);
+  await expect(page.getByText("Editing the bindings of")).toContainText(name);
+  await expect(page.getByText("Editing the bindings of")).toContainText(email);
 }
 
 async function stageAddition(page: Page, role: string, scopeType: "org" | "project", scope: string) {
@@ -77,7 +80,7 @@ test.describe("IAM", () => {
       });
 
       await page.goto(`/orgs/${orgId}/iam`);
-      await pickUser(page, member);
+      await pickUser(page, "Milo Member", demo.member.email);
       const current = page.getByRole("region", { name: "Current bindings" });
       await current.getByRole("button", { name: `Stage removal of Project Member on project ${a.name}` }).click();
       await expect(current.getByText("Removal staged")).toBeVisible();
@@ -100,8 +103,8 @@ test.describe("IAM", () => {
 
       // The bindings table, filtered to the member, shows the result.
       const filters = page.getByRole("form", { name: "Filter role bindings" });
-      await filters.getByLabel("User ID").fill(member);
-      await filters.getByLabel("User ID").press("Enter");
+      await filters.getByRole("combobox", { name: "Person" }).fill("milo");
+      await filters.getByRole("option", { name: /member@acme\.example/ }).click();
       await expect(page).toHaveURL(new RegExp(`user_id=${member}`));
       const table = page.getByRole("table", { name: "Role bindings" });
       const onA = table.getByRole("row").filter({ hasText: a.name });
@@ -129,16 +132,21 @@ test.describe("IAM", () => {
     try {
       const before = await bindingsOf(page, member);
       await page.goto(`/orgs/${orgId}/iam`);
-      await pickUser(page, member);
+      await pickUser(page, "Milo Member", demo.member.email);
       await stageAddition(page, "Project Member", "project", p.name);
-      // Project Creator may be bound at org scope only: the editor warns, the gateway refuses.
-      await stageAddition(page, "Project Creator", "project", p.name);
-      await expect(staged(page).nth(1)).toContainText("Project Creator can be bound only at org scope.");
+      // Project Creator may be granted organization-wide only: the editor offers no other scope.
+      const form = page.getByRole("form", { name: "Stage an addition" });
+      await form.getByLabel("Role", { exact: true }).selectOption({ label: "Project Creator" });
+      await expect(form.getByLabel("Scope type").getByRole("option")).toHaveText(["org"]);
+      await expect(form.getByText("Project Creator can be granted only across the organization.")).toBeVisible();
+      // The member already holds Organization Member: the gateway refuses, and the editor says so in words.
+      await stageAddition(page, "Organization Member", "org", "Acme AI Labs");
 
       await page.getByRole("button", { name: "Apply 2 changes" }).click();
       const alert = page.getByRole("alert").filter({ hasText: "Nothing was applied" });
       await expect(alert).toContainText("Change 2 of 2 failed. Nothing was applied.");
-      await expect(alert).toContainText("bindings_to_create[1].scope_type");
+      await expect(alert).toContainText("This person already holds that role there.");
+      await expect(alert).not.toContainText("bindings_to_create");
       await expect(staged(page).nth(1)).toHaveAttribute("data-failed", "true");
       await expect(staged(page).nth(1)).toContainText("Change 2 failed");
       await expect(staged(page).nth(0)).not.toHaveAttribute("data-failed", "true");
@@ -152,7 +160,7 @@ test.describe("IAM", () => {
       expect(await bindingsOf(page, member)).toEqual(before);
 
       // Unstaging the failed change and applying again makes the valid one.
-      await staged(page).nth(1).getByRole("button", { name: /^Unstage addition of Project Creator/ }).click();
+      await staged(page).nth(1).getByRole("button", { name: /^Unstage addition of Organization Member/ }).click();
       await expect(alert).toHaveCount(0);
       await page.getByRole("button", { name: "Apply 1 change" }).click();
       await expect(page.getByRole("table", { name: "Role bindings" }).getByRole("row").filter({ hasText: p.name })).toContainText("Project Member");
@@ -167,7 +175,8 @@ test.describe("IAM", () => {
     await filters.getByLabel("Role", { exact: true }).selectOption({ label: "Organization Admin" });
     await expect(page).toHaveURL(/role_id=/);
     const table = page.getByRole("table", { name: "Role bindings" });
-    const ownerRow = table.getByRole("row").filter({ hasText: demo.owner.user_id });
+    const ownerRow = table.getByRole("row").filter({ hasText: demo.owner.email });
+    await expect(ownerRow).toContainText("Olivia Owner");
     await expect(ownerRow).toContainText("you");
     await expect(ownerRow).toContainText("Acme AI Labs");
     await expect(table.getByRole("row")).toHaveCount(2); // header + the owner's
@@ -187,15 +196,16 @@ test.describe("IAM", () => {
   test("the member sees only their own bindings, and the editor disabled with the reason", async ({ memberPage: page, demo }) => {
     await page.goto(`/orgs/${demo.organization_id}/iam`);
     await expect(page.getByRole("note")).toContainText("You need the iam.write permission");
-    const picker = page.getByRole("form", { name: "Pick a user" });
-    await expect(picker.getByLabel("User ID")).toBeDisabled();
+    const picker = page.getByRole("form", { name: "Pick a person" });
+    await expect(picker.getByRole("combobox", { name: "Person" })).toBeDisabled();
     await expect(picker.getByRole("button", { name: "Edit bindings" })).toBeDisabled();
     await expect(page.getByText("Without the iam.read permission you see only your own bindings.")).toBeVisible();
 
     const rows = page.getByRole("table", { name: "Role bindings" }).getByRole("row");
     await expect(rows).toHaveCount(5); // header + Organization Member + 3 project roles
     for (const row of await rows.all().then((all) => all.slice(1))) {
-      await expect(row).toContainText(demo.member.user_id);
+      await expect(row).toContainText("Milo Member");
+      await expect(row).toContainText(demo.member.email);
       await expect(row).toContainText("you");
       await expect(row.getByRole("button", { name: /^Stage removal/ })).toBeDisabled();
     }

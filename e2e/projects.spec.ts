@@ -157,17 +157,22 @@ test.describe("projects", () => {
     await expect(projectsTable(page)).not.toContainText("staging");
   });
 
-  test("a member's rename the gateway refuses is explained in place", async ({ memberPage: page, demo, browserErrors }) => {
-    browserErrors.allow(/the server responded with a status of 403/, "the gateway refuses the member's rename on purpose: the browser logs the 403");
+  test("a member's project actions follow their real permissions on each project, with the reason", async ({ memberPage: page, demo }) => {
     await page.goto(`/orgs/${demo.organization_id}/projects`);
-    // Project Member on inference-prod: the role does not grant projects.update.
-    const field = page.getByLabel("New name for inference-prod");
-    await openWith(projectRow(page, "inference-prod").getByRole("button", { name: "Rename inference-prod" }), field);
-    await field.fill(unique("never"));
-    await field.press("Enter");
-    await expect(page.getByRole("alert").filter({ hasText: "You may not rename this project" })).toContainText("projects.update");
-    await field.press("Escape");
-    await expect(projectRow(page, "inference-prod")).toBeVisible();
+    // Project Member on inference-prod: the role grants neither projects.update nor projects.delete.
+    const rename = projectRow(page, "inference-prod").getByRole("button", { name: "Rename inference-prod" });
+    await expect(rename).toBeDisabled();
+    await expect(rename).toHaveAccessibleDescription(/can't rename this project: it needs the projects\.update permission\. Your role on this project does not grant it/);
+    const remove = projectRow(page, "inference-prod").getByRole("button", { name: "Delete inference-prod" });
+    await expect(remove).toBeDisabled();
+    await expect(remove).toHaveAccessibleDescription(/projects\.delete/);
+    // Project Admin on llm-training: both are offered.
+    await expect(projectRow(page, "llm-training").getByRole("button", { name: "Rename llm-training" })).toBeEnabled();
+    await expect(projectRow(page, "llm-training").getByRole("button", { name: "Delete llm-training" })).toBeEnabled();
+    // The project page says the same.
+    await page.getByRole("link", { name: "inference-prod", exact: true }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "inference-prod" })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Rename" })).toBeDisabled();
   });
 
   test("the project page shows its resources and VMs with state, disks, MAC and IP addresses", async ({ ownerPage: page, demo }) => {

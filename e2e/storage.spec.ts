@@ -58,7 +58,8 @@ test("owner creates an S3 key, sees its secret once, then only its id, and delet
   const table = page.getByRole("table", { name: "S3 access keys" });
   await expect(table.getByRole("row", { name: /training-checkpoints/ })).toContainText("you");
   // The member's seeded key is listed too, under their user id.
-  await expect(table.getByRole("row", { name: /eval-results/ })).toContainText(demo.member.user_id);
+  await expect(table.getByRole("row", { name: /eval-results/ })).toContainText("Milo Member");
+  await expect(table.getByRole("row", { name: /eval-results/ })).toContainText(demo.member.email);
 
   const alias = unique("e2e-owner-key");
   const { secretDialog, accessKeyId, secret, done } = await createKey(page, alias);

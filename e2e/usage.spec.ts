@@ -73,7 +73,7 @@ test.describe("usage", () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
   });
 
-  test("the member sees usage too", async ({ memberPage: page, demo }) => {
+  test("the auditor (billing.read) sees usage too", async ({ auditorPage: page, demo }) => {
     await openUsage(page, demo.organization_id);
     await expect(page.getByRole("table", { name: "Usage by period" }).locator("tbody tr")).toHaveCount(30);
   });
@@ -104,8 +104,10 @@ test.describe("quotas", () => {
     await expect(page.getByRole("table", { name: "Organization quotas" }).locator("tbody tr")).toHaveCount(quotas.length);
   });
 
-  test("the member sees the quotas too", async ({ memberPage: page, demo }) => {
+  test("the auditor sees the quotas too; the member is told why not", async ({ auditorPage: page, memberPage, demo }) => {
     await page.goto(`/orgs/${demo.organization_id}/quotas`);
     await expect(page.getByTestId("quota-vms")).toContainText(/\d+ \/ \d+/);
+    await memberPage.goto(`/orgs/${demo.organization_id}/quotas`);
+    await expect(memberPage.getByRole("alert").filter({ hasText: "You don't have access" }).first()).toContainText("billing.read");
   });
 });

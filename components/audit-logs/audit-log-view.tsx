@@ -7,6 +7,7 @@ import { Suspense, useState } from "react";
 import Link from "next/link";
 import { lazyComponent } from "@/components/common/lazy";
 import { auditTargetHref } from "@/components/common/object-links";
+import { PersonName } from "@/components/common/person-name";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
@@ -112,7 +113,7 @@ function auditColumns(orgId: string, onDetails: (entry: LogEntry) => void): Colu
       header: "Action",
       cell: ({ getValue }) => <span className="inline-block max-w-[12rem] whitespace-normal">{String(getValue())}</span>,
     },
-    { id: "actor", accessorFn: (e) => e.actor_email || e.actor_id, header: "Actor", cell: ({ row }) => <ActorCell entry={row.original} /> },
+    { id: "actor", accessorFn: (e) => e.actor_email || e.actor_id, header: "Actor", cell: ({ row }) => <ActorCell orgId={row.original.organization_id} entry={row.original} /> },
     {
       id: "target",
       accessorFn: (e) => `${e.target_type} ${e.target_names.join(", ")}`,
@@ -178,10 +179,10 @@ function ExportButtons({ items }: { items: LogEntry[] }) {
   );
 }
 
-function ActorCell({ entry }: { entry: LogEntry }) {
+function ActorCell({ orgId, entry }: { orgId: string; entry: LogEntry }) {
   return (
     <span className="inline-block max-w-[13rem] whitespace-normal break-all">
-      {entry.actor_email || entry.actor_id}
+      {entry.actor_type === "user" || entry.actor_type === "" ? <PersonName orgId={orgId} userId={entry.actor_id} fallbackEmail={entry.actor_email || entry.actor_id} /> : entry.actor_email || entry.actor_id}
       {entry.actor_type && entry.actor_type !== "user" ? <span className="ml-1 text-xs text-slate-500 dark:text-slate-400">({entry.actor_type})</span> : null}
     </span>
   );

@@ -22,7 +22,7 @@ export interface SignInFormProps {
   notice: string | null;
 }
 
-type Pending = "api-key" | "owner" | "member" | null;
+type Pending = "api-key" | "owner" | "member" | "auditor" | null;
 
 const inputClass =
   "mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm outline-none placeholder:text-slate-400 " +
@@ -155,7 +155,7 @@ export function SignInForm({ callbackPath, demo, preparing = false, initialError
             </p>
           ) : null}
           <div className="mt-3 grid gap-2 sm:grid-cols-2">
-            {(["owner", "member"] as const).map((who) => (
+            {(["owner", "member", "auditor"] as const).map((who) => (
               <Button
                 key={who}
                 type="button"

@@ -43,8 +43,8 @@ export function BillingView({ orgId, today }: { orgId: string; today: string }) 
   const filters = { projects: state.projects, resource_types: state.resource_types, regions: state.regions };
 
   const projects = useQuery(projectQueries.list());
-  const label = projectLabeler(projects.data, orgId);
   const options = useQuery({ ...billingQueries.options(orgId, range ?? mtdRange(mtd)), enabled: range !== null });
+  const label = projectLabeler(projects.data, orgId, options.data?.project_names);
   const costs = useQuery({ ...billingQueries.costs(orgId, range ?? mtdRange(mtd)), enabled: range !== null });
   const monthToDate = useQuery(billingQueries.costs(orgId, mtdRange(mtd)));
   // A month of cost rows takes the page's longest rendering: from deferred values React renders it in

@@ -12,6 +12,8 @@ interface GatewayMutationOptions<V, R> {
   /** Toast text on success; none when omitted. */
   success?: (result: R, vars: V) => string;
   onSuccess?: (result: R, vars: V) => void;
+  /** Toast text on failure, in words; the gateway's message when omitted. */
+  failure?: (error: unknown) => string;
 }
 
 /**
@@ -30,7 +32,7 @@ export function useGatewayMutation<V, R = unknown>(options: GatewayMutationOptio
       options.onSuccess?.(result, vars);
     },
     onError: (error) => {
-      toast.error(errorMessage(error));
+      toast.error(options.failure ? options.failure(error) : errorMessage(error));
     },
     onSettled: async (result, _error, vars) => {
       await Promise.all([...options.invalidate(vars, result), ["audit-logs"]].map((queryKey) => queryClient.invalidateQueries({ queryKey })));

@@ -22,9 +22,9 @@ interface AddBindingFormProps {
 }
 
 /**
- * Picks a role and where to bind it. A scope the role does not allow is warned
- * about but can be staged: the gateway is the judge, and the apply says which
- * change it refused.
+ * Picks a role and where to bind it: only the scope types the role allows are offered
+ * (choosing a role moves the scope type to one it allows), so no change is staged that
+ * the gateway is known to refuse.
  */
 export function AddBindingForm({ ctx, orgId, disabled, onStage }: AddBindingFormProps) {
   const form = useForm<AdditionInput, unknown, Addition>({
@@ -35,10 +35,17 @@ export function AddBindingForm({ ctx, orgId, disabled, onStage }: AddBindingForm
   const roleId = useWatch({ control: form.control, name: "role_id" });
   const scopeType = useWatch({ control: form.control, name: "scope_type" });
   const role = ctx.orgRoles.find((r) => r.id === roleId);
+  const allowed = (role?.allowed_scopes ?? ["project", "org"]).filter((s): s is "project" | "org" => s === "project" || s === "org");
   const scopeRefused = role && scopeType && !role.allowed_scopes.includes(scopeType);
   const scopeTypeField = form.register("scope_type");
+  const roleField = form.register("role_id");
 
   const onSubmit = form.handleSubmit((addition) => {
+    const chosen = ctx.orgRoles.find((r) => r.id === addition.role_id);
+    if (chosen && !chosen.allowed_scopes.includes(addition.scope_type)) {
+      form.setError("root", { type: "scope", message: `${chosen.role_name} cannot be granted at ${addition.scope_type} scope.` });
+      return;
+    }
     const problem = onStage(addition);
     if (problem) form.setError("root", { type: "duplicate", message: problem });
     else form.reset({ role_id: addition.role_id, scope_type: addition.scope_type, scope_object_id: addition.scope_type === "org" ? orgId : "" });
@@ -53,7 +60,20 @@ export function AddBindingForm({ ctx, orgId, disabled, onStage }: AddBindingForm
           error={errors.role_id ? "choose a role" : undefined}
           hint={role ? `Allowed at: ${role.allowed_scopes.join(", ")}` : undefined}
         >
-          <Select id="add-role" {...form.register("role_id")}>
+          <Select
+            id="add-role"
+            {...roleField}
+            onChange={(e) => {
+              void roleField.onChange(e);
+              const next = ctx.orgRoles.find((r) => r.id === e.target.value);
+              const current = form.getValues("scope_type");
+              if (next && !next.allowed_scopes.includes(current)) {
+                const scope = next.allowed_scopes.includes("project") ? "project" : "org";
+                form.setValue("scope_type", scope);
+                form.setValue("scope_object_id", scope === "org" ? orgId : "");
+              }
+            }}
+          >
             <option value="">Choose a role…</option>
             {ctx.orgRoles.map((r) => (
               <option key={r.id} value={r.id}>
@@ -62,7 +82,12 @@ export function AddBindingForm({ ctx, orgId, disabled, onStage }: AddBindingForm
             ))}
           </Select>
         </Field>
-        <Field label="Scope type" htmlFor="add-scope-type" error={errors.scope_type?.message}>
+        <Field
+          label="Scope type"
+          htmlFor="add-scope-type"
+          error={errors.scope_type?.message}
+          hint={role && allowed.length === 1 ? `${role.role_name} can be granted only ${allowed[0] === "org" ? "across the organization" : "on a project"}.` : undefined}
+        >
           <Select
             id="add-scope-type"
             {...scopeTypeField}
@@ -71,8 +96,8 @@ export function AddBindingForm({ ctx, orgId, disabled, onStage }: AddBindingForm
               form.setValue("scope_object_id", e.target.value === "org" ? orgId : "");
             }}
           >
-            <option value="project">project</option>
-            <option value="org">org</option>
+            {allowed.includes("project") ? <option value="project">project</option> : null}
+            {allowed.includes("org") ? <option value="org">org</option> : null}
           </Select>
         </Field>
         <Field label="Scope" htmlFor="add-scope" error={errors.scope_object_id ? `choose the ${scopeType === "org" ? "organization" : "project"}` : undefined}>
@@ -100,7 +125,7 @@ export function AddBindingForm({ ctx, orgId, disabled, onStage }: AddBindingForm
       {scopeRefused ? (
         <p className="flex items-center gap-1.5 text-xs text-amber-700 dark:text-amber-400">
           <AlertTriangle className="size-3.5 shrink-0" aria-hidden />
-          {role.role_name} can be bound only at {role.allowed_scopes.join(" or ")} scope; the gateway will refuse this change.
+          {role.role_name} can be granted only {role.allowed_scopes.map((s) => (s === "org" ? "across the organization" : "on a project")).join(" or ")}; choose another scope.
         </p>
       ) : null}
       {errors.root?.message ? (

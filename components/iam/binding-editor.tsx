@@ -6,7 +6,6 @@ import { Suspense, useState } from "react";
 import { lazyComponent } from "@/components/common/lazy";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
-import { Field, Input } from "@/components/ui/field";
 import { WidgetSkeleton } from "@/components/ui/skeleton";
 import { EmptyState } from "@/components/ui/states";
 import { QueryState } from "@/components/ui/query-state";
@@ -14,10 +13,11 @@ import { GuardedButton } from "@/components/common/guarded-button";
 import type { RoleBinding } from "@/lib/contract/iam";
 import { iamQueries } from "@/lib/query/iam";
 import { errorMessage } from "@/lib/query/fetcher";
+import { PersonCombobox } from "@/components/common/person-combobox";
 import { cn } from "@/lib/utils";
 import type { Addition } from "./add-binding-form";
 import { ScopeLabel, UserLabel } from "./scope-label";
-import { additionKey, buildApply, failedKey, removalKey, scopeAllowed, type StagedChange } from "./staged";
+import { additionKey, buildApply, explainRefusal, failedKey, removalKey, scopeAllowed, type StagedChange } from "./staged";
 import { useApplyBindings } from "./use-apply-bindings";
 import type { IamContext } from "./use-iam-context";
 
@@ -63,7 +63,7 @@ export function BindingEditor({ ctx, orgId, selfId, writeReason, state, setState
           <>
             <div className="flex flex-wrap items-center gap-3 text-sm">
               <span>
-                Editing the bindings of <UserLabel userId={user} selfId={selfId} />
+                Editing the bindings of <UserLabel orgId={orgId} userId={user} selfId={selfId} />
               </span>
               <GuardedButton
                 variant="ghost"
@@ -116,33 +116,37 @@ function duplicateProblem(a: Addition, changes: StagedChange[]): string | null {
 }
 
 function UserPicker({ ctx, selfId, writeReason, onPick }: { ctx: IamContext; selfId: string; writeReason: string | null; onPick: (id: string) => void }) {
-  const [value, setValue] = useState("");
+  const [picked, setPicked] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  // Users known from the bindings the caller can see (members' e-mails are not in the API).
-  const all = useQuery({ ...iamQueries.bindings({}), enabled: writeReason === null });
-  const known = [...new Set([selfId, ...(all.data?.role_bindings ?? []).filter(ctx.inOrg).map((b) => b.customer_id)])];
   return (
     <form
-      aria-label="Pick a user"
+      aria-label="Pick a person"
       noValidate
       onFocus={AddBindingForm.preload}
       onPointerEnter={AddBindingForm.preload}
       className="flex flex-col gap-2 sm:flex-row sm:items-start"
       onSubmit={(e) => {
         e.preventDefault();
-        const id = value.trim();
-        if (!id) return setError("enter the user's ID");
-        onPick(id);
+        if (!picked) return setError("Choose the person whose roles to change.");
+        onPick(picked);
       }}
     >
-      <Field label="User ID" htmlFor="editor-user" error={error ?? undefined} hint="The user whose bindings to change." className="sm:w-96">
-        <Input id="editor-user" list="editor-known-users" autoComplete="off" disabled={writeReason !== null} value={value} onChange={(e) => (setValue(e.target.value), setError(null))} />
-      </Field>
-      <datalist id="editor-known-users">
-        {known.map((id) => (
-          <option key={id} value={id} label={id === selfId ? "you" : undefined} />
-        ))}
-      </datalist>
+      <div className="sm:w-96">
+        <PersonCombobox
+          orgId={ctx.entity?.id ?? ""}
+          id="editor-user"
+          label="Person"
+          hint="The person whose role bindings to change."
+          error={error}
+          selfId={selfId}
+          disabled={writeReason !== null}
+          value={picked}
+          onChange={(p) => {
+            setPicked(p?.id ?? null);
+            setError(null);
+          }}
+        />
+      </div>
       <GuardedButton type="submit" variant="secondary" reason={writeReason} className="sm:mt-6">
         Edit bindings
       </GuardedButton>
@@ -226,9 +230,11 @@ function StagedDiff({ ctx, user, state, setState }: { ctx: IamContext; user: str
       await apply.mutateAsync({ userId: user, body: request.body });
       setState((s) => ({ ...s, changes: [], failure: null }));
     } catch (error) {
-      const message = errorMessage(error);
-      const answered = typeof (error as { status?: unknown }).status === "number";
-      setState((s) => ({ ...s, failure: { key: answered ? failedKey(message, request) : null, message, answered } }));
+      const raw = errorMessage(error);
+      const status = (error as { status?: unknown }).status;
+      const answered = typeof status === "number";
+      const message = explainRefusal(answered ? status : undefined, raw);
+      setState((s) => ({ ...s, failure: { key: answered ? failedKey(raw, request) : null, message, answered } }));
     }
   };
 

@@ -3,14 +3,15 @@
 import { useQuery } from "@tanstack/react-query";
 import { Minus, X } from "lucide-react";
 import { useQueryStates, type inferParserType } from "nuqs";
-import { useState } from "react";
+
 import { Button } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
 import { DataTable, type ColumnDef } from "@/components/ui/data-table";
-import { Field, Input, Select } from "@/components/ui/field";
+import { Field, Select } from "@/components/ui/field";
 import { EmptyState } from "@/components/ui/states";
 import { QueryState } from "@/components/ui/query-state";
 import { GuardedButton } from "@/components/common/guarded-button";
+import { PersonCombobox } from "@/components/common/person-combobox";
 import type { RoleBinding } from "@/lib/contract/iam";
 import { iamQueries } from "@/lib/query/iam";
 import { bindingFilterParams, toBindingQuery } from "./filters";
@@ -34,7 +35,7 @@ export function BindingsPanel({ ctx, selfId, removalBlocked, isStaged, onStageRe
   const filtered = Object.keys(query).length > 0;
 
   const columns: ColumnDef<RoleBinding, unknown>[] = [
-    { id: "user", header: "User", accessorFn: (b) => b.customer_id, cell: ({ row }) => <UserLabel userId={row.original.customer_id} selfId={selfId} /> },
+    { id: "user", header: "User", accessorFn: (b) => b.customer_id, cell: ({ row }) => <UserLabel orgId={ctx.entity?.id ?? ""} userId={row.original.customer_id} selfId={selfId} /> },
     { id: "role", header: "Role", accessorFn: (b) => b.role_name, cell: ({ getValue }) => <span className="font-medium">{String(getValue())}</span> },
     {
       id: "scope",
@@ -103,26 +104,21 @@ type Filters = inferParserType<typeof bindingFilterParams>;
 type FilterUpdate = { [K in keyof Filters]?: Filters[K] | null } | null;
 
 function BindingFilters({ ctx, filters, onChange }: { ctx: IamContext; filters: Filters; onChange: (next: FilterUpdate) => void }) {
-  const [user, setUser] = useState(filters.user_id);
-  // Back and forward change the URL: the typed text follows it.
-  const [shown, setShown] = useState(filters.user_id);
-  if (shown !== filters.user_id) {
-    setShown(filters.user_id);
-    setUser(filters.user_id);
-  }
   const any = filters.user_id || filters.role_id || filters.scope_type || filters.scope_object_id;
   return (
     <form
       aria-label="Filter role bindings"
       className="grid gap-3 border-b border-slate-100 p-4 sm:grid-cols-2 lg:grid-cols-5 lg:items-end dark:border-slate-800"
-      onSubmit={(e) => {
-        e.preventDefault();
-        onChange({ user_id: user.trim() || null });
-      }}
+      onSubmit={(e) => e.preventDefault()}
     >
-      <Field label="User ID" htmlFor="filter-user" hint="Exact id; press Enter to filter.">
-        <Input id="filter-user" value={user} onChange={(e) => setUser(e.target.value)} autoComplete="off" />
-      </Field>
+      <PersonCombobox
+        key={filters.user_id}
+        orgId={ctx.entity?.id ?? ""}
+        id="filter-user"
+        label="Person"
+        value={filters.user_id || null}
+        onChange={(p) => onChange({ user_id: p?.id ?? null })}
+      />
       <Field label="Role" htmlFor="filter-role">
         <Select id="filter-role" value={filters.role_id} onChange={(e) => onChange({ role_id: e.target.value || null })}>
           <option value="">Any role</option>

@@ -1,4 +1,5 @@
 import { Badge } from "@/components/ui/badge";
+import { PersonName } from "@/components/common/person-name";
 
 /** "org Acme AI Labs" / "project llm-training", the id when the name is not known. */
 export function ScopeLabel({ scopeType, scopeObjectId, name }: { scopeType: string; scopeObjectId: string; name: string | null }) {
@@ -10,10 +11,11 @@ export function ScopeLabel({ scopeType, scopeObjectId, name }: { scopeType: stri
   );
 }
 
-export function UserLabel({ userId, selfId }: { userId: string; selfId: string }) {
+/** A person by name and e-mail (linking to them), marked when it is the caller. */
+export function UserLabel({ orgId, userId, selfId }: { orgId: string; userId: string; selfId: string }) {
   return (
     <span className="inline-flex items-center gap-1.5">
-      <span className="font-mono text-xs">{userId}</span>{" "}
+      <PersonName orgId={orgId} userId={userId} />{" "}
       {userId === selfId ? <Badge tone="info">you</Badge> : null}
     </span>
   );

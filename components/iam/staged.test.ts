@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { additionKey, buildApply, failedKey, removalKey, type StagedChange } from "./staged";
+import { additionKey, buildApply, explainRefusal, failedKey, removalKey, type StagedChange } from "./staged";
 
 const add = (roleId: string, scopeType: "org" | "project", scopeObjectId: string): StagedChange => ({
   key: additionKey(roleId, scopeType, scopeObjectId),
@@ -36,5 +36,20 @@ describe("buildApply", () => {
     expect(failedKey("bindings_to_delete[1]: role binding b2 of this user not found", apply)).toBe(removalKey("b2"));
     expect(failedKey("bindings_to_create[5].role_id: role not found", apply)).toBeNull();
     expect(failedKey("the caller lacks the permission iam.write", apply)).toBeNull();
+  });
+});
+
+describe("explainRefusal", () => {
+  it("says a refused scope in words, without field paths or ids", () => {
+    const text = explainRefusal(400, "bindings_to_create[0].scope_type: role Auditor cannot be bound at project scope (allowed: org)");
+    expect(text).toBe("Auditor cannot be granted on a project; it can be granted only across the organization.");
+    expect(text).not.toMatch(/bindings_to_create|\[0\]/);
+  });
+
+  it("explains a missing permission, a duplicate and an unknown answer", () => {
+    expect(explainRefusal(403, "the caller lacks the permission iam.write")).toMatch(/iam\.write permission/);
+    expect(explainRefusal(400, "bindings_to_create[1]: the user already has this binding (abc)")).toBe("This person already holds that role there.");
+    expect(explainRefusal(undefined, "fetch failed")).toMatch(/could not be reached/);
+    expect(explainRefusal(400, "body.x: something else")).toBe("Something else");
   });
 });

@@ -47,3 +47,26 @@ export function failedKey(message: string, apply: { createKeys: string[]; delete
 export function scopeAllowed(change: StagedChange): boolean {
   return change.kind === "remove" || change.allowedScopes.includes(change.scopeType);
 }
+
+/**
+ * A refused apply in words: what the gateway's answer means for the person editing, without
+ * field paths or ids. Statuses the editor cannot explain keep the gateway's text, stripped of its field.
+ */
+export function explainRefusal(status: number | undefined, message: string): string {
+  if (status === undefined) return "The gateway could not be reached, so it is not known whether the changes were made.";
+  if (status === 403) return "You may not change role bindings in this organization: that needs the iam.write permission. Ask an owner of the organization.";
+  if (status === 404) return "This person is no longer in the organization.";
+  const text = message.replace(/^[\w.[\]]+:\s*/, "");
+  let m = /^role (.+) cannot be bound at (\w+) scope \(allowed: ([^)]*)\)/.exec(text);
+  if (m) {
+    const where = (s: string) => (s.trim() === "org" ? "across the organization" : "on a project");
+    return `${m[1]} cannot be granted ${where(m[2]!)}; it can be granted only ${m[3]!.split(",").map(where).join(" or ")}.`;
+  }
+  if (/the user already has this binding/.test(text)) return "This person already holds that role there.";
+  if (/not a member of the role's organization/.test(text)) return "This person is not a member of the organization, so they cannot hold its roles.";
+  if ((m = /^role binding .+ of this user not found/.exec(text))) return "That binding no longer exists: someone else may have removed it. Reload the current bindings.";
+  if (/^project .+ not found/.test(text)) return "That project no longer exists.";
+  if (/^role .+ not found/.test(text)) return "That role no longer exists in this organization.";
+  if (/listed twice/.test(text)) return "The same change is staged twice.";
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

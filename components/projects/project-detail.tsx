@@ -25,11 +25,11 @@ const COUNTS = [
   { key: "vpc_networks", label: "VPC networks" },
 ] as const;
 
-export function ProjectDetail({ orgId, projectId, selfId }: { orgId: string; projectId: string; selfId: string }) {
+export function ProjectDetail({ orgId, projectId }: { orgId: string; projectId: string; selfId?: string }) {
   const router = useRouter();
   const project = useQuery(projectQueries.detail(projectId));
   const vms = useQuery(projectQueries.vms(projectId));
-  const { guard } = useProjectAccess(orgId, selfId);
+  const { guard } = useProjectAccess(orgId);
   const [renaming, setRenaming] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const listHref = `/orgs/${orgId}/projects`;

@@ -29,10 +29,10 @@ const COUNTS = [
   { key: "vpc_networks", label: "VPC networks" },
 ] as const;
 
-export function ProjectsView({ orgId, orgName, selfId }: { orgId: string; orgName: string; selfId: string }) {
+export function ProjectsView({ orgId, orgName }: { orgId: string; orgName: string; selfId?: string }) {
   const [{ project_name: name }, setSearch] = useQueryStates(projectSearchParams, { history: "push" });
   const state = useQuery(projectQueries.list(name ? { project_name: name } : {}));
-  const { createReason, guard } = useProjectAccess(orgId, selfId);
+  const { createReason, guard } = useProjectAccess(orgId);
   const [renaming, setRenaming] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<Project | null>(null);
 

@@ -11,6 +11,7 @@ import { ErrorState } from "@/components/ui/states";
 import { scimQueries } from "@/lib/query/security";
 import { missingPermission, useOrgAccess } from "@/components/common/use-org";
 import { DateText, RelativeTime } from "@/components/common/dates";
+import { PersonName } from "@/components/common/person-name";
 import { PermissionNote } from "./permission-note";
 import { ScimIntegrationActions } from "./scim-integration-actions";
 import { ScimStatusBadge } from "./scim-integrations";
@@ -68,7 +69,7 @@ export function ScimIntegrationDetail({ orgId, integrationId }: { orgId: string;
                   <DateText value={integration.data.created_at} />
                 </Detail>
                 <Detail label="Created by">
-                  <code className="break-all font-mono text-xs">{integration.data.created_by}</code>
+                  <PersonName orgId={orgId} userId={integration.data.created_by} />
                 </Detail>
               </dl>
               <div className="mt-4">

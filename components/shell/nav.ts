@@ -1,4 +1,4 @@
-import { Activity, Boxes, CalendarClock, ChartColumn, Container, FolderKanban, Gauge, KeyRound, LayoutDashboard, Receipt, ScrollText, Settings, ShieldCheck, UsersRound, type LucideIcon } from "lucide-react";
+import { Activity, Boxes, CalendarClock, ChartColumn, Container, FolderKanban, Gauge, KeyRound, LayoutDashboard, Receipt, ScrollText, Settings, ShieldCheck, Users, UsersRound, type LucideIcon } from "lucide-react";
 
 export interface NavItem {
   label: string;
@@ -7,6 +7,8 @@ export interface NavItem {
   icon: LucideIcon;
   /** Shown only when this feature flag is true for the caller. */
   flag?: string;
+  /** Shown only when the caller holds this permission in the organization (owners hold every one). */
+  permission?: string;
 }
 
 export interface NavSection {
@@ -25,6 +27,7 @@ export const NAV: NavSection[] = [
   {
     title: "Access",
     items: [
+      { label: "People", href: "people", icon: Users },
       { label: "IAM", href: "iam", icon: UsersRound },
       { label: "Security", href: "security", icon: ShieldCheck },
       { label: "Object storage keys", href: "storage", icon: KeyRound },
@@ -33,14 +36,14 @@ export const NAV: NavSection[] = [
   {
     title: "Billing & usage",
     items: [
-      { label: "Billing", href: "billing", icon: Receipt },
-      { label: "Usage", href: "usage", icon: ChartColumn },
-      { label: "Quotas", href: "quotas", icon: Gauge },
+      { label: "Billing", href: "billing", icon: Receipt, permission: "billing.read" },
+      { label: "Usage", href: "usage", icon: ChartColumn, permission: "billing.read" },
+      { label: "Quotas", href: "quotas", icon: Gauge, permission: "billing.read" },
     ],
   },
   {
     title: "Activity",
-    items: [{ label: "Audit logs", href: "audit-logs", icon: ScrollText }],
+    items: [{ label: "Audit logs", href: "audit-logs", icon: ScrollText, permission: "audit.read" }],
   },
   {
     title: "Capacity",
@@ -57,10 +60,10 @@ export const NAV: NavSection[] = [
   },
 ];
 
-/** Hides the flagged items the caller does not have. */
-export function visibleNav(flags: Record<string, unknown>): NavSection[] {
+/** Hides the flagged items the caller does not have, and the areas they lack the permission to open. */
+export function visibleNav(flags: Record<string, unknown>, permissions: readonly string[] = []): NavSection[] {
   return NAV.map((section) => ({
     ...section,
-    items: section.items.filter((item) => !item.flag || flags[item.flag] === true),
+    items: section.items.filter((item) => (!item.flag || flags[item.flag] === true) && (!item.permission || permissions.includes(item.permission))),
   })).filter((section) => section.items.length > 0);
 }

@@ -9,6 +9,8 @@ interface ShellProps {
   orgId: string;
   email: string;
   flags: Record<string, unknown>;
+  /** The caller's organization-wide permissions: areas they may not open are not listed. */
+  permissions: readonly string[];
   children: React.ReactNode;
 }
 
@@ -19,10 +21,10 @@ const LABELS = Object.fromEntries(NAV.flatMap((s) => s.items).map((i) => [i.href
  * A server component: it resolves the caller's areas and renders their icons here, so the browser gets
  * the navigation as data and markup rather than the icon set's code.
  */
-export function Shell({ orgs, orgId, email, flags, children }: ShellProps) {
+export function Shell({ orgs, orgId, email, flags, permissions, children }: ShellProps) {
   const base = `/orgs/${orgId}`;
   const hrefOf = (item: NavItem) => (item.href.startsWith("/") ? item.href : item.href ? `${base}/${item.href}` : base);
-  const sections: SideNavSection[] = visibleNav(flags).map((section) => ({
+  const sections: SideNavSection[] = visibleNav(flags, permissions).map((section) => ({
     title: section.title,
     items: section.items.map((item) => ({ href: hrefOf(item), label: item.label, icon: <item.icon className="size-4 shrink-0" aria-hidden /> })),
   }));

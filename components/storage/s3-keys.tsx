@@ -11,6 +11,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { EmptyState } from "@/components/ui/states";
 import { QueryState } from "@/components/ui/query-state";
 import { deleteColumn } from "@/components/common/delete-column";
+import { PersonName } from "@/components/common/person-name";
 import { useOrgAccess } from "@/components/common/use-org";
 import { DateText, expiryState, ExpiryCell } from "@/components/common/dates";
 import type { S3Key } from "@/lib/contract/s3";
@@ -60,7 +61,7 @@ export function S3KeysView({ orgId, userId, connection }: { orgId: string; userI
   });
   const canManageOthers = access.can("s3.manage");
 
-  const columns = useMemo(() => s3KeyColumns(userId, canManageOthers, setDeleting), [userId, canManageOthers]);
+  const columns = useMemo(() => s3KeyColumns(orgId, userId, canManageOthers, setDeleting), [orgId, userId, canManageOthers]);
 
   const rows = (keys.data?.items ?? []).filter((k) => owner === "all" || k.user_id === userId);
   return (
@@ -127,7 +128,7 @@ export function S3KeysView({ orgId, userId, connection }: { orgId: string; userI
   );
 }
 
-function s3KeyColumns(userId: string, canManageOthers: boolean, onDelete: (key: S3Key) => void): ColumnDef<S3Key, unknown>[] {
+function s3KeyColumns(orgId: string, userId: string, canManageOthers: boolean, onDelete: (key: S3Key) => void): ColumnDef<S3Key, unknown>[] {
   return [
   { accessorKey: "alias", header: "Alias", cell: ({ row }) => row.original.alias ? <span className="inline-block max-w-[14rem] whitespace-normal break-words">{row.original.alias}</span> : <span className="text-slate-500 dark:text-slate-400">(no alias)</span> },
   { accessorKey: "access_key_id", header: "Access key ID", cell: ({ row }) => <code className="font-mono text-xs">{row.original.access_key_id}</code> },
@@ -145,7 +146,7 @@ function s3KeyColumns(userId: string, canManageOthers: boolean, onDelete: (key: 
     accessorKey: "user_id",
     header: "Owner",
     cell: ({ row }) =>
-      row.original.user_id === userId ? <Badge tone="info">you</Badge> : <code className="inline-block max-w-[10rem] whitespace-normal break-all font-mono text-xs">{row.original.user_id}</code>,
+      row.original.user_id === userId ? <Badge tone="info">you</Badge> : <span className="inline-block max-w-[10rem] whitespace-normal break-all"><PersonName orgId={orgId} userId={row.original.user_id} /></span>,
   },
   deleteColumn<S3Key>({
     label: (key) => `Delete S3 key ${keyName(key)}`,

@@ -38,8 +38,8 @@ export function UsageView({ orgId, today }: { orgId: string; today: string }) {
   const filters = usageFilters(state, now);
 
   const projects = useQuery(projectQueries.list());
-  const label = projectLabeler(projects.data, orgId);
   const options = useQuery(usageQueries.options(orgId));
+  const label = projectLabeler(projects.data, orgId, options.data?.project_names);
   const report = useQuery({
     ...usageQueries.report(orgId, filters ?? { projects: [], resource_types: [], regions: [], start_date: "", end_date: "", interval: "daily" }),
     enabled: filters !== null,

@@ -10,11 +10,11 @@ import { embeddedGateway, embeddedGatewayState } from "@/lib/gateway/runtime";
  * One-click demo sign-in: the server reads the demo users' keys from the data dir
  * (written when the embedded gateway seeded its store); the browser only says who.
  */
-export const demoWhoSchema = z.enum(["owner", "member"]);
+export const demoWhoSchema = z.enum(["owner", "member", "auditor"]);
 export type DemoWho = z.infer<typeof demoWhoSchema>;
 
 const demoUserSchema = z.object({ user_id: z.string().min(1), email: z.string().min(1), access_key_id: z.string().min(1), secret_key: z.string().min(1) });
-const demoFileSchema = z.object({ organization_id: z.string(), owner: demoUserSchema, member: demoUserSchema });
+const demoFileSchema = z.object({ organization_id: z.string(), owner: demoUserSchema, member: demoUserSchema, auditor: demoUserSchema });
 
 export type DemoUser = z.infer<typeof demoUserSchema>;
 

@@ -40,3 +40,29 @@ export const AUDIT_LIST_FILTERS = [
   "surfaces",
 ] as const;
 export type AuditListFilter = (typeof AUDIT_LIST_FILTERS)[number];
+
+/** A person's standing in an organization. */
+export const PERSON_STATUSES = ["active", "suspended"] as const;
+export type PersonStatus = (typeof PERSON_STATUSES)[number];
+
+/** How a person came to an organization. */
+export const PERSON_SOURCES = ["invite", "scim", "sso", "admin"] as const;
+export type PersonSource = (typeof PERSON_SOURCES)[number];
+
+/** Permission names a role may grant (the gateway's authorization reads the same list). */
+export const PERMISSION_NAMES = [
+  "organization.update",
+  "projects.create",
+  "projects.read",
+  "projects.update",
+  "projects.delete",
+  "iam.read",
+  "iam.write",
+  "scim.manage",
+  "s3.manage",
+  "sso.manage",
+  "mfa.manage",
+  "billing.read",
+  "audit.read",
+] as const;
+export type PermissionName = (typeof PERMISSION_NAMES)[number];

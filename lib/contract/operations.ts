@@ -81,6 +81,11 @@ export const operations = {
   getReservation: { method: "get", path: "/organizations/{organization_id}/reservations/{reservation_id}" },
   // Audit Logs
   getAuditLogs: { method: "get", path: "/organizations/{organization_id}/audit-logs" },
+  // People (beyond the upstream document)
+  listOrganizationPeople: { method: "get", path: "/organizations/{org_id}/users" },
+  inviteOrganizationPerson: { method: "post", path: "/organizations/{org_id}/users" },
+  removeOrganizationPerson: { method: "delete", path: "/organizations/{org_id}/users/{user_id}" },
+  getCallerPermissions: { method: "get", path: "/organizations/{org_id}/permissions" },
 } as const satisfies Record<string, OperationSpec>;
 
 export type OperationId = keyof typeof operations;

@@ -76,6 +76,8 @@ export const usageOptionsQuerySchema = z
 export const usageOptionsSchema = z
   .object({
     projects: z.array(z.string()),
+    /** Project id → name, as the CSV exports write it. */
+    project_names: z.record(z.string(), z.string()),
     resource_types: z.array(z.string()),
     product_lines: z.array(z.string()),
     regions: z.array(z.string()),

@@ -1,3 +1,4 @@
+import { PERMISSION_NAMES } from "@/lib/contract/constants";
 import type { ReadCache } from "@/lib/db/read-cache";
 import type { Caller } from "./context";
 import { forbidden } from "./errors";
@@ -10,21 +11,7 @@ export type { Relation };
  * Permission names. Roles (seeded data) grant them; a binding at org scope grants
  * them across the organization, at project scope on that project only.
  */
-export const PERMISSIONS = [
-  "organization.update",
-  "projects.create",
-  "projects.read",
-  "projects.update",
-  "projects.delete",
-  "iam.read",
-  "iam.write",
-  "scim.manage",
-  "s3.manage",
-  "sso.manage",
-  "mfa.manage",
-  "billing.read",
-  "audit.read",
-] as const;
+export const PERMISSIONS = PERMISSION_NAMES;
 export type Permission = (typeof PERMISSIONS)[number];
 
 /**
@@ -62,9 +49,14 @@ export class Access {
     return found;
   }
 
-  /** Whether the caller holds a permission in the organization, or on one project of it. */
+  /**
+   * Whether the caller holds a permission in the organization, or on one project of it.
+   * Owners of the organization hold every permission, whatever their bindings.
+   */
   async can(orgId: string, permission: Permission, projectId?: string): Promise<boolean> {
-    if (!(await this.relation(orgId))) return false;
+    const relation = await this.relation(orgId);
+    if (!relation) return false;
+    if (relation === "owner") return true;
     return (await this.grantsIn(orgId)).some(
       (g) =>
         g.permissions.includes(permission) &&
@@ -84,6 +76,12 @@ export class Access {
     if (org === "owner") return "owner";
     if (await this.can(orgId, "projects.read")) return "member";
     return (await this.boundProjects(orgId)).has(projectId) ? "member" : null;
+  }
+
+  /** Every permission the caller holds in the organization, or on one project of it (org-wide ones included). */
+  async permissions(orgId: string, projectId?: string): Promise<Permission[]> {
+    const held = await Promise.all(PERMISSIONS.map((p) => this.can(orgId, p, projectId)));
+    return PERMISSIONS.filter((_, i) => held[i]);
   }
 }
 

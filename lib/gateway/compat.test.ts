@@ -113,6 +113,15 @@ const ALLOWED: Array<{ match: string | RegExp; why: string }> = [
     match: "GET /organizations/{org_id}/scim/integrations/{integration_id}/provisioned: not in the upstream document",
     why: "the people and groups an integration provisioned, with computed counts, for the integration's page",
   },
+  {
+    match: /^(GET|POST) \/organizations\/\{org_id\}\/users: not in the upstream document$/,
+    why: "the organization's people: listed, invited (README: People)",
+  },
+  { match: "DELETE /organizations/{org_id}/users/{user_id}: not in the upstream document", why: "removes a person from the organization (README: People)" },
+  {
+    match: "GET /organizations/{org_id}/permissions: not in the upstream document",
+    why: "the caller's effective permissions in the organization or on a project, so the console offers only what will succeed",
+  },
 
   // Response fields we always send where the upstream marks them optional: a client
   // generated from either document decodes them alike, and loses nothing.
@@ -127,6 +136,10 @@ const ALLOWED: Array<{ match: string | RegExp; why: string }> = [
   {
     match: "GET /iam/role-bindings: response 200 .role_bindings[].via_group_id: only ours",
     why: "marks a binding granted through a SCIM group mapping (optional; absent on direct bindings), which role-binding apply cannot delete",
+  },
+  {
+    match: /^GET \/organizations\/\{organization_id\}\/(billing|usage)\/options: response 200 \.project_names: only ours$/,
+    why: "each project's name as the CSV exports write it, so the page and its CSV name projects alike",
   },
 
   // Parameters beyond the upstream's.

@@ -4,6 +4,7 @@ export const REASONS = {
   unauthenticated: 401,
   permission_denied: 403,
   not_found: 404,
+  conflict: 409,
   payload_too_large: 413,
   internal: 500,
   unavailable: 503,
@@ -35,6 +36,7 @@ export class GatewayError extends Error {
 export const badRequest = (field: string, problem: string) => new GatewayError("bad_request", `${field}: ${problem}`);
 export const forbidden = (message: string) => new GatewayError("permission_denied", message);
 export const notFound = (message: string) => new GatewayError("not_found", message);
+export const conflict = (message: string) => new GatewayError("conflict", message);
 
 /**
  * The symbolic code of a server failure. The upstream answers its 500s with it, and its
@@ -61,6 +63,8 @@ export function resultName(status: number): string {
       return "PERMISSION_DENIED";
     case 404:
       return "NOT_FOUND";
+    case 409:
+      return "ALREADY_EXISTS";
     default:
       return "INTERNAL";
   }

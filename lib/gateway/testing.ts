@@ -8,7 +8,7 @@ import type { DemoCredentials, DemoUser } from "./seed";
 import { seedDemo } from "./seed";
 import type { StoreOptions } from "./store/client";
 
-export type Who = "owner" | "member" | "outsider";
+export type Who = "owner" | "member" | "auditor" | "outsider";
 
 export interface CallOptions {
   /** Query pairs, in order; repeated names allowed. */

@@ -94,3 +94,10 @@ export const storageKeys = {
   org: (orgId: string) => [...storageKeys.all, orgId] as const,
   s3Keys: (orgId: string) => [...storageKeys.org(orgId), "s3-keys"] as const,
 };
+
+export const peopleKeys = {
+  all: ["people"] as const,
+  org: (orgId: string) => [...peopleKeys.all, orgId] as const,
+  list: (orgId: string, filters: Filters = {}) => [...peopleKeys.org(orgId), "list", filters] as const,
+  permissions: (orgId: string, projectId?: string) => [...peopleKeys.org(orgId), "permissions", projectId ?? ""] as const,
+};

@@ -12,7 +12,7 @@ export default async function CatalogLayout({ children }: { children: React.Reac
   const org = items[0];
   if (!org) return <main className="mx-auto w-full max-w-7xl p-4 sm:p-6">{children}</main>;
   return (
-    <Shell orgs={items.map((o) => ({ id: o.id, name: o.name, relation: o.relation }))} orgId={org.id} email={session.email} flags={org.features}>
+    <Shell orgs={items.map((o) => ({ id: o.id, name: o.name, relation: o.relation }))} orgId={org.id} email={session.email} flags={org.features} permissions={org.permissions ?? []}>
       {children}
     </Shell>
   );

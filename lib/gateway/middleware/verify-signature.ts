@@ -5,6 +5,7 @@ import type { AppEnv, Caller, GatewayDeps } from "../context";
 import { decrypt } from "../crypto";
 import { GatewayError } from "../errors";
 import { findActiveApiKey } from "../store/queries/api-keys";
+import { touchLastActive } from "../store/queries/people";
 import { refuseReplay } from "./replay";
 
 const MESSAGES: Record<string, string> = {
@@ -66,6 +67,25 @@ function keyLookup(deps: GatewayDeps): KeyLookup {
   return lookup;
 }
 
+/** How often a person's last activity is written: at most once a minute per person and process. */
+export const ACTIVITY_INTERVAL_MS = 60_000;
+const lastTouched = new WeakMap<GatewayDeps, Map<string, number>>();
+
+/**
+ * Marks the caller's memberships active. Cheap: a write at most once a minute per user (kept in
+ * memory per store), and that write only touches memberships whose mark is over a minute old.
+ */
+async function noteActivity(deps: GatewayDeps, userId: string): Promise<void> {
+  let seen = lastTouched.get(deps);
+  if (!seen) lastTouched.set(deps, (seen = new Map()));
+  const now = Date.now();
+  const last = seen.get(userId);
+  if (last !== undefined && now - last < ACTIVITY_INTERVAL_MS) return;
+  seen.set(userId, now);
+  if (seen.size > 10_000) seen.clear();
+  await touchLastActive(deps.db, userId, new Date(now), new Date(now - ACTIVITY_INTERVAL_MS));
+}
+
 /** Checks the request signature; on success the caller and their access are in the context. */
 export const verifySignature: MiddlewareHandler<AppEnv> = async (c, next) => {
   const deps = c.get("deps");
@@ -84,5 +104,6 @@ export const verifySignature: MiddlewareHandler<AppEnv> = async (c, next) => {
   await refuseReplay(c);
   c.set("caller", result.key);
   c.set("access", new Access(deps.db, deps.reads, result.key));
+  await noteActivity(deps, result.key.userId);
   await next();
 };

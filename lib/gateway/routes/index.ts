@@ -16,6 +16,7 @@ import { registerRegistry } from "./registry";
 import { registerS3Keys } from "./s3";
 import { registerScim } from "./scim";
 import { registerSso } from "./sso";
+import { registerPeople } from "./people";
 
 /** Every area's operations; each area registers its own routes and declared statuses. */
 export function registerRoutes(api: OpenAPIHono<AppEnv>): void {
@@ -23,6 +24,7 @@ export function registerRoutes(api: OpenAPIHono<AppEnv>): void {
   registerOrganizations(api);
   registerProjects(api);
   registerIam(api);
+  registerPeople(api);
   registerScim(api);
   registerS3Keys(api);
   registerSso(api);

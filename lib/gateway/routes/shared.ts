@@ -12,6 +12,7 @@ const ERROR_DESCRIPTIONS = {
   401: "authentication error",
   403: "permissions error",
   404: "not found",
+  409: "conflict",
   500: "server error",
 } as const;
 

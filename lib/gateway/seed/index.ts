@@ -21,6 +21,8 @@ export interface DemoCredentials {
   organization_id: string;
   owner: DemoUser;
   member: DemoUser;
+  /** A member holding Billing Viewer and Auditor across the organization (no project roles). */
+  auditor: DemoUser;
   outsider: DemoUser;
 }
 
@@ -46,6 +48,8 @@ export async function seedDemo(db: Database, masterKey: Buffer, now = new Date()
     const owner = await createUser(tx, { id: r.uuid(), email: "owner@acme.example", name: "Olivia Owner" });
     const member = await createUser(tx, { id: r.uuid(), email: "member@acme.example", name: "Milo Member" });
     const outsider = await createUser(tx, { id: r.uuid(), email: "outsider@globex.example", name: "Oscar Outsider" });
+    // From a stream of its own, so every other id stays what it was for a given salt.
+    const auditor = await createUser(tx, { id: rng(20_260_102, idSalt).uuid(), email: "auditor@acme.example", name: "Ada Auditor" });
     const org = await createOrganization(tx, {
       id: r.uuid(),
       name: "Acme AI Labs",
@@ -54,6 +58,10 @@ export async function seedDemo(db: Database, masterKey: Buffer, now = new Date()
       organizationType: "enterprise",
     });
     await addMember(tx, org.id, member.id, "member");
+    await addMember(tx, org.id, auditor.id, "member");
+    for (const roleName of ["Billing Viewer", "Auditor"]) {
+      await bindRole(tx, { organizationId: org.id, userId: auditor.id, roleName, scopeType: "org", scopeObjectId: org.id });
+    }
     const other = await createOrganization(tx, { id: r.uuid(), name: "Globex Research", companyName: "Globex Corp.", ownerId: outsider.id });
 
     const network = r.uuid();
@@ -96,6 +104,7 @@ export async function seedDemo(db: Database, masterKey: Buffer, now = new Date()
       organization_id: org.id,
       owner: await key(owner),
       member: await key(member),
+      auditor: await key(auditor),
       outsider: await key(outsider),
     };
     return result;

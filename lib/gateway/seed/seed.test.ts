@@ -33,9 +33,9 @@ const db = () => t.gateway.store.db;
 
 function expectCredentialsShape(value: unknown) {
   const c = value as Record<string, Record<string, string>>;
-  expect(Object.keys(c).sort()).toEqual(["member", "organization_id", "outsider", "owner"]);
+  expect(Object.keys(c).sort()).toEqual(["auditor", "member", "organization_id", "outsider", "owner"]);
   expect(typeof c.organization_id).toBe("string");
-  for (const who of ["owner", "member", "outsider"]) {
+  for (const who of ["owner", "member", "auditor", "outsider"]) {
     expect(Object.keys(c[who]!).sort()).toEqual(["access_key_id", "email", "secret_key", "user_id"]);
     expect(Object.values(c[who]!).every((v) => typeof v === "string" && v !== "")).toBe(true);
     expect(c[who]!.secret_key).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -45,12 +45,12 @@ function expectCredentialsShape(value: unknown) {
 describe("the demo organization", () => {
   it("returns the demo credentials in exactly the documented shape, each key usable", async () => {
     expectCredentialsShape(t.demo);
-    for (const who of ["owner", "member", "outsider"] as const) {
+    for (const who of ["owner", "member", "auditor", "outsider"] as const) {
       expect((await t.op(who, "getOrganizations")).status).toBe(200);
     }
-    const ids = [t.demo.owner, t.demo.member, t.demo.outsider];
-    expect(new Set(ids.map((u) => u.user_id)).size).toBe(3);
-    expect(new Set(ids.map((u) => u.access_key_id)).size).toBe(3);
+    const ids = [t.demo.owner, t.demo.member, t.demo.auditor, t.demo.outsider];
+    expect(new Set(ids.map((u) => u.user_id)).size).toBe(4);
+    expect(new Set(ids.map((u) => u.access_key_id)).size).toBe(4);
   });
 
   it("has at least five projects and twenty VMs of realistic types in several states", async () => {
@@ -112,6 +112,7 @@ describe("the demo organization", () => {
       [
         [t.demo.owner.user_id, "owner"],
         [t.demo.member.user_id, "member"],
+        [t.demo.auditor.user_id, "member"],
       ].sort(),
     );
   });
@@ -121,7 +122,7 @@ describe("the demo organization", () => {
     try {
       const again = await seedDemo(store.db, randomBytes(32));
       expect(again.organization_id).not.toBe(t.demo.organization_id);
-      for (const who of ["owner", "member", "outsider"] as const) {
+      for (const who of ["owner", "member", "auditor", "outsider"] as const) {
         expect(again[who].user_id).not.toBe(t.demo[who].user_id);
         expect(again[who].email).toBe(t.demo[who].email);
         expect(again[who].secret_key).not.toBe(t.demo[who].secret_key);

@@ -14,7 +14,7 @@ export default async function OrganizationLayout({ children, params }: { childre
   const org = items.find((o) => o.id === orgId);
   if (!org) notFound();
   return (
-    <Shell orgs={items.map((o) => ({ id: o.id, name: o.name, relation: o.relation }))} orgId={orgId} email={session.email} flags={org.features}>
+    <Shell orgs={items.map((o) => ({ id: o.id, name: o.name, relation: o.relation }))} orgId={orgId} email={session.email} flags={org.features} permissions={org.permissions ?? []}>
       {children}
     </Shell>
   );

@@ -1,5 +1,5 @@
 import { AUDIT_LOG_DEFAULT_LIMIT } from "@/lib/contract/audit-logs";
-import { requireOrgMember } from "../../authz";
+import { requirePermission } from "../../authz";
 import { auditPage } from "../../store/queries/audit-logs";
 import type { AppRouteHandler } from "../shared";
 import type * as routes from "./audit-logs.routes";
@@ -9,7 +9,7 @@ export const getAuditLogs: AppRouteHandler<typeof routes.getAuditLogs> = async (
   const { organization_id: orgId } = c.req.valid("param");
   const q = c.req.valid("query");
   const { db, masterKey } = c.get("deps");
-  await requireOrgMember(c.get("access"), orgId);
+  await requirePermission(c.get("access"), orgId, "audit.read");
   const after = q.next_token ? decodePageToken(masterKey, orgId, "next", q.next_token) : undefined;
   const before = q.prev_token ? decodePageToken(masterKey, orgId, "prev", q.prev_token) : undefined;
   const filter = {

@@ -292,8 +292,9 @@ describe("GET /organizations/{organization_id}/audit-logs: filters", () => {
 });
 
 describe("GET /organizations/{organization_id}/audit-logs: access and new entries", () => {
-  it("is open to members and refused to others", async () => {
-    expect((await logs({ limit: "3" }, "member")).body.items).toEqual(all.slice(0, 3));
+  it("is open to holders of audit.read and refused to others (members without it included)", async () => {
+    expect((await logs({ limit: "3" }, "auditor")).body.items).toEqual(all.slice(0, 3));
+    expect((await logs({}, "member")).status).toBe(403);
     expect((await logs({}, "outsider")).status).toBe(403);
   });
 

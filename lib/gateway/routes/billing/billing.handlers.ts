@@ -1,4 +1,4 @@
-import { requireOrgMember } from "../../authz";
+import { requirePermission } from "../../authz";
 import { csvResponse } from "../../csv";
 import { dailyCosts, usageCsv, usageOptions } from "../../store/queries/usage";
 import { BILLING_EXPORT_COLUMNS } from "@/lib/contract/billing";
@@ -9,7 +9,7 @@ import type * as routes from "./billing.routes";
 export const getBillingCosts: AppRouteHandler<typeof routes.getBillingCosts> = async (c) => {
   const { organization_id: orgId } = c.req.valid("param");
   const { start_date, end_date } = c.req.valid("query");
-  await requireOrgMember(c.get("access"), orgId);
+  await requirePermission(c.get("access"), orgId, "billing.read");
   const { data, lastUpdated } = await dailyCosts(c.get("deps").db, orgId, dateRange(start_date, end_date));
   return c.json({ data, last_updated: lastUpdated ? lastUpdated.toISOString() : "" }, 200);
 };
@@ -17,7 +17,7 @@ export const getBillingCosts: AppRouteHandler<typeof routes.getBillingCosts> = a
 export const getBillingExportProductline: AppRouteHandler<typeof routes.getBillingExportProductline> = async (c) => {
   const { organization_id: orgId } = c.req.valid("param");
   const q = c.req.valid("query");
-  await requireOrgMember(c.get("access"), orgId);
+  await requirePermission(c.get("access"), orgId, "billing.read");
   const filter = { startDate: q.start_date, endDate: q.end_date, projects: q.projects, productLines: q.product_lines, regions: q.regions };
   return csvResponse(c, {
     fileName: `billing-productline-${q.start_date}-to-${q.end_date}.csv`,
@@ -29,7 +29,7 @@ export const getBillingExportProductline: AppRouteHandler<typeof routes.getBilli
 export const getBillingOptions: AppRouteHandler<typeof routes.getBillingOptions> = async (c) => {
   const { organization_id: orgId } = c.req.valid("param");
   const { start_date, end_date } = c.req.valid("query");
-  await requireOrgMember(c.get("access"), orgId);
+  await requirePermission(c.get("access"), orgId, "billing.read");
   const options = await usageOptions(c.get("deps").db, orgId, { startDate: start_date, endDate: end_date, withoutReservations: true });
   return c.json(options, 200);
 };

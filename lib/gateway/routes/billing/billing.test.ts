@@ -61,7 +61,8 @@ describe("GET /organizations/{organization_id}/billing/costs", () => {
   it("keeps to a given period and sums what the store holds", async () => {
     const start = daysAgo(10);
     const end = daysAgo(8);
-    const res = await t.json<{ data: CostDatum[] }>("member", "GET", path(), { query: { start_date: start, end_date: end } });
+    const res = await t.json<{ data: CostDatum[] }>("auditor", "GET", path(), { query: { start_date: start, end_date: end } });
+    expect((await t.call("member", "GET", path(), { query: { start_date: start, end_date: end } })).status).toBe(403);
     expect(res.status).toBe(200);
     expect(new Set(res.body.data.map((d) => d.date))).toEqual(new Set([start, daysAgo(9), end]));
     const [stored] = await t.gateway.store.db
@@ -201,11 +202,11 @@ describe("GET /organizations/{organization_id}/billing/options", () => {
   });
 
   it("narrows to a period, and an empty period has no values", async () => {
-    const narrowed = await t.json<Options>("member", "GET", path(), { query: { start_date: daysAgo(3), end_date: daysAgo(2) } });
+    const narrowed = await t.json<Options>("auditor", "GET", path(), { query: { start_date: daysAgo(3), end_date: daysAgo(2) } });
     expect(narrowed.status).toBe(200);
     expect([narrowed.body.start_date, narrowed.body.end_date]).toEqual([daysAgo(3), daysAgo(2)]);
     const empty = await t.json<Options>("owner", "GET", path(), { query: { start_date: "2001-01-01", end_date: "2001-01-02" } });
-    expect(empty.body).toEqual({ projects: [], resource_types: [], product_lines: [], regions: [], start_date: "", end_date: "" });
+    expect(empty.body).toEqual({ projects: [], project_names: {}, resource_types: [], product_lines: [], regions: [], start_date: "", end_date: "" });
   });
 
   it("leaves out usage billed under a reservation", async () => {

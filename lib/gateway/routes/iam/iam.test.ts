@@ -109,7 +109,7 @@ describe("GET /iam/role-bindings", () => {
     expect(res.status).toBe(200);
     const stored = (await allBindings()).filter((b) => b.organizationId === t.demo.organization_id);
     expect(res.body.role_bindings.map((b) => b.id).sort()).toEqual(stored.map((b) => b.id).sort());
-    expect(new Set(res.body.role_bindings.map((b) => b.customer_id))).toEqual(new Set([t.demo.owner.user_id, t.demo.member.user_id]));
+    expect(new Set(res.body.role_bindings.map((b) => b.customer_id))).toEqual(new Set([t.demo.owner.user_id, t.demo.member.user_id, t.demo.auditor.user_id]));
     for (const b of res.body.role_bindings) {
       expect(Object.keys(b).sort()).toEqual(["customer_id", "id", "role_id", "role_name", "scope_object_id", "scope_type"]);
       expect(role[b.role_name]).toBe(b.role_id);
@@ -140,11 +140,11 @@ describe("GET /iam/role-bindings", () => {
     expect(projectScoped).toHaveLength(3);
     expect(projectScoped.every((b) => b.scope_type === "project")).toBe(true);
     const orgScoped = (await bindings("owner", { scope_type: "org" })).body.role_bindings;
-    expect(orgScoped.map((b) => b.role_name).sort()).toEqual(["Organization Admin", "Organization Member"]);
+    expect(orgScoped.map((b) => b.role_name).sort()).toEqual(["Auditor", "Billing Viewer", "Organization Admin", "Organization Member", "Organization Member"]);
     const onProject = (await bindings("owner", { scope_object_id: project["llm-training"]! })).body.role_bindings;
     expect(onProject.map((b) => [b.customer_id, b.role_name])).toEqual([[t.demo.member.user_id, "Project Admin"]]);
     const onOrg = (await bindings("owner", { scope_object_id: t.demo.organization_id })).body.role_bindings;
-    expect(onOrg).toHaveLength(2);
+    expect(onOrg).toHaveLength(5);
     const combined = await bindings("owner", { user_id: t.demo.member.user_id, scope_type: "project", role_id: role["Project Member"]! });
     expect(combined.body.role_bindings).toHaveLength(2);
     expect((await bindings("member", { scope_type: "project", role_id: role["Project Admin"]! })).body.role_bindings).toHaveLength(1);

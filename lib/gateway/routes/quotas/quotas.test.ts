@@ -21,7 +21,7 @@ interface Quota {
   used: number;
 }
 
-async function quotas(who: "owner" | "member" = "owner"): Promise<Record<string, Quota>> {
+async function quotas(who: "owner" | "auditor" = "owner"): Promise<Record<string, Quota>> {
   const res = await t.opJson<{ quotas: Quota[] }>(who, "listOrgQuotas", { params: { organization_id: org } });
   expect(res.status).toBe(200);
   return Object.fromEntries(res.body.quotas.map((q) => [q.programmatic_name, q]));
@@ -47,7 +47,7 @@ describe("GET /organizations/{organization_id}/quotas", () => {
     const stored = await db.select().from(orgQuotas).where(eq(orgQuotas.organizationId, org));
     expect(q.projects!.used).toBe(orgProjects.length);
     expect(q.vms!.used).toBe(orgVms.length);
-    expect(q.users!.used).toBe(2);
+    expect(q.users!.used).toBe(3); // owner, member, auditor
     for (const line of ["h100", "h200", "a100", "l40s"]) {
       const expected = orgVms.map((v) => gpusOf(v.type)).filter((g) => g.productLine === line).reduce((s, g) => s + g.gpus, 0);
       expect(q[`${line}_gpus`]!.used, line).toBe(expected);
@@ -60,8 +60,9 @@ describe("GET /organizations/{organization_id}/quotas", () => {
     }
   });
 
-  it("is readable by members and refused to others", async () => {
-    await quotas("member");
+  it("is readable with billing.read and refused to others (members without it included)", async () => {
+    await quotas("auditor");
+    expect((await t.opJson("member", "listOrgQuotas", { params: { organization_id: org } })).status).toBe(403);
     expect((await t.opJson("outsider", "listOrgQuotas", { params: { organization_id: org } })).status).toBe(403);
   });
 

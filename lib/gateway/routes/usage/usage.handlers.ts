@@ -1,4 +1,4 @@
-import { requireOrgMember } from "../../authz";
+import { requirePermission } from "../../authz";
 import { csvResponse } from "../../csv";
 import { usageByPeriod, usageCsv, usageOptions } from "../../store/queries/usage";
 import { USAGE_EXPORT_COLUMNS } from "@/lib/contract/usage";
@@ -9,7 +9,7 @@ import type * as routes from "./usage.routes";
 export const getUsage: AppRouteHandler<typeof routes.getUsage> = async (c) => {
   const { org_id: orgId } = c.req.valid("param");
   const q = c.req.valid("query");
-  await requireOrgMember(c.get("access"), orgId);
+  await requirePermission(c.get("access"), orgId, "billing.read");
   const filter = { ...dateRange(q.start_date, q.end_date), projects: q.projects, resourceTypes: q.resource_types, regions: q.regions };
   const items = await usageByPeriod(c.get("deps").db, orgId, filter, q.interval ?? "daily");
   return c.json({ items }, 200);
@@ -18,7 +18,7 @@ export const getUsage: AppRouteHandler<typeof routes.getUsage> = async (c) => {
 export const getUsageExport: AppRouteHandler<typeof routes.getUsageExport> = async (c) => {
   const { organization_id: orgId } = c.req.valid("param");
   const q = c.req.valid("query");
-  await requireOrgMember(c.get("access"), orgId);
+  await requirePermission(c.get("access"), orgId, "billing.read");
   const filter = {
     startDate: q.start_date,
     endDate: q.end_date,
@@ -37,7 +37,7 @@ export const getUsageExport: AppRouteHandler<typeof routes.getUsageExport> = asy
 export const getUsageOptions: AppRouteHandler<typeof routes.getUsageOptions> = async (c) => {
   const { organization_id: orgId } = c.req.valid("param");
   const q = c.req.valid("query");
-  await requireOrgMember(c.get("access"), orgId);
+  await requirePermission(c.get("access"), orgId, "billing.read");
   const filter = { startDate: q.start_date, endDate: q.end_date, projects: q.projects, resourceTypes: q.resource_types, regions: q.regions };
   return c.json(await usageOptions(c.get("deps").db, orgId, filter, { withResources: q.with_resources === true }), 200);
 };

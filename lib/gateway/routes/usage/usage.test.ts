@@ -154,7 +154,7 @@ describe("GET /organizations/{organization_id}/usage/export", () => {
 
   it("streams resource-level usage as CSV with the reference's columns", async () => {
     const resources = await resourceIds(["h100-80gb-sxm-ib.8x", "persistent-ssd"]);
-    const res = await t.call("member", "GET", path(), { query: { ...all(), resources: resources.join(",") } });
+    const res = await t.call("auditor", "GET", path(), { query: { ...all(), resources: resources.join(",") } });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^text\/csv/);
     expect(res.headers.get("content-disposition")).toMatch(/^attachment; filename="usage-.+\.csv"$/);
@@ -197,7 +197,7 @@ describe("GET /organizations/{organization_id}/usage/export", () => {
 
 describe("GET /organizations/{organization_id}/usage/options", () => {
   it("lists the values of every filter and the span of the data", async () => {
-    const res = await t.opJson<Record<string, unknown>>("member", "getUsageOptions", { params: { organization_id: org } });
+    const res = await t.opJson<Record<string, unknown>>("auditor", "getUsageOptions", { params: { organization_id: org } });
     expect(res.status).toBe(200);
     expect(new Set(res.body.projects as string[])).toEqual(new Set(Object.values(ids)));
     expect(res.body.resource_types).toHaveLength(6);
@@ -217,7 +217,7 @@ describe("GET /organizations/{organization_id}/usage/options", () => {
       ["start_date", daysAgo(6)],
       ["end_date", today()],
     ];
-    const res = await t.json<{ projects: string[]; resource_types: string[]; regions: string[]; resources: string[] }>("member", "GET", opPath("getUsageOptions", { organization_id: org }), {
+    const res = await t.json<{ projects: string[]; resource_types: string[]; regions: string[]; resources: string[] }>("auditor", "GET", opPath("getUsageOptions", { organization_id: org }), {
       query: [...selection, ["with_resources", "true"]],
     });
     expect(res.status).toBe(200);
@@ -238,7 +238,7 @@ describe("GET /organizations/{organization_id}/usage/options", () => {
     expect(expected.length).toBeGreaterThan(0);
     expect(new Set(res.body.resources)).toEqual(new Set(expected.map((r) => r.id)));
 
-    const csv = await t.call("member", "GET", opPath("getUsageExport", { organization_id: org }), {
+    const csv = await t.call("auditor", "GET", opPath("getUsageExport", { organization_id: org }), {
       query: {
         projects: res.body.projects.join(","),
         resource_types: res.body.resource_types.join(","),
@@ -267,7 +267,7 @@ describe("GET /organizations/{organization_id}/usage/options", () => {
   });
 
   it("refuses a bad selection with a 400 naming the field", async () => {
-    const res = await t.json<{ message: string }>("member", "GET", opPath("getUsageOptions", { organization_id: org }), { query: { with_resources: "maybe" } });
+    const res = await t.json<{ message: string }>("auditor", "GET", opPath("getUsageOptions", { organization_id: org }), { query: { with_resources: "maybe" } });
     expect(res.status).toBe(400);
     expect(res.body.message).toContain("with_resources");
   });

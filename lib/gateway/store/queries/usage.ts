@@ -123,8 +123,16 @@ export async function usageOptions(db: Database, orgId: string, f: UsageFilter, 
     })
     .from(u)
     .where(where(orgId, f));
+  // Each project's name as the exports write it (its current name, else the one it had), so a page
+  // and its CSV name projects alike, whether or not the caller may open them.
+  const named = await db
+    .selectDistinct({ id: u.projectId, name: sql<string>`coalesce(${projects.name}, ${u.projectName})` })
+    .from(u)
+    .leftJoin(projects, and(eq(projects.id, u.projectId), eq(projects.organizationId, orgId)))
+    .where(where(orgId, f));
   return {
     projects: row?.projects ?? [],
+    project_names: Object.fromEntries(named.map((p) => [p.id, p.name])),
     resource_types: row?.resourceTypes ?? [],
     product_lines: row?.productLines ?? [],
     regions: row?.regions ?? [],

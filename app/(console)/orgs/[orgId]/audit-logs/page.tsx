@@ -12,6 +12,7 @@ import { auditLogQuery } from "@/lib/query/audit-logs";
 import { catalogQueries } from "@/lib/query/catalog";
 import { makeQueryClient } from "@/lib/query/query-client";
 import { projectQueries } from "@/lib/query/projects";
+import { peopleQueries } from "@/lib/query/people";
 
 export const metadata: Metadata = { title: "Audit logs" };
 
@@ -35,7 +36,8 @@ async function AuditLogsContent({ params, searchParams }: { params: Promise<{ or
   const search = await loadAuditSearchParams(searchParams);
   const session = await requireConsoleSession();
   const queryClient = makeQueryClient();
-  const queries = [auditLogQuery(orgId, search), projectQueries.list(), catalogQueries.locations()];
+  // The directory names the actors on first paint.
+  const queries = [auditLogQuery(orgId, search), projectQueries.list(), catalogQueries.locations(), peopleQueries.directory(orgId)];
   await Promise.all(queries.map((q) => queryClient.prefetchQuery({ queryKey: q.queryKey, queryFn: () => cloudJson(session, q.path) })));
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>

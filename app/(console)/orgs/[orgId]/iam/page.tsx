@@ -8,6 +8,7 @@ import { cloudJson } from "@/lib/console/gateway-client";
 import { iamQueries } from "@/lib/query/iam";
 import { orgQueries } from "@/lib/query/organizations";
 import { projectQueries } from "@/lib/query/projects";
+import { peopleQueries } from "@/lib/query/people";
 import { makeQueryClient } from "@/lib/query/query-client";
 
 export const metadata: Metadata = { title: "IAM" };
@@ -17,7 +18,7 @@ export default async function IamPage({ params, searchParams }: { params: Promis
   const filters = await loadBindingFilters(searchParams);
   const session = await requireConsoleSession();
   const queryClient = makeQueryClient();
-  const queries = [orgQueries.entities(), iamQueries.roles(), projectQueries.list(), iamQueries.bindings(toBindingQuery(filters))];
+  const queries = [orgQueries.entities(), iamQueries.roles(), projectQueries.list(), iamQueries.bindings(toBindingQuery(filters)), peopleQueries.directory(orgId)];
   // A query that fails here renders its own error state in the browser.
   await Promise.all(queries.map((q) => queryClient.prefetchQuery({ queryKey: q.queryKey, queryFn: () => cloudJson(session, q.path) })));
   return (

@@ -9,6 +9,7 @@ import { cloudJson } from "@/lib/console/gateway-client";
 import type { listEntitiesResponseSchema } from "@/lib/contract/organizations";
 import { iamQueries } from "@/lib/query/iam";
 import { orgQueries } from "@/lib/query/organizations";
+import { peopleQueries } from "@/lib/query/people";
 import { projectQueries } from "@/lib/query/projects";
 import { makeQueryClient } from "@/lib/query/query-client";
 
@@ -22,10 +23,12 @@ export default async function ProjectsPage({ params, searchParams }: { params: P
   const entities = orgQueries.entities();
   const list = projectQueries.list(name ? { project_name: name } : {});
   const own = iamQueries.bindings({ user_id: session.userId });
+  const effective = peopleQueries.permissions(orgId);
   const [orgs] = await Promise.all([
     queryClient.fetchQuery({ queryKey: entities.queryKey, queryFn: () => cloudJson<z.infer<typeof listEntitiesResponseSchema>>(session, entities.path) }),
     queryClient.prefetchQuery({ queryKey: list.queryKey, queryFn: () => cloudJson(session, list.path) }),
     queryClient.prefetchQuery({ queryKey: own.queryKey, queryFn: () => cloudJson(session, own.path) }),
+    queryClient.prefetchQuery({ queryKey: effective.queryKey, queryFn: () => cloudJson(session, effective.path) }),
   ]);
   const orgName = orgs.items.find((o) => o.id === orgId)?.name ?? "this organization";
   return (

@@ -7,6 +7,7 @@ import { orgQueries } from "@/lib/query/organizations";
 import { makeQueryClient } from "@/lib/query/query-client";
 import { storageQueries } from "@/lib/query/storage";
 import { objectStorageConnection } from "@/lib/console/connection";
+import { peopleQueries } from "@/lib/query/people";
 
 export const metadata: Metadata = { title: "Object storage keys" };
 
@@ -14,7 +15,7 @@ export default async function StoragePage({ params }: { params: Promise<{ orgId:
   const { orgId } = await params;
   const session = await requireConsoleSession();
   const queryClient = makeQueryClient();
-  const queries: Array<{ queryKey: QueryKey; path: string }> = [orgQueries.entities(), storageQueries.s3Keys(orgId)];
+  const queries: Array<{ queryKey: QueryKey; path: string }> = [orgQueries.entities(), storageQueries.s3Keys(orgId), peopleQueries.directory(orgId)];
   await Promise.all(queries.map((q) => queryClient.prefetchQuery({ queryKey: q.queryKey, queryFn: () => cloudJson(session, q.path) })));
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>

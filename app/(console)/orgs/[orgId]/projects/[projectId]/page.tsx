@@ -5,6 +5,7 @@ import { requireConsoleSession } from "@/lib/console/session";
 import { cloudJson } from "@/lib/console/gateway-client";
 import { iamQueries } from "@/lib/query/iam";
 import { orgQueries } from "@/lib/query/organizations";
+import { peopleQueries } from "@/lib/query/people";
 import { projectQueries } from "@/lib/query/projects";
 import { makeQueryClient } from "@/lib/query/query-client";
 
@@ -19,6 +20,7 @@ export default async function ProjectPage({ params }: { params: Promise<{ orgId:
     projectQueries.detail(projectId),
     projectQueries.vms(projectId),
     iamQueries.bindings({ user_id: session.userId }),
+    peopleQueries.permissions(orgId),
   ];
   // A query that fails here renders its own error state in the browser.
   await Promise.all(queries.map((q) => queryClient.prefetchQuery({ queryKey: q.queryKey, queryFn: () => cloudJson(session, q.path) })));

@@ -1,0 +1,36 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { peopleQueries, personHref } from "@/lib/query/people";
+
+/** Id → person, from the organization's directory (one query, shared by every name on the page). */
+export function usePeopleDirectory(orgId: string) {
+  const directory = useQuery({ ...peopleQueries.directory(orgId), staleTime: 60_000 });
+  const byId = new Map((directory.data?.items ?? []).map((p) => [p.id, p]));
+  return { directory, byId };
+}
+
+/**
+ * A person by name and e-mail, linking to them on the People page; their id only while the
+ * directory loads, or when they are no longer a person of this organization.
+ */
+export function PersonName({ orgId, userId, fallbackEmail }: { orgId: string; userId: string; fallbackEmail?: string }) {
+  const { byId } = usePeopleDirectory(orgId);
+  const person = byId.get(userId);
+  if (!person) {
+    return fallbackEmail ? (
+      <span title={userId}>{fallbackEmail}</span>
+    ) : (
+      <code className="font-mono text-xs" title="Not a person of this organization">
+        {userId.slice(0, 8)}…
+      </code>
+    );
+  }
+  return (
+    <Link href={personHref(orgId, person.email)} className="group inline-flex min-w-0 flex-col leading-tight hover:underline" title={person.id}>
+      <span className="truncate font-medium text-slate-900 dark:text-slate-100">{person.name || person.email}</span>
+      {person.name ? <span className="truncate text-xs text-slate-600 dark:text-slate-400">{person.email}</span> : null}
+    </Link>
+  );
+}

@@ -1,0 +1,239 @@
+"use client";
+
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { ChevronLeft, ChevronRight, UserPlus } from "lucide-react";
+import { useQueryStates } from "nuqs";
+import { useMemo, useState } from "react";
+import { GuardedButton } from "@/components/common/guarded-button";
+import { missingPermission, useOrgAccess } from "@/components/common/use-org";
+import { useGatewayMutation } from "@/components/common/use-gateway-mutation";
+import { RelativeTime, DateText } from "@/components/common/dates";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card, CardHeader } from "@/components/ui/card";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { DataTable, type ColumnDef } from "@/components/ui/data-table";
+import { Input, Select } from "@/components/ui/field";
+import { PageHeader } from "@/components/ui/page-header";
+import { QueryState } from "@/components/ui/query-state";
+import { EmptyState } from "@/components/ui/states";
+import { PERSON_STATUSES } from "@/lib/contract/constants";
+import { iamQueries } from "@/lib/query/iam";
+import { iamKeys, peopleKeys } from "@/lib/query/keys";
+import { peoplePaths, peopleQueries, type Person } from "@/lib/query/people";
+import { InviteDialog } from "./invite-dialog";
+import { PEOPLE_PAGE_SIZE, peopleSearchParams } from "./search-params";
+
+
+const SOURCE_LABELS: Record<Person["source"], string> = { invite: "Invited", scim: "SCIM", sso: "SSO", admin: "Admin" };
+
+
+/** The organization's people: search, status, how they came, their roles, when last active; invite and remove. */
+export function PeopleView({ orgId, selfId }: { orgId: string; selfId: string }) {
+  const [search, setSearch] = useQueryStates(peopleSearchParams);
+  const [draft, setDraft] = useState(search.q);
+  const access = useOrgAccess(orgId);
+  const filters = { q: search.q || undefined, status: search.status ?? undefined, limit: PEOPLE_PAGE_SIZE, next_token: search.next ?? undefined, prev_token: search.prev ?? undefined };
+  const page = useQuery({ ...peopleQueries.list(orgId, filters), placeholderData: keepPreviousData });
+  const bindings = useQuery(iamQueries.bindings());
+  const [inviting, setInviting] = useState(false);
+  const [removing, setRemoving] = useState<Person | null>(null);
+
+  const remove = useGatewayMutation<Person>({
+    request: (p) => ({ method: "DELETE", path: peoplePaths.remove(orgId, p.id) }),
+    invalidate: () => [peopleKeys.org(orgId), iamKeys.bindingLists()],
+    success: (_r, p) => `${p.email} removed from the organization`,
+    onSuccess: () => setRemoving(null),
+  });
+
+  const canWrite = access.can("iam.write");
+  const writeReason = access.ready && !canWrite ? missingPermission("iam.write") : null;
+  const seesAll = access.can("iam.read");
+
+  const rolesOf = useMemo(() => {
+    const map = new Map<string, string[]>();
+    for (const b of bindings.data?.role_bindings ?? []) {
+      const label = b.scope_type === "org" ? b.role_name : `${b.role_name} (project)`;
+      const list = map.get(b.customer_id) ?? [];
+      if (!list.includes(label)) list.push(label);
+      map.set(b.customer_id, list);
+    }
+    return map;
+  }, [bindings.data]);
+
+  const ownerCount = (page.data?.items ?? []).filter((p) => p.relation === "owner").length;
+  const columns = useMemo<ColumnDef<Person, unknown>[]>(
+    () => [
+      {
+        id: "person",
+        accessorFn: (p) => p.name || p.email,
+        header: "Person",
+        cell: ({ row }) => (
+          <div className="min-w-0">
+            <div className="font-medium">
+              {row.original.name || row.original.email}
+              {row.original.id === selfId ? (
+                <Badge tone="info" className="ml-2">
+                  you
+                </Badge>
+              ) : null}
+            </div>
+            {row.original.name ? <div className="text-xs text-slate-600 dark:text-slate-400">{row.original.email}</div> : null}
+          </div>
+        ),
+      },
+      {
+        accessorKey: "status",
+        header: "Status",
+        cell: ({ row }) => <Badge tone={row.original.status === "active" ? "good" : "warn"}>{row.original.status === "active" ? "Active" : "Suspended"}</Badge>,
+      },
+      { accessorKey: "source", header: "Source", cell: ({ row }) => SOURCE_LABELS[row.original.source] },
+      {
+        id: "roles",
+        header: "Roles",
+        enableSorting: false,
+        cell: ({ row }) => {
+          const roles = rolesOf.get(row.original.id);
+          if (!roles) return <span className="text-xs text-slate-500 dark:text-slate-400">{seesAll || row.original.id === selfId ? "None" : "Hidden"}</span>;
+          return (
+            <ul aria-label={`Roles of ${row.original.email}`} className="flex flex-wrap gap-1">
+              {row.original.relation === "owner" ? (
+                <li>
+                  <Badge tone="info">Owner</Badge>
+                </li>
+              ) : null}
+              {roles.map((r) => (
+                <li key={r}>
+                  <Badge>{r}</Badge>
+                </li>
+              ))}
+            </ul>
+          );
+        },
+      },
+      {
+        accessorKey: "last_active_at",
+        header: "Last active",
+        cell: ({ row }) => (seesAll ? <RelativeTime value={row.original.last_active_at || undefined} /> : <span className="text-slate-500">—</span>),
+      },
+      { accessorKey: "created_at", header: "Joined", cell: ({ row }) => <DateText value={row.original.created_at} /> },
+      {
+        id: "actions",
+        header: () => <span className="sr-only">Actions</span>,
+        enableSorting: false,
+        cell: ({ row }) => {
+          const p = row.original;
+          const reason =
+            writeReason ??
+            (p.relation === "owner" && !access.isOwner ? "Only an owner of the organization can remove an owner." : null) ??
+            (p.relation === "owner" && ownerCount <= 1 && !search.q && !search.status ? "The last owner of the organization cannot be removed." : null);
+          return (
+            <GuardedButton size="sm" variant="secondary" reason={reason} aria-label={`Remove ${p.email}`} onClick={() => setRemoving(p)}>
+              Remove
+            </GuardedButton>
+          );
+        },
+      },
+    ],
+    [rolesOf, seesAll, selfId, writeReason, access.isOwner, ownerCount, search.q, search.status],
+  );
+
+  return (
+    <div className="space-y-6">
+      <PageHeader
+        title="People"
+        description="Everyone in this organization: how they joined, the roles they hold and when they were last active."
+        actions={
+          <GuardedButton reason={writeReason} onClick={() => setInviting(true)}>
+            <UserPlus aria-hidden /> Invite person
+          </GuardedButton>
+        }
+      />
+      <Card>
+        <CardHeader title="People" description={seesAll ? undefined : "Roles and activity of others are shown to people with the iam.read permission."} />
+        <form
+          role="search"
+          aria-label="Filter people"
+          className="flex flex-wrap items-end gap-3 px-4 pt-4"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void setSearch({ q: draft.trim() || null, next: null, prev: null });
+          }}
+        >
+          <label className="text-sm">
+            <span className="block font-medium">Search</span>
+            <Input type="search" placeholder="Name or e-mail" value={draft} onChange={(e) => setDraft(e.target.value)} className="w-64" />
+          </label>
+          <label className="text-sm">
+            <span className="block font-medium">Status</span>
+            <Select
+              value={search.status ?? ""}
+              onChange={(e) => void setSearch({ status: (e.target.value || null) as (typeof PERSON_STATUSES)[number] | null, next: null, prev: null })}
+            >
+              <option value="">Any status</option>
+              <option value="active">Active</option>
+              <option value="suspended">Suspended</option>
+            </Select>
+          </label>
+          <Button type="submit" variant="secondary">
+            Search
+          </Button>
+          {search.q || search.status ? (
+            <Button
+              type="button"
+              variant="ghost"
+              onClick={() => {
+                setDraft("");
+                void setSearch({ q: null, status: null, next: null, prev: null });
+              }}
+            >
+              Clear
+            </Button>
+          ) : null}
+        </form>
+        <QueryState
+          state={page}
+          what="the organization's people"
+          label="people"
+          lines={4}
+          isEmpty={(d) => d.items.length === 0}
+          empty={<EmptyState title="No one matches">Try another name or e-mail, or another status.</EmptyState>}
+        >
+          {(data) => (
+            <div className="space-y-3 p-4">
+              <DataTable label="People" columns={columns} data={data.items} getRowId={(p) => p.id} />
+              {data.next_page_token || data.prev_page_token ? (
+                <nav aria-label="Pages of people" className="flex justify-end gap-2">
+                  <Button size="sm" variant="secondary" disabled={!data.prev_page_token} onClick={() => void setSearch({ prev: data.prev_page_token, next: null })}>
+                    <ChevronLeft aria-hidden /> Previous
+                  </Button>
+                  <Button size="sm" variant="secondary" disabled={!data.next_page_token} onClick={() => void setSearch({ next: data.next_page_token, prev: null })}>
+                    Next <ChevronRight aria-hidden />
+                  </Button>
+                </nav>
+              ) : null}
+            </div>
+          )}
+        </QueryState>
+      </Card>
+      <InviteDialog orgId={orgId} open={inviting} onOpenChange={setInviting} />
+      <ConfirmDialog
+        key={removing?.id ?? "none"}
+        open={removing !== null}
+        onOpenChange={(open) => {
+          if (!open) setRemoving(null);
+        }}
+        title={`Remove ${removing?.email ?? ""} from the organization?`}
+        confirmLabel="Remove person"
+        typeToConfirm={removing?.email}
+        pending={remove.isPending}
+        onConfirm={() => removing && remove.mutate(removing)}
+      >
+        <p>
+          <strong>{removing?.name || removing?.email}</strong> loses access to this organization at once, with every role they hold here. Their account
+          stays, with any other organization they belong to.
+        </p>
+      </ConfirmDialog>
+    </div>
+  );
+}

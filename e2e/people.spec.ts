@@ -1,0 +1,137 @@
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+
+const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
+
+const peopleTable = (page: Page) => page.getByRole("table", { name: "People" });
+const personRow = (page: Page, email: string) => peopleTable(page).getByRole("row").filter({ hasText: email });
+
+test.describe("People", () => {
+  test("the owner sees everyone with source, roles as chips and last activity, and searches by name", async ({ ownerPage: page, demo }) => {
+    await page.goto(`/orgs/${demo.organization_id}`);
+    await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "People" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "People" })).toBeVisible();
+    const auditor = personRow(page, demo.auditor.email);
+    await expect(auditor).toContainText("Ada Auditor");
+    await expect(auditor).toContainText("Active");
+    await expect(auditor).toContainText("Admin");
+    await expect(auditor.getByRole("list", { name: `Roles of ${demo.auditor.email}` }).getByRole("listitem")).toHaveText(
+      ["Auditor", "Billing Viewer", "Organization Member"].map((r) => new RegExp(r)),
+      { useInnerText: true },
+    );
+    const owner = personRow(page, demo.owner.email);
+    await expect(owner.getByRole("list", { name: `Roles of ${demo.owner.email}` })).toContainText("Owner");
+    // The owner's own calls mark them active.
+    await expect(owner).not.toContainText("Never");
+
+    const search = page.getByRole("search", { name: "Filter people" });
+    await search.getByRole("searchbox").fill("MILO");
+    await search.getByRole("button", { name: "Search" }).click();
+    await expect(page).toHaveURL(/q=MILO/);
+    await expect(peopleTable(page).getByRole("row")).toHaveCount(2);
+    await expect(personRow(page, demo.member.email)).toContainText("Milo Member");
+
+    await search.getByLabel("Status").selectOption("suspended");
+    await expect(page.getByText("No one matches")).toBeVisible();
+  });
+
+  test("the owner invites a person with a role, then removes them after typing their e-mail", async ({ ownerPage: page, demo }) => {
+    const email = `${unique("invitee")}@acme.example`;
+    await page.goto(`/orgs/${demo.organization_id}/people`);
+    await page.getByRole("button", { name: "Invite person" }).click();
+    const dialog = page.getByRole("dialog", { name: "Invite a person" });
+    await dialog.getByRole("button", { name: "Send invitation" }).click();
+    await expect(dialog.getByRole("alert")).toContainText("Enter the person's e-mail address");
+    await dialog.getByLabel("E-mail").fill(email);
+    await dialog.getByLabel("Name (optional)").fill("Ivy Invitee");
+    await dialog.getByRole("checkbox", { name: /Billing Viewer/ }).check();
+    await dialog.getByRole("button", { name: "Send invitation" }).click();
+    await expect(page.getByText(`${email} invited`)).toBeVisible();
+    await expect(dialog).toBeHidden();
+
+    const row = personRow(page, email);
+    await expect(row).toContainText("Ivy Invitee");
+    await expect(row).toContainText("Invited");
+    await expect(row.getByRole("list", { name: `Roles of ${email}` })).toContainText("Billing Viewer");
+    await expect(row.getByRole("list", { name: `Roles of ${email}` })).toContainText("Organization Member");
+
+    // Inviting them again is refused, in words.
+    await page.getByRole("button", { name: "Invite person" }).click();
+    await dialog.getByLabel("E-mail").fill(email);
+    await dialog.getByRole("button", { name: "Send invitation" }).click();
+    await expect(dialog.getByRole("alert")).toContainText(`${email} is already a person of this organization.`);
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+
+    await row.getByRole("button", { name: `Remove ${email}` }).click();
+    const confirm = page.getByRole("dialog", { name: `Remove ${email} from the organization?` });
+    const removeButton = confirm.getByRole("button", { name: "Remove person" });
+    await expect(removeButton).toBeDisabled();
+    await confirm.getByLabel(`Type ${email} to confirm`).fill(email);
+    await removeButton.click();
+    await expect(page.getByText(`${email} removed from the organization`)).toBeVisible();
+    await expect(personRow(page, email)).toHaveCount(0);
+    // The last owner cannot be removed: the button says why.
+    const ownerRemove = personRow(page, demo.owner.email).getByRole("button", { name: `Remove ${demo.owner.email}` });
+    await expect(ownerRemove).toBeDisabled();
+    await expect(ownerRemove).toHaveAccessibleDescription("The last owner of the organization cannot be removed.");
+  });
+
+  test("people are named and linked wherever they appear: IAM bindings and audit-log actors", async ({ ownerPage: page, demo }) => {
+    await page.goto(`/orgs/${demo.organization_id}/iam`);
+    const table = page.getByRole("table", { name: "Role bindings" });
+    const link = table.getByRole("link", { name: /Ada Auditor/ }).first();
+    await expect(link).toBeVisible();
+    await expect(table).not.toContainText(demo.auditor.user_id);
+    await link.click();
+    await expect(page).toHaveURL(new RegExp(`/people\\?q=${encodeURIComponent(demo.auditor.email).replace(/\./g, "\\.")}`));
+    await expect(peopleTable(page).getByRole("row")).toHaveCount(2);
+
+    await page.goto(`/orgs/${demo.organization_id}/audit-logs`);
+    await expect(page.getByRole("table").getByRole("link", { name: /Olivia Owner|Milo Member/ }).first()).toBeVisible();
+  });
+
+  test("a member sees no billing, usage, quota or audit navigation, and a 403 is explained in place", async ({ memberPage: page, demo }) => {
+    await page.goto(`/orgs/${demo.organization_id}`);
+    const nav = page.getByRole("navigation", { name: "Console" });
+    await expect(nav.getByRole("link", { name: "People" })).toBeVisible();
+    await expect(nav.getByRole("link", { name: "Reservations" })).toBeVisible();
+    for (const hidden of ["Billing", "Usage", "Quotas", "Audit logs"]) await expect(nav.getByRole("link", { name: hidden, exact: true })).toHaveCount(0);
+    await expect(page.getByText("Latest activity")).toHaveCount(0);
+
+    await page.goto(`/orgs/${demo.organization_id}/billing`);
+    await expect(page.getByRole("alert").filter({ hasText: "You don't have access" }).first()).toContainText("billing.read");
+
+    await page.goto(`/orgs/${demo.organization_id}/people`);
+    const invite = page.getByRole("button", { name: "Invite person" });
+    await expect(invite).toBeDisabled();
+    await expect(invite).toHaveAccessibleDescription(/iam\.write/);
+    await expect(personRow(page, demo.owner.email)).toContainText("Olivia Owner");
+  });
+
+  test("the demo auditor signs in with one click and reads billing and the audit log, but changes nothing", async ({ browser, demo }) => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    try {
+      await page.goto("/sign-in");
+      await page.getByRole("button", { name: "Sign in as demo auditor" }).click();
+      await expect(page).toHaveURL(new RegExp(`/orgs/${demo.organization_id}$`));
+      const nav = page.getByRole("navigation", { name: "Console" });
+      for (const shown of ["Billing", "Usage", "Quotas", "Audit logs"]) await expect(nav.getByRole("link", { name: shown, exact: true })).toBeVisible();
+
+      await nav.getByRole("link", { name: "Audit logs", exact: true }).click();
+      await expect(page.getByRole("heading", { level: 1, name: "Audit logs" })).toBeVisible();
+      await expect(page.getByRole("table").getByRole("row").nth(1)).toBeVisible();
+
+      await nav.getByRole("link", { name: "Billing", exact: true }).click();
+      await expect(page.getByRole("heading", { level: 1, name: "Billing" })).toBeVisible();
+      // Projects the auditor holds no role on are named as the CSV names them, never masked.
+      await expect(page.getByText(/Project [0-9a-f]{8}\b/)).toHaveCount(0);
+      await expect(page.getByText("staging").first()).toBeVisible();
+
+      await nav.getByRole("link", { name: "Projects", exact: true }).click();
+      await expect(page.getByRole("button", { name: "Create project" })).toBeDisabled();
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -1,0 +1,98 @@
+import { PEOPLE_DEFAULT_LIMIT } from "@/lib/contract/people";
+import { auditAs, mutate } from "../../audit";
+import { requireOrgMember, requirePermission, type Permission } from "../../authz";
+import { badRequest, conflict, notFound } from "../../errors";
+import { projectExistsIn } from "../../store/queries/iam";
+import { findPerson, invitePerson, orgRolesByIds, otherOwnerCount, peoplePage, removePerson, roleIdByName, toPerson } from "../../store/queries/people";
+import type { AppRouteHandler } from "../shared";
+import { decodePeopleToken, encodePeopleToken } from "./page-token";
+import type * as routes from "./people.routes";
+
+/** The role every member holds (as the seed and the admin commands grant it). */
+const BASELINE_ROLE = "Organization Member";
+
+export const listOrganizationPeople: AppRouteHandler<typeof routes.listOrganizationPeople> = async (c) => {
+  const { org_id: orgId } = c.req.valid("param");
+  const q = c.req.valid("query");
+  const { db, masterKey } = c.get("deps");
+  const access = c.get("access");
+  // The directory is open to every member (names and e-mails of colleagues, as in a workspace directory);
+  // when someone was last active is for those who read IAM.
+  await requireOrgMember(access, orgId);
+  const showActivity = await access.can(orgId, "iam.read");
+  const after = q.next_token ? decodePeopleToken(masterKey, orgId, "next", q.next_token) : undefined;
+  const before = q.prev_token ? decodePeopleToken(masterKey, orgId, "prev", q.prev_token) : undefined;
+  const page = await peoplePage(db, orgId, { status: q.status, q: q.q || undefined }, { limit: q.limit ?? PEOPLE_DEFAULT_LIMIT, after, before });
+  return c.json(
+    {
+      items: page.items.map((r) => toPerson(r, showActivity)),
+      next_page_token: page.next !== null ? encodePeopleToken(masterKey, orgId, "next", page.next) : "",
+      prev_page_token: page.prev !== null ? encodePeopleToken(masterKey, orgId, "prev", page.prev) : "",
+    },
+    200,
+  );
+};
+
+export const inviteOrganizationPerson: AppRouteHandler<typeof routes.inviteOrganizationPerson> = async (c) => {
+  const { org_id: orgId } = c.req.valid("param");
+  const body = c.req.valid("json");
+  const { db } = c.get("deps");
+  const audit = auditAs(c, { organizationId: orgId, action: "Create", actionDetail: "Invite Person", targetType: "User", targetIds: [], targetNames: [body.email.toLowerCase()] });
+  await requirePermission(c.get("access"), orgId, "iam.write");
+
+  const requested = body.role_ids ?? [];
+  const found = await orgRolesByIds(db, orgId, requested);
+  for (const [index, id] of requested.entries()) {
+    const role = found.get(id);
+    if (!role) throw badRequest(`body.role_ids[${index}]`, `role ${id} not found in this organization`);
+    if (!role.allowedScopes.includes("org")) {
+      throw badRequest(`body.role_ids[${index}]`, `role ${role.roleName} cannot be granted organization-wide (allowed: ${role.allowedScopes.join(", ")})`);
+    }
+  }
+  const baseline = await roleIdByName(db, orgId, BASELINE_ROLE);
+  const roleIds = [...new Set([...(baseline ? [baseline] : []), ...requested])];
+
+  const person = await mutate(c, audit, async (tx, meta) => {
+    const made = await invitePerson(tx, { organizationId: orgId, email: body.email, name: body.name || undefined, roleIds });
+    if (!made) throw conflict(`${body.email.toLowerCase()} is already a person of this organization`);
+    meta.targetIds = [made.id];
+    return made;
+  });
+  return c.json(toPerson(person), 201);
+};
+
+export const removeOrganizationPerson: AppRouteHandler<typeof routes.removeOrganizationPerson> = async (c) => {
+  const { org_id: orgId, user_id: userId } = c.req.valid("param");
+  const { db } = c.get("deps");
+  const access = c.get("access");
+  const audit = auditAs(c, { organizationId: orgId, action: "Delete", actionDetail: "Remove Person", targetType: "User", targetIds: [userId] });
+  await requirePermission(access, orgId, "iam.write");
+  const person = await findPerson(db, orgId, userId);
+  if (!person) throw notFound(`user ${userId} is not a person of this organization`);
+  audit.targetNames = [person.email];
+  if (person.relation === "owner" && (await access.relation(orgId)) !== "owner") {
+    throw badRequest("user_id", "only an owner of the organization may remove an owner");
+  }
+  await mutate(c, audit, async (tx) => {
+    const current = await findPerson(tx, orgId, userId);
+    if (!current) throw notFound(`user ${userId} is not a person of this organization`);
+    if (current.relation === "owner" && (await otherOwnerCount(tx, orgId, userId)) === 0) {
+      throw badRequest("user_id", "the last owner of the organization cannot be removed; make another person an owner first");
+    }
+    await removePerson(tx, orgId, userId);
+  });
+  return c.body(null, 204);
+};
+
+export const getCallerPermissions: AppRouteHandler<typeof routes.getCallerPermissions> = async (c) => {
+  const { org_id: orgId } = c.req.valid("param");
+  const { project_id: projectId } = c.req.valid("query");
+  const access = c.get("access");
+  const relation = await requireOrgMember(access, orgId);
+  if (projectId !== undefined && !(await projectExistsIn(c.get("deps").db, projectId, [orgId]))) throw notFound(`project ${projectId} not found`);
+  const projects: Record<string, Permission[]> = {};
+  if (projectId === undefined) {
+    for (const bound of await access.boundProjects(orgId)) projects[bound] = await access.permissions(orgId, bound);
+  }
+  return c.json({ organization_id: orgId, project_id: projectId ?? "", relation, permissions: await access.permissions(orgId, projectId), projects }, 200);
+};

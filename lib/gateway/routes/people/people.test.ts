@@ -1,0 +1,201 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CallerPermissions, ListPeopleResponse, Person } from "@/lib/contract/people";
+import { createTestGateway, type TestGateway } from "../../testing";
+
+let t: TestGateway;
+let org: string;
+beforeAll(async () => {
+  t = await createTestGateway();
+  org = t.demo.organization_id;
+});
+afterAll(() => t.close());
+
+const people = (who: Parameters<TestGateway["json"]>[0], query: Record<string, string> = {}) =>
+  t.json<ListPeopleResponse>(who, "GET", `/organizations/${org}/users`, { query });
+
+type Roles = { roles: Array<{ id: string; role_name: string; org_id: string }> };
+async function roleId(name: string): Promise<string> {
+  const { body } = await t.json<Roles>("owner", "GET", "/iam/roles");
+  return body.roles.find((r) => r.role_name === name && r.org_id === org)!.id;
+}
+
+describe("GET /organizations/{org_id}/users", () => {
+  it("lists the organization's people by e-mail, with relation, source and status", async () => {
+    const { status, body } = await people("owner");
+    expect(status).toBe(200);
+    expect(body.items.map((p) => p.email)).toEqual(["auditor@acme.example", "member@acme.example", "owner@acme.example"]);
+    const owner = body.items.find((p) => p.email === "owner@acme.example")!;
+    expect(owner).toMatchObject({ id: t.demo.owner.user_id, name: "Olivia Owner", relation: "owner", status: "active", source: "admin" });
+    expect(owner.created_at).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(body.next_page_token).toBe("");
+    expect(body.prev_page_token).toBe("");
+  });
+
+  it("answers under both version prefixes", async () => {
+    const res = await t.call("owner", "GET", `/organizations/${org}/users`, { prefix: "/v1alpha5" });
+    expect(res.status).toBe(200);
+  });
+
+  it("records the caller's last activity, shown to those who read IAM only", async () => {
+    await people("member");
+    const asOwner = (await people("owner")).body.items.find((p) => p.id === t.demo.member.user_id)!;
+    expect(Date.now() - Date.parse(asOwner.last_active_at)).toBeLessThan(60_000);
+    const asMember = (await people("member")).body.items.find((p) => p.id === t.demo.member.user_id)!;
+    expect(asMember.last_active_at).toBe("");
+  });
+
+  it("filters by name or e-mail, in any case, and takes LIKE wildcards literally", async () => {
+    expect((await people("owner", { q: "MILO" })).body.items.map((p) => p.email)).toEqual(["member@acme.example"]);
+    expect((await people("owner", { q: "auditor@" })).body.items.map((p) => p.email)).toEqual(["auditor@acme.example"]);
+    expect((await people("owner", { q: "%" })).body.items).toEqual([]);
+  });
+
+  it("filters by status", async () => {
+    expect((await people("owner", { status: "suspended" })).body.items).toEqual([]);
+    expect((await people("owner", { status: "active" })).body.items).toHaveLength(3);
+  });
+
+  it("pages forward and back with signed tokens", async () => {
+    const first = await people("owner", { limit: "2" });
+    expect(first.body.items.map((p) => p.email)).toEqual(["auditor@acme.example", "member@acme.example"]);
+    expect(first.body.prev_page_token).toBe("");
+    const second = await people("owner", { limit: "2", next_token: first.body.next_page_token });
+    expect(second.body.items.map((p) => p.email)).toEqual(["owner@acme.example"]);
+    expect(second.body.next_page_token).toBe("");
+    const back = await people("owner", { limit: "2", prev_token: second.body.prev_page_token });
+    expect(back.body.items.map((p) => p.email)).toEqual(["auditor@acme.example", "member@acme.example"]);
+    // A token is bound to its direction and cannot be edited.
+    expect((await people("owner", { prev_token: first.body.next_page_token })).status).toBe(400);
+    const tampered = await people("owner", { next_token: `x${first.body.next_page_token}` });
+    expect(tampered.status).toBe(400);
+    expect((tampered.body as unknown as { message: string }).message).toContain("query.next_token");
+  });
+
+  it("refuses bad filters with a 400 naming the field", async () => {
+    const bad = await people("owner", { status: "gone" });
+    expect(bad.status).toBe(400);
+    expect((bad.body as unknown as { message: string }).message).toContain("status");
+    expect((await people("owner", { limit: "0" })).status).toBe(400);
+  });
+
+  it("is open to members, closed to outsiders", async () => {
+    expect((await people("member")).status).toBe(200);
+    expect((await people("auditor")).status).toBe(200);
+    expect((await people("outsider")).status).toBe(403);
+  });
+});
+
+describe("POST and DELETE /organizations/{org_id}/users", () => {
+  it("invites a new person with the baseline role and the given roles, atomically, and audits it", async () => {
+    const billing = await roleId("Billing Viewer");
+    const { status, body } = await t.json<Person>("owner", "POST", `/organizations/${org}/users`, {
+      body: { email: "New.Person@Acme.example", name: "Nia New", role_ids: [billing] },
+    });
+    expect(status).toBe(201);
+    expect(body).toMatchObject({ email: "new.person@acme.example", name: "Nia New", relation: "member", source: "invite", status: "active" });
+    const bindings = await t.json<{ role_bindings: Array<{ role_name: string; scope_type: string }> }>("owner", "GET", "/iam/role-bindings", {
+      query: { user_id: body.id },
+    });
+    expect(bindings.body.role_bindings.map((b) => b.role_name).sort()).toEqual(["Billing Viewer", "Organization Member"]);
+    const audit = await t.json<{ items: Array<{ action_detail: string; target_ids: string[]; result: string }> }>("owner", "GET", `/organizations/${org}/audit-logs`, {
+      query: { target_ids: body.id },
+    });
+    expect(audit.body.items.map((e) => [e.action_detail, e.result])).toContainEqual(["Invite Person", "OK"]);
+  });
+
+  it("answers 409 for someone already a person of the organization", async () => {
+    const res = await t.call("owner", "POST", `/organizations/${org}/users`, { body: { email: "MEMBER@acme.example" } });
+    expect(res.status).toBe(409);
+  });
+
+  it("adds an account of another organization without making a new one", async () => {
+    const { status, body } = await t.json<Person>("owner", "POST", `/organizations/${org}/users`, { body: { email: "outsider@globex.example" } });
+    expect(status).toBe(201);
+    expect(body.id).toBe(t.demo.outsider.user_id);
+    expect(body.name).toBe("Oscar Outsider");
+    // Removing them here leaves their own organization alone.
+    expect((await t.call("owner", "DELETE", `/organizations/${org}/users/${body.id}`)).status).toBe(204);
+    expect((await t.call("outsider", "GET", "/organizations/entities")).status).toBe(200);
+    const own = await t.json<{ items: Array<{ id: string }> }>("outsider", "GET", "/organizations/entities");
+    expect(own.body.items).toHaveLength(1);
+  });
+
+  it("refuses bad input with a 400 naming the field, and changes nothing", async () => {
+    const cases: Array<[unknown, string]> = [
+      [{}, "email"],
+      [{ email: "not-an-address" }, "email"],
+      [{ email: "x@acme.example", name: "bad\u202ename" }, "name"],
+      [{ email: "x@acme.example", role_ids: ["no-such-role"] }, "role_ids[0]"],
+      [{ email: "x@acme.example", role_ids: "r" }, "role_ids"],
+    ];
+    for (const [body, field] of cases) {
+      const res = await t.json<{ message: string }>("owner", "POST", `/organizations/${org}/users`, { body });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.message).toContain(field);
+    }
+    // A role that cannot be granted organization-wide.
+    const projectMember = await roleId("Project Member");
+    const scoped = await t.json<{ message: string }>("owner", "POST", `/organizations/${org}/users`, { body: { email: "x@acme.example", role_ids: [projectMember] } });
+    expect(scoped.status).toBe(400);
+    expect(scoped.body.message).toContain("body.role_ids[0]");
+    expect((await people("owner", { q: "x@acme" })).body.items).toEqual([]);
+  });
+
+  it("needs iam.write: the member and the auditor are refused", async () => {
+    for (const who of ["member", "auditor", "outsider"] as const) {
+      expect((await t.call(who, "POST", `/organizations/${org}/users`, { body: { email: "y@acme.example" } })).status).toBe(403);
+      expect((await t.call(who, "DELETE", `/organizations/${org}/users/${t.demo.member.user_id}`)).status).toBe(403);
+    }
+  });
+
+  it("removes a person with their bindings in the organization; the account stays", async () => {
+    const invited = await t.json<Person>("owner", "POST", `/organizations/${org}/users`, { body: { email: "leaver@acme.example", role_ids: [await roleId("Auditor")] } });
+    expect((await t.call("owner", "DELETE", `/organizations/${org}/users/${invited.body.id}`)).status).toBe(204);
+    expect((await people("owner", { q: "leaver" })).body.items).toEqual([]);
+    const bindings = await t.call("owner", "GET", "/iam/role-bindings", { query: { user_id: invited.body.id } });
+    expect(bindings.status).toBe(404);
+    // Invited again, they come back with the baseline role only: nothing of before was left behind.
+    const again = await t.json<Person>("owner", "POST", `/organizations/${org}/users`, { body: { email: "leaver@acme.example" } });
+    expect(again.body.id).toBe(invited.body.id);
+    const now = await t.json<{ role_bindings: Array<{ role_name: string }> }>("owner", "GET", "/iam/role-bindings", { query: { user_id: again.body.id } });
+    expect(now.body.role_bindings.map((b) => b.role_name)).toEqual(["Organization Member"]);
+    expect((await t.call("owner", "DELETE", `/organizations/${org}/users/${invited.body.id}`)).status).toBe(204);
+    expect((await t.call("owner", "DELETE", `/organizations/${org}/users/${invited.body.id}`)).status).toBe(404);
+  });
+
+  it("never removes the last owner", async () => {
+    const res = await t.json<{ message: string }>("owner", "DELETE", `/organizations/${org}/users/${t.demo.owner.user_id}`);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toMatch(/last owner/);
+    expect((await people("owner", { q: "owner@" })).body.items).toHaveLength(1);
+  });
+});
+
+describe("GET /organizations/{org_id}/permissions", () => {
+  const perms = (who: Parameters<TestGateway["json"]>[0], query: Record<string, string> = {}) =>
+    t.json<CallerPermissions>(who, "GET", `/organizations/${org}/permissions`, { query });
+
+  it("gives owners everything and the member nothing organization-wide", async () => {
+    expect((await perms("owner")).body.permissions).toHaveLength(13);
+    expect((await perms("member")).body).toMatchObject({ relation: "member", permissions: [] });
+    expect((await perms("auditor")).body.permissions.sort()).toEqual(["audit.read", "billing.read", "iam.read"]);
+    expect((await perms("outsider")).status).toBe(403);
+  });
+
+  it("answers what a project-scoped role grants on that project only", async () => {
+    const projects = await t.json<{ items: Array<{ id: string; name: string }> }>("owner", "GET", "/organizations/projects", { query: { org_id: org } });
+    const admin = projects.body.items.find((p) => p.name === "llm-training")!;
+    const user = projects.body.items.find((p) => p.name === "inference-prod")!;
+    const other = projects.body.items.find((p) => p.name === "staging")!;
+    expect((await perms("member", { project_id: admin.id })).body.permissions).toEqual(["projects.read", "projects.update", "projects.delete"]);
+    expect((await perms("member", { project_id: user.id })).body.permissions).toEqual(["projects.read"]);
+    expect((await perms("member", { project_id: other.id })).body.permissions).toEqual([]);
+    expect((await perms("member", { project_id: "no-such-project" })).status).toBe(404);
+    // Without a project: each bound project's permissions at once.
+    expect((await perms("member")).body.projects).toEqual({
+      [admin.id]: ["projects.read", "projects.update", "projects.delete"],
+      [user.id]: ["projects.read"],
+      [projects.body.items.find((p) => p.name === "research-sandbox")!.id]: ["projects.read"],
+    });
+  });
+});

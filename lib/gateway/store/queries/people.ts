@@ -1,0 +1,201 @@
+import { randomUUID } from "node:crypto";
+import { and, asc, desc, eq, gt, ilike, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import type { Person } from "@/lib/contract/people";
+import type { Database } from "../client";
+import { memberships, roleBindings, roles, users } from "../schema";
+
+export interface PeopleFilter {
+  status?: "active" | "suspended";
+  /** Name or e-mail contains this, case-insensitively. */
+  q?: string;
+}
+
+/** A page's edge: people are listed by e-mail (unique), so the e-mail alone is a position. */
+export type PeoplePosition = string;
+
+/** LIKE's wildcards taken literally. */
+const literal = (text: string) => text.replace(/[\\%_]/g, (m) => `\\${m}`);
+
+function conditions(orgId: string, f: PeopleFilter): SQL[] {
+  const where: SQL[] = [eq(memberships.organizationId, orgId)];
+  if (f.status) where.push(eq(memberships.status, f.status));
+  if (f.q) {
+    const pattern = `%${literal(f.q)}%`;
+    where.push(or(ilike(users.email, pattern), ilike(users.name, pattern))!);
+  }
+  return where;
+}
+
+const columns = {
+  id: users.id,
+  email: users.email,
+  name: users.name,
+  status: memberships.status,
+  source: memberships.source,
+  relation: memberships.relation,
+  createdAt: memberships.createdAt,
+  lastActiveAt: memberships.lastActiveAt,
+};
+
+type Row = { id: string; email: string; name: string; status: string; source: string; relation: string; createdAt: Date; lastActiveAt: Date | null };
+
+export function toPerson(r: Row, showActivity = true): Person {
+  return {
+    id: r.id,
+    email: r.email,
+    name: r.name,
+    status: r.status as Person["status"],
+    source: r.source as Person["source"],
+    relation: r.relation as Person["relation"],
+    created_at: r.createdAt.toISOString(),
+    last_active_at: showActivity && r.lastActiveAt ? r.lastActiveAt.toISOString() : "",
+  };
+}
+
+async function read(db: Database, orgId: string, f: PeopleFilter, limit: number, toward: "after" | "before", from?: PeoplePosition): Promise<Row[]> {
+  const where = conditions(orgId, f);
+  if (from !== undefined) where.push(toward === "after" ? gt(users.email, from) : lt(users.email, from));
+  return db
+    .select(columns)
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(and(...where))
+    .orderBy(toward === "after" ? asc(users.email) : desc(users.email))
+    .limit(limit);
+}
+
+async function exists(db: Database, orgId: string, f: PeopleFilter, toward: "after" | "before", from: PeoplePosition): Promise<boolean> {
+  return (await read(db, orgId, f, 1, toward, from)).length > 0;
+}
+
+/**
+ * One page of the organization's people by e-mail, keyset-paged like the audit log: `after`
+ * continues past a page's last person, `before` goes back before a page's first.
+ */
+export async function peoplePage(
+  db: Database,
+  orgId: string,
+  f: PeopleFilter,
+  page: { limit: number; after?: PeoplePosition; before?: PeoplePosition },
+): Promise<{ items: Row[]; next: PeoplePosition | null; prev: PeoplePosition | null }> {
+  let rows: Row[];
+  let hasNext: boolean;
+  let hasPrev: boolean;
+  if (page.before !== undefined) {
+    const found = await read(db, orgId, f, page.limit + 1, "before", page.before);
+    hasPrev = found.length > page.limit;
+    rows = found.slice(0, page.limit).reverse();
+    // Fewer than a page before: the first page, whole.
+    if (!hasPrev && rows.length < page.limit) return peoplePage(db, orgId, f, { limit: page.limit });
+    const last = rows.at(-1);
+    hasNext = await exists(db, orgId, f, "after", last ? last.email : page.before);
+  } else {
+    const found = await read(db, orgId, f, page.limit + 1, "after", page.after);
+    hasNext = found.length > page.limit;
+    rows = found.slice(0, page.limit);
+    const first = rows[0];
+    hasPrev = page.after !== undefined && (await exists(db, orgId, f, "before", first ? first.email : `${page.after}\u0000`));
+  }
+  return { items: rows, next: hasNext ? (rows.at(-1)?.email ?? null) : null, prev: hasPrev ? (rows[0]?.email ?? (page.after !== undefined ? `${page.after}\u0000` : null)) : null };
+}
+
+export async function findPerson(db: Database, orgId: string, userId: string): Promise<Row | undefined> {
+  const [row] = await db
+    .select(columns)
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(and(eq(memberships.organizationId, orgId), eq(memberships.userId, userId)));
+  return row;
+}
+
+export async function findUserByEmail(db: Database, email: string): Promise<{ id: string; email: string; name: string } | undefined> {
+  const [row] = await db.select({ id: users.id, email: users.email, name: users.name }).from(users).where(eq(users.email, email.toLowerCase()));
+  return row;
+}
+
+export async function orgRolesByIds(db: Database, orgId: string, ids: string[]) {
+  if (ids.length === 0) return new Map<string, typeof roles.$inferSelect>();
+  const rows = await db
+    .select()
+    .from(roles)
+    .where(and(eq(roles.organizationId, orgId), inArray(roles.id, ids)));
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+export async function roleIdByName(db: Database, orgId: string, name: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ id: roles.id })
+    .from(roles)
+    .where(and(eq(roles.organizationId, orgId), eq(roles.roleName, name)));
+  return row?.id;
+}
+
+/**
+ * Invites a person: the account (made if new; a name given fills an empty one), the membership
+ * (source "invite") and org-scope bindings of the given roles, in the caller's transaction.
+ * Answers null when the account is already a person of this organization.
+ */
+export async function invitePerson(
+  tx: Database,
+  input: { organizationId: string; email: string; name?: string; roleIds: string[] },
+): Promise<Row | null> {
+  const email = input.email.toLowerCase();
+  let user = await findUserByEmail(tx, email);
+  if (!user) {
+    const [made] = await tx.insert(users).values({ id: randomUUID(), email, name: input.name ?? "" }).returning({ id: users.id, email: users.email, name: users.name });
+    user = made!;
+  } else if (input.name && user.name === "") {
+    await tx.update(users).set({ name: input.name }).where(eq(users.id, user.id));
+  }
+  const joined = await tx
+    .insert(memberships)
+    .values({ organizationId: input.organizationId, userId: user.id, relation: "member", source: "invite" })
+    .onConflictDoNothing()
+    .returning({ userId: memberships.userId });
+  if (joined.length === 0) return null;
+  const roleIds = [...new Set(input.roleIds)];
+  if (roleIds.length > 0) {
+    await tx.insert(roleBindings).values(
+      roleIds.map((roleId) => ({
+        id: randomUUID(),
+        organizationId: input.organizationId,
+        userId: user.id,
+        roleId,
+        scopeType: "org",
+        scopeObjectId: input.organizationId,
+      })),
+    );
+  }
+  return (await findPerson(tx, input.organizationId, user.id)) ?? null;
+}
+
+/** Owners of the organization other than this user, counted inside the caller's transaction (rows locked). */
+export async function otherOwnerCount(tx: Database, orgId: string, userId: string): Promise<number> {
+  const rows = await tx
+    .select({ userId: memberships.userId })
+    .from(memberships)
+    .where(and(eq(memberships.organizationId, orgId), eq(memberships.relation, "owner"), sql`${memberships.userId} <> ${userId}`))
+    .for("update");
+  return rows.length;
+}
+
+/** Removes a person from the organization with every role binding they hold there; the account stays. */
+export async function removePerson(tx: Database, orgId: string, userId: string): Promise<boolean> {
+  await tx.delete(roleBindings).where(and(eq(roleBindings.organizationId, orgId), eq(roleBindings.userId, userId)));
+  const gone = await tx
+    .delete(memberships)
+    .where(and(eq(memberships.organizationId, orgId), eq(memberships.userId, userId)))
+    .returning({ userId: memberships.userId });
+  return gone.length > 0;
+}
+
+/**
+ * Marks the user's memberships active now, where the mark is older than `staleBefore`
+ * (or absent): at most one write a minute per membership, however busy the caller.
+ */
+export async function touchLastActive(db: Database, userId: string, now: Date, staleBefore: Date): Promise<void> {
+  await db
+    .update(memberships)
+    .set({ lastActiveAt: now })
+    .where(and(eq(memberships.userId, userId), or(isNull(memberships.lastActiveAt), lt(memberships.lastActiveAt, staleBefore))));
+}
