@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import type { Locator, Page } from "@playwright/test";
 import Papa from "papaparse";
 import { BILLING_EXPORT_COLUMNS } from "@/lib/contract/billing";
-import { expect, test } from "./fixtures";
+import { bffPath, expect, test } from "./fixtures";
 
 const money = (text: string) => Number(text.replace(/[^0-9.-]/g, ""));
 
@@ -125,7 +125,7 @@ test.describe("billing", () => {
 
     await memberPage.goto(`/orgs/${demo.organization_id}/billing?range=30d`);
     await expect(memberPage.getByRole("alert").filter({ hasText: "You don't have access" }).first()).toContainText("billing.read");
-    const csv = await memberPage.request.get(`/api/cloud/v1/organizations/${demo.organization_id}/billing/export-productline?start_date=2026-01-01&end_date=2026-01-31`);
+    const csv = await memberPage.request.get(`${bffPath("getBillingExportProductline", { organization_id: demo.organization_id })}?start_date=2026-01-01&end_date=2026-01-31`);
     expect(csv.status()).toBe(403);
   });
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CallerPermissions, ListPeopleResponse, Person } from "@/lib/contract/people";
-import { createTestGateway, type TestGateway } from "../../testing";
+import { createTestGateway, opPath, type TestGateway } from "../../testing";
 
 let t: TestGateway;
 let org: string;
@@ -11,11 +11,11 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const people = (who: Parameters<TestGateway["json"]>[0], query: Record<string, string> = {}) =>
-  t.json<ListPeopleResponse>(who, "GET", `/organizations/${org}/users`, { query });
+  t.json<ListPeopleResponse>(who, "GET", opPath("listOrganizationPeople", { org_id: org }), { query });
 
 type Roles = { roles: Array<{ id: string; role_name: string; org_id: string }> };
 async function roleId(name: string): Promise<string> {
-  const { body } = await t.json<Roles>("owner", "GET", "/iam/roles");
+  const { body } = await t.json<Roles>("owner", "GET", opPath("listRoles"));
   return body.roles.find((r) => r.role_name === name && r.org_id === org)!.id;
 }
 
@@ -32,7 +32,7 @@ describe("GET /organizations/{org_id}/users", () => {
   });
 
   it("answers under both version prefixes", async () => {
-    const res = await t.call("owner", "GET", `/organizations/${org}/users`, { prefix: "/v1alpha5" });
+    const res = await t.call("owner", "GET", opPath("listOrganizationPeople", { org_id: org }), { prefix: "/v1alpha5" });
     expect(res.status).toBe(200);
   });
 
@@ -88,35 +88,35 @@ describe("GET /organizations/{org_id}/users", () => {
 describe("POST and DELETE /organizations/{org_id}/users", () => {
   it("invites a new person with the baseline role and the given roles, atomically, and audits it", async () => {
     const billing = await roleId("Billing Viewer");
-    const { status, body } = await t.json<Person>("owner", "POST", `/organizations/${org}/users`, {
+    const { status, body } = await t.json<Person>("owner", "POST", opPath("inviteOrganizationPerson", { org_id: org }), {
       body: { email: "New.Person@Acme.example", name: "Nia New", role_ids: [billing] },
     });
     expect(status).toBe(201);
     expect(body).toMatchObject({ email: "new.person@acme.example", name: "Nia New", relation: "member", source: "invite", status: "active" });
-    const bindings = await t.json<{ role_bindings: Array<{ role_name: string; scope_type: string }> }>("owner", "GET", "/iam/role-bindings", {
+    const bindings = await t.json<{ role_bindings: Array<{ role_name: string; scope_type: string }> }>("owner", "GET", opPath("listRoleBindings"), {
       query: { user_id: body.id },
     });
     expect(bindings.body.role_bindings.map((b) => b.role_name).sort()).toEqual(["Billing Viewer", "Organization Member"]);
-    const audit = await t.json<{ items: Array<{ action_detail: string; target_ids: string[]; result: string }> }>("owner", "GET", `/organizations/${org}/audit-logs`, {
+    const audit = await t.json<{ items: Array<{ action_detail: string; target_ids: string[]; result: string }> }>("owner", "GET", opPath("getAuditLogs", { organization_id: org }), {
       query: { target_ids: body.id },
     });
     expect(audit.body.items.map((e) => [e.action_detail, e.result])).toContainEqual(["Invite Person", "OK"]);
   });
 
   it("answers 409 for someone already a person of the organization", async () => {
-    const res = await t.call("owner", "POST", `/organizations/${org}/users`, { body: { email: "MEMBER@acme.example" } });
+    const res = await t.call("owner", "POST", opPath("inviteOrganizationPerson", { org_id: org }), { body: { email: "MEMBER@acme.example" } });
     expect(res.status).toBe(409);
   });
 
   it("adds an account of another organization without making a new one", async () => {
-    const { status, body } = await t.json<Person>("owner", "POST", `/organizations/${org}/users`, { body: { email: "outsider@globex.example" } });
+    const { status, body } = await t.json<Person>("owner", "POST", opPath("inviteOrganizationPerson", { org_id: org }), { body: { email: "outsider@globex.example" } });
     expect(status).toBe(201);
     expect(body.id).toBe(t.demo.outsider.user_id);
     expect(body.name).toBe("Oscar Outsider");
     // Removing them here leaves their own organization alone.
-    expect((await t.call("owner", "DELETE", `/organizations/${org}/users/${body.id}`)).status).toBe(204);
-    expect((await t.call("outsider", "GET", "/organizations/entities")).status).toBe(200);
-    const own = await t.json<{ items: Array<{ id: string }> }>("outsider", "GET", "/organizations/entities");
+    expect((await t.call("owner", "DELETE", opPath("removeOrganizationPerson", { org_id: org, user_id: body.id }))).status).toBe(204);
+    expect((await t.call("outsider", "GET", opPath("getOrganizations"))).status).toBe(200);
+    const own = await t.json<{ items: Array<{ id: string }> }>("outsider", "GET", opPath("getOrganizations"));
     expect(own.body.items).toHaveLength(1);
   });
 
@@ -129,13 +129,13 @@ describe("POST and DELETE /organizations/{org_id}/users", () => {
       [{ email: "x@acme.example", role_ids: "r" }, "role_ids"],
     ];
     for (const [body, field] of cases) {
-      const res = await t.json<{ message: string }>("owner", "POST", `/organizations/${org}/users`, { body });
+      const res = await t.json<{ message: string }>("owner", "POST", opPath("inviteOrganizationPerson", { org_id: org }), { body });
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.message).toContain(field);
     }
     // A role that cannot be granted organization-wide.
     const projectMember = await roleId("Project Member");
-    const scoped = await t.json<{ message: string }>("owner", "POST", `/organizations/${org}/users`, { body: { email: "x@acme.example", role_ids: [projectMember] } });
+    const scoped = await t.json<{ message: string }>("owner", "POST", opPath("inviteOrganizationPerson", { org_id: org }), { body: { email: "x@acme.example", role_ids: [projectMember] } });
     expect(scoped.status).toBe(400);
     expect(scoped.body.message).toContain("body.role_ids[0]");
     expect((await people("owner", { q: "x@acme" })).body.items).toEqual([]);
@@ -143,28 +143,28 @@ describe("POST and DELETE /organizations/{org_id}/users", () => {
 
   it("needs iam.write: the member and the auditor are refused", async () => {
     for (const who of ["member", "auditor", "outsider"] as const) {
-      expect((await t.call(who, "POST", `/organizations/${org}/users`, { body: { email: "y@acme.example" } })).status).toBe(403);
-      expect((await t.call(who, "DELETE", `/organizations/${org}/users/${t.demo.member.user_id}`)).status).toBe(403);
+      expect((await t.call(who, "POST", opPath("inviteOrganizationPerson", { org_id: org }), { body: { email: "y@acme.example" } })).status).toBe(403);
+      expect((await t.call(who, "DELETE", opPath("removeOrganizationPerson", { org_id: org, user_id: t.demo.member.user_id }))).status).toBe(403);
     }
   });
 
   it("removes a person with their bindings in the organization; the account stays", async () => {
-    const invited = await t.json<Person>("owner", "POST", `/organizations/${org}/users`, { body: { email: "leaver@acme.example", role_ids: [await roleId("Auditor")] } });
-    expect((await t.call("owner", "DELETE", `/organizations/${org}/users/${invited.body.id}`)).status).toBe(204);
+    const invited = await t.json<Person>("owner", "POST", opPath("inviteOrganizationPerson", { org_id: org }), { body: { email: "leaver@acme.example", role_ids: [await roleId("Auditor")] } });
+    expect((await t.call("owner", "DELETE", opPath("removeOrganizationPerson", { org_id: org, user_id: invited.body.id }))).status).toBe(204);
     expect((await people("owner", { q: "leaver" })).body.items).toEqual([]);
-    const bindings = await t.call("owner", "GET", "/iam/role-bindings", { query: { user_id: invited.body.id } });
+    const bindings = await t.call("owner", "GET", opPath("listRoleBindings"), { query: { user_id: invited.body.id } });
     expect(bindings.status).toBe(404);
     // Invited again, they come back with the baseline role only: nothing of before was left behind.
-    const again = await t.json<Person>("owner", "POST", `/organizations/${org}/users`, { body: { email: "leaver@acme.example" } });
+    const again = await t.json<Person>("owner", "POST", opPath("inviteOrganizationPerson", { org_id: org }), { body: { email: "leaver@acme.example" } });
     expect(again.body.id).toBe(invited.body.id);
-    const now = await t.json<{ role_bindings: Array<{ role_name: string }> }>("owner", "GET", "/iam/role-bindings", { query: { user_id: again.body.id } });
+    const now = await t.json<{ role_bindings: Array<{ role_name: string }> }>("owner", "GET", opPath("listRoleBindings"), { query: { user_id: again.body.id } });
     expect(now.body.role_bindings.map((b) => b.role_name)).toEqual(["Organization Member"]);
-    expect((await t.call("owner", "DELETE", `/organizations/${org}/users/${invited.body.id}`)).status).toBe(204);
-    expect((await t.call("owner", "DELETE", `/organizations/${org}/users/${invited.body.id}`)).status).toBe(404);
+    expect((await t.call("owner", "DELETE", opPath("removeOrganizationPerson", { org_id: org, user_id: invited.body.id }))).status).toBe(204);
+    expect((await t.call("owner", "DELETE", opPath("removeOrganizationPerson", { org_id: org, user_id: invited.body.id }))).status).toBe(404);
   });
 
   it("never removes the last owner", async () => {
-    const res = await t.json<{ message: string }>("owner", "DELETE", `/organizations/${org}/users/${t.demo.owner.user_id}`);
+    const res = await t.json<{ message: string }>("owner", "DELETE", opPath("removeOrganizationPerson", { org_id: org, user_id: t.demo.owner.user_id }));
     expect(res.status).toBe(400);
     expect(res.body.message).toMatch(/last owner/);
     expect((await people("owner", { q: "owner@" })).body.items).toHaveLength(1);
@@ -173,7 +173,7 @@ describe("POST and DELETE /organizations/{org_id}/users", () => {
 
 describe("GET /organizations/{org_id}/permissions", () => {
   const perms = (who: Parameters<TestGateway["json"]>[0], query: Record<string, string> = {}) =>
-    t.json<CallerPermissions>(who, "GET", `/organizations/${org}/permissions`, { query });
+    t.json<CallerPermissions>(who, "GET", opPath("getCallerPermissions", { org_id: org }), { query });
 
   it("gives owners everything and the member nothing organization-wide", async () => {
     expect((await perms("owner")).body.permissions).toHaveLength(13);
@@ -183,7 +183,7 @@ describe("GET /organizations/{org_id}/permissions", () => {
   });
 
   it("answers what a project-scoped role grants on that project only", async () => {
-    const projects = await t.json<{ items: Array<{ id: string; name: string }> }>("owner", "GET", "/organizations/projects", { query: { org_id: org } });
+    const projects = await t.json<{ items: Array<{ id: string; name: string }> }>("owner", "GET", opPath("listProjects"), { query: { org_id: org } });
     const admin = projects.body.items.find((p) => p.name === "llm-training")!;
     const user = projects.body.items.find((p) => p.name === "inference-prod")!;
     const other = projects.body.items.find((p) => p.name === "staging")!;
