@@ -113,7 +113,8 @@ test.describe("billing", () => {
     expect(new Set(rows.map((r) => r[date]))).toEqual(new Set([end]));
   });
 
-  test("billing needs billing.read: the auditor sees every project by the name its CSV gives, the member is told why not", async ({ auditorPage: page, memberPage, demo }) => {
+  test("billing needs billing.read: the auditor sees every project by the name its CSV gives, the member is told why not", async ({ auditorPage: page, memberPage, demo, browserErrors }) => {
+    browserErrors.allow(/the server responded with a status of 403/, "the member opens a page their role does not grant on purpose: the browser logs the 403 the page then explains");
     await openBilling(page, demo.organization_id, "?range=30d");
     await expect(page.getByRole("img", { name: /Daily spend by project from/ })).toBeVisible();
     await expect(page.getByRole("table", { name: "Spend per project" }).locator("tbody tr")).toHaveCount(6);
