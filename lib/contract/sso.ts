@@ -70,6 +70,9 @@ export const createSsoProviderRequestSchema = z
   })
   .meta({ id: "CreateSSOProviderRequest" });
 
+/** The console's "replace client secret" form: updateSSOProvider with the secret alone. */
+export const replaceSsoClientSecretSchema = z.object({ client_secret: clientSecretSchema });
+
 /** Replaces the client id and/or the client secret; the issuer and domains stay (delete and add a provider to change them). */
 export const updateSsoProviderRequestSchema = z
   .object({ client_id: clientIdSchema.optional(), client_secret: clientSecretSchema.optional() })
