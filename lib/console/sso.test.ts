@@ -10,6 +10,7 @@ import { apiKeys, auditLog, memberships, roleBindings, roles, users } from "@/li
 import { getAuthOptions } from "./auth-options";
 import { sessionCookieName } from "./cookies";
 import { sessionStateFromCookies } from "./session";
+import { loadSsoProvider, signInWithSso } from "./sso";
 import { ssoAuthOptions, startSsoSignIn, type NextAuthCall } from "./sso-auth";
 import { sessionCredentials, deleteVaultSession } from "./vault";
 
@@ -268,6 +269,21 @@ describe("a first sign-in", () => {
   it("refuses an e-mail outside the provider's domains (the person signed in at the provider as someone else)", async () => {
     expect(await new Browser().signIn("grace@sso.example", "eve@elsewhere.example")).toBe(`/sign-in?error=${SIGN_IN_ERROR.ssoWrongDomain}`);
     expect(await personRow("eve@elsewhere.example")).toBeUndefined();
+  });
+
+  it.each([
+    [{ email_verified: false, xms_edov: true }, false],
+    [{ email_verified: "false" }, false],
+    [{}, false],
+    [{ xms_edov: false }, false],
+    [{ xms_edov: true }, true],
+    [{ xms_edov: "1" }, true],
+    [{ email_verified: "true" }, true],
+  ])("takes the e-mail as verified from %j: %s (Entra ID's xms_edov only without email_verified)", async (claims, accepted) => {
+    const provider = (await loadSsoProvider(providerId))!;
+    const signIn = signInWithSso(provider, { sub: "x", email: "linus@sso.example", name: "Linus", ...claims }, "203.0.113.7");
+    if (accepted) await expect(signIn).resolves.toMatchObject({ email: "linus@sso.example" });
+    else await expect(signIn).rejects.toMatchObject({ code: SIGN_IN_ERROR.ssoEmailUnverified });
   });
 
   it("refuses a suspended person", async () => {

@@ -33,7 +33,16 @@ export interface SsoClaims {
   sub?: unknown;
   email?: unknown;
   email_verified?: unknown;
+  /** Microsoft Entra ID's optional claim "e-mail domain owner verified": Entra ID sends no email_verified. */
+  xms_edov?: unknown;
   name?: unknown;
+}
+
+const isTrue = (value: unknown) => value === true || value === "true" || value === 1 || value === "1";
+
+/** The provider vouches for the address: email_verified, or (only without it) Entra ID's xms_edov. */
+function emailVerified(claims: SsoClaims): boolean {
+  return claims.email_verified === undefined ? isTrue(claims.xms_edov) : isTrue(claims.email_verified);
 }
 
 async function gateway() {
@@ -132,7 +141,7 @@ export async function signInWithSso(
 ): Promise<{ sessionId: string; userId: string; email: string }> {
   const email = typeof claims.email === "string" ? claims.email.trim().toLowerCase() : "";
   // Only an address the provider vouches for: anyone can type any address into their own profile.
-  if (!email || !(claims.email_verified === true || claims.email_verified === "true")) throw new SignInError(SIGN_IN_ERROR.ssoEmailUnverified);
+  if (!email || !emailVerified(claims)) throw new SignInError(SIGN_IN_ERROR.ssoEmailUnverified);
   const domain = emailDomainOf(email);
   if (!provider.emailDomains.includes(domain)) throw new SignInError(SIGN_IN_ERROR.ssoWrongDomain);
   const { store } = await gateway();
