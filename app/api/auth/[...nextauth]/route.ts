@@ -16,15 +16,17 @@ async function run(request: NextRequest, nextauth: string[], options: NextAuthOp
 
 /**
  * next-auth, with the options of the request: the API-key and demo sign-ins always; an SSO
- * provider's (built for it alone) on /signin/<provider id> and /callback/<provider id>, and on
- * /signin/sso, where the sign-in page's e-mail picks the provider.
+ * provider's (built for it alone) on /callback/<provider id>, and on /signin/sso, where the
+ * sign-in page's e-mail picks the provider. /signin/<provider id> is not served as such: what it
+ * would add to the provider's authorization request comes from /signin/sso alone.
  */
 async function handler(request: NextRequest, context: Context): Promise<Response> {
   const { nextauth = [] } = await context.params;
   const [action, providerId] = nextauth;
   const headers = headersOf({ headers: Object.fromEntries(request.headers) });
   if (action === "signin" && providerId === SSO_START && request.method === "POST") return startSsoSignIn(request, headers, run);
-  if ((action === "signin" || action === "callback") && providerId && PROVIDER_ID.test(providerId)) {
+  if (action === "signin" && providerId && PROVIDER_ID.test(providerId)) return new Response(null, { status: 302, headers: { Location: "/sign-in" } });
+  if (action === "callback" && providerId && PROVIDER_ID.test(providerId)) {
     try {
       const options = await ssoAuthOptions(providerId, headers);
       return options ? run(request, nextauth, options) : ssoProviderGoneAnswer();
