@@ -79,7 +79,8 @@ export async function startTestOidcProvider(options: { callbackBase: string; cli
       },
     ],
     jwks: { keys: [jwk as never] },
-    cookies: { keys: [randomBytes(16).toString("hex")] },
+    // Its session cookie is SameSite=None by default, which a browser drops without Secure (this provider is http).
+    cookies: { keys: [randomBytes(16).toString("hex")], long: { httpOnly: true, sameSite: "lax" } },
     claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name"] },
     features: { devInteractions: { enabled: true } },
     pkce: { required: () => true, methods: ["S256"] },
