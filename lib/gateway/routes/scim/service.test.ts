@@ -354,6 +354,43 @@ describe("filters, paging and projections", () => {
     expect((await q(`id eq "${t.demo.owner.user_id}"`)).totalResults).toBe(1);
   });
 
+  it("finds a person by any of their e-mail values, case-insensitively, and follows replaced values", async () => {
+    const created = await scim(oktaToken, "POST", "/Users", {
+      schemas: [USER],
+      userName: "two.mails@paging.example",
+      emails: [
+        { value: "two.mails@paging.example", type: "work", primary: true },
+        { value: "Second.Box@Home.example", type: "home" },
+      ],
+    });
+    expect(created.status).toBe(201);
+    const q = async (f: string) => (await scim(oktaToken, "GET", `/Users?filter=${encodeURIComponent(f)}`)).body;
+    expect((await q('emails.value eq "second.box@home.example"')).Resources?.map((r) => r.id)).toEqual([created.body.id]);
+    expect((await q('emails[type eq "home" and value eq "SECOND.BOX@home.example"]')).totalResults).toBe(1);
+    // One entry must match the whole value filter: the home address is not the work one.
+    expect((await q('emails[type eq "work" and value eq "second.box@home.example"]')).totalResults).toBe(0);
+    expect((await q('userName sw "two.mails" and emails.type eq "home"')).totalResults).toBe(1);
+    expect((await q('userName sw "two.mails" and emails[primary eq true and value co "home"]')).totalResults).toBe(0);
+    const patched = await scim(oktaToken, "PATCH", `/Users/${String(created.body.id)}`, {
+      schemas: [PATCH],
+      Operations: [{ op: "replace", path: 'emails[type eq "home"].value', value: "moved@home.example" }],
+    });
+    expect(patched.status).toBe(200);
+    expect((await q('emails.value eq "second.box@home.example"')).totalResults).toBe(0);
+    expect((await q('emails.value eq "moved@home.example"')).totalResults).toBe(1);
+  });
+
+  it("lists everyone in creation order when no filter is given, the same people across pages", async () => {
+    const all = await scim(oktaToken, "GET", "/Users?count=1000");
+    const total = Number(all.body.totalResults);
+    expect(all.body.Resources).toHaveLength(total);
+    const paged: unknown[] = [];
+    for (let start = 1; start <= total; start += 4) paged.push(...(await scim(oktaToken, "GET", `/Users?startIndex=${start}&count=4`)).body.Resources!.map((r) => r.id));
+    expect(paged).toEqual(all.body.Resources!.map((r) => r.id));
+    const created = all.body.Resources!.map((r) => String((r.meta as { created: string }).created));
+    expect([...created].sort()).toEqual(created);
+  });
+
   it("keeps only the attributes asked for, or drops the excluded ones", async () => {
     const only = await scim(oktaToken, "GET", `/Users?filter=${encodeURIComponent('userName eq "pager00@paging.example"')}&attributes=userName`);
     expect(Object.keys(only.body.Resources![0]!).sort()).toEqual(["id", "schemas", "userName"]);
@@ -385,6 +422,18 @@ describe("error cases", () => {
     const res = await scim(oktaToken, "PATCH", `/Users/${t.demo.owner.user_id}`, { schemas: [PATCH], Operations: [{ op: "frobnicate", path: "active", value: true }] });
     expect(res.status).toBe(400);
     expect(res.body.schemas).toEqual([ERROR]);
+  });
+
+  it("answers 409 for a new userName whose e-mail is already a person here, and writes nothing", async () => {
+    const before = await t.json<{ items: unknown[] }>("owner", "GET", opPath("listOrganizationPeople", { org_id: orgId }));
+    const audit = () => t.gateway.store.db.select().from(auditLog).where(eq(auditLog.organizationId, orgId));
+    const entries = (await audit()).length;
+    const res = await scim(oktaToken, "POST", "/Users", { schemas: [USER], userName: "another-name-for-owner", emails: [{ value: t.demo.owner.email, primary: true }] });
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({ schemas: [ERROR], scimType: "uniqueness" });
+    const after = await t.json<{ items: unknown[] }>("owner", "GET", opPath("listOrganizationPeople", { org_id: orgId }));
+    expect(after.body.items).toEqual(before.body.items);
+    expect((await audit()).length).toBe(entries);
   });
 
   it("adds an account that exists only in another organization (201), not a 409", async () => {

@@ -17,10 +17,9 @@ import {
   findScimTokenByHash,
   groupMemberIds,
   groupsOfPerson,
-  findOrInsertAccount,
   insertScimAuditEntry,
   insertGroup,
-  insertPerson,
+  provisionPerson,
   listGroups,
   listPeople,
   otherActiveOwners,
@@ -133,6 +132,24 @@ async function authenticate(c: ScimContext, next: () => Promise<void>): Promise<
   await next();
 }
 
+/** Who an audit entry of this request names: the integration, from the caller's address, since the request began. */
+function auditActor(c: ScimContext): { actorId: string; actorName: string; clientIp: string; startTime: Date } {
+  const scim = c.get("scim");
+  return { actorId: scim.integrationId, actorName: scim.integrationName, clientIp: callOrigin(c as unknown as Context<AppEnv>).clientIp, startTime: c.get("startedAt") };
+}
+
+/** Counts a change towards the next refresh of the planner's statistics. */
+function counted(c: ScimContext): void {
+  changesSinceAnalyze++;
+  if (changesSinceAnalyze >= ANALYZE_EVERY) {
+    changesSinceAnalyze = 0;
+    // In the background: the answer does not wait for the statistics.
+    refreshProvisioningStatistics(c.get("deps").db).catch((error: unknown) =>
+      c.get("deps").logger.warn("could not refresh the planner's statistics", { error: error instanceof Error ? error.message : String(error) }),
+    );
+  }
+}
+
 /** Runs a change in one transaction with its audit entry (actor: the integration, surface SCIM). */
 async function change<T>(
   c: ScimContext,
@@ -140,31 +157,21 @@ async function change<T>(
   work: (tx: Database, meta: { targetIds?: string[]; targetNames?: string[] }) => Promise<T>,
 ): Promise<T> {
   const scim = c.get("scim");
-  const started = c.get("startedAt");
-  const origin = callOrigin(c as unknown as Context<AppEnv>);
-  const db = c.get("deps").db;
-  const out = await db.transaction(async (raw) => {
+  const out = await c.get("deps").db.transaction(async (raw) => {
     const tx = raw as unknown as Database;
     const out = await work(tx, meta);
     await insertScimAuditEntry(tx, {
+      ...auditActor(c),
       organizationId: scim.organizationId,
       action: meta.action,
       actionDetail: meta.detail,
-      actorId: scim.integrationId,
-      actorName: scim.integrationName,
-      clientIp: origin.clientIp,
-      startTime: started,
       targetIds: meta.targetIds ?? [],
       targetNames: (meta.targetNames ?? []).map((n) => n.slice(0, 256)),
       targetType: meta.targetType,
     });
     return out;
   });
-  changesSinceAnalyze++;
-  if (changesSinceAnalyze >= ANALYZE_EVERY) {
-    changesSinceAnalyze = 0;
-    await refreshProvisioningStatistics(db);
-  }
+  counted(c);
   return out;
 }
 
@@ -253,30 +260,28 @@ function applyPatch<T extends object>(resource: T, ops: ScimPatchOperation[]): T
 
 async function createUser(c: ScimContext): Promise<Response> {
   const input = parseUser(await readBody(c));
-  const { db } = c.get("deps");
   const scim = c.get("scim");
-  const orgId = scim.organizationId;
-  if (await findPersonByUserName(db, orgId, input.userName)) throw new ScimError(409, `userName ${input.userName.slice(0, 64)} is already taken in this organization`, "uniqueness");
   const now = new Date();
-  const { userId, account } = await change(c, { action: "Create", detail: "SCIM: Create User", targetType: "User", targetNames: [input.userName] }, async (tx, meta) => {
-    const account = await findOrInsertAccount(tx, { email: input.email, name: input.accountName });
-    if (!account.created && (await findPerson(tx, orgId, account.id))) {
-      throw new ScimError(409, `the person with e-mail ${input.email.slice(0, 64)} is already in this organization`, "uniqueness");
-    }
-    const id = account.id;
-    await insertPerson(tx, {
-      orgId,
-      userId: id,
+  const provisioned = await provisionPerson(
+    c.get("deps").db,
+    {
+      orgId: scim.organizationId,
       integrationId: scim.integrationId,
       now,
+      email: input.email,
+      accountName: input.accountName,
       scimUserName: input.userName,
       externalId: input.externalId,
       scimAttributes: input.attributes,
       status: input.active ? "active" : "suspended",
-    });
-    meta.targetIds = [id];
-    return { userId: id, account };
-  });
+    },
+    auditActor(c),
+  );
+  if (provisioned.outcome === "userNameTaken") throw new ScimError(409, `userName ${input.userName.slice(0, 64)} is already taken in this organization`, "uniqueness");
+  if (provisioned.outcome === "alreadyMember") throw new ScimError(409, `the person with e-mail ${input.email.slice(0, 64)} is already in this organization`, "uniqueness");
+  counted(c);
+  const { account } = provisioned;
+  const userId = account.id;
   // The person as written (no read back): the same shape a GET answers.
   const resource = userResource(
     {

@@ -97,13 +97,42 @@ export async function userIdsByUserName(db: Database, orgId: string, value: stri
   return rows.map((r) => r.userId);
 }
 
-/** userName eq terms of a filter, resolved to ids before the query (so the query is a primary-key lookup). */
-async function resolveUserNames(db: Database, orgId: string, f: Filter, out: Map<string, string[]>): Promise<void> {
-  if (f.op === "and" || f.op === "or") for (const p of f.filters) await resolveUserNames(db, orgId, p, out);
-  else if (f.op === "not") await resolveUserNames(db, orgId, f.filter, out);
-  else if (f.op === "eq" && lowerAttr((f as AttrExp).attrPath) === "username" && typeof (f as { compValue: unknown }).compValue === "string") {
+/** Ids of the organization's people with this e-mail: their account's, or one of their SCIM `emails` values (two index lookups). */
+export async function userIdsByEmail(db: Database, orgId: string, value: string): Promise<string[]> {
+  const lower = value.toLowerCase();
+  const rows = await unionAll(
+    db
+      .select({ userId: memberships.userId })
+      .from(users)
+      .innerJoin(memberships, and(eq(memberships.userId, users.id), eq(memberships.organizationId, orgId)))
+      .where(inArray(users.email, [...new Set([value, lower])])),
+    db
+      .select({ userId: memberships.userId })
+      .from(memberships)
+      .where(and(eq(memberships.organizationId, orgId), sql`${memberships.scimEmails} @> array[${lower}]::text[]`)),
+  );
+  return [...new Set(rows.map((r) => r.userId))];
+}
+
+/** The indexed lookups of a filter (`userName eq`, `emails.value eq`), keyed `attribute value`. */
+type Lookups = Map<string, string[]>;
+const LOOKUPS: Record<string, (db: Database, orgId: string, value: string) => Promise<string[]>> = {
+  username: userIdsByUserName,
+  "emails.value": userIdsByEmail,
+};
+const lookupKey = (attr: string, value: string) => `${attr} ${value}`;
+
+/** Resolves a filter's `userName eq` and `emails.value eq` terms to ids before the query, so the query is a primary-key lookup. */
+async function resolveLookups(db: Database, orgId: string, f: Filter, out: Lookups): Promise<void> {
+  if (f.op === "and" || f.op === "or") for (const p of f.filters) await resolveLookups(db, orgId, p, out);
+  else if (f.op === "not") await resolveLookups(db, orgId, f.filter, out);
+  else if (f.op === "[]" && lowerAttr(f.attrPath) === "emails") await resolveLookups(db, orgId, prefixed(f.valFilter, "emails"), out);
+  else if (f.op === "eq" && typeof (f as { compValue: unknown }).compValue === "string") {
+    const attr = lowerAttr((f as AttrExp).attrPath);
+    const lookup = LOOKUPS[attr === "emails" ? "emails.value" : attr];
     const value = (f as { compValue: string }).compValue;
-    if (!out.has(value)) out.set(value, await userIdsByUserName(db, orgId, value));
+    const key = lookupKey(attr === "emails" ? "emails.value" : attr, value);
+    if (lookup && !out.has(key)) out.set(key, await lookup(db, orgId, value));
   }
 }
 
@@ -148,7 +177,7 @@ function parseFilter(text: string): Filter {
 
 const lowerAttr = (attr: string) => attr.replace(/^urn:ietf:params:scim:schemas:core:2\.0:(user|group):/i, "").toLowerCase();
 
-function userCondition(orgId: string, f: Filter, names: Map<string, string[]> = new Map()): SQL {
+function userCondition(orgId: string, f: Filter, names: Lookups = new Map()): SQL {
   if (f.op === "and" || f.op === "or") {
     const parts = f.filters.map((p) => userCondition(orgId, p, names));
     return (f.op === "and" ? and(...parts) : or(...parts)) ?? sql`true`;
@@ -156,14 +185,17 @@ function userCondition(orgId: string, f: Filter, names: Map<string, string[]> = 
   if (f.op === "not") return sql`not (${userCondition(orgId, f.filter, names)})`;
   if (f.op === "[]") {
     if (lowerAttr(f.attrPath) !== "emails") throw new ScimFilterError(`value filters are supported on emails only`);
-    return userCondition(orgId, prefixed(f.valFilter, "emails"), names);
+    // One e-mail entry must match the whole value filter; a `value eq` in it narrows by index first.
+    const value = f.valFilter.op === "eq" ? f.valFilter : f.valFilter.op === "and" ? f.valFilter.filters.find((p) => p.op === "eq" && lowerAttr((p as AttrExp).attrPath) === "value") : undefined;
+    const narrowed = value && lowerAttr((value as AttrExp).attrPath) === "value" ? userCondition(orgId, prefixed(value, "emails"), names) : undefined;
+    return and(narrowed, anyEmail(f.valFilter)) ?? sql`false`;
   }
   const e = f as AttrExp;
   const attr = lowerAttr(e.attrPath);
   const value = "compValue" in e ? e.compValue : undefined;
   switch (attr) {
     case "username":
-      if (f.op === "eq" && typeof value === "string") return idsIn(names.get(value) ?? []);
+      if (f.op === "eq" && typeof value === "string") return idsIn(names.get(lookupKey("username", value)) ?? []);
       return stringCompare(userNameSql, f.op, value, "userName");
     case "id":
       if (f.op === "eq" && typeof value === "string") return eq(memberships.userId, value);
@@ -172,16 +204,13 @@ function userCondition(orgId: string, f: Filter, names: Map<string, string[]> = 
       if (f.op === "eq" && typeof value === "string") return eq(memberships.externalId, value);
       return stringCompare(sql`${memberships.externalId}`, f.op, value, "externalId");
     case "emails":
-    case "emails.value": {
-      const stored = sql`coalesce((select string_agg(e->>'value', ' ') from jsonb_array_elements(case when jsonb_typeof(${memberships.scimAttributes}->'emails') = 'array' then ${memberships.scimAttributes}->'emails' else '[]'::jsonb end) e), '')`;
-      if (f.op === "eq" && typeof value === "string") {
-        return sql`(${users.email} in (${value}, ${value.toLowerCase()}) or exists (select 1 from jsonb_array_elements(case when jsonb_typeof(${memberships.scimAttributes}->'emails') = 'array' then ${memberships.scimAttributes}->'emails' else '[]'::jsonb end) e where lower(e->>'value') = lower(${value})))`;
-      }
-      if (f.op === "pr") return sql`true`;
-      return or(stringCompare(sql`${users.email}`, f.op, value, "emails.value"), stringCompare(stored, f.op, value, "emails.value")) ?? sql`false`;
-    }
+    case "emails.value":
+      if (f.op === "eq" && typeof value === "string") return idsIn(names.get(lookupKey("emails.value", value)) ?? []);
+      return anyEmail({ ...e, attrPath: "value" } as Filter);
     case "emails.type":
-      return stringCompare(sql`(${memberships.scimAttributes}->'emails'->0->>'type')`, f.op, value, "emails.type");
+    case "emails.primary":
+    case "emails.display":
+      return anyEmail({ ...e, attrPath: attr.slice("emails.".length) } as Filter);
     case "displayname":
       return stringCompare(sql`coalesce(${memberships.scimAttributes}->>'displayName', ${users.name})`, f.op, value, "displayName");
     case "name.givenname":
@@ -205,6 +234,35 @@ function userCondition(orgId: string, f: Filter, names: Map<string, string[]> = 
   }
 }
 
+/** The person's `emails` as their resource shows them: as the provider sent them, else the account's e-mail. */
+const emailEntries = sql`jsonb_array_elements(case when jsonb_typeof(${memberships.scimAttributes}->'emails') = 'array' then ${memberships.scimAttributes}->'emails'
+  else jsonb_build_array(jsonb_build_object('value', ${users.email}, 'type', 'work', 'primary', true)) end)`;
+
+/** Whether one of the person's e-mail entries matches a filter over an entry's own attributes (value, type, primary, display). */
+function anyEmail(f: Filter): SQL {
+  return sql`exists (select 1 from ${emailEntries} entry where ${emailEntryCondition(f)})`;
+}
+
+function emailEntryCondition(f: Filter): SQL {
+  if (f.op === "and" || f.op === "or") {
+    const parts = f.filters.map(emailEntryCondition);
+    return (f.op === "and" ? and(...parts) : or(...parts)) ?? sql`true`;
+  }
+  if (f.op === "not") return sql`not (${emailEntryCondition(f.filter)})`;
+  if (f.op === "[]") throw new ScimFilterError("value filters do not nest");
+  const e = f as AttrExp;
+  const attr = lowerAttr(e.attrPath);
+  const value = "compValue" in e ? e.compValue : undefined;
+  if (attr === "primary") {
+    if (f.op === "pr") return sql`(entry->'primary') is not null`;
+    const primary = typeof value === "string" ? value.toLowerCase() === "true" : value;
+    if (typeof primary !== "boolean" || (f.op !== "eq" && f.op !== "ne")) throw new ScimFilterError("emails.primary is compared with eq or ne and a boolean");
+    return (f.op === "eq") === primary ? sql`coalesce((entry->>'primary')::text, '') in ('true', 'True')` : sql`coalesce((entry->>'primary')::text, '') not in ('true', 'True')`;
+  }
+  if (attr !== "value" && attr !== "type" && attr !== "display") throw new ScimFilterError(`filtering on emails.${e.attrPath} is not supported`);
+  return stringCompare(sql`(entry->>${attr})`, f.op, value, `emails.${attr}`);
+}
+
 function prefixed(f: Filter, parent: string): Filter {
   if (f.op === "and" || f.op === "or") return { ...f, filters: f.filters.map((p) => prefixed(p, parent)) };
   if (f.op === "not") return { ...f, filter: prefixed(f.filter, parent) };
@@ -221,23 +279,28 @@ export async function listPeople(db: Database, orgId: string, filter: string | u
   let condition: SQL | undefined;
   if (filter) {
     const parsed = parseFilter(filter);
-    const names = new Map<string, string[]>();
-    await resolveUserNames(db, orgId, parsed, names);
+    const names: Lookups = new Map();
+    await resolveLookups(db, orgId, parsed, names);
     condition = userCondition(orgId, parsed, names);
   }
   const where = and(eq(memberships.organizationId, orgId), condition);
-  const [total] = await db.select({ n: count() }).from(memberships).innerJoin(users, eq(users.id, memberships.userId)).where(where);
-  const rows =
-    page.limit > 0
-      ? await db
-          .select(personColumns)
-          .from(memberships)
-          .innerJoin(users, eq(users.id, memberships.userId))
-          .where(where)
-          .orderBy(asc(memberships.createdAt), asc(memberships.userId))
-          .offset(page.offset)
-          .limit(page.limit)
-      : [];
+  // Without a filter the account is not needed to count or to find the page: the membership index alone serves both.
+  const ids = () =>
+    condition
+    ? db.select({ userId: memberships.userId }).from(memberships).innerJoin(users, eq(users.id, memberships.userId)).where(where)
+    : db.select({ userId: memberships.userId }).from(memberships).where(where);
+  const [total] = await db.select({ n: count() }).from(ids().as("matching"));
+  if (page.limit <= 0) return { total: total?.n ?? 0, rows: [] };
+  const order = [asc(memberships.createdAt), asc(memberships.userId)];
+  const pageIds = (await ids().orderBy(...order).offset(page.offset).limit(page.limit)).map((r) => r.userId);
+  const rows = pageIds.length
+    ? await db
+        .select(personColumns)
+        .from(memberships)
+        .innerJoin(users, eq(users.id, memberships.userId))
+        .where(and(eq(memberships.organizationId, orgId), inArray(memberships.userId, pageIds)))
+        .orderBy(...order)
+    : [];
   return { total: total?.n ?? 0, rows };
 }
 
@@ -255,54 +318,11 @@ export async function findPersonByUserName(db: Database, orgId: string, userName
   return ids.length ? findPerson(db, orgId, ids[0]!) : undefined;
 }
 
-export async function findAccountByEmail(db: Database, email: string): Promise<{ id: string; email: string; name: string } | undefined> {
-  const [row] = await db
-    .select({ id: users.id, email: users.email, name: users.name })
-    .from(users)
-    .where(inArray(users.email, [...new Set([email, email.toLowerCase()])]))
-    .limit(1);
-  return row;
-}
-
-export async function insertAccount(db: Database, input: { email: string; name: string }): Promise<string> {
-  const id = randomUUID();
-  await db.insert(users).values({ id, email: input.email, name: input.name });
-  return id;
-}
-
 export interface PersonFields {
   scimUserName: string;
   externalId: string | null;
   scimAttributes: Record<string, unknown>;
   status: "active" | "suspended";
-}
-
-/**
- * The account with this e-mail, created when there is none (one statement either way for a new
- * one); `created` says which.
- */
-export async function findOrInsertAccount(db: Database, input: { email: string; name: string }): Promise<{ id: string; created: boolean; email: string; name: string }> {
-  const id = randomUUID();
-  const [row] = await db.insert(users).values({ id, email: input.email, name: input.name }).onConflictDoNothing().returning({ id: users.id });
-  if (row) return { id: row.id, created: true, email: input.email, name: input.name };
-  const existing = await findAccountByEmail(db, input.email);
-  if (!existing) throw new Error("account neither inserted nor found");
-  return { ...existing, created: false };
-}
-
-/** Joins the account to the organization as a member with the baseline role, provisioned by this integration (one statement). */
-export async function insertPerson(db: Database, input: { orgId: string; userId: string; integrationId: string; now: Date } & PersonFields): Promise<void> {
-  await db.execute(sql`
-    with person as (
-      insert into memberships (organization_id, user_id, relation, status, source, scim_integration_id, scim_user_name, external_id, scim_attributes, created_at, updated_at)
-      values (${input.orgId}, ${input.userId}, 'member', ${input.status}, 'scim', ${input.integrationId}, ${input.scimUserName}, ${input.externalId},
-              ${JSON.stringify(input.scimAttributes)}::jsonb, ${input.now.toISOString()}, ${input.now.toISOString()})
-      returning user_id, organization_id
-    )
-    insert into role_bindings (id, organization_id, user_id, role_id, scope_type, scope_object_id)
-    select gen_random_uuid()::text, person.organization_id, person.user_id, roles.id, 'org', person.organization_id
-    from person join roles on roles.organization_id = person.organization_id and roles.role_name = 'Organization Member'
-    on conflict do nothing`);
 }
 
 export interface ScimAuditEntry {
@@ -318,17 +338,60 @@ export interface ScimAuditEntry {
   targetType: string;
 }
 
+const textArray = (values: string[]) => (values.length ? sql`array[${sql.join(values.map((v) => sql`${v}`), sql`, `)}]::text[]` : sql`array[]::text[]`);
+
 /** An audit entry of a SCIM change (actor type and surface SCIM), filed under the organization as it is named now: one statement. */
 export async function insertScimAuditEntry(db: Database, e: ScimAuditEntry): Promise<void> {
-  const textArray = (values: string[]) => sql`array[${sql.join(values.map((v) => sql`${v}`), sql`, `)}]::text[]`;
-  const empty = sql`array[]::text[]`;
   await db.execute(sql`
     insert into audit_log (id, organization_id, organization_name, project_id, project_name, action, action_detail, actor_id, actor_email, actor_type,
                            client_ip, start_time, end_time, result, error_message, surface, locations, target_ids, target_names, target_type)
     select ${randomUUID()}, o.id, o.name, null, null, ${e.action}, ${e.actionDetail}, ${e.actorId}, ${e.actorName}, 'SCIM',
-           ${e.clientIp}, ${e.startTime.toISOString()}, ${new Date().toISOString()}, 'OK', '', 'SCIM', ${empty},
-           ${e.targetIds.length ? textArray(e.targetIds) : empty}, ${e.targetNames.length ? textArray(e.targetNames) : empty}, ${e.targetType}
+           ${e.clientIp}, ${e.startTime.toISOString()}, ${new Date().toISOString()}, 'OK', '', 'SCIM', array[]::text[],
+           ${textArray(e.targetIds)}, ${textArray(e.targetNames)}, ${e.targetType}
     from organizations o where o.id = ${e.organizationId}`);
+}
+
+/** Lower-cased e-mail values of a SCIM User's `emails`, kept beside the resource for the `emails.value eq` lookup. */
+export function scimEmailValues(attributes: Record<string, unknown>): string[] {
+  const emails = attributes.emails;
+  if (!Array.isArray(emails)) return [];
+  const values = emails.map((e) => (e as { value?: unknown } | null)?.value).filter((v): v is string => typeof v === "string");
+  return [...new Set(values.map((v) => v.toLowerCase()))];
+}
+
+export type ProvisionOutcome =
+  | { outcome: "created"; account: { id: string; email: string; name: string } }
+  | { outcome: "userNameTaken" }
+  | { outcome: "alreadyMember" };
+
+/**
+ * Provisions a person in one call of the store's function `scim_provision_person` (migration
+ * 0006; PostgreSQL runs it atomically): the userName must be free in the organization, the
+ * account is the one with this e-mail or a new one, the membership carries the baseline role,
+ * and the audit entry names the person. When the person cannot be added nothing is written,
+ * and the outcome says why.
+ */
+export async function provisionPerson(
+  db: Database,
+  input: { orgId: string; integrationId: string; now: Date; email: string; accountName: string } & PersonFields,
+  actor: { actorId: string; actorName: string; clientIp: string; startTime: Date },
+): Promise<ProvisionOutcome> {
+  const result = await db.execute(sql`
+    select outcome, id, email, name from scim_provision_person(
+      ${input.orgId}, ${input.integrationId}, ${input.scimUserName}, ${input.externalId}, ${JSON.stringify(input.scimAttributes)}::jsonb,
+      ${textArray(scimEmailValues(input.scimAttributes))}, ${input.status}, ${input.email}, ${input.accountName}, ${input.now.toISOString()}::timestamptz,
+      ${actor.actorId}, ${actor.actorName}, ${actor.clientIp}, ${actor.startTime.toISOString()}::timestamptz)`);
+  const rows = (result as unknown as { rows?: ProvisionRow[] }).rows ?? (result as unknown as ProvisionRow[]);
+  const row = rows[0];
+  if (row?.outcome === "created" && row.id) return { outcome: "created", account: { id: row.id, email: row.email ?? input.email, name: row.name ?? input.accountName } };
+  return { outcome: row?.outcome === "alreadyMember" ? "alreadyMember" : "userNameTaken" };
+}
+
+interface ProvisionRow {
+  outcome: string;
+  id: string | null;
+  email: string | null;
+  name: string | null;
 }
 
 export async function updatePerson(
@@ -342,6 +405,7 @@ export async function updatePerson(
       scimUserName: input.scimUserName,
       externalId: input.externalId,
       scimAttributes: input.scimAttributes,
+      scimEmails: scimEmailValues(input.scimAttributes),
       scimIntegrationId: sql`coalesce(${memberships.scimIntegrationId}, ${input.integrationId})`,
       updatedAt: input.now,
     })

@@ -65,12 +65,17 @@ export const memberships = pgTable(
     externalId: text("external_id"),
     /** The rest of the SCIM User resource as stored (name parts, emails, enterprise extension…). */
     scimAttributes: jsonb("scim_attributes").$type<Record<string, unknown>>(),
+    /** The lower-cased values of `emails` in scimAttributes, for the indexed `emails.value eq` lookup. */
+    scimEmails: text("scim_emails").array(),
   },
   (t) => [
     primaryKey({ columns: [t.organizationId, t.userId] }),
     index("memberships_user_idx").on(t.userId),
     index("memberships_scim_user_name_idx").on(t.organizationId, sql`lower(${t.scimUserName})`),
     index("memberships_external_id_idx").on(t.organizationId, t.externalId),
+    index("memberships_scim_emails_idx").using("gin", t.scimEmails),
+    // SCIM lists people in creation order, a page at a time.
+    index("memberships_org_created_idx").on(t.organizationId, t.createdAt, t.userId),
   ],
 );
 
