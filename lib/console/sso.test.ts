@@ -12,7 +12,9 @@ import { sessionCookieName } from "./cookies";
 import { sessionStateFromCookies } from "./session";
 import { loadSsoProvider, signInWithSso } from "./sso";
 import { ssoAuthOptions, startSsoSignIn, type NextAuthCall } from "./sso-auth";
-import { sessionCredentials, deleteVaultSession } from "./vault";
+import { vaultKey, vaultLimits } from "./config";
+import { sessions } from "./store/schema";
+import { deleteVaultSession, purgeExpiredSessions, sessionCredentials } from "./vault";
 
 /**
  * SSO sign-in end to end on the server side: a real OpenID provider (oidc-provider) on loopback,
@@ -239,7 +241,7 @@ describe("a first sign-in", () => {
 
     const session = await activeSession(browser);
     expect(session).toMatchObject({ userId: person!.userId, email: "ada@sso.example", ssoProviderId: providerId });
-    const credentials = (await sessionCredentials(bed.db, (await import("./config")).vaultKey(), session))!;
+    const credentials = (await sessionCredentials(bed.db, vaultKey(), session))!;
     const [key] = await bed.t.gateway.store.db.select().from(apiKeys).where(eq(apiKeys.id, credentials.accessKeyId));
     expect(key?.userId).toBe(person!.userId);
     // The key ends with the session's absolute lifetime (12 hours by default).
@@ -284,6 +286,18 @@ describe("a first sign-in", () => {
     const signIn = signInWithSso(provider, { sub: "x", email: "linus@sso.example", name: "Linus", ...claims }, "203.0.113.7");
     if (accepted) await expect(signIn).resolves.toMatchObject({ email: "linus@sso.example" });
     else await expect(signIn).rejects.toMatchObject({ code: SIGN_IN_ERROR.ssoEmailUnverified });
+  });
+
+  it("ends an idle or expired session's key when sessions are swept, though nobody uses the session again", async () => {
+    const provider = (await loadSsoProvider(providerId))!;
+    const longAgo = new Date(Date.now() - 13 * 3_600_000);
+    const { sessionId } = await signInWithSso(provider, { sub: "x", email: "ada@sso.example", email_verified: true }, "203.0.113.7", longAgo);
+    const [row] = await bed.db.select().from(sessions).where(eq(sessions.id, sessionId));
+    const credentials = { accessKeyId: row!.accessKeyId, secretKey: "unused" };
+    expect(await bed.t.gateway.store.db.select().from(apiKeys).where(eq(apiKeys.id, credentials.accessKeyId))).toHaveLength(1);
+    await purgeExpiredSessions(bed.db, vaultLimits());
+    expect(await bed.db.select().from(sessions).where(eq(sessions.id, sessionId))).toEqual([]);
+    expect(await bed.t.gateway.store.db.select().from(apiKeys).where(eq(apiKeys.id, credentials.accessKeyId))).toEqual([]);
   });
 
   it("refuses a suspended person", async () => {
@@ -348,7 +362,7 @@ describe("deleting the provider", () => {
     const browser = new Browser();
     expect(await browser.signIn("grace@sso.example")).toBe(`${CONSOLE}/orgs`);
     const session = await activeSession(browser);
-    const credentials = (await sessionCredentials(bed.db, (await import("./config")).vaultKey(), session))!;
+    const credentials = (await sessionCredentials(bed.db, vaultKey(), session))!;
     expect((await bed.t.op("owner", "listLocations", { credentials })).status).toBe(200);
 
     expect((await bed.t.op("owner", "deleteSSOProvider", { params: { organization_id: orgId, provider_id: providerId } })).status).toBe(200);

@@ -151,6 +151,8 @@ interface SessionCache {
   entries: Map<string, CachedSession>;
   /** Moves on every sign-out and revocation: a row read before one is not cached. */
   generation: number;
+  /** When sweepExpiredSessions last ran here (ms since the epoch). */
+  sweptAt: number;
 }
 
 interface VaultCacheRegistry {
@@ -166,7 +168,7 @@ const registry = ((globalThis as GlobalWithRegistry)[REGISTRY_KEY] ??= { byDb: n
 function cacheOf(db: ConsoleDb): SessionCache {
   let cache = registry.byDb.get(db);
   if (!cache) {
-    cache = { entries: new Map(), generation: 0 };
+    cache = { entries: new Map(), generation: 0, sweptAt: 0 };
     registry.byDb.set(db, cache);
   }
   return cache;
@@ -351,6 +353,23 @@ export async function endSsoProviderSessions(db: ConsoleDb, ssoProviderId: strin
   for (const row of ended) forget(db, row.id);
   await revokeKeysOf(ended);
   return ended.length;
+}
+
+/** How often a process sweeps ended sessions away while it serves requests. */
+export const SWEEP_EVERY_MS = 60_000;
+
+/**
+ * Deletes sessions past their idle or absolute limit (and the keys minted for them) at most once
+ * a minute per process, without holding up the request that triggers it: a session nobody uses
+ * again still ends, and its minted key with it, within a minute of any console traffic.
+ */
+export function sweepExpiredSessions(db: ConsoleDb, limits: VaultLimits, now = Date.now()): void {
+  const cache = cacheOf(db);
+  if (now - cache.sweptAt < SWEEP_EVERY_MS) return;
+  cache.sweptAt = now;
+  purgeExpiredSessions(db, limits, new Date(now)).catch(() => {
+    cache.sweptAt = 0;
+  });
 }
 
 export async function purgeExpiredSessions(db: ConsoleDb, limits: VaultLimits, now = new Date()): Promise<void> {
