@@ -119,9 +119,7 @@ function ssoProviderColumns({ orgId, consoleOrigin, canManage, reason, onDelete 
         const uri = ssoRedirectUri(consoleOrigin, row.original.id);
         return (
           <div className="flex items-center gap-2">
-            <code className="font-mono text-xs break-all" aria-label={`Redirect URI of ${row.original.issuer_uri}`}>
-              {uri}
-            </code>
+            <code className="font-mono text-xs break-all">{uri}</code>
             <CopyButton value={uri} what="redirect URI" />
           </div>
         );
