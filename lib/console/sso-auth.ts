@@ -87,8 +87,9 @@ export function signInErrorPath(code: string): string {
 /** The provider id the sign-in page posts to: /api/auth/signin/sso, with the person's e-mail. */
 export const SSO_START = "sso";
 
-/** A sign-in route's answer, as next-auth gives it: JSON `{ url }` to its browser client, else a redirect. */
-function answer(path: string, json: boolean): Response {
+/** A refusal, as next-auth answers: JSON `{ url }` to its browser client, else a redirect to the sign-in page saying why. */
+export function signInErrorAnswer(code: string, json = false): Response {
+  const path = signInErrorPath(code);
   return json ? Response.json({ url: path }) : new Response(null, { status: 302, headers: { Location: path } });
 }
 
@@ -105,22 +106,17 @@ export async function startSsoSignIn(request: NextRequest, headers: Record<strin
   try {
     const { providerId, email } = await ssoProviderForEmail(form.get("email"));
     const options = await ssoAuthOptions(providerId, headers);
-    if (!options) return answer(signInErrorPath(SIGN_IN_ERROR.ssoNotReady), json);
+    if (!options) return signInErrorAnswer(SIGN_IN_ERROR.ssoNotReady, json);
     form.delete("email");
-    const url = new URL(`${request.nextUrl.pathname.replace(/\/sso$/, `/${providerId}`)}`, request.nextUrl.origin);
+    const url = new URL(request.nextUrl.pathname.replace(/\/sso$/, `/${providerId}`), request.nextUrl.origin);
     url.searchParams.set("login_hint", email);
     const forwardedHeaders = new Headers(request.headers);
     forwardedHeaders.delete("content-length");
     const forwarded = new NextRequest(url, { method: "POST", headers: forwardedHeaders, body: form.toString() });
     return run(forwarded, ["signin", providerId], options);
   } catch (error) {
-    if (error instanceof SignInError) return answer(signInErrorPath(error.code), json);
+    if (error instanceof SignInError) return signInErrorAnswer(error.code, json);
     logAuth("error", "SSO sign-in could not start", error);
-    return answer(signInErrorPath(SIGN_IN_ERROR.gatewayUnavailable), json);
+    return signInErrorAnswer(SIGN_IN_ERROR.gatewayUnavailable, json);
   }
-}
-
-/** A sign-in or callback request for a provider that no longer exists (or is not usable). */
-export function ssoProviderGoneAnswer(): Response {
-  return answer(signInErrorPath(SIGN_IN_ERROR.ssoProviderGone), false);
 }

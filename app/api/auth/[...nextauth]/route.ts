@@ -2,7 +2,8 @@ import NextAuth, { type NextAuthOptions } from "next-auth";
 import type { NextRequest } from "next/server";
 import { getAuthOptions, headersOf } from "@/lib/console/auth-options";
 import { SignInError } from "@/lib/console/sign-in";
-import { signInErrorPath, ssoAuthOptions, ssoProviderGoneAnswer, SSO_START, startSsoSignIn } from "@/lib/console/sso-auth";
+import { signInErrorAnswer, ssoAuthOptions, SSO_START, startSsoSignIn } from "@/lib/console/sso-auth";
+import { SIGN_IN_ERROR } from "@/lib/contract/sign-in-messages";
 import { PROVIDER_ID } from "@/lib/gateway/store/queries/sso";
 
 export const runtime = "nodejs";
@@ -29,9 +30,9 @@ async function handler(request: NextRequest, context: Context): Promise<Response
   if (action === "callback" && providerId && PROVIDER_ID.test(providerId)) {
     try {
       const options = await ssoAuthOptions(providerId, headers);
-      return options ? run(request, nextauth, options) : ssoProviderGoneAnswer();
+      return options ? run(request, nextauth, options) : signInErrorAnswer(SIGN_IN_ERROR.ssoProviderGone);
     } catch (error) {
-      if (error instanceof SignInError) return new Response(null, { status: 302, headers: { Location: signInErrorPath(error.code) } });
+      if (error instanceof SignInError) return signInErrorAnswer(error.code);
       throw error;
     }
   }
