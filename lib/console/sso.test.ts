@@ -263,6 +263,15 @@ describe("a first sign-in", () => {
     expect((await activeSession(browser)).userId).toBe(before!.userId);
   });
 
+  it("joins a person once when two first sign-ins of theirs arrive together", async () => {
+    const provider = (await loadSsoProvider(providerId))!;
+    const claims = { sub: "x", email: "twice@sso.example", email_verified: true };
+    const both = await Promise.all([signInWithSso(provider, claims, "203.0.113.7"), signInWithSso(provider, claims, "203.0.113.7")]);
+    expect(both[0].userId).toBe(both[1].userId);
+    expect(both[0].sessionId).not.toBe(both[1].sessionId);
+    expect((await personRow("twice@sso.example"))?.source).toBe("sso");
+  });
+
   it("refuses an e-mail the provider has not verified, and creates no one", async () => {
     expect(await new Browser().signIn("unverified@sso.example")).toBe(`/sign-in?error=${SIGN_IN_ERROR.ssoEmailUnverified}`);
     expect(await personRow("unverified@sso.example")).toBeUndefined();

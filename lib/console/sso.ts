@@ -103,7 +103,13 @@ async function personFor(provider: SsoProviderConfig, email: string, name: strin
     const baseline = await roleIdByName(tx, provider.organizationId, BASELINE_ROLE);
     const startTime = new Date();
     const made = await invitePerson(tx, { organizationId: provider.organizationId, email, name: name || undefined, roleIds: baseline ? [baseline] : [], source: "sso" });
-    if (!made) throw new Error("the person could not be joined");
+    if (!made) {
+      // Joined meanwhile by a sign-in of theirs in another tab (it committed first): that person it is.
+      const joined = await findUserByEmail(tx, email);
+      const person = joined ? await findPerson(tx, provider.organizationId, joined.id) : undefined;
+      if (!person) throw new Error("the person could not be joined");
+      return { userId: person.id, status: person.status };
+    }
     await insertAuditEntry(tx, {
       organizationId: provider.organizationId,
       projectId: null,
