@@ -21,6 +21,9 @@ const idp = () => {
 };
 
 test.describe.configure({ mode: "serial" });
+// The test provider's own login page asks for a web font and a favicon it cannot have here (no internet, no icon):
+// the browser logs both on that page, which is the provider's (its /interaction/ path), not the console's.
+test.use({ allowedConsoleErrors: [/^console error on http:\/\/127\.0\.0\.1:\d+\/interaction\/[\w-]+: Failed to load resource/] });
 
 /** Signs in with SSO from the sign-in page of a fresh browser: the e-mail, then the provider's own login page. */
 async function ssoSignIn(page: Page, email: string, login = email): Promise<void> {
