@@ -99,8 +99,9 @@ export async function createVaultSession(
 
 /** What an ended session leaves to clean up: the keys minted for SSO sessions among them. */
 const endedColumns = { accessKeyId: sessions.accessKeyId, ssoProviderId: sessions.ssoProviderId };
+type EndedSession = { accessKeyId: string; ssoProviderId: string | null };
 
-async function revokeKeysOf(ended: Array<{ accessKeyId: string; ssoProviderId: string | null }>): Promise<void> {
+async function revokeKeysOf(ended: EndedSession[]): Promise<void> {
   await revokeMintedKeys(ended.filter((row) => row.ssoProviderId !== null).map((row) => row.accessKeyId));
 }
 
@@ -318,7 +319,7 @@ export async function sessionCredentials(db: ConsoleDb, key: Buffer, session: Va
 
 /** Sign-out: the entry goes, and with it every way to use the key through this session (a minted key is deleted). */
 export async function deleteVaultSession(db: ConsoleDb, sessionId: string): Promise<void> {
-  let ended: Array<{ accessKeyId: string; ssoProviderId: string | null }> = [];
+  let ended: EndedSession[] = [];
   await ending(db, sessionId, async () => {
     ended = await db.delete(sessions).where(eq(sessions.id, sessionId)).returning(endedColumns);
   });
@@ -327,7 +328,7 @@ export async function deleteVaultSession(db: ConsoleDb, sessionId: string): Prom
 
 /** The gateway refused the key (or the session may no longer use it): drop the secret, keep a marker so the user is told why. */
 export async function markVaultSessionRevoked(db: ConsoleDb, sessionId: string): Promise<void> {
-  let ended: Array<{ accessKeyId: string; ssoProviderId: string | null }> = [];
+  let ended: EndedSession[] = [];
   await ending(db, sessionId, async () => {
     ended = await db
       .update(sessions)
