@@ -17,21 +17,7 @@ const matches = (p: Person, text: string) => {
   return t === "" || p.email.toLowerCase().includes(t) || p.name.toLowerCase().includes(t);
 };
 
-/**
- * Picks a person of the organization by name or e-mail: an ARIA 1.2 combobox (downshift's
- * useCombobox), filtering the organization's directory as one types.
- */
-export function PersonCombobox({
-  orgId,
-  id,
-  label,
-  hint,
-  error,
-  selfId,
-  disabled,
-  value,
-  onChange,
-}: {
+export interface PersonComboboxProps {
   orgId: string;
   id: string;
   label: string;
@@ -41,7 +27,14 @@ export function PersonCombobox({
   disabled?: boolean;
   value: string | null;
   onChange: (person: Person | null) => void;
-}) {
+}
+
+/**
+ * Picks a person of the organization by name or e-mail: an ARIA 1.2 combobox (downshift's
+ * useCombobox), filtering the organization's directory as one types. Pages use PersonCombobox
+ * (person-combobox.tsx), which loads this module after the page.
+ */
+export function PersonComboboxField({ orgId, id, label, hint, error, selfId, disabled, value, onChange }: PersonComboboxProps) {
   const { directory, byId } = usePeopleDirectory(orgId);
   const people = directory.data?.items ?? [];
   const selected = value ? (byId.get(value) ?? null) : null;
