@@ -2,6 +2,7 @@
 
 import { useCombobox } from "downshift";
 import { useState } from "react";
+import { FieldNotes } from "@/components/ui/field";
 import { cn } from "@/lib/utils";
 import type { Person } from "@/lib/query/people";
 import { usePeopleDirectory } from "./person-name";
@@ -69,16 +70,7 @@ export function PersonComboboxField({ orgId, id, label, hint, error, selfId, dis
         className={inputClass}
         autoComplete="off"
       />
-      {hint ? (
-        <p id={hintId} className="text-xs text-slate-500 dark:text-slate-400">
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p id={errorId} role="alert" className="text-xs text-red-600 dark:text-red-400">
-          {error}
-        </p>
-      ) : null}
+      <FieldNotes id={id} hint={hint} error={error} />
       <ul
         {...cb.getMenuProps()}
         className={cn(

@@ -1,6 +1,7 @@
 "use client";
 
 import { Suspense, useEffect, useSyncExternalStore } from "react";
+import { FieldNotes } from "@/components/ui/field";
 import { lazyComponent } from "./lazy";
 import type { PersonComboboxProps } from "./person-combobox-field";
 
@@ -24,7 +25,7 @@ export function PersonCombobox(props: PersonComboboxProps) {
         {props.label}
       </label>
       <input id={props.id} disabled placeholder="Loading people…" className={inputClass} />
-      {props.hint ? <p className="text-xs text-slate-500 dark:text-slate-400">{props.hint}</p> : null}
+      <FieldNotes id={props.id} hint={props.hint} />
     </div>
   );
   if (!hydrated) return placeholder;
