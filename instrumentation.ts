@@ -7,11 +7,13 @@ export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { installRequestGuard } = await import("./lib/client-address");
   installRequestGuard();
-  // The embedded gateway opens its store, and on a fresh data dir writes the demo organization,
-  // as the server starts rather than on the first request; not awaited, so the server answers at
-  // once (the sign-in page says "preparing demo data" meanwhile).
+  // The embedded gateway opens its store as the server starts, and the server answers once it is
+  // open: opening a fresh PGlite data dir (initdb) blocks the process for a couple of seconds, which
+  // a first request would otherwise sit behind. The demo organization is written afterwards, in the
+  // background (the sign-in page says "preparing demo data" meanwhile).
   if (!process.env.CLOUD_API_URL && process.env.NEXT_PHASE !== "phase-production-build") {
-    const { embeddedGateway } = await import("./lib/gateway/runtime");
+    const { embeddedGateway, openEmbeddedGateway } = await import("./lib/gateway/runtime");
     embeddedGateway().catch((error: unknown) => console.error("the embedded gateway did not start", error));
+    await openEmbeddedGateway().catch(() => undefined);
   }
 }

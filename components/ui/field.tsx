@@ -55,16 +55,25 @@ export function Field({ label, htmlFor, hint, error, children, className }: Fiel
         {label}
       </label>
       {React.cloneElement(children, { "aria-describedby": describedBy, "aria-invalid": error ? true : undefined })}
+      <FieldNotes id={htmlFor} hint={hint} error={error} />
+    </div>
+  );
+}
+
+/** A control's hint and error message, with the ids its aria-describedby names (`<id>-hint`, `<id>-error`). */
+export function FieldNotes({ id, hint, error }: { id: string; hint?: React.ReactNode; error?: string | null }) {
+  return (
+    <>
       {hint ? (
-        <p id={hintId} className="text-xs text-slate-500 dark:text-slate-400">
+        <p id={`${id}-hint`} className="text-xs text-slate-500 dark:text-slate-400">
           {hint}
         </p>
       ) : null}
       {error ? (
-        <p id={errorId} role="alert" className="text-xs text-red-600 dark:text-red-400">
+        <p id={`${id}-error`} role="alert" className="text-xs text-red-600 dark:text-red-400">
           {error}
         </p>
       ) : null}
-    </div>
+    </>
   );
 }

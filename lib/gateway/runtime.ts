@@ -27,6 +27,8 @@ export interface GatewayOptions {
   requestTimeoutMs?: number;
   trustedProxyHops?: number;
   ssoLoopbackIssuers?: boolean;
+  /** Called once the store is open and migrated, before the demo organization is written. */
+  onStoreOpen?: () => void;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -40,6 +42,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     options.store ?? (config.DATABASE_URL ? { kind: "postgres", url: config.DATABASE_URL } : { kind: "pglite", dataDir });
   const masterKey = options.masterKey ?? loadMasterKey(config.STRATUS_MASTER_KEY, dataDir);
   const store = await openStore(storeOptions);
+  options.onStoreOpen?.();
   // Production stores start empty unless the demo is asked for (STRATUS_SEED_DEMO=1).
   const seed = options.seed ?? (config.STRATUS_SEED_DEMO ? config.STRATUS_SEED_DEMO === "1" : config.NODE_ENV !== "production");
   const credentials = seed ? await seedIfEmpty(store.db, masterKey) : null;
@@ -77,7 +80,8 @@ async function seedIfEmpty(db: Database, masterKey: Buffer): Promise<DemoCredent
 
 const GLOBAL_KEY = Symbol.for("stratus.embeddedGateway");
 const READY_KEY = Symbol.for("stratus.embeddedGatewayReady");
-type GlobalWithGateway = typeof globalThis & { [GLOBAL_KEY]?: Promise<Gateway>; [READY_KEY]?: boolean };
+const OPENED_KEY = Symbol.for("stratus.embeddedGatewayOpened");
+type GlobalWithGateway = typeof globalThis & { [GLOBAL_KEY]?: Promise<Gateway>; [READY_KEY]?: boolean; [OPENED_KEY]?: Promise<void> };
 
 /**
  * The gateway embedded in the console's server: one per process, kept on
@@ -85,7 +89,9 @@ type GlobalWithGateway = typeof globalThis & { [GLOBAL_KEY]?: Promise<Gateway>; 
  */
 export function embeddedGateway(): Promise<Gateway> {
   const g = globalThis as GlobalWithGateway;
-  g[GLOBAL_KEY] ??= startGateway().then(
+  let opened: () => void = () => undefined;
+  if (!g[GLOBAL_KEY]) g[OPENED_KEY] = new Promise<void>((resolve) => (opened = resolve));
+  g[GLOBAL_KEY] ??= startGateway({ onStoreOpen: opened }).then(
     (gateway) => {
       g[READY_KEY] = true;
       return gateway;
@@ -96,6 +102,17 @@ export function embeddedGateway(): Promise<Gateway> {
     },
   );
   return g[GLOBAL_KEY];
+}
+
+/**
+ * Starts the embedded gateway and waits until its store is open (on a fresh PGlite data dir that
+ * includes initdb, a couple of seconds of synchronous work), not for the demo organization: the
+ * server then starts answering only once no request would stall behind that work.
+ */
+export async function openEmbeddedGateway(): Promise<void> {
+  const started = embeddedGateway();
+  const g = globalThis as GlobalWithGateway;
+  await Promise.race([g[OPENED_KEY], started]);
 }
 
 /**

@@ -404,8 +404,8 @@ export async function run(): Promise<Row[]> {
     const rows: Row[] = [
       {
         what: "first page after a fresh start",
-        how: `next start on an empty data dir with the demo asked for (STRATUS_SEED_DEMO=1): the server starts writing the demo organization as it starts (instrumentation.ts), in the background; the sign-in page is opened as soon as /healthz answers (${((listeningAt - spawnedAt) / 1000).toFixed(1)} s after the spawn) and timed until its heading shows; the demo is ready when its sign-in buttons are enabled (the page says "Preparing demo data" until then)`,
-        measured: `sign-in page ${firstPageMs} ms; demo ready ${demoReadyS.toFixed(1)} s after the spawn`,
+        how: `next start on an empty data dir with the demo asked for (STRATUS_SEED_DEMO=1): the server opens its store as it starts (instrumentation.ts: PGlite's initdb, then migrations) and answers once it is open, then writes the demo organization in the background; the sign-in page is opened as soon as /healthz answers and timed until its heading shows; the demo is ready when its sign-in buttons are enabled (the page says "Preparing demo data" until then)`,
+        measured: `sign-in page ${firstPageMs} ms after /healthz answered (${((listeningAt - spawnedAt) / 1000).toFixed(1)} s after the spawn, so ${((firstPageStart + firstPageMs - spawnedAt) / 1000).toFixed(1)} s from the spawn in all); demo ready ${demoReadyS.toFixed(1)} s after the spawn`,
         budget: "first page ≤ 2000 ms (it does not wait for the demo data)",
         pass: firstPageMs <= 2000,
       },
