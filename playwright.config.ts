@@ -1,4 +1,5 @@
 import { defineConfig, devices } from "@playwright/test";
+import { E2E_AUTH_SECRET } from "./e2e/env";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 const DATA_DIR = process.env.E2E_DATA_DIR ?? ".data-e2e";
@@ -49,14 +50,16 @@ export default defineConfig({
     timeout: 120_000,
     env: {
       STRATUS_DATA_DIR: DATA_DIR,
-      AUTH_SECRET: process.env.AUTH_SECRET ?? "e2e-only-auth-secret-0123456789abcdef",
-      NEXTAUTH_SECRET: process.env.AUTH_SECRET ?? "e2e-only-auth-secret-0123456789abcdef",
+      AUTH_SECRET: E2E_AUTH_SECRET,
+      NEXTAUTH_SECRET: E2E_AUTH_SECRET,
       NEXTAUTH_URL: `http://127.0.0.1:${PORT}`,
       // Everything is logged (to SERVER_LOG), so that the scan for secrets sees every line there is.
       STRATUS_LOG_LEVEL: "debug",
       // next start runs in production mode: the demo organization and its sign-in must be asked for.
       STRATUS_SEED_DEMO: "1",
       STRATUS_DEMO: "1",
+      // The SSO specs' OpenID provider (e2e/global-setup.ts) listens on http://127.0.0.1:<port>.
+      STRATUS_SSO_LOOPBACK_ISSUERS: "1",
     },
   },
 });

@@ -10,7 +10,8 @@ function encodings(secret: string): string[] {
 
 /**
  * No log line of the console's server (the embedded gateway's included), at debug level for the
- * whole run, carries a secret: the demo users' API-key secrets, the master key or the auth secret.
+ * whole run, carries a secret: the demo users' API-key secrets, the master key, the auth secret or
+ * the SSO client secret.
  */
 export default async function globalTeardown(): Promise<void> {
   if (!existsSync(SERVER_LOG)) throw new Error(`${SERVER_LOG}: the server's log was not written`);
@@ -24,6 +25,8 @@ export default async function globalTeardown(): Promise<void> {
   const masterKey = path.join(DATA_DIR, "master.key");
   if (existsSync(masterKey)) secrets.push(["the master key", readFileSync(masterKey, "utf8").trim()]);
   if (process.env.AUTH_SECRET) secrets.push(["the auth secret", process.env.AUTH_SECRET]);
+  // Set by e2e/global-setup.ts: the test OpenID provider's client secret, which the SSO spec gives the console.
+  if (process.env.E2E_OIDC_CLIENT_SECRET) secrets.push(["the SSO client secret", process.env.E2E_OIDC_CLIENT_SECRET]);
   const leaked = secrets.filter(([, secret]) => encodings(secret).some((form) => log.includes(form))).map(([name]) => name);
   if (leaked.length > 0) throw new Error(`the server's log holds ${leaked.join(", ")}`);
 }

@@ -55,6 +55,11 @@ const envSchema = z.object({
   STRATUS_S3_REGION: z.string().min(1).default("us-east1"),
   /** The container registry's host name, in the `docker login` line shown with a new registry token. */
   STRATUS_REGISTRY_HOST: z.string().min(1).default("registry.stratus.example"),
+  /**
+   * "1" lets SSO providers have an issuer on this machine's loopback (http://127.0.0.1:…), for
+   * development and tests against a local OpenID provider; unset or "0", issuers are https host names.
+   */
+  STRATUS_SSO_LOOPBACK_ISSUERS: z.enum(["0", "1"]).optional(),
   /** Largest JSON body the console's backend forwards to the gateway. */
   STRATUS_BFF_MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(16 * 1024 * 1024).default(1024 * 1024),
 });

@@ -9,6 +9,8 @@ import { signInErrorMessage } from "@/lib/contract/sign-in-messages";
 import type { ApiKeySignIn } from "@/lib/contract/sign-in";
 import { cn } from "@/lib/utils";
 import { signInResolver } from "./sign-in-resolver";
+import { SsoSignIn } from "./sso-sign-in";
+import { startSso } from "./start-sso";
 
 /** next-auth's browser client, fetched when the user signs in rather than with the page. */
 const signIn: typeof import("next-auth/react").signIn = async (...args) => (await import("next-auth/react")).signIn(...args);
@@ -22,7 +24,7 @@ export interface SignInFormProps {
   notice: string | null;
 }
 
-type Pending = "api-key" | "owner" | "member" | "auditor" | null;
+type Pending = "api-key" | "sso" | "owner" | "member" | "auditor" | null;
 
 const inputClass =
   "mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm outline-none placeholder:text-slate-400 " +
@@ -69,6 +71,25 @@ export function SignInForm({ callbackPath, demo, preparing = false, initialError
     if (failures > 0) alertRef.current?.focus();
   }, [failures]);
 
+  function refused(code: string) {
+    setError(signInErrorMessage(code));
+    setPending(null);
+    setFailures((n) => n + 1);
+  }
+
+  async function attemptSso(email: string) {
+    setError(null);
+    setPending("sso");
+    try {
+      const started = await startSso(email, callbackPath);
+      // Off to the organization's identity provider, which sends the browser back to the console.
+      if ("redirect" in started) window.location.assign(started.redirect);
+      else refused(started.error);
+    } catch {
+      refused("sso_unavailable");
+    }
+  }
+
   const onSubmit = form.handleSubmit((values) =>
     attempt("api-key", () => signIn("api-key", { redirect: false, access_key_id: values.access_key_id, secret_key: values.secret_key })),
   );
@@ -94,7 +115,9 @@ export function SignInForm({ callbackPath, demo, preparing = false, initialError
         {error}
       </div>
 
-      <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label="Sign in with an API key">
+      <SsoSignIn disabled={busy} pending={pending === "sso"} inputClass={inputClass} onStart={(email) => void attemptSso(email)} />
+
+      <form onSubmit={onSubmit} noValidate className="space-y-4 border-t border-slate-200 pt-6 dark:border-slate-800" aria-label="Sign in with an API key">
         <div>
           <label htmlFor={ids.key} className="block text-sm font-medium">
             Access key ID

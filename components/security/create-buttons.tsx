@@ -3,6 +3,7 @@
 import { Button } from "@/components/ui/button";
 import type { TriggerHandlers } from "@/components/ui/on-first-use";
 import { lazyDialog } from "@/components/common/lazy";
+import type { SsoProvider } from "@/lib/contract/sso";
 
 /**
  * The security pages' "create" buttons; their dialogs' forms (react-hook-form,
@@ -12,6 +13,7 @@ import { lazyDialog } from "@/components/common/lazy";
 const ScimIntegrationDialog = lazyDialog(() => import("./scim-create-dialog").then((m) => m.CreateScimIntegrationDialog));
 const SsoProviderDialog = lazyDialog(() => import("./sso-create-dialog").then((m) => m.CreateSsoProviderDialog));
 const ScimTokenDialog = lazyDialog(() => import("./scim-token-create").then((m) => m.CreateScimTokenDialog));
+const SsoSecretDialog = lazyDialog(() => import("./sso-secret-dialog").then((m) => m.ReplaceSsoSecretDialog));
 
 function triggerFor(label: string, describedBy: string, disabledReason: string | undefined) {
   return function trigger(handlers: TriggerHandlers) {
@@ -36,4 +38,22 @@ export function CreateSsoProviderButton({ orgId, disabledReason }: { orgId: stri
 export function CreateScimTokenButton({ orgId, integrationId, disabledReason }: { orgId: string; integrationId: string; disabledReason?: string }) {
   const trigger = triggerFor("New token", "scim-permission", disabledReason);
   return <ScimTokenDialog trigger={trigger} disabled={disabledReason !== undefined} orgId={orgId} integrationId={integrationId} />;
+}
+
+export function ReplaceSsoSecretButton({ orgId, provider, disabledReason }: { orgId: string; provider: SsoProvider; disabledReason?: string }) {
+  const label = provider.has_client_secret ? "Replace secret" : "Add secret";
+  const trigger = (handlers: TriggerHandlers) => (
+    <Button
+      variant="secondary"
+      size="sm"
+      disabled={disabledReason !== undefined}
+      title={disabledReason}
+      aria-label={`${label} of ${provider.issuer_uri}`}
+      aria-describedby={disabledReason ? "sso-permission" : undefined}
+      {...handlers}
+    >
+      {label}
+    </Button>
+  );
+  return <SsoSecretDialog trigger={trigger} disabled={disabledReason !== undefined} orgId={orgId} provider={provider} />;
 }

@@ -33,7 +33,7 @@ export function CreateSsoProviderDialog({ orgId, disabledReason, defaultOpen = f
   const [draftError, setDraftError] = useState<string | null>(null);
   const form = useForm<FormValues, unknown, CreateSsoProviderRequest>({
     resolver: zodResolver(createSsoProviderRequestSchema),
-    defaultValues: { issuer_uri: "", client_id: "", email_domains: [] },
+    defaultValues: { issuer_uri: "", client_id: "", client_secret: undefined, email_domains: [] },
     mode: "onTouched",
   });
   const create = useGatewayMutation<CreateSsoProviderRequest, SsoProvider>({
@@ -48,7 +48,7 @@ export function CreateSsoProviderDialog({ orgId, disabledReason, defaultOpen = f
   const submit = form.handleSubmit((body) => {
     if (draftError) return;
     create.mutate(body, {
-      onError: (error) => applyGatewayErrors(error, form.setError, { issuer_uri: "issuer_uri", client_id: "client_id", email_domains: "email_domains" }),
+      onError: (error) => applyGatewayErrors(error, form.setError, { issuer_uri: "issuer_uri", client_id: "client_id", client_secret: "client_secret", email_domains: "email_domains" }),
     });
   });
   const { errors } = form.formState;
@@ -72,6 +72,19 @@ export function CreateSsoProviderDialog({ orgId, disabledReason, defaultOpen = f
         </Field>
         <Field label="Client ID" htmlFor="sso-client-id" error={sentence(errors.client_id?.message)} hint="The ID of the application registered for this console at the provider.">
           <Input id="sso-client-id" autoComplete="off" {...form.register("client_id")} />
+        </Field>
+        <Field
+          label="Client secret"
+          htmlFor="sso-client-secret"
+          error={sentence(errors.client_secret?.message)}
+          hint="Needed before anyone can sign in. Stored encrypted, never shown again; you can replace it later."
+        >
+          <Input
+            id="sso-client-secret"
+            type="password"
+            autoComplete="new-password"
+            {...form.register("client_secret", { setValueAs: (v: string) => (v.trim() === "" ? undefined : v) })}
+          />
         </Field>
         <Field label="Email domains" htmlFor="sso-domains" error={sentence(draftError ?? domainsError(errors.email_domains))} hint="Press Enter, comma or space after each domain.">
           <DomainTagsInput

@@ -8,7 +8,7 @@ import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { DataTable, type ColumnDef } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/states";
 import { QueryState } from "@/components/ui/query-state";
-import type { SsoProvider } from "@/lib/contract/sso";
+import { ssoRedirectUri, type SsoProvider } from "@/lib/contract/sso";
 import { securityKeys } from "@/lib/query/keys";
 import { useGatewayMutation } from "@/components/common/use-gateway-mutation";
 import { securityPaths, ssoQueries } from "@/lib/query/security";
@@ -16,14 +16,16 @@ import { deleteColumn } from "@/components/common/delete-column";
 import { missingPermission, useOrgAccess } from "@/components/common/use-org";
 import { DateText } from "@/components/common/dates";
 import { PermissionNote } from "./permission-note";
-import { CreateSsoProviderButton } from "./create-buttons";
+import { CopyButton } from "@/components/common/copy-button";
+import { CreateSsoProviderButton, ReplaceSsoSecretButton } from "./create-buttons";
 
 /** What a user types to confirm a deletion: the issuer's host name. */
 function issuerHost(uri: string): string {
   return URL.canParse(uri) ? new URL(uri).host : uri;
 }
 
-export function SsoProvidersView({ orgId }: { orgId: string }) {
+/** `consoleOrigin`: where people reach this console; each provider's redirect URI is under it. */
+export function SsoProvidersView({ orgId, consoleOrigin }: { orgId: string; consoleOrigin: string }) {
   const providers = useQuery(ssoQueries.list(orgId));
   const access = useOrgAccess(orgId);
   const canManage = access.can("sso.manage");
@@ -36,7 +38,7 @@ export function SsoProvidersView({ orgId }: { orgId: string }) {
     onSuccess: () => setDeleting(null),
   });
 
-  const columns = useMemo(() => ssoProviderColumns(canManage, reason, setDeleting), [canManage, reason]);
+  const columns = useMemo(() => ssoProviderColumns({ orgId, consoleOrigin, canManage, reason, onDelete: setDeleting }), [orgId, consoleOrigin, canManage, reason]);
 
   return (
     <div className="space-y-4">
@@ -44,7 +46,7 @@ export function SsoProvidersView({ orgId }: { orgId: string }) {
       <Card>
         <CardHeader
           title="SSO providers"
-          description="OpenID Connect providers people of this organization sign in with, chosen by their e-mail domain."
+          description="OpenID Connect providers people of this organization sign in with, chosen by their e-mail domain. Register each provider's redirect URI in its application there, with the scopes openid, email and profile."
           action={<CreateSsoProviderButton orgId={orgId} disabledReason={reason} />}
         />
         <QueryState
@@ -75,33 +77,66 @@ export function SsoProvidersView({ orgId }: { orgId: string }) {
         onConfirm={() => deleting && remove.mutate(deleting)}
       >
         <p>
-          <span className="font-medium">{deleting?.issuer_uri}</span> will no longer sign anyone in. People with addresses at{" "}
-          <span className="font-medium">{deleting?.email_domains.join(", ")}</span> must use another way to sign in.
+          <span className="font-medium">{deleting?.issuer_uri}</span> will no longer sign anyone in, and everyone it signed in is signed out now.
+          People with addresses at <span className="font-medium">{deleting?.email_domains.join(", ")}</span> must use another way to sign in.
         </p>
       </ConfirmDialog>
     </div>
   );
 }
 
-function ssoProviderColumns(canManage: boolean, reason: string | undefined, onDelete: (provider: SsoProvider) => void): ColumnDef<SsoProvider, unknown>[] {
+interface ColumnOptions {
+  orgId: string;
+  consoleOrigin: string;
+  canManage: boolean;
+  reason: string | undefined;
+  onDelete: (provider: SsoProvider) => void;
+}
+
+function ssoProviderColumns({ orgId, consoleOrigin, canManage, reason, onDelete }: ColumnOptions): ColumnDef<SsoProvider, unknown>[] {
   return [
-  { accessorKey: "issuer_uri", header: "Issuer", cell: ({ row }) => <span className="font-medium">{row.original.issuer_uri}</span> },
-  { accessorKey: "client_id", header: "Client ID", cell: ({ row }) => <code className="font-mono text-xs">{row.original.client_id}</code> },
-  {
-    id: "email_domains",
-    header: "Email domains",
-    enableSorting: false,
-    cell: ({ row }) => (
-      <ul className="flex flex-wrap gap-1" aria-label="Email domains">
-        {row.original.email_domains.map((d) => (
-          <li key={d}>
-            <Badge>{d}</Badge>
-          </li>
-        ))}
-      </ul>
-    ),
-  },
-  { accessorKey: "created_at", header: "Added", cell: ({ row }) => <DateText value={row.original.created_at} /> },
-  deleteColumn<SsoProvider>({ label: (p) => `Delete SSO provider ${p.issuer_uri}`, disabledReason: () => (canManage ? undefined : reason), onDelete }),
+    { accessorKey: "issuer_uri", header: "Issuer", cell: ({ row }) => <span className="font-medium">{row.original.issuer_uri}</span> },
+    { accessorKey: "client_id", header: "Client ID", cell: ({ row }) => <code className="font-mono text-xs">{row.original.client_id}</code> },
+    {
+      id: "email_domains",
+      header: "Email domains",
+      enableSorting: false,
+      cell: ({ row }) => (
+        <ul className="flex flex-wrap gap-1" aria-label="Email domains">
+          {row.original.email_domains.map((d) => (
+            <li key={d}>
+              <Badge>{d}</Badge>
+            </li>
+          ))}
+        </ul>
+      ),
+    },
+    {
+      id: "redirect_uri",
+      header: "Redirect URI",
+      enableSorting: false,
+      cell: ({ row }) => {
+        const uri = ssoRedirectUri(consoleOrigin, row.original.id);
+        return (
+          <div className="flex items-center gap-2">
+            <code className="font-mono text-xs break-all">{uri}</code>
+            <CopyButton value={uri} what="redirect URI" />
+          </div>
+        );
+      },
+    },
+    {
+      id: "client_secret",
+      header: "Client secret",
+      enableSorting: false,
+      cell: ({ row }) => (
+        <div className="flex flex-wrap items-center gap-2">
+          {row.original.has_client_secret ? <Badge tone="good">Set</Badge> : <Badge tone="warn">Missing: nobody can sign in</Badge>}
+          <ReplaceSsoSecretButton orgId={orgId} provider={row.original} disabledReason={canManage ? undefined : reason} />
+        </div>
+      ),
+    },
+    { accessorKey: "created_at", header: "Added", cell: ({ row }) => <DateText value={row.original.created_at} /> },
+    deleteColumn<SsoProvider>({ label: (p) => `Delete SSO provider ${p.issuer_uri}`, disabledReason: () => (canManage ? undefined : reason), onDelete }),
   ];
 }

@@ -30,7 +30,7 @@ function refuse(code: string): never {
   throw new Error(code);
 }
 
-interface SignedInUser {
+export interface SignedInUser {
   id: string;
   email: string;
   name: string;
@@ -61,7 +61,7 @@ function sessionCookieValue(cookieHeader: string | undefined): string | undefine
   return undefined;
 }
 
-async function endPreviousSession(headers: Record<string, string | undefined>, keep: string): Promise<void> {
+export async function endPreviousSession(headers: Record<string, string | undefined>, keep: string): Promise<void> {
   const previous = await sessionIdFromToken(sessionCookieValue(headers.cookie), authSecret());
   if (previous && previous !== keep) await deleteVaultSession(await consoleDb(), previous);
 }
@@ -74,14 +74,14 @@ class SessionOverError extends Error {
   }
 }
 
-function headersOf(req: { headers?: Record<string, unknown> } | undefined): Record<string, string | undefined> {
+export function headersOf(req: { headers?: Record<string, unknown> } | undefined): Record<string, string | undefined> {
   const out: Record<string, string | undefined> = {};
   for (const [k, v] of Object.entries(req?.headers ?? {})) out[k.toLowerCase()] = typeof v === "string" ? v : undefined;
   return out;
 }
 
 /** Logs without metadata bodies: nothing a request carried (keys included) reaches the log. */
-function logAuth(level: "error" | "warn", msg: string, error?: unknown): void {
+export function logAuth(level: "error" | "warn", msg: string, error?: unknown): void {
   const detail = error instanceof Error ? error.message : error === undefined ? undefined : String(error);
   process.stderr.write(`${JSON.stringify({ level, msg, component: "auth", ...(detail ? { error: detail } : {}) })}\n`);
 }

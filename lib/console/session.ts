@@ -5,12 +5,13 @@ import { cache } from "react";
 import { vaultLimits } from "@/lib/console/config";
 import { consoleDb } from "@/lib/console/store/client";
 import { gatewayIsEmbedded } from "@/lib/console/config";
-import { lookupVaultSession, markVaultSessionRevoked, type VaultSession } from "@/lib/console/vault";
+import { endSsoProviderSessions, lookupVaultSession, markVaultSessionRevoked, sweepExpiredSessions, type VaultSession } from "@/lib/console/vault";
 import { embeddedGateway } from "@/lib/gateway/runtime";
 import { latestSuspension } from "@/lib/gateway/store/queries/access";
 import { sessionCookieName } from "./cookies";
 import type { SignInReason } from "@/lib/contract/sign-in-messages";
 import { authSecret } from "./secret";
+import { ssoProviderExists } from "./sso";
 import { sessionIdFromToken } from "./token";
 
 /** Server-only: reads the session cookie and the vault. */
@@ -37,8 +38,16 @@ export async function sessionStateFromCookies(jar: CookieReader): Promise<Sessio
   const sessionId = await sessionIdFromToken(jar.get(sessionCookieName())?.value, authSecret());
   if (!sessionId) return { status: "none" };
   const db = await consoleDb();
-  const found = await lookupVaultSession(db, sessionId, vaultLimits());
+  const limits = vaultLimits();
+  sweepExpiredSessions(db, limits);
+  const found = await lookupVaultSession(db, sessionId, limits);
   if (found.status === "active") {
+    const { ssoProviderId } = found.session;
+    // Deleting an SSO provider ends every session it signed in, this one first.
+    if (ssoProviderId && !(await ssoProviderExists(ssoProviderId))) {
+      await endSsoProviderSessions(db, ssoProviderId);
+      return { status: "revoked" };
+    }
     if (!(await suspendedSinceStart(found.session))) return found;
     await markVaultSessionRevoked(db, sessionId);
     return { status: "revoked" };

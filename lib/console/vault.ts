@@ -1,6 +1,7 @@
 import "server-only";
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
 import { and, eq, isNull, lt, or } from "drizzle-orm";
+import { revokeMintedKeys } from "./minted-keys";
 import type { ConsoleDb } from "./store/client";
 import { sessions } from "./store/schema";
 
@@ -26,6 +27,8 @@ export interface VaultSession {
   email: string;
   /** When the session began (ms since the epoch): a suspension after it ends the session. */
   startedAt?: number;
+  /** The SSO provider that signed the session in (its key was minted for it); absent for a key sign-in. */
+  ssoProviderId?: string;
 }
 
 export type SessionLookup =
@@ -62,11 +65,19 @@ export function newSessionId(): string {
   return randomBytes(32).toString("base64url");
 }
 
-/** Stores a verified key for a new session and returns the session id. */
+/** When a session started now ends at the latest (a key minted for it expires then too). */
+export function sessionEnd(limits: VaultLimits, now: Date): Date {
+  return new Date(now.getTime() + limits.maxHours * 3_600_000);
+}
+
+/**
+ * Stores a verified key for a new session and returns the session id. With `ssoProviderId`, the key
+ * was minted for this session: it is deleted whenever the session ends.
+ */
 export async function createVaultSession(
   db: ConsoleDb,
   key: Buffer,
-  input: { userId: string; email: string } & Credentials,
+  input: { userId: string; email: string; ssoProviderId?: string } & Credentials,
   limits: VaultLimits,
   now = new Date(),
 ): Promise<string> {
@@ -80,9 +91,18 @@ export async function createVaultSession(
     secretCiphertext: seal(key, id, input.secretKey),
     createdAt: now,
     lastSeenAt: now,
-    expiresAt: new Date(now.getTime() + limits.maxHours * 3_600_000),
+    expiresAt: sessionEnd(limits, now),
+    ssoProviderId: input.ssoProviderId ?? null,
   });
   return id;
+}
+
+/** What an ended session leaves to clean up: the keys minted for SSO sessions among them. */
+const endedColumns = { accessKeyId: sessions.accessKeyId, ssoProviderId: sessions.ssoProviderId };
+type EndedSession = { accessKeyId: string; ssoProviderId: string | null };
+
+async function revokeKeysOf(ended: EndedSession[]): Promise<void> {
+  await revokeMintedKeys(ended.filter((row) => row.ssoProviderId !== null).map((row) => row.accessKeyId));
 }
 
 function isExpired(row: { lastSeenAt: Date; expiresAt: Date }, limits: VaultLimits, now: Date): boolean {
@@ -132,6 +152,8 @@ interface SessionCache {
   entries: Map<string, CachedSession>;
   /** Moves on every sign-out and revocation: a row read before one is not cached. */
   generation: number;
+  /** When sweepExpiredSessions last ran here (ms since the epoch). */
+  sweptAt: number;
 }
 
 interface VaultCacheRegistry {
@@ -147,7 +169,7 @@ const registry = ((globalThis as GlobalWithRegistry)[REGISTRY_KEY] ??= { byDb: n
 function cacheOf(db: ConsoleDb): SessionCache {
   let cache = registry.byDb.get(db);
   if (!cache) {
-    cache = { entries: new Map(), generation: 0 };
+    cache = { entries: new Map(), generation: 0, sweptAt: 0 };
     registry.byDb.set(db, cache);
   }
   return cache;
@@ -231,6 +253,7 @@ export async function lookupVaultSession(db: ConsoleDb, sessionId: string, limit
       createdAt: sessions.createdAt,
       accessKeyId: sessions.accessKeyId,
       secretCiphertext: sessions.secretCiphertext,
+      ssoProviderId: sessions.ssoProviderId,
     })
     .from(sessions)
     .where(eq(sessions.id, sessionId));
@@ -245,7 +268,13 @@ export async function lookupVaultSession(db: ConsoleDb, sessionId: string, limit
     await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, sessionId));
     lastSeenAt = now.getTime();
   }
-  const session: VaultSession = Object.freeze({ sessionId, userId: row.userId, email: row.email, startedAt: row.createdAt.getTime() });
+  const session: VaultSession = Object.freeze({
+    sessionId,
+    userId: row.userId,
+    email: row.email,
+    startedAt: row.createdAt.getTime(),
+    ...(row.ssoProviderId ? { ssoProviderId: row.ssoProviderId } : {}),
+  });
   if (row.endedReason === null) {
     const entry: CachedSession = {
       session,
@@ -288,17 +317,67 @@ export async function sessionCredentials(db: ConsoleDb, key: Buffer, session: Va
   return credentials;
 }
 
-/** Sign-out: the entry goes, and with it every way to use the key through this session. */
+/** Sign-out: the entry goes, and with it every way to use the key through this session (a minted key is deleted). */
 export async function deleteVaultSession(db: ConsoleDb, sessionId: string): Promise<void> {
-  await ending(db, sessionId, () => db.delete(sessions).where(eq(sessions.id, sessionId)));
+  let ended: EndedSession[] = [];
+  await ending(db, sessionId, async () => {
+    ended = await db.delete(sessions).where(eq(sessions.id, sessionId)).returning(endedColumns);
+  });
+  await revokeKeysOf(ended);
 }
 
-/** The gateway refused the key: drop the secret, keep a marker so the user is told why. */
+/** The gateway refused the key (or the session may no longer use it): drop the secret, keep a marker so the user is told why. */
 export async function markVaultSessionRevoked(db: ConsoleDb, sessionId: string): Promise<void> {
-  await ending(db, sessionId, () => db.update(sessions).set({ secretCiphertext: "", endedReason: "revoked" }).where(eq(sessions.id, sessionId)));
+  let ended: EndedSession[] = [];
+  await ending(db, sessionId, async () => {
+    ended = await db
+      .update(sessions)
+      .set({ secretCiphertext: "", endedReason: "revoked" })
+      .where(and(eq(sessions.id, sessionId), isNull(sessions.endedReason)))
+      .returning(endedColumns);
+  });
+  await revokeKeysOf(ended);
+}
+
+/**
+ * Ends every live session an SSO provider signed in (the provider was deleted): each is marked
+ * revoked, so its person is told why, and the keys minted for them are deleted.
+ */
+export async function endSsoProviderSessions(db: ConsoleDb, ssoProviderId: string): Promise<number> {
+  const cache = cacheOf(db);
+  cache.generation++;
+  const ended = await db
+    .update(sessions)
+    .set({ secretCiphertext: "", endedReason: "revoked" })
+    .where(and(eq(sessions.ssoProviderId, ssoProviderId), isNull(sessions.endedReason)))
+    .returning({ id: sessions.id, ...endedColumns });
+  for (const row of ended) forget(db, row.id);
+  await revokeKeysOf(ended);
+  return ended.length;
+}
+
+/** How often a process sweeps ended sessions away while it serves requests. */
+export const SWEEP_EVERY_MS = 60_000;
+
+/**
+ * Deletes sessions past their idle or absolute limit (and the keys minted for them) at most once
+ * a minute per process, without holding up the request that triggers it: a session nobody uses
+ * again still ends, and its minted key with it, within a minute of any console traffic.
+ */
+export function sweepExpiredSessions(db: ConsoleDb, limits: VaultLimits, now = Date.now()): void {
+  const cache = cacheOf(db);
+  if (now - cache.sweptAt < SWEEP_EVERY_MS) return;
+  cache.sweptAt = now;
+  purgeExpiredSessions(db, limits, new Date(now)).catch(() => {
+    cache.sweptAt = 0;
+  });
 }
 
 export async function purgeExpiredSessions(db: ConsoleDb, limits: VaultLimits, now = new Date()): Promise<void> {
   const idleSince = new Date(now.getTime() - limits.idleMinutes * 60_000);
-  await db.delete(sessions).where(or(lt(sessions.expiresAt, now), lt(sessions.lastSeenAt, idleSince)));
+  const ended = await db
+    .delete(sessions)
+    .where(or(lt(sessions.expiresAt, now), lt(sessions.lastSeenAt, idleSince)))
+    .returning(endedColumns);
+  await revokeKeysOf(ended);
 }

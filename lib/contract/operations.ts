@@ -49,6 +49,7 @@ export const operations = {
   // SSO
   listSSOProviders: { method: "get", path: "/organizations/{organization_id}/sso/providers" },
   createSSOProvider: { method: "post", path: "/organizations/{organization_id}/sso/providers" },
+  updateSSOProvider: { method: "patch", path: "/organizations/{organization_id}/sso/providers/{provider_id}" },
   deleteSSOProvider: { method: "delete", path: "/organizations/{organization_id}/sso/providers/{provider_id}" },
   // MFA
   OrganizationsMFAService_GetOrganizationMFA: { method: "get", path: "/organizations/{organization_id}/mfa" },

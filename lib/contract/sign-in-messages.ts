@@ -8,6 +8,19 @@ export const SIGN_IN_ERROR = {
   gatewayUnavailable: "gateway_unavailable",
   demoUnavailable: "demo_unavailable",
   rateLimitedPrefix: "rate_limited:",
+  ssoEmailInvalid: "sso_email",
+  ssoNoProvider: "sso_no_provider",
+  ssoDomainAmbiguous: "sso_domain_ambiguous",
+  ssoNotReady: "sso_not_ready",
+  ssoUnavailable: "sso_unavailable",
+  ssoProviderGone: "sso_provider_gone",
+  ssoEmailUnverified: "sso_email_unverified",
+  ssoWrongDomain: "sso_wrong_domain",
+  ssoSuspended: "sso_suspended",
+  /** next-auth's own: the provider could not be reached to start a sign-in. */
+  ssoStartFailed: "OAuthSignin",
+  /** next-auth's own: the provider's answer failed a check (state, PKCE, ID token signature, iss, aud, exp, nonce). */
+  ssoCallbackFailed: "OAuthCallback",
 } as const;
 
 export function rateLimitedCode(minutes: number): string {
@@ -29,6 +42,28 @@ export function signInErrorMessage(code: string | null | undefined): string | nu
       return "The platform could not be reached; try again in a moment";
     case SIGN_IN_ERROR.demoUnavailable:
       return "Demo sign-in is not available here";
+    case SIGN_IN_ERROR.ssoEmailInvalid:
+      return "Enter your work e-mail address";
+    case SIGN_IN_ERROR.ssoNoProvider:
+      return "No organization signs in with SSO for that e-mail domain";
+    case SIGN_IN_ERROR.ssoDomainAmbiguous:
+      return "More than one organization claims that e-mail domain for SSO, so it cannot sign in; ask your administrator";
+    case SIGN_IN_ERROR.ssoNotReady:
+      return "Your organization's SSO provider has no client secret yet; ask your administrator to finish setting it up";
+    case SIGN_IN_ERROR.ssoUnavailable:
+      return "Single sign-on is not available on this console";
+    case SIGN_IN_ERROR.ssoProviderGone:
+      return "That SSO provider no longer exists; sign in again";
+    case SIGN_IN_ERROR.ssoEmailUnverified:
+      return "Your identity provider has not verified your e-mail address, so it cannot sign you in here";
+    case SIGN_IN_ERROR.ssoWrongDomain:
+      return "Your identity provider answered with an e-mail address outside your organization's SSO domains";
+    case SIGN_IN_ERROR.ssoSuspended:
+      return "Your membership of this organization is suspended; ask your administrator";
+    case SIGN_IN_ERROR.ssoStartFailed:
+      return "The SSO provider could not be reached; try again in a moment";
+    case SIGN_IN_ERROR.ssoCallbackFailed:
+      return "The SSO provider's answer could not be verified; sign in again";
     case "SessionRequired":
       return "Sign in to continue";
     default:
@@ -39,7 +74,7 @@ export function signInErrorMessage(code: string | null | undefined): string | nu
 /** Why the user was sent to sign-in (?reason=). */
 export const SIGN_IN_REASONS = {
   expired: "Your session has expired; sign in again",
-  revoked: "Your API key was revoked or expired; sign in again",
+  revoked: "Your API key was revoked or expired, or your sign-in provider was removed; sign in again",
   "signed-out": "You have signed out",
   required: "Sign in to continue",
 } as const;

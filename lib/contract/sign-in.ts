@@ -12,3 +12,16 @@ export const apiKeySignInSchema = z.object({
 });
 
 export type ApiKeySignIn = z.infer<typeof apiKeySignInSchema>;
+
+/** The SSO form: the person's e-mail, whose domain picks the organization's provider. Browser-safe. */
+export const ssoSignInSchema = z.object({
+  email: z.string().trim().toLowerCase().max(254, "An e-mail address is at most 254 characters").pipe(z.email("Enter your work e-mail address")),
+});
+
+export type SsoSignIn = z.infer<typeof ssoSignInSchema>;
+
+/** The domain of an e-mail address, lower-case ("" without one). */
+export function emailDomainOf(email: string): string {
+  const at = email.lastIndexOf("@");
+  return at < 0 ? "" : email.slice(at + 1).trim().toLowerCase();
+}

@@ -91,11 +91,11 @@ export async function createOrganization(
   return org;
 }
 
-/** A new API key; the secret is returned here once and stored only encrypted. */
-export async function createApiKey(db: Database, masterKey: Buffer, userId: string, name = "") {
+/** A new API key (refused after `expiresAt` when given); the secret is returned here once and stored only encrypted. */
+export async function createApiKey(db: Database, masterKey: Buffer, userId: string, name = "", expiresAt: Date | null = null) {
   const accessKeyId = newAccessKeyId();
   const secretKey = newSecret();
-  await insertApiKey(db, { id: accessKeyId, userId, name, secretCiphertext: encrypt(masterKey, secretKey) });
+  await insertApiKey(db, { id: accessKeyId, userId, name, secretCiphertext: encrypt(masterKey, secretKey), expiresAt });
   return { accessKeyId, secretKey };
 }
 

@@ -119,6 +119,10 @@ const ALLOWED: Array<{ match: string | RegExp; why: string }> = [
   },
   { match: "DELETE /organizations/{org_id}/users/{user_id}: not in the upstream document", why: "removes a person from the organization (README: People)" },
   {
+    match: "PATCH /organizations/{organization_id}/sso/providers/{provider_id}: not in the upstream document",
+    why: "replaces an SSO provider's client id or write-only client secret, which the console's SSO sign-in needs (README: Single sign-on)",
+  },
+  {
     match: "GET /organizations/{org_id}/permissions: not in the upstream document",
     why: "the caller's effective permissions in the organization or on a project, so the console offers only what will succeed",
   },
@@ -136,6 +140,10 @@ const ALLOWED: Array<{ match: string | RegExp; why: string }> = [
   {
     match: "GET /iam/role-bindings: response 200 .role_bindings[].via_group_id: only ours",
     why: "marks a binding granted through a SCIM group mapping (optional; absent on direct bindings), which role-binding apply cannot delete",
+  },
+  {
+    match: /^(GET|POST|DELETE) \/organizations\/\{organization_id\}\/sso\/providers(\/\{provider_id\})?: response 200 (\.sso_providers\[\])?\.has_client_secret: only ours$/,
+    why: "whether a client secret is stored (the secret itself is write-only), so the console shows what sign-in still needs",
   },
   {
     match: /^GET \/organizations\/\{organization_id\}\/(billing|usage)\/options: response 200 \.project_names: only ours$/,
@@ -169,6 +177,12 @@ const ALLOWED: Array<{ match: string | RegExp; why: string }> = [
   {
     match: 'PATCH /organizations/{org_id}/scim/integrations/{integration_id}: body.status: enum [] upstream, ["active","inactive"] ours',
     why: "an integration is active or inactive; anything else is a 400 naming body.status rather than a stored typo",
+  },
+
+  // Request fields beyond the upstream's.
+  {
+    match: "POST /organizations/{organization_id}/sso/providers: body.client_secret: only ours",
+    why: "an optional, write-only client secret for the console's OpenID Connect sign-in; a request without it is the upstream's",
   },
 
   // Statuses beyond the upstream's.

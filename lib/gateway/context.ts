@@ -17,6 +17,8 @@ export interface GatewayDeps {
   trustedProxyHops: number;
   /** Shared with a remote console: its calls carry an HMAC under it (lib/gateway/origin.ts). */
   consoleChannelKey?: string;
+  /** SSO providers may have an issuer on the loopback (development and tests only). */
+  ssoLoopbackIssuers?: boolean;
 }
 
 export interface Caller {

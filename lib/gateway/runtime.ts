@@ -26,6 +26,7 @@ export interface GatewayOptions {
   maxBodyBytes?: number;
   requestTimeoutMs?: number;
   trustedProxyHops?: number;
+  ssoLoopbackIssuers?: boolean;
   /** Called once the store is open and migrated, before the demo organization is written. */
   onStoreOpen?: () => void;
 }
@@ -60,6 +61,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     requestTimeoutMs: options.requestTimeoutMs ?? config.STRATUS_REQUEST_TIMEOUT_SECONDS * 1000,
     trustedProxyHops: options.trustedProxyHops ?? config.STRATUS_TRUSTED_PROXY_HOPS,
     consoleChannelKey: config.STRATUS_CONSOLE_CHANNEL_KEY,
+    ssoLoopbackIssuers: options.ssoLoopbackIssuers ?? config.STRATUS_SSO_LOOPBACK_ISSUERS === "1",
   };
   return { app: createApp(deps), store, deps, close: () => store.close() };
 }

@@ -27,7 +27,8 @@ export default async function SignInPage({ searchParams }: { searchParams: Searc
     <div className="rounded-xl border border-slate-200 bg-white p-8 shadow-sm dark:border-slate-800 dark:bg-slate-900">
       <h1 className="text-2xl font-semibold tracking-tight">Sign in to Stratus</h1>
       <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
-        Use an API key of your user. The key stays on the console&apos;s server; your browser only holds a session.
+        Use your organization&apos;s single sign-on, or an API key of your user. Keys stay on the console&apos;s server; your browser only
+        holds a session.
       </p>
       <SignInForm
         callbackPath={callbackPath}

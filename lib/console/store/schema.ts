@@ -24,8 +24,17 @@ export const sessions = pgTable(
     expiresAt: ts("expires_at").notNull(),
     /** Set when the gateway refused the key: the row stays (without its secret) so the user learns why. */
     endedReason: text("ended_reason"),
+    /**
+     * The SSO provider that signed this session in; null for a key sign-in. Such a session signs with a
+     * key minted for it alone, deleted when the session ends, and ends when its provider is deleted.
+     */
+    ssoProviderId: text("sso_provider_id"),
   },
-  (t) => [index("console_sessions_expires_idx").on(t.expiresAt), index("console_sessions_last_seen_idx").on(t.lastSeenAt)],
+  (t) => [
+    index("console_sessions_expires_idx").on(t.expiresAt),
+    index("console_sessions_last_seen_idx").on(t.lastSeenAt),
+    index("console_sessions_sso_provider_idx").on(t.ssoProviderId),
+  ],
 );
 
 /** Failed sign-ins per client address, shared by every console replica. */

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { operationPath } from "@/lib/contract/operations";
 import { authorizationHeader, sign, TIMESTAMP_HEADER } from "@/lib/signing";
+import { createApiKey } from "../admin";
 import { buildUrl, createTestGateway, type TestGateway } from "../testing";
 import { pathAndQuery } from "./verify-signature";
 
@@ -149,6 +150,20 @@ describe("request signing at the gateway", () => {
     expect(doc.status).toBe(200);
     const body = (await doc.json()) as { paths: Record<string, unknown> };
     expect(Object.keys(body.paths)).toContain("/organizations/projects");
+  });
+});
+
+describe("keys that expire", () => {
+  it("signs until its expiry and is refused from then on, a cached lookup included", async () => {
+    const expiresAt = new Date(Date.now() + 1_500);
+    const credentials = await createApiKey(t.gateway.store.db, t.gateway.deps.masterKey, t.demo.member.user_id, "short-lived", expiresAt);
+    expect((await t.op("member", "listLocations", { credentials })).status).toBe(200);
+    expect((await t.op("member", "listLocations", { credentials })).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, expiresAt.getTime() - Date.now() + 50));
+    const res = await t.op("member", "listLocations", { credentials });
+    expect(res.status).toBe(401);
+    // The member's own key, without an expiry, is unaffected.
+    expect((await t.op("member", "listLocations")).status).toBe(200);
   });
 });
 

@@ -47,6 +47,7 @@ export function pathAndQuery(url: string): { path: string; query: string } {
 }
 
 type KeyLookup = (accessKeyId: string) => Promise<{ secret: string; key: Caller } | null>;
+type CachedKey = { secret: string; key: Caller; expiresAt: number | null };
 
 /** One lookup function per gateway, made on its first request, not one per request. */
 const lookups = new WeakMap<GatewayDeps, KeyLookup>();
@@ -56,12 +57,17 @@ function keyLookup(deps: GatewayDeps): KeyLookup {
   if (!lookup) {
     const { db, reads, masterKey } = deps;
     // Until the store changes (a revocation is a change), a key's lookup is answered from memory.
-    lookup = (accessKeyId) =>
-      reads.get(`key:${accessKeyId}`, async () => {
+    lookup = async (accessKeyId) => {
+      const found = await reads.get(`key:${accessKeyId}`, async (): Promise<CachedKey | null> => {
         const row = await findActiveApiKey(db, accessKeyId);
         if (!row) return null;
-        return { secret: decrypt(masterKey, row.secretCiphertext), key: { userId: row.userId, email: row.email, accessKeyId } };
+        const key = { userId: row.userId, email: row.email, accessKeyId };
+        return { secret: decrypt(masterKey, row.secretCiphertext), key, expiresAt: row.expiresAt?.getTime() ?? null };
       });
+      // Expiry is a moment, not a change to the store: checked at each use, the cached answer included.
+      if (!found || (found.expiresAt !== null && found.expiresAt <= Date.now())) return null;
+      return found;
+    };
     lookups.set(deps, lookup);
   }
   return lookup;

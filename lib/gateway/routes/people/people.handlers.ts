@@ -3,13 +3,10 @@ import { auditAs, mutate } from "../../audit";
 import { requireOrgMember, requirePermission, type Permission } from "../../authz";
 import { badRequest, conflict, notFound } from "../../errors";
 import { projectExistsIn } from "../../store/queries/iam";
-import { findPerson, invitePerson, orgRolesByIds, otherOwnerCount, peoplePage, removePerson, roleIdByName, toPerson } from "../../store/queries/people";
+import { BASELINE_ROLE, findPerson, invitePerson, orgRolesByIds, otherOwnerCount, peoplePage, removePerson, roleIdByName, toPerson } from "../../store/queries/people";
 import type { AppRouteHandler } from "../shared";
 import { decodePeopleToken, encodePeopleToken } from "./page-token";
 import type * as routes from "./people.routes";
-
-/** The role every member holds (as the seed and the admin commands grant it). */
-const BASELINE_ROLE = "Organization Member";
 
 export const listOrganizationPeople: AppRouteHandler<typeof routes.listOrganizationPeople> = async (c) => {
   const { org_id: orgId } = c.req.valid("param");

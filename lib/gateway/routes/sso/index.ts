@@ -8,5 +8,6 @@ export function registerSso(api: OpenAPIHono<AppEnv>): void {
   Object.values(routes).forEach(declare);
   api.openapi(routes.listSsoProviders, handlers.listSsoProviders);
   api.openapi(routes.createSsoProvider, handlers.createSsoProvider);
+  api.openapi(routes.updateSsoProvider, handlers.updateSsoProvider);
   api.openapi(routes.deleteSsoProvider, handlers.deleteSsoProvider);
 }

@@ -1,5 +1,7 @@
 import { auditAs, mutate } from "../../audit";
 import { requireOrgMember, requirePermission } from "../../authz";
+import { isLoopbackUrl } from "@/lib/contract/sso";
+import { encrypt } from "../../crypto";
 import { badRequest, notFound } from "../../errors";
 import {
   claimedEmailDomains,
@@ -9,6 +11,7 @@ import {
   listSsoProviders as listProviderRows,
   lockOrganization,
   toSsoProvider,
+  updateSsoProviderRow,
 } from "../../store/queries/sso";
 import type { AppRouteHandler } from "../shared";
 import type * as routes from "./sso.routes";
@@ -33,6 +36,8 @@ export const createSsoProvider: AppRouteHandler<typeof routes.createSsoProvider>
     targetNames: [body.issuer_uri],
   });
   await requirePermission(c.get("access"), orgId, "sso.manage");
+  const deps = c.get("deps");
+  if (isLoopbackUrl(body.issuer_uri) && !deps.ssoLoopbackIssuers) throw badRequest("body.issuer_uri", "must be an https URL with a host name");
   const domains = [...new Set(body.email_domains)];
   const row = await mutate(c, audit, async (tx, meta) => {
     // One provider per e-mail domain in an organization, so sign-in knows where to send a user;
@@ -44,7 +49,13 @@ export const createSsoProvider: AppRouteHandler<typeof routes.createSsoProvider>
       const domain = body.email_domains[index] ?? "";
       throw badRequest(`body.email_domains[${index}]`, `${domain} is already served by SSO provider ${claimed.get(domain)}`);
     }
-    const created = await insertSsoProvider(tx, { organizationId: orgId, clientId: body.client_id, issuerUri: body.issuer_uri, emailDomains: domains });
+    const created = await insertSsoProvider(tx, {
+      organizationId: orgId,
+      clientId: body.client_id,
+      clientSecretCiphertext: body.client_secret === undefined ? null : encrypt(deps.masterKey, body.client_secret),
+      issuerUri: body.issuer_uri,
+      emailDomains: domains,
+    });
     meta.targetIds = [created.id];
     return created;
   });
@@ -70,4 +81,30 @@ export const deleteSsoProvider: AppRouteHandler<typeof routes.deleteSsoProvider>
     return row;
   });
   return c.json(toSsoProvider(deleted), 200);
+};
+
+export const updateSsoProvider: AppRouteHandler<typeof routes.updateSsoProvider> = async (c) => {
+  const { organization_id: orgId, provider_id: providerId } = c.req.valid("param");
+  const body = c.req.valid("json");
+  const audit = auditAs(c, {
+    organizationId: orgId,
+    action: "Update",
+    actionDetail: body.client_secret === undefined ? "Update SSO Provider" : "Update SSO Provider Client Secret",
+    targetType: "SSOProvider",
+    targetIds: [providerId],
+  });
+  await requirePermission(c.get("access"), orgId, "sso.manage");
+  const deps = c.get("deps");
+  const existing = await findSsoProvider(deps.db, orgId, providerId);
+  if (!existing) throw providerNotFound();
+  audit.targetNames = [existing.issuerUri];
+  const updated = await mutate(c, audit, async (tx) => {
+    const row = await updateSsoProviderRow(tx, orgId, existing.id, {
+      ...(body.client_id === undefined ? {} : { clientId: body.client_id }),
+      ...(body.client_secret === undefined ? {} : { clientSecretCiphertext: encrypt(deps.masterKey, body.client_secret) }),
+    });
+    if (!row) throw providerNotFound();
+    return row;
+  });
+  return c.json(toSsoProvider(updated), 200);
 };

@@ -1,5 +1,12 @@
 import { createRoute } from "@hono/zod-openapi";
-import { createSsoProviderRequestSchema, listSsoProvidersResponseSchema, ssoOrgPathSchema, ssoProviderPathSchema, ssoProviderSchema } from "@/lib/contract/sso";
+import {
+  createSsoProviderRequestSchema,
+  listSsoProvidersResponseSchema,
+  ssoOrgPathSchema,
+  ssoProviderPathSchema,
+  ssoProviderSchema,
+  updateSsoProviderRequestSchema,
+} from "@/lib/contract/sso";
 import { errors, json, jsonBody, operation } from "../shared";
 
 const tags = ["SSO"];
@@ -20,6 +27,14 @@ export const createSsoProvider = createRoute({
   summary: "Create a new SSO provider for a specific org.",
   request: { params: ssoOrgPathSchema, body: jsonBody(createSsoProviderRequestSchema) },
   responses: { 200: json(ssoProviderSchema, "the created provider"), ...errors(400, 403, 404, 500) },
+});
+
+export const updateSsoProvider = createRoute({
+  ...operation("updateSSOProvider"),
+  tags,
+  summary: "Replace a provider's client id or client secret (the secret is write-only).",
+  request: { params: ssoProviderPathSchema, body: jsonBody(updateSsoProviderRequestSchema) },
+  responses: { 200: json(ssoProviderSchema, "the updated provider"), ...errors(400, 403, 404, 500) },
 });
 
 export const deleteSsoProvider = createRoute({

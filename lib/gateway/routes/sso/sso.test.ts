@@ -1,6 +1,7 @@
-import { asc, gt, max } from "drizzle-orm";
+import { asc, eq, gt, max } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditLog } from "../../store/schema";
+import { decrypt } from "../../crypto";
+import { auditLog, ssoProviders } from "../../store/schema";
 import { createTestGateway, opPath, type TestGateway } from "../../testing";
 
 let t: TestGateway;
@@ -18,6 +19,7 @@ interface Provider {
   issuer_uri: string;
   created_at: string;
   email_domains: string[];
+  has_client_secret: boolean;
 }
 interface ErrorBody {
   code: string;
@@ -50,6 +52,7 @@ describe("listing SSO providers", () => {
         issuer_uri: "https://acme.okta.example/oauth2/default",
         created_at: expect.stringMatching(/Z$/),
         email_domains: ["acme.example", "acme-ai.example"],
+        has_client_secret: false,
       },
     ]);
     expect((await list("member")).status).toBe(200);
@@ -78,6 +81,10 @@ describe("creating SSO providers", () => {
     ["an http issuer", { ...valid, issuer_uri: "http://idp.acme.example" }, "body.issuer_uri: must be an https URL"],
     ["an issuer that is not a URL", { ...valid, issuer_uri: "idp.acme.example" }, "body.issuer_uri"],
     ["an issuer with an IP address", { ...valid, issuer_uri: "https://10.0.0.1/" }, "body.issuer_uri"],
+    ["a loopback issuer (not allowed by this gateway)", { ...valid, issuer_uri: "http://127.0.0.1:9000" }, "body.issuer_uri: must be an https URL with a host name"],
+    ["an empty client_secret", { ...valid, client_secret: "" }, "body.client_secret: must not be empty"],
+    ["a client_secret with a space", { ...valid, client_secret: "a b" }, "body.client_secret"],
+    ["a numeric client_secret", { ...valid, client_secret: 7 }, "body.client_secret: must be a string"],
     ["an issuer with a fragment", { ...valid, issuer_uri: "https://idp.acme.example/#x" }, "body.issuer_uri: must not hold credentials, a query or a fragment"],
     ["an empty issuer", { ...valid, issuer_uri: "" }, "body.issuer_uri"],
     ["no issuer", { client_id: "x", email_domains: ["acme.example"] }, "body.issuer_uri: is required"],
@@ -144,5 +151,66 @@ describe("deleting SSO providers", () => {
     const theirs = (await t.opJson<{ sso_providers: Provider[] }>("outsider", "listSSOProviders", { params: { organization_id: globex } })).body.sso_providers[0]!;
     expect((await t.opJson("owner", "deleteSSOProvider", { params: { organization_id: t.demo.organization_id, provider_id: theirs.id } })).status).toBe(404);
     expect((await t.opJson<{ sso_providers: Provider[] }>("outsider", "listSSOProviders", { params: { organization_id: globex } })).body.sso_providers).toHaveLength(1);
+  });
+});
+
+/** The stored secret, as the console will read it back. */
+async function storedSecret(providerId: string): Promise<string | null> {
+  const [row] = await t.gateway.store.db.select().from(ssoProviders).where(eq(ssoProviders.id, providerId));
+  return row?.clientSecretCiphertext ? decrypt(t.gateway.deps.masterKey, row.clientSecretCiphertext) : null;
+}
+
+describe("the client secret", () => {
+  const secret = "s3cr3t-from-the-provider_0123456789";
+
+  it("is stored encrypted at creation and never answered", async () => {
+    const res = await create({ ...valid, client_secret: secret, email_domains: ["secret.acme.example"] });
+    expect(res.status).toBe(200);
+    expect(res.body.has_client_secret).toBe(true);
+    expect(JSON.stringify(res.body)).not.toContain(secret);
+    expect(JSON.stringify((await list()).body)).not.toContain(secret);
+    const [row] = await t.gateway.store.db.select().from(ssoProviders).where(eq(ssoProviders.id, res.body.id));
+    expect(row?.clientSecretCiphertext).not.toContain(secret);
+    expect(await storedSecret(res.body.id)).toBe(secret);
+  });
+
+  it("is replaced through updateSSOProvider, audited without the secret; the client id too", async () => {
+    const created = (await create({ ...valid, email_domains: ["rotate.acme.example"] })).body;
+    expect(created.has_client_secret).toBe(false);
+    const params = { organization_id: t.demo.organization_id, provider_id: created.id };
+    const { result: res, entries } = await audited(() => t.opJson<Provider>("owner", "updateSSOProvider", { params, body: { client_secret: secret } }));
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ ...created, has_client_secret: true });
+    expect(await storedSecret(created.id)).toBe(secret);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ action: "Update", result: "OK", targetType: "SSOProvider", targetIds: [created.id], targetNames: [valid.issuer_uri] });
+    expect(JSON.stringify(entries)).not.toContain(secret);
+
+    const renamed = await t.opJson<Provider>("owner", "updateSSOProvider", { params, body: { client_id: "0oa-rotated", client_secret: "second-secret" } });
+    expect(renamed.body).toMatchObject({ client_id: "0oa-rotated", has_client_secret: true });
+    expect(await storedSecret(created.id)).toBe("second-secret");
+  });
+
+  it.each([
+    ["an empty body", {}, "body: must hold client_id or client_secret"],
+    ["an empty secret", { client_secret: "" }, "body.client_secret: must not be empty"],
+    ["a blank client id", { client_id: "  " }, "body.client_id"],
+  ])("answers 400 to an update with %s, naming the field", async (_name, body, message) => {
+    const provider = (await list()).body.sso_providers[0]!;
+    const res = await t.opJson<ErrorBody>("owner", "updateSSOProvider", { params: { organization_id: t.demo.organization_id, provider_id: provider.id }, body });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toContain(message);
+  });
+
+  it("refuses the member (403), and answers 404 for a provider of another organization", async () => {
+    const provider = (await list()).body.sso_providers[0]!;
+    const params = { organization_id: t.demo.organization_id, provider_id: provider.id };
+    expect((await t.opJson("member", "updateSSOProvider", { params, body: { client_secret: "x" } })).status).toBe(403);
+    expect(await storedSecret(provider.id)).toBeNull();
+    const globex = (await t.opJson<{ items: Array<{ id: string }> }>("outsider", "getOrganizations")).body.items[0]!.id;
+    const theirs = (await t.opJson<{ sso_providers: Provider[] }>("outsider", "listSSOProviders", { params: { organization_id: globex } })).body.sso_providers[0]!;
+    const res = await t.opJson("owner", "updateSSOProvider", { params: { organization_id: t.demo.organization_id, provider_id: theirs.id }, body: { client_secret: "x" } });
+    expect(res.status).toBe(404);
+    expect(await storedSecret(theirs.id)).toBeNull();
   });
 });

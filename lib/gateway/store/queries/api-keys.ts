@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull } from "drizzle-orm";
 import type { Database } from "../client";
 import { apiKeys, users } from "../schema";
 
@@ -7,19 +7,27 @@ export interface ActiveApiKey {
   secretCiphertext: string;
   userId: string;
   email: string;
+  /** After this the key is refused; null never. */
+  expiresAt: Date | null;
 }
 
-/** A key that is not revoked, with its owner; undefined for an unknown or revoked key. */
+/**
+ * A key that is not revoked, with its owner and expiry; undefined for an unknown or revoked key.
+ * An expired key is found: its user compares expiresAt with the time of use (answers are cached).
+ */
 export async function findActiveApiKey(db: Database, accessKeyId: string): Promise<ActiveApiKey | undefined> {
   const [row] = await db
-    .select({ secretCiphertext: apiKeys.secretCiphertext, userId: users.id, email: users.email })
+    .select({ secretCiphertext: apiKeys.secretCiphertext, userId: users.id, email: users.email, expiresAt: apiKeys.expiresAt })
     .from(apiKeys)
     .innerJoin(users, eq(users.id, apiKeys.userId))
     .where(and(eq(apiKeys.id, accessKeyId), isNull(apiKeys.revokedAt)));
   return row;
 }
 
-export async function insertApiKey(db: Database, params: { id: string; userId: string; name: string; secretCiphertext: string }): Promise<void> {
+export async function insertApiKey(
+  db: Database,
+  params: { id: string; userId: string; name: string; secretCiphertext: string; expiresAt?: Date | null },
+): Promise<void> {
   await db.insert(apiKeys).values(params);
 }
 
@@ -41,4 +49,10 @@ export async function markApiKeyRevoked(db: Database, params: { accessKeyId: str
     .where(and(eq(apiKeys.id, params.accessKeyId), isNull(apiKeys.revokedAt)))
     .returning({ id: apiKeys.id });
   return rows.length > 0;
+}
+
+/** Deletes keys outright (keys minted for a console session leave nothing behind when it ends). */
+export async function deleteApiKeys(db: Database, accessKeyIds: string[]): Promise<void> {
+  if (accessKeyIds.length === 0) return;
+  await db.delete(apiKeys).where(inArray(apiKeys.id, accessKeyIds));
 }

@@ -4,6 +4,9 @@ import type { Person } from "@/lib/contract/people";
 import type { Database } from "../client";
 import { memberships, roleBindings, roles, users } from "../schema";
 
+/** The role every person of an organization holds there from the day they join. */
+export const BASELINE_ROLE = "Organization Member";
+
 export interface PeopleFilter {
   status?: "active" | "suspended";
   /** Name or e-mail contains this, case-insensitively. */
@@ -132,12 +135,13 @@ export async function roleIdByName(db: Database, orgId: string, name: string): P
 
 /**
  * Invites a person: the account (made if new; a name given fills an empty one), the membership
- * (source "invite") and org-scope bindings of the given roles, in the caller's transaction.
- * Answers null when the account is already a person of this organization.
+ * (source "invite", or "sso" for a person a first SSO sign-in brings) and org-scope bindings of
+ * the given roles, in the caller's transaction. Answers null when the account is already a person
+ * of this organization.
  */
 export async function invitePerson(
   tx: Database,
-  input: { organizationId: string; email: string; name?: string; roleIds: string[] },
+  input: { organizationId: string; email: string; name?: string; roleIds: string[]; source?: "invite" | "sso" },
 ): Promise<Row | null> {
   const email = input.email.toLowerCase();
   let user = await findUserByEmail(tx, email);
@@ -149,7 +153,7 @@ export async function invitePerson(
   }
   const joined = await tx
     .insert(memberships)
-    .values({ organizationId: input.organizationId, userId: user.id, relation: "member", source: "invite" })
+    .values({ organizationId: input.organizationId, userId: user.id, relation: "member", source: input.source ?? "invite" })
     .onConflictDoNothing()
     .returning({ userId: memberships.userId });
   if (joined.length === 0) return null;

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, eq } from "drizzle-orm";
+import { and, arrayContains, asc, eq } from "drizzle-orm";
 import type { SsoProvider } from "@/lib/contract/sso";
 import type { Database } from "../client";
 import { organizations, ssoProviders } from "../schema";
@@ -16,6 +16,7 @@ export function toSsoProvider(row: SsoProviderRow): SsoProvider {
     issuer_uri: row.issuerUri,
     created_at: row.createdAt.toISOString(),
     email_domains: row.emailDomains,
+    has_client_secret: row.clientSecretCiphertext !== null,
   };
 }
 
@@ -52,7 +53,7 @@ export async function claimedEmailDomains(tx: Database, orgId: string): Promise<
 
 export async function insertSsoProvider(
   tx: Database,
-  p: { organizationId: string; clientId: string; issuerUri: string; emailDomains: string[] },
+  p: { organizationId: string; clientId: string; clientSecretCiphertext: string | null; issuerUri: string; emailDomains: string[] },
 ): Promise<SsoProviderRow> {
   const [created] = await tx.insert(ssoProviders).values({ id: randomUUID(), ...p }).returning();
   if (!created) throw new Error("provider insert returned nothing");
@@ -66,4 +67,35 @@ export async function deleteSsoProviderRow(tx: Database, orgId: string, provider
     .where(and(eq(ssoProviders.organizationId, orgId), eq(ssoProviders.id, providerId)))
     .returning();
   return row;
+}
+
+/** Replaces the client id and/or the (encrypted) client secret; undefined when the provider is not there. */
+export async function updateSsoProviderRow(
+  tx: Database,
+  orgId: string,
+  providerId: string,
+  p: { clientId?: string; clientSecretCiphertext?: string },
+): Promise<SsoProviderRow | undefined> {
+  const [row] = await tx
+    .update(ssoProviders)
+    .set(p)
+    .where(and(eq(ssoProviders.organizationId, orgId), eq(ssoProviders.id, providerId)))
+    .returning();
+  return row;
+}
+
+/** A provider by its id alone, whichever organization it serves: a sign-in names only the provider. */
+export async function findSsoProviderById(db: Database, providerId: string): Promise<SsoProviderRow | undefined> {
+  if (!PROVIDER_ID.test(providerId)) return undefined;
+  const [row] = await db.select().from(ssoProviders).where(eq(ssoProviders.id, providerId));
+  return row;
+}
+
+/** Every provider, in any organization, serving this (lower-case) e-mail domain. */
+export async function ssoProvidersForDomain(db: Database, domain: string): Promise<SsoProviderRow[]> {
+  return db
+    .select()
+    .from(ssoProviders)
+    .where(arrayContains(ssoProviders.emailDomains, [domain]))
+    .orderBy(asc(ssoProviders.createdAt), asc(ssoProviders.id));
 }

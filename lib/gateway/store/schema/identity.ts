@@ -92,6 +92,8 @@ export const apiKeys = pgTable(
     secretCiphertext: text("secret_ciphertext").notNull(),
     createdAt: ts("created_at").notNull().defaultNow(),
     revokedAt: ts("revoked_at"),
+    /** Refused from this moment on; null never expires. Keys the console mints for an SSO session end with it. */
+    expiresAt: ts("expires_at"),
   },
   (t) => [index("api_keys_user_idx").on(t.userId), index("api_keys_active_idx").on(t.id).where(sql`revoked_at is null`)],
 );

@@ -112,6 +112,8 @@ export const ssoProviders = pgTable(
       .notNull()
       .references(() => organizations.id, { onDelete: "cascade" }),
     clientId: text("client_id").notNull(),
+    /** The client secret, AES-256-GCM under the master key (the console needs it back); write-only through the API. */
+    clientSecretCiphertext: text("client_secret_ciphertext"),
     issuerUri: text("issuer_uri").notNull(),
     /** Lower-case domain names whose users sign in through this provider. */
     emailDomains: text("email_domains").array().notNull(),

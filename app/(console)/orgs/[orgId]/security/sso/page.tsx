@@ -1,6 +1,7 @@
 import { dehydrate, HydrationBoundary, type QueryKey } from "@tanstack/react-query";
 import type { Metadata } from "next";
 import { SsoProvidersView } from "@/components/security/sso-providers";
+import { consoleOrigin } from "@/lib/console/origin";
 import { requireConsoleSession } from "@/lib/console/session";
 import { cloudJson } from "@/lib/console/gateway-client";
 import { orgQueries } from "@/lib/query/organizations";
@@ -17,7 +18,7 @@ export default async function SsoPage({ params }: { params: Promise<{ orgId: str
   await Promise.all(queries.map((q) => queryClient.prefetchQuery({ queryKey: q.queryKey, queryFn: () => cloudJson(session, q.path) })));
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
-      <SsoProvidersView orgId={orgId} />
+      <SsoProvidersView orgId={orgId} consoleOrigin={await consoleOrigin()} />
     </HydrationBoundary>
   );
 }

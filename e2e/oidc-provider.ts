@@ -1,0 +1,153 @@
+import { createPrivateKey, createSign, generateKeyPairSync, randomBytes, type JsonWebKey } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import Provider, { type Configuration, type KoaContextWithOIDC } from "oidc-provider";
+
+/**
+ * A real OpenID Connect provider (the `oidc-provider` package) on a free loopback port, for the
+ * SSO tests: the end-to-end specs (started by e2e/global-setup.ts) and the console's Vitest tests.
+ * Its login page (the package's development interactions) takes any password; the login name
+ * picks one of the accounts below. Consent is granted as the person signs in, as an identity
+ * provider does for an application its admin approved.
+ */
+
+export interface TestAccount {
+  email: string;
+  email_verified: boolean;
+  name: string;
+}
+
+/** The accounts, by login name (also their `sub`). The SSO provider a test creates serves the domain sso.example. */
+export const TEST_ACCOUNTS = {
+  "ada@sso.example": { email: "ada@sso.example", email_verified: true, name: "Ada Lovelace" },
+  "grace@sso.example": { email: "grace@sso.example", email_verified: true, name: "Grace Hopper" },
+  "unverified@sso.example": { email: "unverified@sso.example", email_verified: false, name: "Una Verified" },
+  "eve@elsewhere.example": { email: "eve@elsewhere.example", email_verified: true, name: "Eve Elsewhere" },
+} satisfies Record<string, TestAccount>;
+
+export const TEST_SSO_DOMAIN = "sso.example";
+
+export interface TestOidcProvider {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** Rewrites the next ID tokens the token endpoint answers with (null: as issued). */
+  tamperIdTokens(change: ((idToken: string) => string) | null): void;
+  /** An ID token as issued, re-signed with the provider's own key after `change` (a forgery only a key holder could make). */
+  resign(idToken: string, change: (payload: Record<string, unknown>) => Record<string, unknown>): string;
+  close(): Promise<void>;
+}
+
+const b64url = (value: Buffer | string) => Buffer.from(value).toString("base64url");
+
+/**
+ * Starts the provider. It accepts every redirect URI under `callbackBase` (the console's
+ * `<origin>/api/auth/callback/`), since a provider's id, and so its callback, exists only once a
+ * test has created it; a real provider is given the one URI the console's SSO page shows.
+ */
+export async function startTestOidcProvider(options: { callbackBase: string; clientId?: string }): Promise<TestOidcProvider> {
+  const clientId = options.clientId ?? "stratus-console";
+  const clientSecret = randomBytes(24).toString("base64url");
+  const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+  const jwk = { ...(privateKey.export({ format: "jwk" }) as JsonWebKey), kid: "test-key-1", alg: "RS256", use: "sig" };
+  const signingKey = createPrivateKey({ key: jwk, format: "jwk" });
+
+  let tamper: ((idToken: string) => string) | null = null;
+  let handle: ((req: IncomingMessage, res: ServerResponse) => void) | null = null;
+  const server = createServer((req, res) => {
+    if (!handle) {
+      res.statusCode = 503;
+      res.end();
+      return;
+    }
+    if (tamper && req.method === "POST" && req.url?.startsWith("/token")) rewriteTokenResponse(res, tamper);
+    handle(req, res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  const accounts: Record<string, TestAccount> = TEST_ACCOUNTS;
+  const configuration: Configuration = {
+    clients: [
+      {
+        client_id: clientId,
+        client_secret: clientSecret,
+        redirect_uris: [`${options.callbackBase}registered-after-creation`],
+        grant_types: ["authorization_code"],
+        response_types: ["code"],
+        token_endpoint_auth_method: "client_secret_basic",
+      },
+    ],
+    jwks: { keys: [jwk as never] },
+    // Its session cookie is SameSite=None by default, which a browser drops without Secure (this provider is http).
+    cookies: { keys: [randomBytes(16).toString("hex")], long: { httpOnly: true, sameSite: "lax" } },
+    claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name"] },
+    features: { devInteractions: { enabled: true } },
+    pkce: { required: () => true, methods: ["S256"] },
+    findAccount: (_ctx, id) => {
+      const account = accounts[id];
+      return account ? { accountId: id, claims: () => ({ sub: id, ...account }) } : undefined;
+    },
+    // Consent is granted at once (as for an application the provider's admin approved).
+    loadExistingGrant: async (ctx: KoaContextWithOIDC) => {
+      const accountId = ctx.oidc.session?.accountId;
+      const client = ctx.oidc.client;
+      if (!accountId || !client) return undefined;
+      const grantId = ctx.oidc.result?.consent?.grantId ?? ctx.oidc.session?.grantIdFor(client.clientId);
+      if (grantId) {
+        const existing = await ctx.oidc.provider.Grant.find(grantId);
+        if (existing) return existing;
+      }
+      const grant = new ctx.oidc.provider.Grant({ clientId: client.clientId, accountId });
+      grant.addOIDCScope("openid email profile");
+      grant.addOIDCClaims(["email", "email_verified", "name"]);
+      await grant.save();
+      return grant;
+    },
+  };
+  const provider = new Provider(issuer, configuration);
+  const exact = provider.Client.prototype.redirectUriAllowed;
+  provider.Client.prototype.redirectUriAllowed = function redirectUriAllowed(this: InstanceType<typeof provider.Client>, value: string) {
+    return value.startsWith(options.callbackBase) || exact.call(this, value);
+  };
+  // A failure inside the provider is a failure of the test's set-up: say what it was.
+  provider.on("server_error", (_ctx: unknown, error: Error) => process.stderr.write(`test OpenID provider: ${error.stack ?? error.message}\n`));
+  handle = provider.callback();
+
+  return {
+    issuer,
+    clientId,
+    clientSecret,
+    tamperIdTokens(change) {
+      tamper = change;
+    },
+    resign(idToken, change) {
+      const [header, payload] = idToken.split(".");
+      const claims = change(JSON.parse(Buffer.from(payload ?? "", "base64url").toString("utf8")) as Record<string, unknown>);
+      const signingInput = `${header}.${b64url(JSON.stringify(claims))}`;
+      const signature = createSign("RSA-SHA256").update(signingInput).sign(signingKey);
+      return `${signingInput}.${b64url(signature)}`;
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}
+
+/** Lets the token endpoint's JSON answer be rewritten before it goes out (its headers are not sent yet when Koa ends it). */
+function rewriteTokenResponse(res: ServerResponse, tamper: (idToken: string) => string): void {
+  const end = res.end.bind(res) as (chunk?: unknown, ...rest: unknown[]) => ServerResponse;
+  res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+    if (typeof chunk === "string" || Buffer.isBuffer(chunk)) {
+      const body = JSON.parse(chunk.toString()) as { id_token?: string };
+      if (body.id_token) {
+        const text = JSON.stringify({ ...body, id_token: tamper(body.id_token) });
+        res.setHeader("content-length", Buffer.byteLength(text));
+        return end(text, ...rest);
+      }
+    }
+    return end(chunk, ...rest);
+  }) as typeof res.end;
+}

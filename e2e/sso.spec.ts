@@ -1,0 +1,150 @@
+import { readFileSync } from "node:fs";
+import type { Page } from "@playwright/test";
+import { operationPath } from "@/lib/contract/operations";
+import { signedHeaders } from "@/lib/signing";
+import { expect, openWith, SERVER_LOG, test } from "./fixtures";
+import { TEST_SSO_DOMAIN } from "./oidc-provider";
+import { leaksOf, recordResponses } from "./secret-forms";
+import { mintedSessionKey } from "./store-snapshot";
+
+/**
+ * Single sign-on against a real OpenID provider (oidc-provider, started by e2e/global-setup.ts on
+ * loopback): the owner adds it on the SSO page, people sign in with it from a fresh browser. The
+ * ID token checks themselves (signature, iss, aud, exp, nonce, state) are in lib/console/sso.test.ts,
+ * which tampers with the provider's answers.
+ */
+
+const idp = () => {
+  const issuer = process.env.E2E_OIDC_ISSUER;
+  if (!issuer) throw new Error("the test OpenID provider is not running (e2e/global-setup.ts)");
+  return { issuer, clientId: process.env.E2E_OIDC_CLIENT_ID ?? "", clientSecret: process.env.E2E_OIDC_CLIENT_SECRET ?? "" };
+};
+
+test.describe.configure({ mode: "serial" });
+// The test provider's own login page asks for a web font and a favicon it cannot have here (no internet, no icon):
+// the browser logs both on that page, which is the provider's (its /interaction/ path), not the console's.
+test.use({ allowedConsoleErrors: [/^console error on http:\/\/127\.0\.0\.1:\d+\/interaction\/[\w-]+: Failed to load resource/] });
+
+/** Signs in with SSO from the sign-in page of a fresh browser: the e-mail, then the provider's own login page. */
+async function ssoSignIn(page: Page, email: string, login = email): Promise<void> {
+  await page.goto("/sign-in");
+  await page.getByLabel("Work e-mail").fill(email);
+  await page.getByRole("button", { name: "Sign in with SSO" }).click();
+  // The provider's development login page: any password; the login name picks the account.
+  await expect(page).toHaveURL(new RegExp(`^${idp().issuer}/interaction/`));
+  await page.locator('input[name="login"]').fill(login);
+  await page.locator('input[name="password"]').fill("any password");
+  await page.getByRole("button", { name: "Sign-in" }).click();
+}
+
+/** A signed call straight to the gateway with the given key: 200 while the key works, 401 once it is gone. */
+async function gatewayStatus(page: Page, baseURL: string, credentials: { accessKeyId: string; secretKey: string }): Promise<number> {
+  const url = `${baseURL}${operationPath("listLocations")}`;
+  // Distinct timestamps: the gateway refuses a signature it has already seen.
+  await new Promise((resolve) => setTimeout(resolve, 1_100));
+  const res = await page.request.get(url, { headers: signedHeaders(credentials, { method: "GET", url }) });
+  return res.status();
+}
+
+let providerId = "";
+
+test("the owner adds an SSO provider with its client secret and sees the redirect URI to register", async ({ ownerPage: page, demo, baseURL }) => {
+  const { issuer, clientId, clientSecret } = idp();
+  await page.goto(`/orgs/${demo.organization_id}/security/sso`);
+  const form = page.getByRole("dialog", { name: "Add an SSO provider" });
+  await openWith(page.getByRole("button", { name: "Add provider" }), form);
+  await form.getByLabel("Issuer URI").fill(issuer);
+  await form.getByLabel("Client ID").fill(clientId);
+  await form.getByLabel("Client secret").fill(clientSecret);
+  await form.getByLabel("Email domains").fill(TEST_SSO_DOMAIN);
+  await form.getByLabel("Email domains").press("Enter");
+  await form.getByRole("button", { name: "Add provider" }).click();
+  await expect(form).toBeHidden();
+
+  const row = page.getByRole("table", { name: "SSO providers" }).getByRole("row").filter({ hasText: issuer });
+  await expect(row).toContainText("Set");
+  const redirect = await row.locator("code").filter({ hasText: "/api/auth/callback/" }).textContent();
+  expect(redirect).toMatch(new RegExp(`^${baseURL}/api/auth/callback/[0-9a-f-]{36}$`));
+  providerId = redirect!.split("/").pop()!;
+  // Write-only: the secret is on no page.
+  expect(await page.content()).not.toContain(clientSecret);
+});
+
+test("a new person signs in with SSO, lands in the console and is a person of the organization (source SSO)", async ({ page, context, ownerPage, demo, baseURL }) => {
+  // `page` is a fresh browser (no session): the person's own.
+  expect(providerId, "the provider of the first test").not.toBe("");
+  const { seen, settled } = recordResponses(page);
+  await ssoSignIn(page, "ada@sso.example");
+  await expect(page).toHaveURL(new RegExp(`/orgs/${demo.organization_id}$`));
+  await expect(page.getByRole("button", { name: "Account menu for ada@sso.example" })).toBeVisible();
+
+  // The minted key works, as the person's, and never reached the browser (nor the server's log).
+  const minted = await mintedSessionKey("ada@sso.example");
+  expect(await gatewayStatus(page, baseURL!, minted)).toBe(200);
+  await page.goto(`/orgs/${demo.organization_id}/projects`);
+  await page.waitForLoadState("networkidle");
+  await page.goto("/api/auth/session");
+  await settled();
+  seen.push({ where: "cookies", text: JSON.stringify(await context.cookies()) });
+  expect(seen.some((s) => s.text.includes("ada@sso.example")), "the recorder sees what the browser got").toBe(true);
+  expect(leaksOf("the minted secret", minted.secretKey, seen)).toEqual([]);
+  expect(seen.some((s) => s.text.includes(minted.accessKeyId))).toBe(false);
+  expect(leaksOf("the minted secret", minted.secretKey, [{ where: "the server's log", text: readFileSync(SERVER_LOG, "utf8") }])).toEqual([]);
+
+  // In People, with the baseline role only, brought by SSO.
+  await ownerPage.goto(`/orgs/${demo.organization_id}/people`);
+  const row = ownerPage.getByRole("table", { name: "People" }).getByRole("row").filter({ hasText: "ada@sso.example" });
+  await expect(row).toContainText("SSO");
+  await expect(row).toContainText("Ada Lovelace");
+
+  // Signing out deletes the minted key: a signed call with it is refused.
+  const signOut = page.getByRole("menuitem", { name: "Sign out" });
+  await page.goto(`/orgs/${demo.organization_id}`);
+  await expect(async () => {
+    if (!(await signOut.isVisible())) await page.getByRole("button", { name: "Account menu for ada@sso.example" }).click();
+    await expect(signOut).toBeVisible({ timeout: 1_000 });
+  }).toPass();
+  await signOut.click();
+  await expect(page).toHaveURL(/\/sign-in\?reason=signed-out/);
+  expect(await gatewayStatus(page, baseURL!, minted)).toBe(401);
+});
+
+test.describe("refusals", () => {
+  test("an e-mail the provider has not verified", async ({ page }) => {
+    await ssoSignIn(page, "unverified@sso.example");
+    await expect(page).toHaveURL(/\/sign-in\?error=sso_email_unverified/);
+    await expect(page.getByText("Your identity provider has not verified your e-mail address, so it cannot sign you in here")).toBeVisible();
+  });
+
+  test("a domain no organization signs in with", async ({ page }) => {
+    await page.goto("/sign-in");
+    await page.getByLabel("Work e-mail").fill("eve@elsewhere.example");
+    await page.getByRole("button", { name: "Sign in with SSO" }).click();
+    await expect(page.getByText("No organization signs in with SSO for that e-mail domain")).toBeVisible();
+    await expect(page).toHaveURL(/\/sign-in$/);
+  });
+
+  test("an address outside the provider's domains, as the provider answers it", async ({ page }) => {
+    await ssoSignIn(page, "grace@sso.example", "eve@elsewhere.example");
+    await expect(page).toHaveURL(/\/sign-in\?error=sso_wrong_domain/);
+    await expect(page.getByText("outside your organization's SSO domains")).toBeVisible();
+  });
+});
+
+test("deleting the provider ends the sessions it signed in", async ({ page, ownerPage, demo, baseURL }) => {
+  await ssoSignIn(page, "grace@sso.example");
+  await expect(page).toHaveURL(new RegExp(`/orgs/${demo.organization_id}$`));
+  const minted = await mintedSessionKey("grace@sso.example");
+
+  const { issuer } = idp();
+  await ownerPage.goto(`/orgs/${demo.organization_id}/security/sso`);
+  await ownerPage.getByRole("button", { name: `Delete SSO provider ${issuer}` }).click();
+  const confirm = ownerPage.getByRole("dialog", { name: "Delete this SSO provider?" });
+  await confirm.getByLabel(`Type ${new URL(issuer).host} to confirm`).fill(new URL(issuer).host);
+  await confirm.getByRole("button", { name: "Delete provider" }).click();
+  await expect(confirm).toBeHidden();
+
+  await page.goto(`/orgs/${demo.organization_id}/projects`);
+  await expect(page).toHaveURL(/\/sign-in\?reason=revoked/);
+  expect(await gatewayStatus(page, baseURL!, minted)).toBe(401);
+});

@@ -1,0 +1,388 @@
+import { and, eq } from "drizzle-orm";
+import type { NextAuthOptions } from "next-auth";
+import NextAuth from "next-auth/next";
+import { NextRequest } from "next/server";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startTestOidcProvider, TEST_SSO_DOMAIN, type TestOidcProvider } from "@/e2e/oidc-provider";
+import { SIGN_IN_ERROR } from "@/lib/contract/sign-in-messages";
+import { createConsoleTestbed, type ConsoleTestbed } from "@/lib/console/testing";
+import { apiKeys, auditLog, memberships, roleBindings, roles, users } from "@/lib/gateway/store/schema";
+import { getAuthOptions } from "./auth-options";
+import { sessionCookieName } from "./cookies";
+import { sessionStateFromCookies } from "./session";
+import { loadSsoProvider, signInWithSso } from "./sso";
+import { ssoAuthOptions, startSsoSignIn, type NextAuthCall } from "./sso-auth";
+import { vaultKey, vaultLimits } from "./config";
+import { sessions } from "./store/schema";
+import { deleteVaultSession, purgeExpiredSessions, sessionCredentials } from "./vault";
+
+/**
+ * SSO sign-in end to end on the server side: a real OpenID provider (oidc-provider) on loopback,
+ * next-auth's own handler with the options the console builds per request, and the console's
+ * store. The ID token checks are next-auth's (openid-client's); these tests tamper with what the
+ * provider's token endpoint answers and see the console refuse it.
+ */
+
+const CONSOLE = "http://console.test";
+let bed: ConsoleTestbed;
+let idp: TestOidcProvider;
+let providerId: string;
+let orgId: string;
+
+beforeAll(async () => {
+  bed = await createConsoleTestbed({ STRATUS_SSO_LOOPBACK_ISSUERS: "1", NEXTAUTH_URL: CONSOLE });
+  orgId = bed.t.demo.organization_id;
+  idp = await startTestOidcProvider({ callbackBase: `${CONSOLE}/api/auth/callback/` });
+  const created = await bed.t.opJson<{ id: string }>("owner", "createSSOProvider", {
+    params: { organization_id: orgId },
+    body: { issuer_uri: idp.issuer, client_id: idp.clientId, client_secret: idp.clientSecret, email_domains: [TEST_SSO_DOMAIN] },
+  });
+  expect(created.status).toBe(200);
+  providerId = created.body.id;
+});
+afterAll(async () => {
+  await idp?.close();
+  await bed?.close();
+});
+beforeEach(() => idp.tamperIdTokens(null));
+
+// ------------------------------------------------------------------ a browser, as next-auth sees it
+
+/** The console's cookies in one browser. */
+class Browser {
+  readonly console = new Map<string, string>();
+  readonly idp = new Map<string, string>();
+
+  cookieHeader(jar: Map<string, string>): string {
+    return [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
+  }
+
+  /** next-auth's handler (its Pages adapter, which reads the request it is given rather than next/headers). */
+  async nextAuth(nextauth: string[], options: NextAuthOptions, init: { method?: string; query?: Record<string, string>; body?: Record<string, string> } = {}) {
+    const answer: { status: number; redirect?: string; body?: unknown; headers: Map<string, string | string[]> } = { status: 200, headers: new Map() };
+    const req = {
+      method: init.method ?? "GET",
+      query: { ...init.query, nextauth },
+      body: init.body,
+      cookies: Object.fromEntries(this.console),
+      headers: { host: "console.test", cookie: this.cookieHeader(this.console) },
+    };
+    const res = {
+      status(code: number) {
+        answer.status = code;
+        return res;
+      },
+      getHeader: (name: string) => answer.headers.get(name.toLowerCase()),
+      setHeader(name: string, value: string | string[]) {
+        answer.headers.set(name.toLowerCase(), value);
+        if (name.toLowerCase() === "location") answer.redirect = String(value);
+        return res;
+      },
+      end: () => res,
+      json(body: unknown) {
+        answer.body = body;
+        if (body && typeof body === "object" && "url" in body) answer.redirect = String(body.url);
+        return res;
+      },
+      send(body: unknown) {
+        answer.body = body;
+        return res;
+      },
+    };
+    await NextAuth(req as never, res as never, options);
+    const cookies = answer.headers.get("set-cookie") ?? [];
+    for (const line of Array.isArray(cookies) ? cookies : [cookies]) {
+      const [pair, ...attributes] = line.split(";").map((part) => part.trim());
+      const at = pair!.indexOf("=");
+      const name = pair!.slice(0, at);
+      const expired = attributes.some((a) => /^max-age=0$/i.test(a) || (/^expires=/i.test(a) && new Date(a.slice(8)).getTime() < Date.now()));
+      if (expired) this.console.delete(name);
+      else this.console.set(name, decodeURIComponent(pair!.slice(at + 1)));
+    }
+    return answer;
+  }
+
+  /** The sign-in page's SSO form: CSRF token, then POST /api/auth/signin/sso; the URL it is sent to. */
+  async startSso(email: string): Promise<string> {
+    const csrf = await this.nextAuth(["csrf"], getAuthOptions());
+    const { csrfToken } = csrf.body as { csrfToken: string };
+    const body = new URLSearchParams({ email, csrfToken, callbackUrl: `${CONSOLE}/orgs`, json: "true" });
+    const request = new NextRequest(`${CONSOLE}/api/auth/signin/sso`, { method: "POST", body, headers: { "content-type": "application/x-www-form-urlencoded" } });
+    const run: NextAuthCall = async (forwarded, nextauth, options) => {
+      const form = Object.fromEntries(new URLSearchParams(await forwarded.text()));
+      const res = await this.nextAuth(nextauth, options, { method: "POST", query: Object.fromEntries(forwarded.nextUrl.searchParams), body: form });
+      return Response.json({ url: res.redirect });
+    };
+    const res = await startSsoSignIn(request, { host: "console.test" }, run);
+    return ((await res.json()) as { url: string }).url;
+  }
+
+  /** At the provider: its login page for `login`, any password; answers the console callback URL it redirects to. */
+  async signInAtProvider(authorizationUrl: string, login: string): Promise<URL> {
+    let url = authorizationUrl;
+    let form: URLSearchParams | undefined;
+    for (let hop = 0; hop < 10; hop++) {
+      if (url.startsWith(CONSOLE)) return new URL(url);
+      const res = await fetch(url, {
+        method: form ? "POST" : "GET",
+        body: form,
+        headers: { cookie: this.cookieHeader(this.idp), ...(form ? { "content-type": "application/x-www-form-urlencoded" } : {}) },
+        redirect: "manual",
+      });
+      for (const line of res.headers.getSetCookie()) {
+        const [pair] = line.split(";");
+        const at = pair!.indexOf("=");
+        this.idp.set(pair!.slice(0, at), pair!.slice(at + 1));
+      }
+      form = undefined;
+      const location = res.headers.get("location");
+      if (location) {
+        url = new URL(location, url).toString();
+        continue;
+      }
+      const html = await res.text();
+      if (res.status !== 200 || !html.includes('name="login"')) throw new Error(`unexpected answer from the provider: ${res.status} ${html.replace(/<style>[^]*?<\/style>/, "").slice(0, 1500)}`);
+      const action = /action="([^"]+)"/.exec(html)?.[1];
+      form = new URLSearchParams({ prompt: "login", login, password: "any" });
+      url = new URL(action!, url).toString();
+    }
+    throw new Error("too many redirects at the provider");
+  }
+
+  /** The provider's redirect back: next-auth's callback for the provider; answers where it sends the browser. */
+  async callback(callbackUrl: URL): Promise<string> {
+    const id = callbackUrl.pathname.split("/").pop()!;
+    const options = await ssoAuthOptions(id, { host: "console.test", cookie: this.cookieHeader(this.console) });
+    if (!options) throw new Error("no options for the provider");
+    const res = await this.nextAuth(["callback", id], options, { query: Object.fromEntries(callbackUrl.searchParams) });
+    return res.redirect ?? "";
+  }
+
+  session() {
+    const jar = this.console;
+    return sessionStateFromCookies({ get: (name) => (jar.has(name) ? { value: jar.get(name)! } : undefined) });
+  }
+
+  async signIn(typed: string, login = typed): Promise<string> {
+    return this.callback(await this.signInAtProvider(await this.startSso(typed), login));
+  }
+}
+
+async function personRow(email: string) {
+  const [row] = await bed.t.gateway.store.db
+    .select({ userId: users.id, status: memberships.status, source: memberships.source, relation: memberships.relation, name: users.name })
+    .from(users)
+    .innerJoin(memberships, and(eq(memberships.userId, users.id), eq(memberships.organizationId, orgId)))
+    .where(eq(users.email, email));
+  return row;
+}
+
+async function activeSession(browser: Browser) {
+  const state = await browser.session();
+  if (state.status !== "active") throw new Error(`no active session: ${state.status}`);
+  return state.session;
+}
+
+// ------------------------------------------------------------------ the tests
+
+describe("choosing the provider from the e-mail", () => {
+  it("sends the person to the organization's provider with PKCE, state and nonce, and the e-mail as login hint", async () => {
+    const url = new URL(await new Browser().startSso("Ada@SSO.example"));
+    expect(url.origin).toBe(idp.issuer);
+    expect(Object.fromEntries(url.searchParams)).toMatchObject({
+      client_id: idp.clientId,
+      response_type: "code",
+      scope: "openid email profile",
+      redirect_uri: `${CONSOLE}/api/auth/callback/${providerId}`,
+      code_challenge_method: "S256",
+      login_hint: "ada@sso.example",
+    });
+    for (const p of ["code_challenge", "state", "nonce"]) expect(url.searchParams.get(p), p).toBeTruthy();
+  });
+
+  it.each([
+    ["not an e-mail", "ada", SIGN_IN_ERROR.ssoEmailInvalid],
+    ["a domain no organization claims", "eve@elsewhere.example", SIGN_IN_ERROR.ssoNoProvider],
+  ])("refuses %s with a message code", async (_name, email, code) => {
+    expect(await new Browser().startSso(email)).toBe(`/sign-in?error=${code}`);
+  });
+
+  it("refuses a domain that providers of two organizations claim", async () => {
+    const globex = (await bed.t.opJson<{ items: Array<{ id: string }> }>("outsider", "getOrganizations")).body.items[0]!.id;
+    const body = { issuer_uri: "https://idp.shared.example", client_id: "c", client_secret: "s", email_domains: ["shared.example"] };
+    expect((await bed.t.op("owner", "createSSOProvider", { params: { organization_id: orgId }, body })).status).toBe(200);
+    expect((await bed.t.op("outsider", "createSSOProvider", { params: { organization_id: globex }, body })).status).toBe(200);
+    expect(await new Browser().startSso("someone@shared.example")).toBe(`/sign-in?error=${SIGN_IN_ERROR.ssoDomainAmbiguous}`);
+  });
+
+  it("refuses a provider without a client secret", async () => {
+    const body = { issuer_uri: "https://idp.nosecret.example", client_id: "c", email_domains: ["nosecret.example"] };
+    expect((await bed.t.op("owner", "createSSOProvider", { params: { organization_id: orgId }, body })).status).toBe(200);
+    expect(await new Browser().startSso("someone@nosecret.example")).toBe(`/sign-in?error=${SIGN_IN_ERROR.ssoNotReady}`);
+  });
+});
+
+describe("a first sign-in", () => {
+  it("creates the person just in time (source sso, the baseline role only) and opens a session with a key minted for it", async () => {
+    expect(await personRow("ada@sso.example")).toBeUndefined();
+    const browser = new Browser();
+    expect(await browser.signIn("ada@sso.example")).toBe(`${CONSOLE}/orgs`);
+
+    const person = await personRow("ada@sso.example");
+    expect(person).toMatchObject({ status: "active", source: "sso", relation: "member", name: "Ada Lovelace" });
+    const granted = await bed.t.gateway.store.db
+      .select({ role: roles.roleName, scope: roleBindings.scopeType })
+      .from(roleBindings)
+      .innerJoin(roles, eq(roles.id, roleBindings.roleId))
+      .where(and(eq(roleBindings.userId, person!.userId), eq(roleBindings.organizationId, orgId)));
+    expect(granted).toEqual([{ role: "Organization Member", scope: "org" }]);
+    const audit = await bed.t.gateway.store.db.select().from(auditLog).where(eq(auditLog.actorId, person!.userId));
+    expect(audit.map((e) => [e.action, e.actionDetail, e.targetNames])).toEqual([["Create", "Create Person (first SSO sign-in)", ["ada@sso.example"]]]);
+
+    const session = await activeSession(browser);
+    expect(session).toMatchObject({ userId: person!.userId, email: "ada@sso.example", ssoProviderId: providerId });
+    const credentials = (await sessionCredentials(bed.db, vaultKey(), session))!;
+    const [key] = await bed.t.gateway.store.db.select().from(apiKeys).where(eq(apiKeys.id, credentials.accessKeyId));
+    expect(key?.userId).toBe(person!.userId);
+    // The key ends with the session's absolute lifetime (12 hours by default).
+    expect(Math.abs(key!.expiresAt!.getTime() - (Date.now() + 12 * 3_600_000))).toBeLessThan(60_000);
+    expect((await bed.t.op("owner", "listLocations", { credentials })).status).toBe(200);
+
+    // Signing out deletes the minted key: it signs nothing any more.
+    await deleteVaultSession(bed.db, session.sessionId);
+    expect(await bed.t.gateway.store.db.select().from(apiKeys).where(eq(apiKeys.id, credentials.accessKeyId))).toEqual([]);
+    expect((await bed.t.op("owner", "listLocations", { credentials })).status).toBe(401);
+    expect((await browser.session()).status).not.toBe("active");
+  });
+
+  it("signs the same person in again without creating anything", async () => {
+    const before = await personRow("ada@sso.example");
+    const browser = new Browser();
+    expect(await browser.signIn("ada@sso.example")).toBe(`${CONSOLE}/orgs`);
+    expect(await personRow("ada@sso.example")).toEqual(before);
+    expect((await activeSession(browser)).userId).toBe(before!.userId);
+  });
+
+  it("joins a person once when two first sign-ins of theirs arrive together", async () => {
+    const provider = (await loadSsoProvider(providerId))!;
+    const claims = { sub: "x", email: "twice@sso.example", email_verified: true };
+    const both = await Promise.all([signInWithSso(provider, claims, "203.0.113.7"), signInWithSso(provider, claims, "203.0.113.7")]);
+    expect(both[0].userId).toBe(both[1].userId);
+    expect(both[0].sessionId).not.toBe(both[1].sessionId);
+    expect((await personRow("twice@sso.example"))?.source).toBe("sso");
+  });
+
+  it("refuses an e-mail the provider has not verified, and creates no one", async () => {
+    expect(await new Browser().signIn("unverified@sso.example")).toBe(`/sign-in?error=${SIGN_IN_ERROR.ssoEmailUnverified}`);
+    expect(await personRow("unverified@sso.example")).toBeUndefined();
+  });
+
+  it("refuses an e-mail outside the provider's domains (the person signed in at the provider as someone else)", async () => {
+    expect(await new Browser().signIn("grace@sso.example", "eve@elsewhere.example")).toBe(`/sign-in?error=${SIGN_IN_ERROR.ssoWrongDomain}`);
+    expect(await personRow("eve@elsewhere.example")).toBeUndefined();
+  });
+
+  it.each([
+    [{ email_verified: false, xms_edov: true }, false],
+    [{ email_verified: "false" }, false],
+    [{}, false],
+    [{ xms_edov: false }, false],
+    [{ xms_edov: true }, true],
+    [{ xms_edov: "1" }, true],
+    [{ email_verified: "true" }, true],
+  ])("takes the e-mail as verified from %j: %s (Entra ID's xms_edov only without email_verified)", async (claims, accepted) => {
+    const provider = (await loadSsoProvider(providerId))!;
+    const signIn = signInWithSso(provider, { sub: "x", email: "linus@sso.example", name: "Linus", ...claims }, "203.0.113.7");
+    if (accepted) await expect(signIn).resolves.toMatchObject({ email: "linus@sso.example" });
+    else await expect(signIn).rejects.toMatchObject({ code: SIGN_IN_ERROR.ssoEmailUnverified });
+  });
+
+  it("ends an idle or expired session's key when sessions are swept, though nobody uses the session again", async () => {
+    const provider = (await loadSsoProvider(providerId))!;
+    const longAgo = new Date(Date.now() - 13 * 3_600_000);
+    const { sessionId } = await signInWithSso(provider, { sub: "x", email: "ada@sso.example", email_verified: true }, "203.0.113.7", longAgo);
+    const [row] = await bed.db.select().from(sessions).where(eq(sessions.id, sessionId));
+    const credentials = { accessKeyId: row!.accessKeyId, secretKey: "unused" };
+    expect(await bed.t.gateway.store.db.select().from(apiKeys).where(eq(apiKeys.id, credentials.accessKeyId))).toHaveLength(1);
+    await purgeExpiredSessions(bed.db, vaultLimits());
+    expect(await bed.db.select().from(sessions).where(eq(sessions.id, sessionId))).toEqual([]);
+    expect(await bed.t.gateway.store.db.select().from(apiKeys).where(eq(apiKeys.id, credentials.accessKeyId))).toEqual([]);
+  });
+
+  it("refuses a suspended person", async () => {
+    const browser = new Browser();
+    expect(await browser.signIn("grace@sso.example")).toBe(`${CONSOLE}/orgs`);
+    const grace = (await personRow("grace@sso.example"))!;
+    await bed.t.gateway.store.db
+      .update(memberships)
+      .set({ status: "suspended", updatedAt: new Date() })
+      .where(and(eq(memberships.userId, grace.userId), eq(memberships.organizationId, orgId)));
+    try {
+      expect(await new Browser().signIn("grace@sso.example")).toBe(`/sign-in?error=${SIGN_IN_ERROR.ssoSuspended}`);
+    } finally {
+      await bed.t.gateway.store.db.update(memberships).set({ status: "active" }).where(and(eq(memberships.userId, grace.userId), eq(memberships.organizationId, orgId)));
+    }
+  });
+});
+
+describe("the provider's ID token is verified", () => {
+  const flipSignature = (token: string) => {
+    const [h, p, s] = token.split(".");
+    const sig = Buffer.from(s!, "base64url");
+    sig[0] = sig[0]! ^ 0xff;
+    return `${h}.${p}.${sig.toString("base64url")}`;
+  };
+
+  it.each([
+    ["a broken signature", (t: string) => flipSignature(t)],
+    ["another nonce (signed with the provider's key)", (t: string) => idp.resign(t, (c) => ({ ...c, nonce: "someone-elses-nonce" }))],
+    ["another audience", (t: string) => idp.resign(t, (c) => ({ ...c, aud: "another-client" }))],
+    ["another issuer", (t: string) => idp.resign(t, (c) => ({ ...c, iss: "https://evil.example" }))],
+    ["an expired token", (t: string) => idp.resign(t, (c) => ({ ...c, iat: Math.floor(Date.now() / 1000) - 7200, exp: Math.floor(Date.now() / 1000) - 3600 }))],
+    ["no signature (alg none)", (t: string) => `${Buffer.from(JSON.stringify({ alg: "none" })).toString("base64url")}.${t.split(".")[1]}.`],
+  ])("refuses %s, and opens no session", async (_name, tamper) => {
+    idp.tamperIdTokens(tamper);
+    const browser = new Browser();
+    const landed = await browser.signIn("grace@sso.example");
+    expect(landed).toBe(`${CONSOLE}/api/auth/error?error=${SIGN_IN_ERROR.ssoCallbackFailed}`);
+    expect((await browser.session()).status).toBe("none");
+  });
+
+  it("accepts the same token untouched (the tampering above is what fails)", async () => {
+    idp.tamperIdTokens((t) => idp.resign(t, (c) => c));
+    expect(await new Browser().signIn("grace@sso.example")).toBe(`${CONSOLE}/orgs`);
+  });
+
+  it("refuses a callback whose state is not the one this browser started with", async () => {
+    const victim = new Browser();
+    const attacker = new Browser();
+    await victim.startSso("grace@sso.example");
+    const callback = await attacker.signInAtProvider(await attacker.startSso("grace@sso.example"), "grace@sso.example");
+    // The attacker's code and state, delivered to the victim's browser (login CSRF).
+    const options = (await ssoAuthOptions(providerId, { host: "console.test" }))!;
+    const res = await victim.nextAuth(["callback", providerId], options, { query: Object.fromEntries(callback.searchParams) });
+    expect(res.redirect).toBe(`${CONSOLE}/api/auth/error?error=${SIGN_IN_ERROR.ssoCallbackFailed}`);
+    expect((await victim.session()).status).toBe("none");
+  });
+});
+
+describe("deleting the provider", () => {
+  it("ends the sessions it signed in and deletes their keys", async () => {
+    const browser = new Browser();
+    expect(await browser.signIn("grace@sso.example")).toBe(`${CONSOLE}/orgs`);
+    const session = await activeSession(browser);
+    const credentials = (await sessionCredentials(bed.db, vaultKey(), session))!;
+    expect((await bed.t.op("owner", "listLocations", { credentials })).status).toBe(200);
+
+    expect((await bed.t.op("owner", "deleteSSOProvider", { params: { organization_id: orgId, provider_id: providerId } })).status).toBe(200);
+    expect(await browser.session()).toEqual({ status: "revoked" });
+    expect((await bed.t.op("owner", "listLocations", { credentials })).status).toBe(401);
+    // A sign-in through it, or its callback, is refused now.
+    expect(await ssoAuthOptions(providerId, {})).toBeNull();
+    expect(await new Browser().startSso("grace@sso.example")).toBe(`/sign-in?error=${SIGN_IN_ERROR.ssoNoProvider}`);
+  });
+});
+
+it("the session cookie is the one the console reads", () => {
+  expect(sessionCookieName()).toBe("next-auth.session-token");
+});

@@ -1,0 +1,170 @@
+import "server-only";
+import { emailDomainOf, ssoSignInSchema } from "@/lib/contract/sign-in";
+import { SIGN_IN_ERROR } from "@/lib/contract/sign-in-messages";
+import { decrypt } from "@/lib/gateway/crypto";
+import { embeddedGateway } from "@/lib/gateway/runtime";
+import type { Database } from "@/lib/gateway/store/client";
+import { insertAuditEntry } from "@/lib/gateway/store/queries/audit-logs";
+import { BASELINE_ROLE, findPerson, findUserByEmail, invitePerson, roleIdByName } from "@/lib/gateway/store/queries/people";
+import { findSsoProviderById, ssoProvidersForDomain, type SsoProviderRow } from "@/lib/gateway/store/queries/sso";
+import { gatewayIsEmbedded, vaultKey, vaultLimits } from "./config";
+import { mintSessionKey, revokeMintedKeys } from "./minted-keys";
+import { SignInError } from "./sign-in";
+import { consoleDb } from "./store/client";
+import { createVaultSession, sessionEnd } from "./vault";
+
+/**
+ * Single sign-on: which provider an e-mail signs in with, the provider's settings for next-auth,
+ * and what happens once next-auth has verified the provider's ID token (the person, just in time;
+ * a key minted for the session; the vault session). Needs the embedded gateway's store.
+ */
+
+export interface SsoProviderConfig {
+  id: string;
+  organizationId: string;
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  emailDomains: string[];
+}
+
+/** Claims of the verified ID token, completed from the provider's userinfo answer. */
+export interface SsoClaims {
+  sub?: unknown;
+  email?: unknown;
+  email_verified?: unknown;
+  /** Microsoft Entra ID's optional claim "e-mail domain owner verified": Entra ID sends no email_verified. */
+  xms_edov?: unknown;
+  name?: unknown;
+}
+
+const isTrue = (value: unknown) => value === true || value === "true" || value === 1 || value === "1";
+
+/** The provider vouches for the address: email_verified, or (only without it) Entra ID's xms_edov. */
+function emailVerified(claims: SsoClaims): boolean {
+  return claims.email_verified === undefined ? isTrue(claims.xms_edov) : isTrue(claims.email_verified);
+}
+
+async function gateway() {
+  if (!gatewayIsEmbedded()) throw new SignInError(SIGN_IN_ERROR.ssoUnavailable);
+  return embeddedGateway();
+}
+
+/** One organization per domain: providers of two organizations claiming it make sign-in refuse it. */
+function servingOrganization(rows: SsoProviderRow[]): SsoProviderRow {
+  const [first] = rows;
+  if (!first) throw new SignInError(SIGN_IN_ERROR.ssoNoProvider);
+  if (rows.some((row) => row.organizationId !== first.organizationId)) throw new SignInError(SIGN_IN_ERROR.ssoDomainAmbiguous);
+  return first;
+}
+
+/** The provider the typed e-mail's domain signs in with; throws SignInError. */
+export async function ssoProviderForEmail(email: unknown): Promise<{ providerId: string; email: string }> {
+  const parsed = ssoSignInSchema.safeParse({ email });
+  if (!parsed.success) throw new SignInError(SIGN_IN_ERROR.ssoEmailInvalid);
+  const { store } = await gateway();
+  const provider = servingOrganization(await ssoProvidersForDomain(store.db, emailDomainOf(parsed.data.email)));
+  if (!provider.clientSecretCiphertext) throw new SignInError(SIGN_IN_ERROR.ssoNotReady);
+  return { providerId: provider.id, email: parsed.data.email };
+}
+
+/** A provider's settings with its client secret decrypted, for next-auth; null when it is gone or has no secret. */
+export async function loadSsoProvider(providerId: string): Promise<SsoProviderConfig | null> {
+  const { store, deps } = await gateway();
+  const row = await findSsoProviderById(store.db, providerId);
+  if (!row?.clientSecretCiphertext) return null;
+  return {
+    id: row.id,
+    organizationId: row.organizationId,
+    issuer: row.issuerUri,
+    clientId: row.clientId,
+    clientSecret: decrypt(deps.masterKey, row.clientSecretCiphertext),
+    emailDomains: row.emailDomains,
+  };
+}
+
+/** Whether the provider still exists (read through the gateway's read cache: free while nothing changes). */
+export async function ssoProviderExists(providerId: string): Promise<boolean> {
+  const { store, deps } = await gateway();
+  return deps.reads.get(`sso-provider:${providerId}`, async () => (await findSsoProviderById(store.db, providerId)) !== undefined);
+}
+
+/**
+ * The person the verified claims name, in the provider's organization: found, or joined now with
+ * the baseline role only (source "sso"), audited in the same transaction.
+ */
+async function personFor(provider: SsoProviderConfig, email: string, name: string, clientIp: string): Promise<{ userId: string; status: string }> {
+  const { store } = await gateway();
+  return store.db.transaction(async (txRaw) => {
+    const tx = txRaw as unknown as Database;
+    const account = await findUserByEmail(tx, email);
+    const existing = account ? await findPerson(tx, provider.organizationId, account.id) : undefined;
+    if (existing) return { userId: existing.id, status: existing.status };
+    const baseline = await roleIdByName(tx, provider.organizationId, BASELINE_ROLE);
+    const startTime = new Date();
+    const made = await invitePerson(tx, { organizationId: provider.organizationId, email, name: name || undefined, roleIds: baseline ? [baseline] : [], source: "sso" });
+    if (!made) {
+      // Joined meanwhile by a sign-in of theirs in another tab (it committed first): that person it is.
+      const joined = await findUserByEmail(tx, email);
+      const person = joined ? await findPerson(tx, provider.organizationId, joined.id) : undefined;
+      if (!person) throw new Error("the person could not be joined");
+      return { userId: person.id, status: person.status };
+    }
+    await insertAuditEntry(tx, {
+      organizationId: provider.organizationId,
+      projectId: null,
+      projectName: null,
+      action: "Create",
+      actionDetail: "Create Person (first SSO sign-in)",
+      actorId: made.id,
+      actorEmail: email,
+      actorType: "user",
+      clientIp,
+      startTime,
+      endTime: new Date(),
+      result: "OK",
+      errorMessage: "",
+      surface: "console",
+      locations: [],
+      targetIds: [made.id],
+      targetNames: [email],
+      targetType: "User",
+    });
+    return { userId: made.id, status: made.status };
+  });
+}
+
+/**
+ * After next-auth verified the provider's answer (state, PKCE, the ID token's signature, iss, aud,
+ * exp and nonce): checks the e-mail, finds or creates the person, mints a key for this session
+ * alone (expiring with the session) and opens the vault session. Throws SignInError.
+ */
+export async function signInWithSso(
+  provider: SsoProviderConfig,
+  claims: SsoClaims,
+  clientIp: string,
+  now = new Date(),
+): Promise<{ sessionId: string; userId: string; email: string }> {
+  const email = typeof claims.email === "string" ? claims.email.trim().toLowerCase() : "";
+  // Only an address the provider vouches for: anyone can type any address into their own profile.
+  if (!email || !emailVerified(claims)) throw new SignInError(SIGN_IN_ERROR.ssoEmailUnverified);
+  const domain = emailDomainOf(email);
+  if (!provider.emailDomains.includes(domain)) throw new SignInError(SIGN_IN_ERROR.ssoWrongDomain);
+  const { store } = await gateway();
+  servingOrganization(await ssoProvidersForDomain(store.db, domain));
+
+  const name = typeof claims.name === "string" ? claims.name.trim().slice(0, 200) : "";
+  const person = await personFor(provider, email, name, clientIp);
+  if (person.status !== "active") throw new SignInError(SIGN_IN_ERROR.ssoSuspended);
+
+  const limits = vaultLimits();
+  const credentials = await mintSessionKey(person.userId, sessionEnd(limits, now));
+  try {
+    const identity = { userId: person.userId, email };
+    const sessionId = await createVaultSession(await consoleDb(), vaultKey(), { ...identity, ...credentials, ssoProviderId: provider.id }, limits, now);
+    return { sessionId, ...identity };
+  } catch (error) {
+    await revokeMintedKeys([credentials.accessKeyId]);
+    throw error;
+  }
+}
