@@ -146,8 +146,15 @@ export async function invitePerson(
   const email = input.email.toLowerCase();
   let user = await findUserByEmail(tx, email);
   if (!user) {
-    const [made] = await tx.insert(users).values({ id: randomUUID(), email, name: input.name ?? "" }).returning({ id: users.id, email: users.email, name: users.name });
-    user = made!;
+    const [made] = await tx
+      .insert(users)
+      .values({ id: randomUUID(), email, name: input.name ?? "" })
+      .onConflictDoNothing()
+      .returning({ id: users.id, email: users.email, name: users.name });
+    // None made: a concurrent invitation or first sign-in of the same address committed it first
+    // (the insert waited for it); read committed, the next statement sees that account.
+    user = made ?? (await findUserByEmail(tx, email));
+    if (!user) throw new Error("the account was neither made nor found");
   } else if (input.name && user.name === "") {
     await tx.update(users).set({ name: input.name }).where(eq(users.id, user.id));
   }
