@@ -86,6 +86,7 @@ export const operations = {
   listOrganizationPeople: { method: "get", path: "/organizations/{org_id}/users" },
   inviteOrganizationPerson: { method: "post", path: "/organizations/{org_id}/users" },
   removeOrganizationPerson: { method: "delete", path: "/organizations/{org_id}/users/{user_id}" },
+  updateOrganizationPerson: { method: "patch", path: "/organizations/{org_id}/users/{user_id}" },
   getCallerPermissions: { method: "get", path: "/organizations/{org_id}/permissions" },
 } as const satisfies Record<string, OperationSpec>;
 

@@ -38,8 +38,14 @@ export const personSchema = z
     created_at: z.string(),
     /** Their last authenticated call, RFC 3339; "" when never (or not shown to the caller). */
     last_active_at: z.string(),
+    /** In the console, this person signs in only through the organization's SSO (never with an API key). */
+    sso_required: z.boolean(),
   })
   .meta({ id: "OrganizationPerson" });
+
+export const updatePersonRequestSchema = z
+  .object({ sso_required: z.boolean({ message: "must be true or false" }) })
+  .meta({ id: "UpdateOrganizationPersonRequest" });
 
 export const listPeopleResponseSchema = z
   .object({ items: z.array(personSchema), next_page_token: z.string(), prev_page_token: z.string() })

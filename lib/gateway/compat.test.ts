@@ -118,6 +118,7 @@ const ALLOWED: Array<{ match: string | RegExp; why: string }> = [
     why: "the organization's people: listed, invited (README: People)",
   },
   { match: "DELETE /organizations/{org_id}/users/{user_id}: not in the upstream document", why: "removes a person from the organization (README: People)" },
+  { match: "PATCH /organizations/{org_id}/users/{user_id}: not in the upstream document", why: "requires a person to sign in through SSO in the console, or lifts it (README: People)" },
   {
     match: "PATCH /organizations/{organization_id}/sso/providers/{provider_id}: not in the upstream document",
     why: "replaces an SSO provider's client id or write-only client secret, which the console's SSO sign-in needs (README: Single sign-on)",

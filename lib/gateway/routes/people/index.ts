@@ -9,5 +9,6 @@ export function registerPeople(api: OpenAPIHono<AppEnv>): void {
   api.openapi(routes.listOrganizationPeople, handlers.listOrganizationPeople);
   api.openapi(routes.inviteOrganizationPerson, handlers.inviteOrganizationPerson);
   api.openapi(routes.removeOrganizationPerson, handlers.removeOrganizationPerson);
+  api.openapi(routes.updateOrganizationPerson, handlers.updateOrganizationPerson);
   api.openapi(routes.getCallerPermissions, handlers.getCallerPermissions);
 }

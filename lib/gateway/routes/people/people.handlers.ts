@@ -3,7 +3,7 @@ import { auditAs, mutate } from "../../audit";
 import { requireOrgMember, requirePermission, type Permission } from "../../authz";
 import { badRequest, conflict, notFound } from "../../errors";
 import { projectExistsIn } from "../../store/queries/iam";
-import { BASELINE_ROLE, findPerson, invitePerson, orgRolesByIds, otherOwnerCount, peoplePage, removePerson, roleIdByName, toPerson } from "../../store/queries/people";
+import { BASELINE_ROLE, findPerson, invitePerson, orgRolesByIds, otherOwnerCount, peoplePage, removePerson, roleIdByName, setSsoRequired, toPerson } from "../../store/queries/people";
 import type { AppRouteHandler } from "../shared";
 import { decodePeopleToken, encodePeopleToken } from "./page-token";
 import type * as routes from "./people.routes";
@@ -79,6 +79,27 @@ export const removeOrganizationPerson: AppRouteHandler<typeof routes.removeOrgan
     await removePerson(tx, orgId, userId);
   });
   return c.body(null, 204);
+};
+
+export const updateOrganizationPerson: AppRouteHandler<typeof routes.updateOrganizationPerson> = async (c) => {
+  const { org_id: orgId, user_id: userId } = c.req.valid("param");
+  const body = c.req.valid("json");
+  const audit = auditAs(c, {
+    organizationId: orgId,
+    action: "Update",
+    actionDetail: body.sso_required ? "Require SSO sign-in" : "Allow API key sign-in",
+    targetType: "User",
+    targetIds: [userId],
+  });
+  await requirePermission(c.get("access"), orgId, "iam.write");
+  const person = await mutate(c, audit, async (tx, meta) => {
+    if (!(await setSsoRequired(tx, orgId, userId, body.sso_required))) throw notFound(`user ${userId} is not a person of this organization`);
+    const found = await findPerson(tx, orgId, userId);
+    meta.targetNames = found ? [found.email] : [];
+    return found;
+  });
+  if (!person) throw notFound(`user ${userId} is not a person of this organization`);
+  return c.json(toPerson(person), 200);
 };
 
 export const getCallerPermissions: AppRouteHandler<typeof routes.getCallerPermissions> = async (c) => {

@@ -8,6 +8,7 @@ import {
   orgPeoplePathSchema,
   orgPersonPathSchema,
   personSchema,
+  updatePersonRequestSchema,
 } from "@/lib/contract/people";
 import { errors, json, jsonBody, operation } from "../shared";
 
@@ -43,6 +44,15 @@ export const removeOrganizationPerson = createRoute({
   description: "Their role bindings in the organization go with them; the account stays. The last owner cannot be removed (400).",
   request: { params: orgPersonPathSchema },
   responses: { 204: { description: "Empty Response" }, ...errors(400, 401, 403, 404, 500) },
+});
+
+export const updateOrganizationPerson = createRoute({
+  ...operation("updateOrganizationPerson"),
+  tags,
+  summary: "Change how a person of the organization may sign in (needs iam.write).",
+  description: "`sso_required: true`: in the console the person signs in only through the organization's SSO provider, never with an API key.",
+  request: { params: orgPersonPathSchema, body: jsonBody(updatePersonRequestSchema) },
+  responses: { 200: json(personSchema, "the person"), ...errors(400, 401, 403, 404, 500) },
 });
 
 export const getCallerPermissions = createRoute({

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { desc, eq } from "drizzle-orm";
 import type { CallerPermissions, ListPeopleResponse, Person } from "@/lib/contract/people";
+import { auditLog } from "../../store/schema";
 import { createTestGateway, opPath, type TestGateway } from "../../testing";
 
 let t: TestGateway;
@@ -168,6 +170,32 @@ describe("POST and DELETE /organizations/{org_id}/users", () => {
     expect(res.status).toBe(400);
     expect(res.body.message).toMatch(/last owner/);
     expect((await people("owner", { q: "owner@" })).body.items).toHaveLength(1);
+  });
+});
+
+describe("PATCH /organizations/{org_id}/users/{user_id}", () => {
+  const path = (userId: string) => opPath("updateOrganizationPerson", { org_id: org, user_id: userId });
+
+  it("requires SSO sign-in of a person and lifts it, shown in the list and audited", async () => {
+    const on = await t.json<Person>("owner", "PATCH", path(t.demo.member.user_id), { body: { sso_required: true } });
+    expect(on.status).toBe(200);
+    expect(on.body).toMatchObject({ id: t.demo.member.user_id, sso_required: true });
+    expect((await people("owner", { q: "member@" })).body.items[0]?.sso_required).toBe(true);
+    const [entry] = await t.gateway.store.db.select().from(auditLog).where(eq(auditLog.organizationId, org)).orderBy(desc(auditLog.seq)).limit(1);
+    expect(entry).toMatchObject({ actionDetail: "Require SSO sign-in", targetIds: [t.demo.member.user_id], targetNames: [t.demo.member.email], result: "OK" });
+    const off = await t.json<Person>("owner", "PATCH", path(t.demo.member.user_id), { body: { sso_required: false } });
+    expect(off.body.sso_required).toBe(false);
+  });
+
+  it("refuses bad input with a 400 naming the field, strangers with a 404, and callers without iam.write with a 403", async () => {
+    const bad = await t.json<{ message: string }>("owner", "PATCH", path(t.demo.member.user_id), { body: { sso_required: "yes" } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toMatch(/sso_required/);
+    expect((await t.call("owner", "PATCH", path(t.demo.outsider.user_id), { body: { sso_required: true } })).status).toBe(404);
+    for (const who of ["member", "auditor"] as const) {
+      expect((await t.call(who, "PATCH", path(t.demo.member.user_id), { body: { sso_required: true } })).status).toBe(403);
+    }
+    expect((await people("owner", { q: "member@" })).body.items[0]?.sso_required).toBe(false);
   });
 });
 

@@ -38,9 +38,10 @@ const columns = {
   relation: memberships.relation,
   createdAt: memberships.createdAt,
   lastActiveAt: memberships.lastActiveAt,
+  ssoRequired: memberships.ssoRequired,
 };
 
-type Row = { id: string; email: string; name: string; status: string; source: string; relation: string; createdAt: Date; lastActiveAt: Date | null };
+type Row = { id: string; email: string; name: string; status: string; source: string; relation: string; createdAt: Date; lastActiveAt: Date | null; ssoRequired: boolean };
 
 export function toPerson(r: Row, showActivity = true): Person {
   return {
@@ -52,7 +53,28 @@ export function toPerson(r: Row, showActivity = true): Person {
     relation: r.relation as Person["relation"],
     created_at: r.createdAt.toISOString(),
     last_active_at: showActivity && r.lastActiveAt ? r.lastActiveAt.toISOString() : "",
+    sso_required: r.ssoRequired,
   };
+}
+
+/** Whether this person must sign in through SSO; false for someone not of the organization. */
+export async function setSsoRequired(tx: Database, orgId: string, userId: string, required: boolean): Promise<boolean> {
+  const rows = await tx
+    .update(memberships)
+    .set({ ssoRequired: required, updatedAt: new Date() })
+    .where(and(eq(memberships.organizationId, orgId), eq(memberships.userId, userId)))
+    .returning({ userId: memberships.userId });
+  return rows.length > 0;
+}
+
+/** Whether any organization of this account requires it to sign in through SSO (the console's key sign-in asks). */
+export async function ssoRequiredAnywhere(db: Database, userId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ userId: memberships.userId })
+    .from(memberships)
+    .where(and(eq(memberships.userId, userId), eq(memberships.ssoRequired, true)))
+    .limit(1);
+  return row !== undefined;
 }
 
 async function read(db: Database, orgId: string, f: PeopleFilter, limit: number, toward: "after" | "before", from?: PeoplePosition): Promise<Row[]> {

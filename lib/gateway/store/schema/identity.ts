@@ -67,6 +67,8 @@ export const memberships = pgTable(
     scimAttributes: jsonb("scim_attributes").$type<Record<string, unknown>>(),
     /** The lower-cased values of `emails` in scimAttributes, for the indexed `emails.value eq` lookup. */
     scimEmails: text("scim_emails").array(),
+    /** Set by an admin: in the console this person signs in only through the organization's SSO, never with an API key. */
+    ssoRequired: boolean("sso_required").notNull().default(false),
   },
   (t) => [
     primaryKey({ columns: [t.organizationId, t.userId] }),

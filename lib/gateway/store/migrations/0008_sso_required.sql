@@ -1,0 +1,1 @@
+ALTER TABLE "memberships" ADD COLUMN "sso_required" boolean DEFAULT false NOT NULL;
