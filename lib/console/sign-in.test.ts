@@ -72,6 +72,25 @@ describe("sign-in with an API key", () => {
   });
 });
 
+describe("a person who must use SSO", () => {
+  it("cannot open a console session with an API key until the requirement is lifted", async () => {
+    const { setSsoRequired } = await import("@/lib/gateway/store/queries/people");
+    const db = bed.t.gateway.store.db;
+    const member = () => ({ accessKeyId: bed.t.demo.member.access_key_id, secretKey: bed.t.demo.member.secret_key });
+    await setSsoRequired(db, bed.t.demo.organization_id, bed.t.demo.member.user_id, true);
+    try {
+      expect(await codeOf(signInWithKey({ credentials: member(), clientIp: "203.0.113.90", rateLimited: true }))).toBe("sso_required");
+      // Known identities (the demo buttons) are held to it too.
+      expect(
+        await codeOf(signInWithKey({ credentials: member(), clientIp: "203.0.113.90", rateLimited: false, identity: { userId: bed.t.demo.member.user_id, email: bed.t.demo.member.email } })),
+      ).toBe("sso_required");
+    } finally {
+      await setSsoRequired(db, bed.t.demo.organization_id, bed.t.demo.member.user_id, false);
+    }
+    expect(await codeOf(signInWithKey({ credentials: member(), clientIp: "203.0.113.90", rateLimited: true }))).toBe("ok");
+  });
+});
+
 describe("next-auth providers", () => {
   type Authorize = (credentials: Record<string, string>, req: { headers: Record<string, string> }) => Promise<{ id: string; email?: string } | null>;
   function authorizeOf(id: string): Authorize {

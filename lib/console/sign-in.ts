@@ -6,6 +6,7 @@ import { consoleDb } from "@/lib/console/store/client";
 import { createVaultSession, type Credentials } from "@/lib/console/vault";
 import { embeddedGateway } from "@/lib/gateway/runtime";
 import { findActiveApiKey } from "@/lib/gateway/store/queries/api-keys";
+import { ssoRequiredAnywhere } from "@/lib/gateway/store/queries/people";
 import { rateLimitedCode, SIGN_IN_ERROR } from "@/lib/contract/sign-in-messages";
 import { operationPath } from "@/lib/contract/operations";
 
@@ -50,6 +51,16 @@ export async function keyOwner(accessKeyId: string): Promise<{ userId: string; e
 
 export const UNKNOWN_OWNER = { userId: "", email: "API key user" } as const;
 
+/**
+ * Whether an admin requires this person to sign in through SSO (People → Require SSO): then an API
+ * key does not open a console session. Known only to an embedded gateway's store.
+ */
+async function mustUseSso(userId: string): Promise<boolean> {
+  if (!userId || !gatewayIsEmbedded()) return false;
+  const { store } = await embeddedGateway();
+  return ssoRequiredAnywhere(store.db, userId);
+}
+
 export interface SignInInput {
   credentials: Credentials;
   clientIp: string;
@@ -75,6 +86,7 @@ export async function signInWithKey(input: SignInInput): Promise<{ sessionId: st
   }
   if (input.rateLimited) await clearSignInFailures(db, input.clientIp);
   const identity = input.identity ?? (await keyOwner(input.credentials.accessKeyId)) ?? UNKNOWN_OWNER;
+  if (await mustUseSso(identity.userId)) throw new SignInError(SIGN_IN_ERROR.ssoRequired);
   const sessionId = await createVaultSession(db, vaultKey(), { ...identity, ...input.credentials }, vaultLimits());
   return { sessionId, ...identity };
 }

@@ -17,6 +17,7 @@ export const SIGN_IN_ERROR = {
   ssoEmailUnverified: "sso_email_unverified",
   ssoWrongDomain: "sso_wrong_domain",
   ssoSuspended: "sso_suspended",
+  ssoRequired: "sso_required",
   /** next-auth's own: the provider could not be reached to start a sign-in. */
   ssoStartFailed: "OAuthSignin",
   /** next-auth's own: the provider's answer failed a check (state, PKCE, ID token signature, iss, aud, exp, nonce). */
@@ -42,6 +43,8 @@ export function signInErrorMessage(code: string | null | undefined): string | nu
       return "The platform could not be reached; try again in a moment";
     case SIGN_IN_ERROR.demoUnavailable:
       return "Demo sign-in is not available here";
+    case SIGN_IN_ERROR.ssoRequired:
+      return "Your organization requires you to sign in with SSO: use \u201cSign in with SSO\u201d with your work e-mail";
     case SIGN_IN_ERROR.ssoEmailInvalid:
       return "Enter your work e-mail address";
     case SIGN_IN_ERROR.ssoNoProvider:
