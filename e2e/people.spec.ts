@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { bffPath, expect, test } from "./fixtures";
 
 const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
 
@@ -108,6 +108,37 @@ test.describe("People", () => {
     await expect(invite).toBeDisabled();
     await expect(invite).toHaveAccessibleDescription(/iam\.write/);
     await expect(personRow(page, demo.owner.email)).toContainText("Olivia Owner");
+  });
+
+  test("the owner requires SSO of a person: their key no longer opens the console until it is lifted", async ({ ownerPage: page, browser, demo }) => {
+    const lift = () => page.request.patch(bffPath("updateOrganizationPerson", { org_id: demo.organization_id, user_id: demo.auditor.user_id }), { data: { sso_required: false } });
+    try {
+      await page.goto(`/orgs/${demo.organization_id}/people`);
+      const row = personRow(page, demo.auditor.email);
+      await expect(row).toContainText("SSO or API key");
+      await row.getByRole("button", { name: `Require ${demo.auditor.email} to sign in with SSO` }).click();
+      await expect(row).toContainText("SSO only");
+      await expect(row.getByRole("button", { name: `Allow ${demo.auditor.email} to sign in with an API key` })).toBeVisible();
+
+      const context = await browser.newContext();
+      const other = await context.newPage();
+      try {
+        await other.goto("/sign-in");
+        await other.getByRole("button", { name: "Sign in as demo auditor" }).click();
+        await expect(other.getByRole("alert").filter({ hasText: "Your organization requires you to sign in with SSO" })).toBeVisible();
+        await expect(other).toHaveURL(/\/sign-in/);
+
+        await row.getByRole("button", { name: `Allow ${demo.auditor.email} to sign in with an API key` }).click();
+        await expect(row).toContainText("SSO or API key");
+        await other.goto("/sign-in");
+        await other.getByRole("button", { name: "Sign in as demo auditor" }).click();
+        await expect(other).toHaveURL(new RegExp(`/orgs/${demo.organization_id}$`));
+      } finally {
+        await context.close();
+      }
+    } finally {
+      expect((await lift()).ok()).toBe(true);
+    }
   });
 
   test("the demo auditor signs in with one click and reads billing and the audit log, but changes nothing", async ({ browser, demo }) => {

@@ -46,6 +46,12 @@ export function PeopleView({ orgId, selfId }: { orgId: string; selfId: string })
     onSuccess: () => setRemoving(null),
   });
 
+  const signIn = useGatewayMutation<Person>({
+    request: (p) => ({ method: "PATCH", path: peoplePaths.update(orgId, p.id), body: { sso_required: !p.sso_required } }),
+    invalidate: () => [peopleKeys.org(orgId)],
+    success: (_r, p) => (p.sso_required ? `${p.email} may sign in with an API key again` : `${p.email} must now sign in with SSO`),
+  });
+
   const canWrite = access.can("iam.write");
   const writeReason = access.ready && !canWrite ? missingPermission("iam.write") : null;
   const seesAll = access.can("iam.read");
@@ -89,6 +95,11 @@ export function PeopleView({ orgId, selfId }: { orgId: string; selfId: string })
       },
       { accessorKey: "source", header: "Source", cell: ({ row }) => SOURCE_LABELS[row.original.source] },
       {
+        id: "sign-in",
+        header: "Console sign-in",
+        cell: ({ row }) => (row.original.sso_required ? <Badge tone="info">SSO only</Badge> : <span className="text-slate-600 dark:text-slate-400">SSO or API key</span>),
+      },
+      {
         id: "roles",
         header: "Roles",
         enableSorting: false,
@@ -128,14 +139,26 @@ export function PeopleView({ orgId, selfId }: { orgId: string; selfId: string })
             (p.relation === "owner" && !access.isOwner ? "Only an owner of the organization can remove an owner." : null) ??
             (p.relation === "owner" && ownerCount <= 1 && !search.q && !search.status ? "The last owner of the organization cannot be removed." : null);
           return (
-            <GuardedButton size="sm" variant="secondary" reason={reason} aria-label={`Remove ${p.email}`} onClick={() => setRemoving(p)}>
-              Remove
-            </GuardedButton>
+            <div className="flex justify-end gap-2">
+              <GuardedButton
+                size="sm"
+                variant="ghost"
+                reason={writeReason}
+                aria-label={p.sso_required ? `Allow ${p.email} to sign in with an API key` : `Require ${p.email} to sign in with SSO`}
+                disabled={signIn.isPending}
+                onClick={() => signIn.mutate(p)}
+              >
+                {p.sso_required ? "Allow API key" : "Require SSO"}
+              </GuardedButton>
+              <GuardedButton size="sm" variant="secondary" reason={reason} aria-label={`Remove ${p.email}`} onClick={() => setRemoving(p)}>
+                Remove
+              </GuardedButton>
+            </div>
           );
         },
       },
     ],
-    [rolesOf, seesAll, selfId, writeReason, access.isOwner, ownerCount, search.q, search.status],
+    [rolesOf, seesAll, selfId, writeReason, access.isOwner, ownerCount, search.q, search.status, signIn],
   );
 
   return (
