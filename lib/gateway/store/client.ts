@@ -23,15 +23,18 @@ export function dataDirExists(dir: string): boolean {
   return existsSync(path.join(path.resolve(dir), "pgdata"));
 }
 
+/** The rows of a `db.execute` result: node-postgres and PGlite answer `{ rows }`, some drivers the array itself. */
+export function resultRows<T>(result: unknown): T[] {
+  return (result as { rows?: T[] }).rows ?? (result as T[]);
+}
+
 export async function isEmpty(db: Database): Promise<boolean> {
-  const rows = await db.execute<{ n: number }>(sql`select count(*)::int as n from organizations`);
-  const first = (rows as unknown as { rows?: Array<{ n: number }> }).rows?.[0] ?? (rows as unknown as Array<{ n: number }>)[0];
+  const first = resultRows<{ n: number }>(await db.execute(sql`select count(*)::int as n from organizations`))[0];
   return (first?.n ?? 0) === 0;
 }
 
 /** Whether the store answers and its session takes writes (a standby mid-failover does not); throws when it does not answer. */
 export async function isWritable(db: Database): Promise<boolean> {
-  const result = await db.execute(sql`select current_setting('transaction_read_only') as read_only`);
-  const rows = (result as unknown as { rows?: Array<{ read_only: string }> }).rows ?? (result as unknown as Array<{ read_only: string }>);
+  const rows = resultRows<{ read_only: string }>(await db.execute(sql`select current_setting('transaction_read_only') as read_only`));
   return rows[0]?.read_only === "off";
 }

@@ -93,12 +93,11 @@ export const updateOrganizationPerson: AppRouteHandler<typeof routes.updateOrgan
   });
   await requirePermission(c.get("access"), orgId, "iam.write");
   const person = await mutate(c, audit, async (tx, meta) => {
-    if (!(await setSsoRequired(tx, orgId, userId, body.sso_required))) throw notFound(`user ${userId} is not a person of this organization`);
-    const found = await findPerson(tx, orgId, userId);
-    meta.targetNames = found ? [found.email] : [];
-    return found;
+    const updated = (await setSsoRequired(tx, orgId, userId, body.sso_required)) ? await findPerson(tx, orgId, userId) : undefined;
+    if (!updated) throw notFound(`user ${userId} is not a person of this organization`);
+    meta.targetNames = [updated.email];
+    return updated;
   });
-  if (!person) throw notFound(`user ${userId} is not a person of this organization`);
   return c.json(toPerson(person), 200);
 };
 

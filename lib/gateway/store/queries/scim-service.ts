@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, asc, count, eq, inArray, isNull, ne, or, sql, type SQL } from "drizzle-orm";
 import { unionAll } from "drizzle-orm/pg-core";
 import { parse as parseScimFilter, type AttrExp, type Filter } from "scim2-parse-filter";
-import type { Database } from "../client";
+import { resultRows, type Database } from "../client";
 import { memberships, roleBindings, roles, scimGroupMappings, scimGroupMembers, scimGroups, scimIntegrations, scimTokens, users } from "../schema";
 
 /**
@@ -128,10 +128,11 @@ async function resolveLookups(db: Database, orgId: string, f: Filter, out: Looku
   else if (f.op === "not") await resolveLookups(db, orgId, f.filter, out);
   else if (f.op === "[]" && lowerAttr(f.attrPath) === "emails") await resolveLookups(db, orgId, prefixed(f.valFilter, "emails"), out);
   else if (f.op === "eq" && typeof (f as { compValue: unknown }).compValue === "string") {
-    const attr = lowerAttr((f as AttrExp).attrPath);
-    const lookup = LOOKUPS[attr === "emails" ? "emails.value" : attr];
+    const named = lowerAttr((f as AttrExp).attrPath);
+    const attr = named === "emails" ? "emails.value" : named;
+    const lookup = LOOKUPS[attr];
     const value = (f as { compValue: string }).compValue;
-    const key = lookupKey(attr === "emails" ? "emails.value" : attr, value);
+    const key = lookupKey(attr, value);
     if (lookup && !out.has(key)) out.set(key, await lookup(db, orgId, value));
   }
 }
@@ -381,8 +382,7 @@ export async function provisionPerson(
       ${input.orgId}, ${input.integrationId}, ${input.scimUserName}, ${input.externalId}, ${JSON.stringify(input.scimAttributes)}::jsonb,
       ${textArray(scimEmailValues(input.scimAttributes))}, ${input.status}, ${input.email}, ${input.accountName}, ${input.now.toISOString()}::timestamptz,
       ${actor.actorId}, ${actor.actorName}, ${actor.clientIp}, ${actor.startTime.toISOString()}::timestamptz)`);
-  const rows = (result as unknown as { rows?: ProvisionRow[] }).rows ?? (result as unknown as ProvisionRow[]);
-  const row = rows[0];
+  const row = resultRows<ProvisionRow>(result)[0];
   if (row?.outcome === "created" && row.id) return { outcome: "created", account: { id: row.id, email: row.email ?? input.email, name: row.name ?? input.accountName } };
   return { outcome: row?.outcome === "alreadyMember" ? "alreadyMember" : "userNameTaken" };
 }
