@@ -87,6 +87,7 @@ export const operations = {
   inviteOrganizationPerson: { method: "post", path: "/organizations/{org_id}/users" },
   removeOrganizationPerson: { method: "delete", path: "/organizations/{org_id}/users/{user_id}" },
   updateOrganizationPerson: { method: "patch", path: "/organizations/{org_id}/users/{user_id}" },
+  resetOrganizationPersonMfa: { method: "delete", path: "/organizations/{org_id}/users/{user_id}/mfa" },
   getCallerPermissions: { method: "get", path: "/organizations/{org_id}/permissions" },
 } as const satisfies Record<string, OperationSpec>;
 

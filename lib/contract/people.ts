@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { idSchema, bodyArray } from "./common";
-import { PERMISSION_NAMES, PERSON_SOURCES, PERSON_STATUSES } from "./constants";
+import { MFA_METHODS, PERMISSION_NAMES, PERSON_SOURCES, PERSON_STATUSES } from "./constants";
 
 export const PEOPLE_DEFAULT_LIMIT = 50;
 export const PEOPLE_MAX_LIMIT = 500;
@@ -40,6 +40,8 @@ export const personSchema = z
     last_active_at: z.string(),
     /** In the console, this person signs in only through the organization's SSO (never with an API key). */
     sso_required: z.boolean(),
+    /** The second factors the person has enrolled for console sign-in (any organization's requirement counts them). */
+    mfa_methods: z.array(z.enum(MFA_METHODS)),
   })
   .meta({ id: "OrganizationPerson" });
 

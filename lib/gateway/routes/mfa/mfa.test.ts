@@ -1,3 +1,4 @@
+import { acceptTotpStep, addWebauthnFactor, createPendingTotp, resetPersonMfa } from "../../store/queries/mfa-factors";
 import { asc, gt, max } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLog } from "../../store/schema";
@@ -110,6 +111,41 @@ describe("PATCH /organizations/{organization_id}/mfa", () => {
     expect(res.status).toBe(403);
     expect(entries.map((e) => [e.result, e.organizationId, e.actorId])).toEqual([["PERMISSION_DENIED", t.demo.organization_id, t.demo[who].user_id]]);
     expect((await get()).body).toEqual(before);
+  });
+
+  it("sets the enrolment grace period, and refuses one out of range naming the field", async () => {
+    const res = await patch({ intended_methods: ["totp"], enrollment_grace_days: 7 });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ enrollment_grace_days: 7 });
+    // Left out, the grace period stays as it was.
+    expect((await patch({ intended_methods: ["totp", "webauthn"] })).body).toMatchObject({ enrollment_grace_days: 7 });
+    for (const [days, message] of [
+      [-1, "body.enrollment_grace_days: must be 0 or more"],
+      [91, "body.enrollment_grace_days: must be at most 90"],
+      [1.5, "body.enrollment_grace_days: must be a whole number of days"],
+    ] as const) {
+      const bad = await patch({ intended_methods: [], enrollment_grace_days: days });
+      expect(bad.status).toBe(400);
+      expect(bad.body.message).toContain(message);
+    }
+    expect((await get()).body).toMatchObject({ enrollment_grace_days: 7 });
+    await patch({ intended_methods: [], enrollment_grace_days: 0 });
+  });
+
+  it("counts the active people who enrolled each method, before any is required", async () => {
+    const db = t.gateway.store.db;
+    const before = (await get()).body as unknown as { enrollment: Record<string, number> };
+    expect(before.enrollment).toEqual({ people: 3, totp: 0, webauthn: 0, any: 0 });
+    const pending = await createPendingTotp(db, t.demo.member.user_id, "sealed", "Authenticator app");
+    // Pending: not enrolled yet.
+    expect(((await get()).body as unknown as typeof before).enrollment.any).toBe(0);
+    await acceptTotpStep(db, pending, 7);
+    await addWebauthnFactor(db, { userId: t.demo.owner.user_id, name: "Key", credentialId: "c-1", publicKey: "pk", signCount: 0, transports: [] });
+    await addWebauthnFactor(db, { userId: t.demo.member.user_id, name: "Key", credentialId: "c-2", publicKey: "pk", signCount: 0, transports: [] });
+    // The outsider is of another organization: not counted here.
+    await addWebauthnFactor(db, { userId: t.demo.outsider.user_id, name: "Key", credentialId: "c-3", publicKey: "pk", signCount: 0, transports: [] });
+    expect(((await get()).body as unknown as typeof before).enrollment).toEqual({ people: 3, totp: 1, webauthn: 2, any: 2 });
+    for (const who of ["owner", "member", "outsider"] as const) await resetPersonMfa(db, t.demo[who].user_id);
   });
 
   it("answers a status it does not declare (413) with the error status object", async () => {

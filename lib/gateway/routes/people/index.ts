@@ -10,5 +10,6 @@ export function registerPeople(api: OpenAPIHono<AppEnv>): void {
   api.openapi(routes.inviteOrganizationPerson, handlers.inviteOrganizationPerson);
   api.openapi(routes.removeOrganizationPerson, handlers.removeOrganizationPerson);
   api.openapi(routes.updateOrganizationPerson, handlers.updateOrganizationPerson);
+  api.openapi(routes.resetOrganizationPersonMfa, handlers.resetOrganizationPersonMfa);
   api.openapi(routes.getCallerPermissions, handlers.getCallerPermissions);
 }

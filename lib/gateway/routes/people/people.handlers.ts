@@ -3,6 +3,7 @@ import { auditAs, mutate } from "../../audit";
 import { requireOrgMember, requirePermission, type Permission } from "../../authz";
 import { badRequest, conflict, notFound } from "../../errors";
 import { projectExistsIn } from "../../store/queries/iam";
+import { resetPersonMfa } from "../../store/queries/mfa-factors";
 import { BASELINE_ROLE, findPerson, invitePerson, orgRolesByIds, otherOwnerCount, peoplePage, removePerson, roleIdByName, setSsoRequired, toPerson } from "../../store/queries/people";
 import type { AppRouteHandler } from "../shared";
 import { decodePeopleToken, encodePeopleToken } from "./page-token";
@@ -97,6 +98,20 @@ export const updateOrganizationPerson: AppRouteHandler<typeof routes.updateOrgan
     if (!updated) throw notFound(`user ${userId} is not a person of this organization`);
     meta.targetNames = [updated.email];
     return updated;
+  });
+  return c.json(toPerson(person), 200);
+};
+
+export const resetOrganizationPersonMfa: AppRouteHandler<typeof routes.resetOrganizationPersonMfa> = async (c) => {
+  const { org_id: orgId, user_id: userId } = c.req.valid("param");
+  const audit = auditAs(c, { organizationId: orgId, action: "Delete", actionDetail: "Reset MFA", targetType: "User", targetIds: [userId] });
+  await requirePermission(c.get("access"), orgId, "mfa.manage");
+  const person = await mutate(c, audit, async (tx, meta) => {
+    const found = await findPerson(tx, orgId, userId);
+    if (!found) throw notFound(`user ${userId} is not a person of this organization`);
+    meta.targetNames = [found.email];
+    await resetPersonMfa(tx, userId);
+    return { ...found, mfaMethods: [] };
   });
   return c.json(toPerson(person), 200);
 };

@@ -55,6 +55,16 @@ export const updateOrganizationPerson = createRoute({
   responses: { 200: json(personSchema, "the person"), ...errors(400, 401, 403, 404, 500) },
 });
 
+export const resetOrganizationPersonMfa = createRoute({
+  ...operation("resetOrganizationPersonMfa"),
+  tags,
+  summary: "Reset a person's second factors (needs mfa.manage).",
+  description:
+    "Removes every second factor and recovery code the person enrolled for console sign-in, for instance after a lost phone or key. Where MFA is required, their next sign-in asks them to enrol again.",
+  request: { params: orgPersonPathSchema },
+  responses: { 200: json(personSchema, "the person, without second factors"), ...errors(400, 401, 403, 404, 500) },
+});
+
 export const getCallerPermissions = createRoute({
   ...operation("getCallerPermissions"),
   tags,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { desc, eq } from "drizzle-orm";
 import type { CallerPermissions, ListPeopleResponse, Person } from "@/lib/contract/people";
+import { acceptTotpStep, addWebauthnFactor, createPendingTotp, listFactors, recoveryCodesLeft, replaceRecoveryCodes } from "../../store/queries/mfa-factors";
 import { auditLog } from "../../store/schema";
 import { createTestGateway, opPath, type TestGateway } from "../../testing";
 
@@ -196,6 +197,47 @@ describe("PATCH /organizations/{org_id}/users/{user_id}", () => {
       expect((await t.call(who, "PATCH", path(t.demo.member.user_id), { body: { sso_required: true } })).status).toBe(403);
     }
     expect((await people("owner", { q: "member@" })).body.items[0]?.sso_required).toBe(false);
+  });
+});
+
+describe("DELETE /organizations/{org_id}/users/{user_id}/mfa", () => {
+  const path = (userId: string) => opPath("resetOrganizationPersonMfa", { org_id: org, user_id: userId });
+  const db = () => t.gateway.store.db;
+
+  async function enrol(userId: string) {
+    const pending = await createPendingTotp(db(), userId, "sealed-secret", "Authenticator app");
+    expect(await acceptTotpStep(db(), pending, 1_000)).toBe(true);
+    await addWebauthnFactor(db(), { userId, name: "Security key", credentialId: `cred-${userId}`, publicKey: "pk", signCount: 0, transports: ["usb"] });
+    await replaceRecoveryCodes(db(), userId, ["h1", "h2"]);
+  }
+
+  it("lists each person's enrolled methods, and a reset removes every factor and recovery code, audited", async () => {
+    const userId = t.demo.member.user_id;
+    await enrol(userId);
+    // A factor still pending confirmation is not an enrolled method.
+    await createPendingTotp(db(), t.demo.auditor.user_id, "sealed", "Authenticator app");
+    const listed = (await people("owner")).body.items;
+    expect(listed.find((p) => p.id === userId)?.mfa_methods).toEqual(["totp", "webauthn"]);
+    expect(listed.find((p) => p.id === t.demo.auditor.user_id)?.mfa_methods).toEqual([]);
+
+    const res = await t.json<Person>("owner", "DELETE", path(userId));
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: userId, mfa_methods: [] });
+    expect(await listFactors(db(), userId)).toEqual([]);
+    expect(await recoveryCodesLeft(db(), userId)).toBe(0);
+    expect((await people("owner", { q: "member@" })).body.items[0]?.mfa_methods).toEqual([]);
+    const [entry] = await db().select().from(auditLog).where(eq(auditLog.organizationId, org)).orderBy(desc(auditLog.seq)).limit(1);
+    expect(entry).toMatchObject({ action: "Delete", actionDetail: "Reset MFA", targetIds: [userId], targetNames: [t.demo.member.email], result: "OK" });
+  });
+
+  it("refuses strangers with a 404 and callers without mfa.manage with a 403, resetting nothing", async () => {
+    const userId = t.demo.member.user_id;
+    await enrol(userId);
+    expect((await t.call("owner", "DELETE", path(t.demo.outsider.user_id))).status).toBe(404);
+    for (const who of ["member", "auditor"] as const) expect((await t.call(who, "DELETE", path(userId))).status).toBe(403);
+    expect((await listFactors(db(), userId)).map((f) => f.method)).toEqual(["totp", "webauthn"]);
+    expect(await recoveryCodesLeft(db(), userId)).toBe(2);
+    await t.call("owner", "DELETE", path(userId));
   });
 });
 

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, asc, desc, eq, gt, ilike, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Person } from "@/lib/contract/people";
 import type { Database } from "../client";
-import { memberships, roleBindings, roles, users } from "../schema";
+import { memberships, roleBindings, roles, userMfaFactors, users } from "../schema";
 
 /** The role every person of an organization holds there from the day they join. */
 export const BASELINE_ROLE = "Organization Member";
@@ -39,9 +39,22 @@ const columns = {
   createdAt: memberships.createdAt,
   lastActiveAt: memberships.lastActiveAt,
   ssoRequired: memberships.ssoRequired,
+  /** The methods of the person's confirmed second factors (user_mfa_factors_user_idx). */
+  mfaMethods: sql<string[]>`array(select distinct f.method from ${userMfaFactors} f where f.user_id = users.id and f.confirmed_at is not null order by 1)`,
 };
 
-type Row = { id: string; email: string; name: string; status: string; source: string; relation: string; createdAt: Date; lastActiveAt: Date | null; ssoRequired: boolean };
+type Row = {
+  id: string;
+  email: string;
+  name: string;
+  status: string;
+  source: string;
+  relation: string;
+  createdAt: Date;
+  lastActiveAt: Date | null;
+  ssoRequired: boolean;
+  mfaMethods: string[];
+};
 
 export function toPerson(r: Row, showActivity = true): Person {
   return {
@@ -54,6 +67,7 @@ export function toPerson(r: Row, showActivity = true): Person {
     created_at: r.createdAt.toISOString(),
     last_active_at: showActivity && r.lastActiveAt ? r.lastActiveAt.toISOString() : "",
     sso_required: r.ssoRequired,
+    mfa_methods: r.mfaMethods as Person["mfa_methods"],
   };
 }
 

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, index, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
@@ -35,6 +35,8 @@ export const organizations = pgTable("organizations", {
   billingMethod: text("billing_method").notNull().default("stripe"),
   delinquent: boolean("delinquent").notNull().default(false),
   hasValidPaymentMethod: boolean("has_valid_payment_method").notNull().default(true),
+  /** Days a person without a required MFA method may still sign in without enrolling, counted from when MFA was first required. */
+  mfaGraceDays: integer("mfa_grace_days").notNull().default(0),
   createdAt: ts("created_at").notNull().defaultNow(),
   updatedAt: ts("updated_at").notNull().defaultNow(),
 });

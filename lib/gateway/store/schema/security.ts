@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { roles } from "./iam";
 import { organizations, users } from "./identity";
 
@@ -133,4 +133,50 @@ export const organizationMfaMethods = pgTable(
     createdAt: ts("created_at").notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.organizationId, t.method] })],
+);
+
+/**
+ * A person's second factors for console sign-in (they belong to the account, not to one organization):
+ * an authenticator app (TOTP) or a passkey / security key (WebAuthn). A TOTP factor is pending until its
+ * first code confirms it (confirmed_at).
+ */
+export const userMfaFactors = pgTable(
+  "user_mfa_factors",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** "totp" or "webauthn" (lib/contract/constants MFA_METHODS). */
+    method: text("method").notNull(),
+    /** What the person calls it ("Authenticator app", "YubiKey 5"). */
+    name: text("name").notNull(),
+    /** TOTP: the shared secret, AES-256-GCM under the master key. */
+    secretCiphertext: text("secret_ciphertext"),
+    /** TOTP: the last time step accepted; a code of that step or an earlier one is refused (no replay). */
+    lastTimeStep: bigint("last_time_step", { mode: "number" }),
+    /** WebAuthn: the credential id (base64url), its COSE public key (base64url), signature counter and transports. */
+    credentialId: text("credential_id").unique(),
+    publicKey: text("public_key"),
+    signCount: bigint("sign_count", { mode: "number" }).notNull().default(0),
+    transports: text("transports").array(),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    confirmedAt: ts("confirmed_at"),
+    lastUsedAt: ts("last_used_at"),
+  },
+  (t) => [index("user_mfa_factors_user_idx").on(t.userId)],
+);
+
+/** One-time recovery codes: SHA-256 of each, spent once (used_at). */
+export const userRecoveryCodes = pgTable(
+  "user_recovery_codes",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    codeHash: text("code_hash").notNull(),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    usedAt: ts("used_at"),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.codeHash] })],
 );

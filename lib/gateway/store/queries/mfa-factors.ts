@@ -1,0 +1,177 @@
+import { randomUUID } from "node:crypto";
+import { and, asc, eq, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
+import type { MfaMethod } from "@/lib/contract/constants";
+import type { Database } from "../client";
+import { memberships, organizationMfaMethods, organizations, userMfaFactors, userRecoveryCodes } from "../schema";
+
+/**
+ * A person's second factors and recovery codes (the console asks for them at sign-in), and what an
+ * organization requires of its people. Secrets arrive here sealed or hashed: this layer stores them.
+ */
+
+export type FactorRow = typeof userMfaFactors.$inferSelect;
+
+/** The factors a person can sign in with (confirmed), oldest first. */
+export async function listFactors(db: Database, userId: string): Promise<FactorRow[]> {
+  return db
+    .select()
+    .from(userMfaFactors)
+    .where(and(eq(userMfaFactors.userId, userId), isNotNull(userMfaFactors.confirmedAt)))
+    .orderBy(asc(userMfaFactors.createdAt), asc(userMfaFactors.id));
+}
+
+export async function findFactor(db: Database, userId: string, factorId: string): Promise<FactorRow | undefined> {
+  const [row] = await db.select().from(userMfaFactors).where(and(eq(userMfaFactors.userId, userId), eq(userMfaFactors.id, factorId)));
+  return row;
+}
+
+/** Starts an authenticator app's enrolment: a pending factor (a person's earlier pending one goes). */
+export async function createPendingTotp(db: Database, userId: string, secretCiphertext: string, name: string, now = new Date()): Promise<string> {
+  await db.delete(userMfaFactors).where(and(eq(userMfaFactors.userId, userId), eq(userMfaFactors.method, "totp"), isNull(userMfaFactors.confirmedAt)));
+  const id = randomUUID();
+  await db.insert(userMfaFactors).values({ id, userId, method: "totp", name, secretCiphertext, createdAt: now });
+  return id;
+}
+
+/**
+ * Records an accepted TOTP code's time step, and confirms a pending factor with it. Only a step later
+ * than the last accepted one counts: false when another request used this step (or a later one) first.
+ */
+export async function acceptTotpStep(db: Database, factorId: string, timeStep: number, now = new Date()): Promise<boolean> {
+  const rows = await db
+    .update(userMfaFactors)
+    .set({ lastTimeStep: timeStep, lastUsedAt: now, confirmedAt: sql`coalesce(${userMfaFactors.confirmedAt}, ${now.toISOString()}::timestamptz)` })
+    .where(and(eq(userMfaFactors.id, factorId), or(isNull(userMfaFactors.lastTimeStep), lt(userMfaFactors.lastTimeStep, timeStep))))
+    .returning({ id: userMfaFactors.id });
+  return rows.length > 0;
+}
+
+export async function addWebauthnFactor(
+  db: Database,
+  input: { userId: string; name: string; credentialId: string; publicKey: string; signCount: number; transports: string[] },
+  now = new Date(),
+): Promise<FactorRow> {
+  const [row] = await db
+    .insert(userMfaFactors)
+    .values({ id: randomUUID(), method: "webauthn", createdAt: now, confirmedAt: now, ...input })
+    .returning();
+  return row!;
+}
+
+export async function recordWebauthnUse(db: Database, factorId: string, signCount: number, now = new Date()): Promise<void> {
+  await db.update(userMfaFactors).set({ signCount, lastUsedAt: now }).where(eq(userMfaFactors.id, factorId));
+}
+
+/** Removes one of a person's factors; false when it is not theirs. */
+export async function deleteFactor(db: Database, userId: string, factorId: string): Promise<boolean> {
+  const rows = await db.delete(userMfaFactors).where(and(eq(userMfaFactors.userId, userId), eq(userMfaFactors.id, factorId))).returning({ id: userMfaFactors.id });
+  return rows.length > 0;
+}
+
+/** A new set of recovery codes (their hashes) replaces the person's old ones, spent or not. */
+export async function replaceRecoveryCodes(db: Database, userId: string, codeHashes: string[], now = new Date()): Promise<void> {
+  await db.delete(userRecoveryCodes).where(eq(userRecoveryCodes.userId, userId));
+  if (codeHashes.length > 0) await db.insert(userRecoveryCodes).values(codeHashes.map((codeHash) => ({ userId, codeHash, createdAt: now })));
+}
+
+/** Spends a recovery code: true once, for an unspent code of this person. */
+export async function spendRecoveryCode(db: Database, userId: string, codeHash: string, now = new Date()): Promise<boolean> {
+  const rows = await db
+    .update(userRecoveryCodes)
+    .set({ usedAt: now })
+    .where(and(eq(userRecoveryCodes.userId, userId), eq(userRecoveryCodes.codeHash, codeHash), isNull(userRecoveryCodes.usedAt)))
+    .returning({ userId: userRecoveryCodes.userId });
+  return rows.length > 0;
+}
+
+export async function recoveryCodesLeft(db: Database, userId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(userRecoveryCodes)
+    .where(and(eq(userRecoveryCodes.userId, userId), isNull(userRecoveryCodes.usedAt)));
+  return row?.n ?? 0;
+}
+
+/** An admin's reset: every factor (pending ones included) and recovery code of the person goes. Returns how many factors went. */
+export async function resetPersonMfa(db: Database, userId: string): Promise<number> {
+  const gone = await db.delete(userMfaFactors).where(eq(userMfaFactors.userId, userId)).returning({ confirmedAt: userMfaFactors.confirmedAt });
+  await db.delete(userRecoveryCodes).where(eq(userRecoveryCodes.userId, userId));
+  return gone.filter((row) => row.confirmedAt !== null).length;
+}
+
+export interface Enrollment {
+  /** Active people of the organization. */
+  people: number;
+  /** Of them, how many have each method, and any method. */
+  totp: number;
+  webauthn: number;
+  any: number;
+}
+
+/** How many of the organization's active people have enrolled each method (before an admin requires one). */
+export async function enrollmentOf(db: Database, organizationId: string): Promise<Enrollment> {
+  // memberships.user_id written out: drizzle leaves a lone table's columns unqualified, which inside the
+  // subquery would name f.user_id.
+  const [row] = await db
+    .select({
+      people: sql<number>`count(*)::int`,
+      totp: sql<number>`count(*) filter (where exists (select 1 from ${userMfaFactors} f where f.user_id = memberships.user_id and f.method = 'totp' and f.confirmed_at is not null))::int`,
+      webauthn: sql<number>`count(*) filter (where exists (select 1 from ${userMfaFactors} f where f.user_id = memberships.user_id and f.method = 'webauthn' and f.confirmed_at is not null))::int`,
+      any: sql<number>`count(*) filter (where exists (select 1 from ${userMfaFactors} f where f.user_id = memberships.user_id and f.confirmed_at is not null))::int`,
+    })
+    .from(memberships)
+    .where(and(eq(memberships.organizationId, organizationId), eq(memberships.status, "active")));
+  return row ?? { people: 0, totp: 0, webauthn: 0, any: 0 };
+}
+
+/** One organization's MFA requirement on a person. */
+export interface MfaRequirement {
+  organizationId: string;
+  organizationName: string;
+  /** Any one of these methods satisfies the organization. */
+  methods: MfaMethod[];
+  /** Until when a person with none of the methods may sign in without enrolling (null: no grace). */
+  graceUntil: Date | null;
+}
+
+/** Every organization the person is an active member of that requires MFA. */
+export async function mfaRequirementsOf(db: Database, userId: string): Promise<MfaRequirement[]> {
+  const rows = await db
+    .select({
+      organizationId: organizations.id,
+      organizationName: organizations.name,
+      graceDays: organizations.mfaGraceDays,
+      method: organizationMfaMethods.method,
+      since: organizationMfaMethods.createdAt,
+    })
+    .from(memberships)
+    .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
+    .innerJoin(organizationMfaMethods, eq(organizationMfaMethods.organizationId, memberships.organizationId))
+    .where(and(eq(memberships.userId, userId), eq(memberships.status, "active")))
+    .orderBy(asc(organizations.name), asc(organizationMfaMethods.method));
+  const byOrg = new Map<string, MfaRequirement & { since: Date; graceDays: number }>();
+  for (const row of rows) {
+    const found = byOrg.get(row.organizationId);
+    if (found) {
+      found.methods.push(row.method as MfaMethod);
+      if (row.since < found.since) found.since = row.since;
+    } else {
+      byOrg.set(row.organizationId, { ...row, methods: [row.method as MfaMethod], graceUntil: null });
+    }
+  }
+  return [...byOrg.values()].map(({ organizationId, organizationName, methods, since, graceDays }) => ({
+    organizationId,
+    organizationName,
+    methods,
+    graceUntil: graceDays > 0 ? new Date(since.getTime() + graceDays * 86_400_000) : null,
+  }));
+}
+
+export async function mfaGraceDays(db: Database, organizationId: string): Promise<number> {
+  const [row] = await db.select({ days: organizations.mfaGraceDays }).from(organizations).where(eq(organizations.id, organizationId));
+  return row?.days ?? 0;
+}
+
+export async function setMfaGraceDays(db: Database, organizationId: string, days: number): Promise<void> {
+  await db.update(organizations).set({ mfaGraceDays: days, updatedAt: new Date() }).where(eq(organizations.id, organizationId));
+}
