@@ -9,7 +9,7 @@ import { sessions } from "./store/schema";
 import { createConsoleTestbed, type ConsoleTestbed } from "./testing";
 
 const HOST = "console.test";
-const session: ConsoleSession = { sessionId: "s-1", userId: "u-1", email: "u@example.test" };
+const session: ConsoleSession = { sessionId: "s-1", userId: "u-1", email: "u@example.test", mfaPending: false, factors: ["api_key"] };
 
 interface Call {
   method: string;

@@ -1,6 +1,7 @@
 import "server-only";
 import { resolveConsoleSession, type ConsoleSession, type SessionState } from "@/lib/console/session";
 import { env } from "@/lib/env";
+import { MFA_REQUIRED } from "@/lib/contract/sign-in-messages";
 import { cloudFetch, SESSION_EXPIRED, SESSION_REVOKED, type CloudFetchInit } from "./gateway-client";
 import { allowedOperation } from "./allow-list";
 import { clientAddress } from "./rate-limit";
@@ -36,7 +37,8 @@ function problem(status: number, reason: string, message: string): Response {
   return Response.json({ code: String(status), message, error_id: "", reason }, { status, headers: { "cache-control": "no-store" } });
 }
 
-const ENDED_REASONS = { none: "unauthenticated", expired: SESSION_EXPIRED, revoked: SESSION_REVOKED } as const;
+/** Why a call without an active session is refused; "mfa_required": signed in, but a second factor is still owed. */
+const ENDED_REASONS = { none: "unauthenticated", expired: SESSION_EXPIRED, revoked: SESSION_REVOKED, mfa: MFA_REQUIRED } as const;
 
 const SAFE_METHODS = new Set(["GET", "HEAD"]);
 
@@ -115,7 +117,9 @@ export async function handleCloudRequest(request: Request, deps: BffDeps = defau
 
   const state = await deps.session();
   // The 401 says why, so the browser can tell the user on the sign-in page.
-  if (state.status !== "active") return problem(401, ENDED_REASONS[state.status], "Sign in to continue");
+  if (state.status !== "active") {
+    return problem(401, ENDED_REASONS[state.status], state.status === "mfa" ? "Give your second factor to continue" : "Sign in to continue");
+  }
   const session = state.session;
 
   let body: string | undefined;

@@ -9,7 +9,7 @@ import { endSsoProviderSessions, lookupVaultSession, markVaultSessionRevoked, sw
 import { embeddedGateway } from "@/lib/gateway/runtime";
 import { latestSuspension } from "@/lib/gateway/store/queries/access";
 import { sessionCookieName } from "./cookies";
-import type { SignInReason } from "@/lib/contract/sign-in-messages";
+import { MFA_STEP_PATH, type SignInReason } from "@/lib/contract/sign-in-messages";
 import { authSecret } from "./secret";
 import { ssoProviderExists } from "./sso";
 import { sessionIdFromToken } from "./token";
@@ -20,9 +20,17 @@ export interface ConsoleSession {
   sessionId: string;
   userId: string;
   email: string;
+  /** A second factor is still owed: the session is "mfa", not "active", until it is given. */
+  mfaPending: boolean;
+  /** How the session was signed in ("api_key" or "sso", then the second factor given). */
+  factors: readonly string[];
 }
 
-export type SessionState = { status: "active"; session: ConsoleSession } | { status: "none" | "expired" | "revoked" };
+/**
+ * "mfa": signed in with a key or SSO, but an organization of the person requires a second factor that
+ * has not been given yet. Only the MFA step of sign-in serves such a session.
+ */
+export type SessionState = { status: "active" | "mfa"; session: ConsoleSession } | { status: "none" | "expired" | "revoked" };
 
 /** What reading a request's cookies needs: next/headers' cookies(), or RequestCookies over a request's headers. */
 export interface CookieReader {
@@ -48,7 +56,7 @@ export async function sessionStateFromCookies(jar: CookieReader): Promise<Sessio
       await endSsoProviderSessions(db, ssoProviderId);
       return { status: "revoked" };
     }
-    if (!(await suspendedSinceStart(found.session))) return found;
+    if (!(await suspendedSinceStart(found.session))) return found.session.mfaPending ? { status: "mfa", session: found.session } : found;
     await markVaultSessionRevoked(db, sessionId);
     return { status: "revoked" };
   }
@@ -79,6 +87,7 @@ export async function getConsoleSession(): Promise<ConsoleSession | null> {
 }
 
 export function signInPath(state: SessionState["status"]): string {
+  if (state === "mfa") return MFA_STEP_PATH;
   const reason: SignInReason = state === "revoked" ? "revoked" : state === "expired" ? "expired" : "required";
   return `/sign-in?reason=${reason}`;
 }

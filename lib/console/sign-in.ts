@@ -4,6 +4,8 @@ import { gatewayFetch } from "@/lib/console/gateway-client";
 import { checkSignIn, clearSignInFailures, recordSignInFailure, retryMinutes } from "@/lib/console/rate-limit";
 import { consoleDb } from "@/lib/console/store/client";
 import { createVaultSession, type Credentials } from "@/lib/console/vault";
+import { secondFactorOwed } from "./mfa";
+import type { ConsoleSession } from "./session";
 import { embeddedGateway } from "@/lib/gateway/runtime";
 import { findActiveApiKey } from "@/lib/gateway/store/queries/api-keys";
 import { ssoRequiredAnywhere } from "@/lib/gateway/store/queries/people";
@@ -70,8 +72,11 @@ export interface SignInInput {
   identity?: { userId: string; email: string };
 }
 
-/** Verifies the key with the gateway and opens a vault session; throws SignInError. */
-export async function signInWithKey(input: SignInInput): Promise<{ sessionId: string; userId: string; email: string }> {
+/**
+ * Verifies the key with the gateway and opens a vault session; throws SignInError. Where an organization
+ * of the person requires MFA, the session owes a second factor before anything answers it.
+ */
+export async function signInWithKey(input: SignInInput): Promise<ConsoleSession> {
   const db = await consoleDb();
   const limit = signInLimit();
   if (input.rateLimited) {
@@ -87,6 +92,7 @@ export async function signInWithKey(input: SignInInput): Promise<{ sessionId: st
   if (input.rateLimited) await clearSignInFailures(db, input.clientIp);
   const identity = input.identity ?? (await keyOwner(input.credentials.accessKeyId)) ?? UNKNOWN_OWNER;
   if (await mustUseSso(identity.userId)) throw new SignInError(SIGN_IN_ERROR.ssoRequired);
-  const sessionId = await createVaultSession(db, vaultKey(), { ...identity, ...input.credentials }, vaultLimits());
-  return { sessionId, ...identity };
+  const mfaPending = await secondFactorOwed(identity.userId);
+  const sessionId = await createVaultSession(db, vaultKey(), { ...identity, ...input.credentials, mfaPending }, vaultLimits());
+  return { sessionId, ...identity, mfaPending, factors: ["api_key"] };
 }

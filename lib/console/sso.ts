@@ -8,6 +8,7 @@ import { insertAuditEntry } from "@/lib/gateway/store/queries/audit-logs";
 import { BASELINE_ROLE, findPerson, findUserByEmail, invitePerson, roleIdByName } from "@/lib/gateway/store/queries/people";
 import { findSsoProviderById, ssoProvidersForDomain, type SsoProviderRow } from "@/lib/gateway/store/queries/sso";
 import { gatewayIsEmbedded, vaultKey, vaultLimits } from "./config";
+import { secondFactorOwed } from "./mfa";
 import { mintSessionKey, revokeMintedKeys } from "./minted-keys";
 import { SignInError } from "./sign-in";
 import { consoleDb } from "./store/client";
@@ -161,7 +162,9 @@ export async function signInWithSso(
   const credentials = await mintSessionKey(person.userId, sessionEnd(limits, now));
   try {
     const identity = { userId: person.userId, email };
-    const sessionId = await createVaultSession(await consoleDb(), vaultKey(), { ...identity, ...credentials, ssoProviderId: provider.id }, limits, now);
+    // SSO is the first factor: an organization that requires MFA still asks for the second.
+    const mfaPending = await secondFactorOwed(person.userId);
+    const sessionId = await createVaultSession(await consoleDb(), vaultKey(), { ...identity, ...credentials, ssoProviderId: provider.id, mfaPending }, limits, now);
     return { sessionId, ...identity };
   } catch (error) {
     await revokeMintedKeys([credentials.accessKeyId]);

@@ -1,6 +1,6 @@
 import "server-only";
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
-import { and, eq, isNull, lt, or } from "drizzle-orm";
+import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import { revokeMintedKeys } from "./minted-keys";
 import type { ConsoleDb } from "./store/client";
 import { sessions } from "./store/schema";
@@ -29,6 +29,10 @@ export interface VaultSession {
   startedAt?: number;
   /** The SSO provider that signed the session in (its key was minted for it); absent for a key sign-in. */
   ssoProviderId?: string;
+  /** A second factor is still owed (an organization of the person requires MFA): nothing but the MFA step answers. */
+  mfaPending: boolean;
+  /** How the session was signed in, in order ("api_key" or "sso", then the second factor). */
+  factors: readonly string[];
 }
 
 export type SessionLookup =
@@ -77,7 +81,7 @@ export function sessionEnd(limits: VaultLimits, now: Date): Date {
 export async function createVaultSession(
   db: ConsoleDb,
   key: Buffer,
-  input: { userId: string; email: string; ssoProviderId?: string } & Credentials,
+  input: { userId: string; email: string; ssoProviderId?: string; mfaPending?: boolean } & Credentials,
   limits: VaultLimits,
   now = new Date(),
 ): Promise<string> {
@@ -93,6 +97,8 @@ export async function createVaultSession(
     lastSeenAt: now,
     expiresAt: sessionEnd(limits, now),
     ssoProviderId: input.ssoProviderId ?? null,
+    mfaPending: input.mfaPending ?? false,
+    factors: [input.ssoProviderId ? "sso" : "api_key"],
   });
   return id;
 }
@@ -254,6 +260,8 @@ export async function lookupVaultSession(db: ConsoleDb, sessionId: string, limit
       accessKeyId: sessions.accessKeyId,
       secretCiphertext: sessions.secretCiphertext,
       ssoProviderId: sessions.ssoProviderId,
+      mfaPending: sessions.mfaPending,
+      factors: sessions.factors,
     })
     .from(sessions)
     .where(eq(sessions.id, sessionId));
@@ -274,6 +282,8 @@ export async function lookupVaultSession(db: ConsoleDb, sessionId: string, limit
     email: row.email,
     startedAt: row.createdAt.getTime(),
     ...(row.ssoProviderId ? { ssoProviderId: row.ssoProviderId } : {}),
+    mfaPending: row.mfaPending,
+    factors: Object.freeze([...row.factors]),
   });
   if (row.endedReason === null) {
     const entry: CachedSession = {
@@ -354,6 +364,36 @@ export async function endSsoProviderSessions(db: ConsoleDb, ssoProviderId: strin
   for (const row of ended) forget(db, row.id);
   await revokeKeysOf(ended);
   return ended.length;
+}
+
+/**
+ * A second factor given to a live session: recorded among its factors, and with `satisfied` the session
+ * owes none any more (pages and /api/cloud answer it from now on). The cached copy goes first.
+ */
+export async function recordSessionFactor(db: ConsoleDb, sessionId: string, factor: string, satisfied: boolean): Promise<void> {
+  await ending(db, sessionId, () =>
+    db
+      .update(sessions)
+      .set({ factors: sql`array_append(${sessions.factors}, ${factor})`, mfaPending: satisfied ? false : sessions.mfaPending, webauthnChallenge: null })
+      .where(and(eq(sessions.id, sessionId), isNull(sessions.endedReason))),
+  );
+}
+
+/** Keeps the WebAuthn challenge a session was just given; a later one replaces it. */
+export async function setWebauthnChallenge(db: ConsoleDb, sessionId: string, challenge: string): Promise<void> {
+  await db.update(sessions).set({ webauthnChallenge: challenge }).where(and(eq(sessions.id, sessionId), isNull(sessions.endedReason)));
+}
+
+/** The session's WebAuthn challenge, spent: a second answer to the same challenge finds none. */
+export async function takeWebauthnChallenge(db: ConsoleDb, sessionId: string): Promise<string | null> {
+  const [row] = await db.select({ challenge: sessions.webauthnChallenge }).from(sessions).where(eq(sessions.id, sessionId));
+  if (!row?.challenge) return null;
+  const spent = await db
+    .update(sessions)
+    .set({ webauthnChallenge: null })
+    .where(and(eq(sessions.id, sessionId), eq(sessions.webauthnChallenge, row.challenge)))
+    .returning({ id: sessions.id });
+  return spent.length > 0 ? row.challenge : null;
 }
 
 /** How often a process sweeps ended sessions away while it serves requests. */

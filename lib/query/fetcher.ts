@@ -4,6 +4,7 @@
  */
 
 import { errorReason, readResponseBody } from "@/lib/contract/response-body";
+import { MFA_REQUIRED, MFA_STEP_PATH } from "@/lib/contract/sign-in-messages";
 
 export class ApiError extends Error {
   readonly status: number;
@@ -60,6 +61,10 @@ function signInReason(body: unknown): string {
 function sendToSignIn(body: unknown): void {
   if (typeof window === "undefined") return;
   const here = `${window.location.pathname}${window.location.search}`;
+  if (errorReason(body) === MFA_REQUIRED) {
+    window.location.assign(new URL(`${MFA_STEP_PATH}?callbackUrl=${encodeURIComponent(here)}`, window.location.origin));
+    return;
+  }
   // A full load: the sign-in page is rendered on the server, with the reason.
   const target = new URL("/sign-in", window.location.origin);
   target.searchParams.set("reason", signInReason(body));

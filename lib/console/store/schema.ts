@@ -1,5 +1,5 @@
 import "server-only";
-import { bigserial, index, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { bigserial, boolean, index, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 
 /**
  * The console's own tables. They live beside the gateway's (same database when the
@@ -29,6 +29,15 @@ export const sessions = pgTable(
      * key minted for it alone, deleted when the session ends, and ends when its provider is deleted.
      */
     ssoProviderId: text("sso_provider_id"),
+    /**
+     * An organization of the person requires MFA and no second factor has been given yet: until it is,
+     * no page and no /api/cloud call answers this session (only the MFA step of sign-in does).
+     */
+    mfaPending: boolean("mfa_pending").notNull().default(false),
+    /** How the session was signed in, in order: "api_key" or "sso", then "totp", "webauthn", "recovery_code" or "grace". */
+    factors: text("factors").array().notNull().default([]),
+    /** The WebAuthn challenge this session was last given (registration or assertion); spent by its answer. */
+    webauthnChallenge: text("webauthn_challenge"),
   },
   (t) => [
     index("console_sessions_expires_idx").on(t.expiresAt),

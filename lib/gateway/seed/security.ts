@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { hashSecret, newSecret } from "../crypto";
 import type { Database } from "../store/client";
-import { organizationMfaMethods, s3Keys, scimIntegrations, scimTokens, ssoProviders } from "../store/schema";
+import { s3Keys, scimIntegrations, scimTokens, ssoProviders } from "../store/schema";
 import { rng, type Rng } from "./random";
 
 const DAY = 86_400_000;
@@ -23,8 +23,9 @@ interface SecurityInput {
 }
 
 /**
- * SCIM integrations with tokens, SSO providers, required MFA methods and S3 keys
- * for the demo organization (and one of each for the other one, to prove isolation).
+ * SCIM integrations with tokens, SSO providers and S3 keys for the demo organization (and one of each
+ * for the other one, to prove isolation). No MFA requirement: the console enforces one, and the demo
+ * people have no second factor to give.
  * Draws from its own PRNG stream so other areas' demo data stays the same.
  */
 export async function seedSecurity(db: Database, input: SecurityInput): Promise<void> {
@@ -91,7 +92,6 @@ export async function seedSecurity(db: Database, input: SecurityInput): Promise<
     },
   ]);
 
-  await db.insert(organizationMfaMethods).values({ organizationId: input.organizationId, method: "totp", createdAt: ago(90) });
 
   const s3 = (userId: string, organizationId: string, alias: string, createdDaysAgo: number, expireAt: Date | null) => ({
     id: r.uuid(),

@@ -1,0 +1,187 @@
+import { encode } from "next-auth/jwt";
+import { RequestCookies } from "next/dist/server/web/spec-extension/cookies";
+import { generate } from "otplib";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { handleCloudRequest } from "@/lib/console/bff";
+import { cloudFetch } from "@/lib/console/gateway-client";
+import { operationPath } from "@/lib/contract/operations";
+import { createConsoleTestbed, type ConsoleTestbed } from "@/lib/console/testing";
+import { resetPersonMfa, setMfaGraceDays } from "@/lib/gateway/store/queries/mfa-factors";
+import { setMfaMethods } from "@/lib/gateway/store/queries/mfa";
+import { signInAttempts } from "./store/schema";
+import { sessionCookieName } from "./cookies";
+import {
+  answerWithRecoveryCode,
+  answerWithTotp,
+  confirmTotpEnrolment,
+  MfaError,
+  mfaStepState,
+  passkeyAssertionOptions,
+  postponeEnrolment,
+  startTotpEnrolment,
+} from "./mfa";
+import { authSecret } from "./secret";
+import { sessionStateFromCookies, type ConsoleSession } from "./session";
+import { signInWithKey } from "./sign-in";
+
+/**
+ * MFA enforced on the console's real path: a sign-in with a key of a person whose organization requires
+ * MFA opens a session that neither /api/cloud nor the session check lets through until a second factor
+ * is given. The codes are computed here as an authenticator app computes them (otplib, RFC 6238).
+ * Passkeys are exercised end to end in a browser (e2e/mfa.spec.ts, Chromium's virtual authenticator).
+ */
+
+let bed: ConsoleTestbed;
+beforeAll(async () => {
+  bed = await createConsoleTestbed();
+});
+afterAll(() => bed.close());
+
+const gw = () => bed.t.gateway.store.db;
+const org = () => bed.t.demo.organization_id;
+
+afterEach(async () => {
+  await setMfaMethods(gw(), org(), [], new Date());
+  await setMfaGraceDays(gw(), org(), 0);
+  for (const who of ["owner", "member", "auditor"] as const) await resetPersonMfa(gw(), bed.t.demo[who].user_id);
+  await bed.db.delete(signInAttempts);
+});
+
+async function signIn(who: "owner" | "member" | "auditor") {
+  const user = bed.t.demo[who];
+  const signedIn = await signInWithKey({ credentials: { accessKeyId: user.access_key_id, secretKey: user.secret_key }, clientIp: "203.0.113.91", rateLimited: false });
+  const token = await encode({ token: { sid: signedIn.sessionId, uid: signedIn.userId, email: signedIn.email }, secret: authSecret() });
+  const request = () => new Request(`http://console.test/api/cloud${operationPath("listProjects")}`, { headers: { cookie: `${sessionCookieName()}=${token}`, host: "console.test" } });
+  const state = () => sessionStateFromCookies(new RequestCookies(request().headers));
+  /** The session as the MFA step reads it now (its factors move on as they are given). */
+  const session = async (): Promise<ConsoleSession> => {
+    const s = await state();
+    if (s.status !== "mfa" && s.status !== "active") throw new Error(`no session: ${s.status}`);
+    return s.session;
+  };
+  const call = () => handleCloudRequest(request(), { session: state, fetch: cloudFetch, maxBodyBytes: 1 << 20, trustedProxyHops: 1 });
+  return { signedIn, state, session, call };
+}
+
+/** Enrols an authenticator app for the person; returns its secret and the recovery codes shown. */
+async function enrolTotp(s: Awaited<ReturnType<typeof signIn>>, at: Date) {
+  const enrolment = await startTotpEnrolment(await s.session());
+  expect(enrolment.qrCode).toMatch(/^data:image\/svg\+xml;base64,/);
+  expect(enrolment.secret).toMatch(/^[A-Z2-7]{16,}$/);
+  const code = await generate({ secret: enrolment.secret, epoch: Math.floor(at.getTime() / 1000) });
+  const done = await confirmTotpEnrolment(await s.session(), enrolment.factorId, code, at);
+  return { secret: enrolment.secret, ...done };
+}
+
+const codeAt = (secret: string, at: Date) => generate({ secret, epoch: Math.floor(at.getTime() / 1000) });
+
+async function messageOf(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof MfaError) return error.message;
+    throw error;
+  }
+  return "ok";
+}
+
+describe("a sign-in where the organization requires MFA", () => {
+  it("opens no session until a second factor is given: the BFF and the session check refuse it", async () => {
+    expect((await (await signIn("member")).state()).status).toBe("active");
+    await setMfaMethods(gw(), org(), ["totp"], new Date());
+    const s = await signIn("member");
+    expect(s.signedIn.mfaPending).toBe(true);
+    expect((await s.state()).status).toBe("mfa");
+    const refused = await s.call();
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toMatchObject({ reason: "mfa_required" });
+
+    const step = await mfaStepState(await s.session());
+    expect(step).toMatchObject({ answer: [], enrol: ["totp"], postponeUntil: null, recoveryCodesLeft: 0 });
+    expect(step.organizations).toEqual([{ name: "Acme AI Labs", methods: ["totp"], satisfied: false, graceUntil: null }]);
+    // Grace is not granted: enrolment cannot wait.
+    expect(await messageOf(postponeEnrolment(await s.session()))).toMatch(/requires a second factor now/);
+
+    const now = new Date();
+    const enrolled = await enrolTotp(s, now);
+    expect(enrolled.satisfied).toBe(true);
+    expect(enrolled.recoveryCodes).toHaveLength(10);
+    expect(new Set(enrolled.recoveryCodes).size).toBe(10);
+    expect((await s.state()).status).toBe("active");
+    expect((await s.call()).status).toBe(200);
+    expect((await s.session()).factors).toEqual(["api_key", "totp"]);
+  });
+
+  it("asks an enrolled person for a code: a wrong one is refused, the right one lets them in, and the same code never twice", async () => {
+    await setMfaMethods(gw(), org(), ["totp", "webauthn"], new Date());
+    const now = new Date();
+    const first = await signIn("owner");
+    const { secret } = await enrolTotp(first, now);
+
+    const second = await signIn("owner");
+    expect(await mfaStepState(await second.session())).toMatchObject({ answer: ["totp"], enrol: [], recoveryCodesLeft: 10 });
+    expect(await messageOf(answerWithTotp(await second.session(), "12345"))).toMatch(/6-digit/);
+    const wrong = String((Number(await codeAt(secret, now)) + 1) % 1_000_000).padStart(6, "0");
+    expect(await messageOf(answerWithTotp(await second.session(), wrong, now))).toMatch(/not valid/);
+    // The code that confirmed the app is spent.
+    expect(await messageOf(answerWithTotp(await second.session(), await codeAt(secret, now), now))).toMatch(/not valid/);
+    expect((await second.state()).status).toBe("mfa");
+    const next = new Date(now.getTime() + 30_000);
+    expect(await answerWithTotp(await second.session(), await codeAt(secret, next), next)).toEqual({ satisfied: true });
+    expect((await second.call()).status).toBe(200);
+    expect((await second.session()).factors).toEqual(["api_key", "totp"]);
+
+    // Another sign-in cannot reuse that step's code.
+    const third = await signIn("owner");
+    expect(await messageOf(answerWithTotp(await third.session(), await codeAt(secret, next), next))).toMatch(/not valid/);
+    // No passkey yet: none can be asked for.
+    expect(await messageOf(passkeyAssertionOptions(await third.session(), { origin: "http://console.test" }))).toMatch(/no passkey/);
+  });
+
+  it("takes each recovery code once, in place of the factor", async () => {
+    await setMfaMethods(gw(), org(), ["webauthn", "totp"], new Date());
+    const { recoveryCodes } = await enrolTotp(await signIn("auditor"), new Date());
+    const code = recoveryCodes![3]!;
+    const s = await signIn("auditor");
+    expect(await messageOf(answerWithRecoveryCode(await s.session(), "not a code"))).toMatch(/recovery codes/);
+    expect(await answerWithRecoveryCode(await s.session(), code.toLowerCase().replace("-", " "))).toEqual({ satisfied: true, left: 9 });
+    expect((await s.session()).factors).toEqual(["api_key", "recovery_code"]);
+    const again = await signIn("auditor");
+    expect(await messageOf(answerWithRecoveryCode(await again.session(), code))).toMatch(/already used/);
+    expect((await again.state()).status).toBe("mfa");
+  });
+
+  it("makes a person wait after five wrong codes, even with the right one", async () => {
+    await setMfaMethods(gw(), org(), ["totp"], new Date());
+    const now = new Date();
+    const { secret } = await enrolTotp(await signIn("member"), now);
+    const s = await signIn("member");
+    for (let i = 0; i < 5; i++) expect(await messageOf(answerWithTotp(await s.session(), "000000", now))).toMatch(/not valid/);
+    const later = new Date(now.getTime() + 30_000);
+    expect(await messageOf(answerWithTotp(await s.session(), await codeAt(secret, later), later))).toMatch(/Too many wrong codes; try again in 15 minutes/);
+    expect((await s.state()).status).toBe("mfa");
+  });
+
+  it("lets enrolment wait within the grace period the admin set, and not once it is over", async () => {
+    await setMfaMethods(gw(), org(), ["webauthn"], new Date());
+    await setMfaGraceDays(gw(), org(), 7);
+    const s = await signIn("member");
+    const step = await mfaStepState(await s.session());
+    expect(step.enrol).toEqual(["webauthn"]);
+    expect(Date.parse(step.postponeUntil!)).toBeGreaterThan(Date.now() + 6 * 86_400_000);
+    expect(await postponeEnrolment(await s.session())).toEqual({ satisfied: true });
+    expect((await s.call()).status).toBe(200);
+    expect((await s.session()).factors).toEqual(["api_key", "grace"]);
+
+    const eightDaysOn = new Date(Date.now() + 8 * 86_400_000);
+    const late = await signIn("member");
+    expect((await mfaStepState(await late.session(), eightDaysOn)).postponeUntil).toBeNull();
+    expect(await messageOf(postponeEnrolment(await late.session(), eightDaysOn))).toMatch(/requires a second factor now/);
+  });
+
+  it("asks nothing of people whose organizations require no MFA", async () => {
+    const s = await signIn("owner");
+    expect(s.signedIn.mfaPending).toBe(false);
+    expect((await s.call()).status).toBe(200);
+  });
+});

@@ -1,0 +1,398 @@
+import "server-only";
+import { createHash, randomInt } from "node:crypto";
+import {
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+  type AuthenticationResponseJSON,
+  type PublicKeyCredentialCreationOptionsJSON,
+  type PublicKeyCredentialRequestOptionsJSON,
+  type RegistrationResponseJSON,
+} from "@simplewebauthn/server";
+import { generateSecret, generateURI, verify as verifyTotp } from "otplib";
+import QRCode from "qrcode";
+import type { MfaMethod } from "@/lib/contract/constants";
+import { decrypt, encrypt } from "@/lib/gateway/crypto";
+import { embeddedGateway } from "@/lib/gateway/runtime";
+import type { Database } from "@/lib/gateway/store/client";
+import {
+  acceptTotpStep,
+  addWebauthnFactor,
+  createPendingTotp,
+  deleteFactor,
+  findFactor,
+  listFactors,
+  mfaRequirementsOf,
+  recordWebauthnUse,
+  recoveryCodesLeft,
+  replaceRecoveryCodes,
+  spendRecoveryCode,
+  type FactorRow,
+  type MfaRequirement,
+} from "@/lib/gateway/store/queries/mfa-factors";
+import { gatewayIsEmbedded } from "./config";
+import { checkSignIn, clearSignInFailures, recordSignInFailure, retryMinutes, type SignInLimit } from "./rate-limit";
+import type { ConsoleSession } from "./session";
+import { consoleDb } from "./store/client";
+import { recordSessionFactor, setWebauthnChallenge, takeWebauthnChallenge } from "./vault";
+
+/**
+ * Second factors for console sign-in. When an organization the person is an active member of
+ * requires MFA (its `mfa` methods), a new session owes a second factor: the vault marks it pending
+ * and nothing but the MFA step answers it (lib/console/session.ts). A session satisfies an
+ * organization with a factor of one of its methods; a recovery code satisfies every organization.
+ * Factors live in the embedded gateway's store (user_mfa_factors), secrets sealed under its master key.
+ *
+ * Libraries: otplib (TOTP, RFC 6238), qrcode (the enrolment QR code), @simplewebauthn/server
+ * (WebAuthn registration and assertion checks).
+ */
+
+export const RECOVERY_CODE_COUNT = 10;
+/** Wrong codes per person before the MFA step makes them wait (every console replica counts the same). */
+export const MFA_ATTEMPT_LIMIT: SignInLimit = { maxFailures: 5, windowMs: 15 * 60_000 };
+const ISSUER = "Stratus";
+/** A TOTP code of the previous or next 30-second step counts too (clock drift). */
+const TOTP_TOLERANCE_SECONDS = 30;
+
+export type SecondFactor = MfaMethod | "recovery_code" | "grace";
+
+/** A refused MFA step; the message is for the person. */
+export class MfaError extends Error {
+  constructor(
+    message: string,
+    readonly field: "code" | "credential" | "name" | "session" = "code",
+  ) {
+    super(message);
+    this.name = "MfaError";
+  }
+}
+
+async function store(): Promise<{ db: Database; masterKey: Buffer }> {
+  if (!gatewayIsEmbedded()) throw new MfaError("Second factors need the embedded gateway", "session");
+  const { store, deps } = await embeddedGateway();
+  return { db: store.db, masterKey: deps.masterKey };
+}
+
+/** Whether a session of this person, opened now, owes a second factor (a remote gateway's people never do: their factors are unknown here). */
+export async function secondFactorOwed(userId: string): Promise<boolean> {
+  if (!userId || !gatewayIsEmbedded()) return false;
+  return (await mfaRequirementsOf((await store()).db, userId)).length > 0;
+}
+
+/** The organizations a session's factors do not yet satisfy. */
+export function unsatisfied(requirements: MfaRequirement[], factors: readonly string[]): MfaRequirement[] {
+  // A recovery code stands for any factor; "grace" is given only while every organization asking grants it.
+  if (factors.includes("recovery_code") || factors.includes("grace")) return [];
+  return requirements.filter((r) => !r.methods.some((m) => factors.includes(m)));
+}
+
+export interface MfaStepState {
+  /** The organizations asking, and whether this session has satisfied each. */
+  organizations: Array<{ name: string; methods: MfaMethod[]; satisfied: boolean; graceUntil: string | null }>;
+  /** Methods the person can answer with now (enrolled, and asked for by an unsatisfied organization). */
+  answer: MfaMethod[];
+  /** Methods to enrol: an unsatisfied organization asks for them and the person has none of its methods. */
+  enrol: MfaMethod[];
+  /** Until when enrolment may wait (every unsatisfied organization still grants grace); null when it may not. */
+  postponeUntil: string | null;
+  recoveryCodesLeft: number;
+}
+
+/** What the MFA step of sign-in shows this session. */
+export async function mfaStepState(session: ConsoleSession, now = new Date()): Promise<MfaStepState> {
+  const { db } = await store();
+  const requirements = await mfaRequirementsOf(db, session.userId);
+  const open = unsatisfied(requirements, session.factors);
+  const enrolled = new Set((await listFactors(db, session.userId)).map((f) => f.method as MfaMethod));
+  const answer = new Set<MfaMethod>();
+  const enrol = new Set<MfaMethod>();
+  let postpone: Date | null = open.length > 0 ? new Date(8.64e15) : null;
+  for (const r of open) {
+    const usable = r.methods.filter((m) => enrolled.has(m));
+    for (const m of usable) answer.add(m);
+    if (usable.length === 0) for (const m of r.methods) enrol.add(m);
+    // Grace is for enrolling: someone who has a method of the organization answers with it.
+    if (usable.length > 0 || !r.graceUntil || r.graceUntil <= now) postpone = null;
+    else if (postpone && r.graceUntil < postpone) postpone = r.graceUntil;
+  }
+  return {
+    organizations: requirements.map((r) => ({
+      name: r.organizationName,
+      methods: r.methods,
+      satisfied: !open.includes(r),
+      graceUntil: r.graceUntil?.toISOString() ?? null,
+    })),
+    answer: [...answer].sort(),
+    enrol: [...enrol].sort(),
+    postponeUntil: postpone?.toISOString() ?? null,
+    recoveryCodesLeft: await recoveryCodesLeft(db, session.userId),
+  };
+}
+
+/** Records a second factor on the session; it stops owing one once every organization is satisfied. */
+async function grant(session: ConsoleSession, factor: string): Promise<{ satisfied: boolean }> {
+  if (!session.mfaPending) return { satisfied: true };
+  const { db } = await store();
+  const factors = [...session.factors, factor];
+  const satisfied = unsatisfied(await mfaRequirementsOf(db, session.userId), factors).length === 0;
+  await recordSessionFactor(await consoleDb(), session.sessionId, factor, satisfied);
+  return { satisfied };
+}
+
+/** Counts a wrong code against the person; throws once they have had too many. */
+async function gate(userId: string): Promise<void> {
+  const allowed = await checkSignIn(await consoleDb(), `mfa:${userId}`, MFA_ATTEMPT_LIMIT);
+  if (!allowed.allowed) {
+    const minutes = retryMinutes(allowed.retryAfterMs);
+    throw new MfaError(`Too many wrong codes; try again in ${minutes} ${minutes === 1 ? "minute" : "minutes"}`);
+  }
+}
+
+async function refuse(userId: string, message: string): Promise<never> {
+  await recordSignInFailure(await consoleDb(), `mfa:${userId}`, MFA_ATTEMPT_LIMIT);
+  throw new MfaError(message);
+}
+
+const SIX_DIGITS = /^\d{6}$/;
+
+function normalizeCode(code: string): string {
+  return code.replace(/\s+/g, "");
+}
+
+/** A TOTP code checked against one factor: the accepted time step, or null. Never the step of an earlier success. */
+async function totpStep(factor: FactorRow, masterKey: Buffer, code: string, now: Date): Promise<number | null> {
+  if (!factor.secretCiphertext) return null;
+  const result = await verifyTotp({
+    secret: decrypt(masterKey, factor.secretCiphertext),
+    token: code,
+    epoch: Math.floor(now.getTime() / 1000),
+    epochTolerance: TOTP_TOLERANCE_SECONDS,
+    ...(factor.lastTimeStep !== null ? { afterTimeStep: factor.lastTimeStep } : {}),
+  });
+  return result.valid && "timeStep" in result ? result.timeStep : null;
+}
+
+/** The second factor from an authenticator app. */
+export async function answerWithTotp(session: ConsoleSession, input: string, now = new Date()): Promise<{ satisfied: boolean }> {
+  const code = normalizeCode(input);
+  if (!SIX_DIGITS.test(code)) throw new MfaError("Enter the 6-digit code from your authenticator app");
+  await gate(session.userId);
+  const { db, masterKey } = await store();
+  for (const factor of (await listFactors(db, session.userId)).filter((f) => f.method === "totp")) {
+    const step = await totpStep(factor, masterKey, code, now);
+    // Two requests with one code: only the first records its step.
+    if (step !== null && (await acceptTotpStep(db, factor.id, step, now))) {
+      await clearSignInFailures(await consoleDb(), `mfa:${session.userId}`);
+      return grant(session, "totp");
+    }
+  }
+  return refuse(session.userId, "That code is not valid (or was already used); wait for the next one and try again");
+}
+
+export function hashRecoveryCode(userId: string, code: string): string {
+  return createHash("sha256").update(`${userId}:${code}`).digest("hex");
+}
+
+/** "ABCDE-FGHIJ" as typed: case, spaces and dashes do not matter. */
+function normalizeRecoveryCode(code: string): string {
+  return code.toUpperCase().replace(/[\s-]+/g, "");
+}
+
+const RECOVERY_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
+
+/** Ten new one-time codes replace the person's old ones; returned once, kept only as hashes. */
+export async function newRecoveryCodes(userId: string): Promise<string[]> {
+  const codes = Array.from({ length: RECOVERY_CODE_COUNT }, () => {
+    const chars = Array.from({ length: 10 }, () => RECOVERY_ALPHABET[randomInt(RECOVERY_ALPHABET.length)]).join("");
+    return `${chars.slice(0, 5)}-${chars.slice(5)}`;
+  });
+  await replaceRecoveryCodes((await store()).db, userId, codes.map((c) => hashRecoveryCode(userId, normalizeRecoveryCode(c))));
+  return codes;
+}
+
+/** A recovery code in place of the second factor: spent once, it satisfies every organization. */
+export async function answerWithRecoveryCode(session: ConsoleSession, input: string, now = new Date()): Promise<{ satisfied: boolean; left: number }> {
+  const code = normalizeRecoveryCode(input);
+  if (!/^[A-Z0-9]{10}$/.test(code)) throw new MfaError("Enter one of your recovery codes, like ABCDE-FGH23");
+  await gate(session.userId);
+  const { db } = await store();
+  if (!(await spendRecoveryCode(db, session.userId, hashRecoveryCode(session.userId, code), now))) {
+    return refuse(session.userId, "That recovery code is not valid or was already used");
+  }
+  await clearSignInFailures(await consoleDb(), `mfa:${session.userId}`);
+  const { satisfied } = await grant(session, "recovery_code");
+  return { satisfied, left: await recoveryCodesLeft(db, session.userId) };
+}
+
+/** Enrolment may wait: every organization still asking grants grace, and the person has none of its methods. */
+export async function postponeEnrolment(session: ConsoleSession, now = new Date()): Promise<{ satisfied: boolean }> {
+  const state = await mfaStepState(session, now);
+  if (!state.postponeUntil) throw new MfaError("Your organization requires a second factor now", "session");
+  return grant(session, "grace");
+}
+
+export interface TotpEnrolment {
+  factorId: string;
+  /** Base32, for typing into an app that cannot scan. */
+  secret: string;
+  /** The otpauth:// URI as a QR code (an SVG data: URL). */
+  qrCode: string;
+}
+
+/** Starts adding an authenticator app: a pending factor, confirmed by its first code. */
+export async function startTotpEnrolment(session: ConsoleSession): Promise<TotpEnrolment> {
+  const { db, masterKey } = await store();
+  const secret = generateSecret();
+  const factorId = await createPendingTotp(db, session.userId, encrypt(masterKey, secret), "Authenticator app");
+  const uri = generateURI({ issuer: ISSUER, label: session.email, secret });
+  const svg = await QRCode.toString(uri, { type: "svg", margin: 1, errorCorrectionLevel: "M" });
+  return { factorId, secret, qrCode: `data:image/svg+xml;base64,${Buffer.from(svg).toString("base64")}` };
+}
+
+export interface Enrolled {
+  satisfied: boolean;
+  /** New recovery codes, shown once: the person's first factor comes with them. */
+  recoveryCodes: string[] | null;
+}
+
+async function afterEnrolment(session: ConsoleSession, method: MfaMethod): Promise<Enrolled> {
+  const { db } = await store();
+  const first = (await listFactors(db, session.userId)).length === 1 && (await recoveryCodesLeft(db, session.userId)) === 0;
+  const recoveryCodes = first ? await newRecoveryCodes(session.userId) : null;
+  const { satisfied } = await grant(session, method);
+  return { satisfied, recoveryCodes };
+}
+
+/** Confirms a pending authenticator app with a code from it; a session owing a factor counts it as given. */
+export async function confirmTotpEnrolment(session: ConsoleSession, factorId: string, input: string, now = new Date()): Promise<Enrolled> {
+  const code = normalizeCode(input);
+  if (!SIX_DIGITS.test(code)) throw new MfaError("Enter the 6-digit code your authenticator app shows");
+  await gate(session.userId);
+  const { db, masterKey } = await store();
+  const factor = await findFactor(db, session.userId, factorId);
+  if (!factor || factor.method !== "totp" || factor.confirmedAt) throw new MfaError("Start again: this set-up is no longer pending", "session");
+  const step = await totpStep(factor, masterKey, code, now);
+  if (step === null || !(await acceptTotpStep(db, factor.id, step, now))) {
+    return refuse(session.userId, "That code does not match; check the app's clock and enter the current code");
+  }
+  await clearSignInFailures(await consoleDb(), `mfa:${session.userId}`);
+  return afterEnrolment(session, "totp");
+}
+
+/** The relying party: the console's own host, as the browser sees it. */
+export interface RelyingParty {
+  origin: string;
+}
+
+const rpId = (rp: RelyingParty) => new URL(rp.origin).hostname;
+
+/** Options for adding a passkey or security key (the challenge is kept on the session). */
+export async function passkeyRegistrationOptions(session: ConsoleSession, rp: RelyingParty): Promise<PublicKeyCredentialCreationOptionsJSON> {
+  const { db } = await store();
+  const existing = (await listFactors(db, session.userId)).filter((f) => f.method === "webauthn" && f.credentialId);
+  const options = await generateRegistrationOptions({
+    rpName: ISSUER,
+    rpID: rpId(rp),
+    userName: session.email,
+    userID: new TextEncoder().encode(session.userId),
+    attestationType: "none",
+    excludeCredentials: existing.map((f) => ({ id: f.credentialId!, transports: f.transports ?? undefined })),
+    authenticatorSelection: { residentKey: "preferred", userVerification: "preferred" },
+  });
+  await setWebauthnChallenge(await consoleDb(), session.sessionId, options.challenge);
+  return options;
+}
+
+export async function registerPasskey(session: ConsoleSession, rp: RelyingParty, response: RegistrationResponseJSON, name: string): Promise<Enrolled> {
+  const label = name.trim() || "Passkey";
+  if (label.length > 64) throw new MfaError("A name of at most 64 characters", "name");
+  const challenge = await takeWebauthnChallenge(await consoleDb(), session.sessionId);
+  if (!challenge) throw new MfaError("Start again: that request expired", "credential");
+  let verified;
+  try {
+    verified = await verifyRegistrationResponse({ response, expectedChallenge: challenge, expectedOrigin: rp.origin, expectedRPID: rpId(rp) });
+  } catch {
+    throw new MfaError("The security key's answer could not be verified", "credential");
+  }
+  if (!verified.verified) throw new MfaError("The security key's answer could not be verified", "credential");
+  const { credential } = verified.registrationInfo;
+  const { db } = await store();
+  try {
+    await addWebauthnFactor(db, {
+      userId: session.userId,
+      name: label,
+      credentialId: credential.id,
+      publicKey: Buffer.from(credential.publicKey).toString("base64url"),
+      signCount: credential.counter,
+      transports: credential.transports ?? [],
+    });
+  } catch {
+    throw new MfaError("That security key is already registered", "credential");
+  }
+  return afterEnrolment(session, "webauthn");
+}
+
+/** Options for signing in with one of the person's passkeys. */
+export async function passkeyAssertionOptions(session: ConsoleSession, rp: RelyingParty): Promise<PublicKeyCredentialRequestOptionsJSON> {
+  const { db } = await store();
+  const keys = (await listFactors(db, session.userId)).filter((f) => f.method === "webauthn" && f.credentialId);
+  if (keys.length === 0) throw new MfaError("You have no passkey or security key yet", "credential");
+  const options = await generateAuthenticationOptions({
+    rpID: rpId(rp),
+    allowCredentials: keys.map((f) => ({ id: f.credentialId!, transports: f.transports ?? undefined })),
+    userVerification: "preferred",
+  });
+  await setWebauthnChallenge(await consoleDb(), session.sessionId, options.challenge);
+  return options;
+}
+
+export async function answerWithPasskey(session: ConsoleSession, rp: RelyingParty, response: AuthenticationResponseJSON): Promise<{ satisfied: boolean }> {
+  await gate(session.userId);
+  const challenge = await takeWebauthnChallenge(await consoleDb(), session.sessionId);
+  if (!challenge) throw new MfaError("Start again: that request expired", "credential");
+  const { db } = await store();
+  const factor = (await listFactors(db, session.userId)).find((f) => f.method === "webauthn" && f.credentialId === response.id);
+  if (!factor?.publicKey) return refuse(session.userId, "That passkey is not one of yours");
+  let result;
+  try {
+    result = await verifyAuthenticationResponse({
+      response,
+      expectedChallenge: challenge,
+      expectedOrigin: rp.origin,
+      expectedRPID: rpId(rp),
+      credential: { id: factor.credentialId!, publicKey: Buffer.from(factor.publicKey, "base64url"), counter: factor.signCount, transports: factor.transports ?? undefined },
+    });
+  } catch {
+    return refuse(session.userId, "The passkey's answer could not be verified");
+  }
+  if (!result.verified) return refuse(session.userId, "The passkey's answer could not be verified");
+  await recordWebauthnUse(db, factor.id, result.authenticationInfo.newCounter);
+  await clearSignInFailures(await consoleDb(), `mfa:${session.userId}`);
+  return grant(session, "webauthn");
+}
+
+export interface FactorSummary {
+  id: string;
+  method: MfaMethod;
+  name: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+/** The person's own second factors, for their account page (no secret). */
+export async function ownFactors(userId: string): Promise<{ factors: FactorSummary[]; recoveryCodesLeft: number }> {
+  const { db } = await store();
+  const factors = (await listFactors(db, userId)).map((f) => ({
+    id: f.id,
+    method: f.method as MfaMethod,
+    name: f.name,
+    createdAt: f.createdAt.toISOString(),
+    lastUsedAt: f.lastUsedAt?.toISOString() ?? null,
+  }));
+  return { factors, recoveryCodesLeft: await recoveryCodesLeft(db, userId) };
+}
+
+export async function removeOwnFactor(userId: string, factorId: string): Promise<void> {
+  if (!(await deleteFactor((await store()).db, userId, factorId))) throw new MfaError("No such factor", "credential");
+}
