@@ -19,13 +19,14 @@ import { QueryState } from "@/components/ui/query-state";
 import { EmptyState } from "@/components/ui/states";
 import { PERSON_STATUSES } from "@/lib/contract/constants";
 import { iamQueries } from "@/lib/query/iam";
-import { iamKeys, peopleKeys } from "@/lib/query/keys";
+import { iamKeys, peopleKeys, securityKeys } from "@/lib/query/keys";
 import { peoplePaths, peopleQueries, type Person } from "@/lib/query/people";
 import { InviteDialog } from "./invite-dialog";
 import { PEOPLE_PAGE_SIZE, peopleSearchParams } from "./search-params";
 
 
 const SOURCE_LABELS: Record<Person["source"], string> = { invite: "Invited", scim: "SCIM", sso: "SSO", admin: "Admin" };
+const MFA_LABELS: Record<Person["mfa_methods"][number], string> = { totp: "Authenticator app", webauthn: "Passkey" };
 
 
 /** The organization's people: search, status, how they came, their roles, when last active; invite and remove. */
@@ -38,6 +39,7 @@ export function PeopleView({ orgId, selfId }: { orgId: string; selfId: string })
   const bindings = useQuery(iamQueries.bindings());
   const [inviting, setInviting] = useState(false);
   const [removing, setRemoving] = useState<Person | null>(null);
+  const [resetting, setResetting] = useState<Person | null>(null);
 
   const remove = useGatewayMutation<Person>({
     request: (p) => ({ method: "DELETE", path: peoplePaths.remove(orgId, p.id) }),
@@ -52,7 +54,16 @@ export function PeopleView({ orgId, selfId }: { orgId: string; selfId: string })
     success: (_r, p) => (p.sso_required ? `${p.email} may sign in with an API key again` : `${p.email} must now sign in with SSO`),
   });
 
+  const resetMfa = useGatewayMutation<Person>({
+    request: (p) => ({ method: "DELETE", path: peoplePaths.resetMfa(orgId, p.id) }),
+    // The MFA page counts who has enrolled.
+    invalidate: () => [peopleKeys.org(orgId), securityKeys.mfa(orgId)],
+    success: (_r, p) => `${p.email}'s second factors were reset`,
+    onSuccess: () => setResetting(null),
+  });
+
   const canWrite = access.can("iam.write");
+  const mfaReason = access.ready && !access.can("mfa.manage") ? missingPermission("mfa.manage") : null;
   const writeReason = access.ready && !canWrite ? missingPermission("iam.write") : null;
   const seesAll = access.can("iam.read");
 
@@ -98,6 +109,23 @@ export function PeopleView({ orgId, selfId }: { orgId: string; selfId: string })
         id: "sign-in",
         header: "Console sign-in",
         cell: ({ row }) => (row.original.sso_required ? <Badge tone="info">SSO only</Badge> : <span className="text-slate-600 dark:text-slate-400">SSO or API key</span>),
+      },
+      {
+        id: "mfa",
+        header: "MFA",
+        enableSorting: false,
+        cell: ({ row }) =>
+          row.original.mfa_methods.length === 0 ? (
+            <span className="text-slate-600 dark:text-slate-400">Not enrolled</span>
+          ) : (
+            <ul aria-label={`Second factors of ${row.original.email}`} className="flex flex-wrap gap-1">
+              {row.original.mfa_methods.map((m) => (
+                <li key={m}>
+                  <Badge tone="good">{MFA_LABELS[m]}</Badge>
+                </li>
+              ))}
+            </ul>
+          ),
       },
       {
         id: "roles",
@@ -150,6 +178,11 @@ export function PeopleView({ orgId, selfId }: { orgId: string; selfId: string })
               >
                 {p.sso_required ? "Allow API key" : "Require SSO"}
               </GuardedButton>
+              {p.mfa_methods.length > 0 ? (
+                <GuardedButton size="sm" variant="ghost" reason={mfaReason} aria-label={`Reset the second factors of ${p.email}`} onClick={() => setResetting(p)}>
+                  Reset MFA
+                </GuardedButton>
+              ) : null}
               <GuardedButton size="sm" variant="secondary" reason={reason} aria-label={`Remove ${p.email}`} onClick={() => setRemoving(p)}>
                 Remove
               </GuardedButton>
@@ -158,7 +191,7 @@ export function PeopleView({ orgId, selfId }: { orgId: string; selfId: string })
         },
       },
     ],
-    [rolesOf, seesAll, selfId, writeReason, access.isOwner, ownerCount, search.q, search.status, signIn],
+    [rolesOf, seesAll, selfId, writeReason, mfaReason, access.isOwner, ownerCount, search.q, search.status, signIn],
   );
 
   return (
@@ -240,6 +273,23 @@ export function PeopleView({ orgId, selfId }: { orgId: string; selfId: string })
         </QueryState>
       </Card>
       <InviteDialog orgId={orgId} open={inviting} onOpenChange={setInviting} />
+      <ConfirmDialog
+        key={`mfa-${resetting?.id ?? "none"}`}
+        open={resetting !== null}
+        onOpenChange={(open) => {
+          if (!open) setResetting(null);
+        }}
+        title={`Reset the second factors of ${resetting?.email ?? ""}?`}
+        confirmLabel="Reset MFA"
+        tone="danger"
+        pending={resetMfa.isPending}
+        onConfirm={() => resetting && resetMfa.mutate(resetting)}
+      >
+        <p>
+          Every authenticator app, passkey and recovery code of <strong>{resetting?.name || resetting?.email}</strong> stops working. Where MFA is required,
+          their next sign-in asks them to set up a second factor again. Do this only once you are sure who is asking, for example after a lost phone or key.
+        </p>
+      </ConfirmDialog>
       <ConfirmDialog
         key={removing?.id ?? "none"}
         open={removing !== null}

@@ -3,7 +3,9 @@
 import { useQuery } from "@tanstack/react-query";
 import { Switch } from "radix-ui";
 import { useState } from "react";
+import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
+import { Field, Input } from "@/components/ui/field";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { QueryState } from "@/components/ui/query-state";
 import type { EditOrgMfaRequest, MfaMethod } from "@/lib/contract/mfa";
@@ -57,12 +59,21 @@ export function MfaSettings({ orgId }: { orgId: string }) {
     update.mutate({ ...change, intended_methods: next });
   };
   const info = change ? METHODS[change.method] : undefined;
+  const enrollment = mfa.data?.enrollment;
+  // Requiring a method while none is required: everyone without that method is asked to enrol.
+  const toEnrol = change?.require && enrollment ? enrollment.people - (required.size > 0 ? enrollment.any : enrollment[change.method]) : null;
 
   return (
     <div className="space-y-4">
       {access.ready && !canManage ? <PermissionNote id="mfa-permission" what="the MFA requirements" permission="mfa.manage" /> : null}
+      <QueryState state={mfa} what="MFA enrolment" label="MFA enrolment" lines={1}>
+        {(data) => <EnrollmentCard orgId={orgId} data={data} canManage={canManage} reason={reason} />}
+      </QueryState>
       <Card>
-        <CardHeader title="Required MFA methods" description="Second factors every member of the organization must use to sign in." />
+        <CardHeader
+          title="Required MFA methods"
+          description="Second factors every member of the organization must use to sign in to the console. Any one of the required methods will do."
+        />
         <QueryState state={mfa} what="the MFA requirements" label="MFA methods" lines={2}>
           {() => (
             <CardBody>
@@ -87,9 +98,16 @@ export function MfaSettings({ orgId }: { orgId: string }) {
         onConfirm={confirm}
       >
         {change?.require ? (
-          <p>
-            Members will be asked to enroll: the next time they sign in, everyone who has not yet done so must {info?.enroll} before they can continue.
-          </p>
+          <>
+            <p>
+              Members will be asked to enroll: the next time they sign in, everyone who has not yet done so must {info?.enroll} before they can continue.
+            </p>
+            {toEnrol !== null ? (
+              <p className="mt-2 font-medium">
+                {toEnrol === 0 ? "Everyone has already enrolled." : `${toEnrol} of ${enrollment?.people} people will be asked to enroll.`}
+              </p>
+            ) : null}
+          </>
         ) : (
           <p>
             Members will no longer be asked for {info?.short} when they sign in. Sign-in gets weaker unless another method is still required.
@@ -147,5 +165,68 @@ function MethodRow({
         <Switch.Thumb className="pointer-events-none block size-5 translate-x-0.5 rounded-full bg-white shadow transition-transform data-[state=checked]:translate-x-[22px]" />
       </Switch.Root>
     </li>
+  );
+}
+
+const MAX_GRACE = 90;
+
+/** Who has enrolled what (before a requirement is turned on), and how long enrolment may wait. */
+function EnrollmentCard({ orgId, data, canManage, reason }: { orgId: string; data: GetOrgMfaResponse; canManage: boolean; reason: string | undefined }) {
+  const { enrollment } = data;
+  const [days, setDays] = useState(String(data.enrollment_grace_days));
+  const [error, setError] = useState<string | null>(null);
+  const save = useGatewayMutation<{ days: number }, GetOrgMfaResponse>({
+    request: ({ days }) => ({
+      method: "PATCH",
+      path: securityPaths.mfa(orgId),
+      body: { intended_methods: data.mfa_methods.map((m) => m.method), enrollment_grace_days: days },
+    }),
+    invalidate: () => [securityKeys.mfa(orgId)],
+    success: (_r, { days }) => (days === 0 ? "Enrolment can no longer wait" : `Enrolment may wait ${days} ${days === 1 ? "day" : "days"}`),
+  });
+  const submit = (event: React.FormEvent) => {
+    event.preventDefault();
+    const value = Number(days);
+    if (!/^\d+$/.test(days.trim()) || value > MAX_GRACE) return setError(`Enter a whole number of days from 0 to ${MAX_GRACE}`);
+    setError(null);
+    save.mutate({ days: value });
+  };
+  const pct = (n: number) => (enrollment.people === 0 ? 0 : Math.round((100 * n) / enrollment.people));
+  return (
+    <Card>
+      <CardHeader title="Enrolment" description="How many active people of the organization have set up a second factor." />
+      <CardBody>
+        <dl className="grid gap-4 sm:grid-cols-3" data-testid="mfa-enrollment">
+          <div>
+            <dt className="text-sm text-slate-600 dark:text-slate-400">Any second factor</dt>
+            <dd className="text-lg font-semibold">
+              {enrollment.any} of {enrollment.people} people <span className="text-sm font-normal text-slate-500 dark:text-slate-400">({pct(enrollment.any)}%)</span>
+            </dd>
+          </div>
+          <div>
+            <dt className="text-sm text-slate-600 dark:text-slate-400">Authenticator app</dt>
+            <dd className="text-lg font-semibold">{enrollment.totp}</dd>
+          </div>
+          <div>
+            <dt className="text-sm text-slate-600 dark:text-slate-400">Passkey or security key</dt>
+            <dd className="text-lg font-semibold">{enrollment.webauthn}</dd>
+          </div>
+        </dl>
+        <form onSubmit={submit} noValidate className="mt-6 flex flex-wrap items-end gap-3 border-t border-slate-100 pt-4 dark:border-slate-800">
+          <Field
+            label="Enrolment grace period (days)"
+            htmlFor="mfa-grace-days"
+            hint="From when MFA is first required, people without a required method may sign in and set one up later for this long. 0: at their next sign-in."
+            error={error ?? undefined}
+            className="max-w-md flex-1"
+          >
+            <Input id="mfa-grace-days" inputMode="numeric" value={days} disabled={!canManage} title={reason} onChange={(e) => setDays(e.target.value)} className="max-w-32" />
+          </Field>
+          <Button type="submit" variant="secondary" disabled={!canManage || save.isPending} title={reason}>
+            Save
+          </Button>
+        </form>
+      </CardBody>
+    </Card>
   );
 }

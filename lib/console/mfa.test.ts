@@ -17,7 +17,9 @@ import {
   MfaError,
   mfaStepState,
   passkeyAssertionOptions,
+  passkeyRegistrationOptions,
   postponeEnrolment,
+  relyingPartyOf,
   startTotpEnrolment,
 } from "./mfa";
 import { authSecret } from "./secret";
@@ -85,6 +87,15 @@ async function messageOf(promise: Promise<unknown>): Promise<string> {
   return "ok";
 }
 
+describe("the WebAuthn relying party", () => {
+  it("is the console's origin, and localhost for a console on a loopback address (browsers refuse an IP as RP ID)", () => {
+    expect(relyingPartyOf("https://console.example.com")).toEqual({ origin: "https://console.example.com" });
+    expect(relyingPartyOf("http://127.0.0.1:3100")).toEqual({ origin: "http://localhost:3100" });
+    expect(relyingPartyOf("http://[::1]:3000")).toEqual({ origin: "http://localhost:3000" });
+    expect(relyingPartyOf("http://10.0.0.5:3000")).toEqual({ origin: "http://10.0.0.5:3000" });
+  });
+});
+
 describe("a sign-in where the organization requires MFA", () => {
   it("opens no session until a second factor is given: the BFF and the session check refuse it", async () => {
     expect((await (await signIn("member")).state()).status).toBe("active");
@@ -134,6 +145,9 @@ describe("a sign-in where the organization requires MFA", () => {
     // Another sign-in cannot reuse that step's code.
     const third = await signIn("owner");
     expect(await messageOf(answerWithTotp(await third.session(), await codeAt(secret, next), next))).toMatch(/not valid/);
+    // Holding the key alone, nobody adds a factor of their own to get past the step.
+    expect(await messageOf(startTotpEnrolment(await third.session()))).toMatch(/second factor you already have/);
+    expect(await messageOf(passkeyRegistrationOptions(await third.session(), { origin: "http://console.test" }))).toMatch(/second factor you already have/);
     // No passkey yet: none can be asked for.
     expect(await messageOf(passkeyAssertionOptions(await third.session(), { origin: "http://console.test" }))).toMatch(/no passkey/);
   });

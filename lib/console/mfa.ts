@@ -240,8 +240,19 @@ export interface TotpEnrolment {
   qrCode: string;
 }
 
+/**
+ * A session still owing its second factor may enrol only a method it has to (an organization asking has
+ * none of its methods enrolled): otherwise whoever holds the first factor alone could add their own
+ * authenticator and pass. An active session may add any.
+ */
+async function mayEnrol(session: ConsoleSession, method: MfaMethod): Promise<void> {
+  if (!session.mfaPending) return;
+  if (!(await mfaStepState(session)).enrol.includes(method)) throw new MfaError("Sign in with a second factor you already have first", "session");
+}
+
 /** Starts adding an authenticator app: a pending factor, confirmed by its first code. */
 export async function startTotpEnrolment(session: ConsoleSession): Promise<TotpEnrolment> {
+  await mayEnrol(session, "totp");
   const { db, masterKey } = await store();
   const secret = generateSecret();
   const factorId = await createPendingTotp(db, session.userId, encrypt(masterKey, secret), "Authenticator app");
@@ -268,6 +279,7 @@ async function afterEnrolment(session: ConsoleSession, method: MfaMethod): Promi
 export async function confirmTotpEnrolment(session: ConsoleSession, factorId: string, input: string, now = new Date()): Promise<Enrolled> {
   const code = normalizeCode(input);
   if (!SIX_DIGITS.test(code)) throw new MfaError("Enter the 6-digit code your authenticator app shows");
+  await mayEnrol(session, "totp");
   await gate(session.userId);
   const { db, masterKey } = await store();
   const factor = await findFactor(db, session.userId, factorId);
@@ -280,15 +292,30 @@ export async function confirmTotpEnrolment(session: ConsoleSession, factorId: st
   return afterEnrolment(session, "totp");
 }
 
-/** The relying party: the console's own host, as the browser sees it. */
+/** The relying party: the console's own origin, as the browser sees it (its host is the RP ID). */
 export interface RelyingParty {
   origin: string;
+}
+
+const LOOPBACK_IPS = new Set(["127.0.0.1", "[::1]"]);
+
+/**
+ * The relying party for a console reached at `origin` (NEXTAUTH_URL's, or the request's). Browsers take
+ * no IP address as a WebAuthn RP ID, so a console configured on a loopback address is, for passkeys,
+ * the same console reached as localhost (same port).
+ */
+export function relyingPartyOf(origin: string): RelyingParty {
+  const url = new URL(origin);
+  if (!LOOPBACK_IPS.has(url.hostname)) return { origin: url.origin };
+  url.hostname = "localhost";
+  return { origin: url.origin };
 }
 
 const rpId = (rp: RelyingParty) => new URL(rp.origin).hostname;
 
 /** Options for adding a passkey or security key (the challenge is kept on the session). */
 export async function passkeyRegistrationOptions(session: ConsoleSession, rp: RelyingParty): Promise<PublicKeyCredentialCreationOptionsJSON> {
+  await mayEnrol(session, "webauthn");
   const { db } = await store();
   const existing = (await listFactors(db, session.userId)).filter((f) => f.method === "webauthn" && f.credentialId);
   const options = await generateRegistrationOptions({
@@ -307,6 +334,7 @@ export async function passkeyRegistrationOptions(session: ConsoleSession, rp: Re
 export async function registerPasskey(session: ConsoleSession, rp: RelyingParty, response: RegistrationResponseJSON, name: string): Promise<Enrolled> {
   const label = name.trim() || "Passkey";
   if (label.length > 64) throw new MfaError("A name of at most 64 characters", "name");
+  await mayEnrol(session, "webauthn");
   const challenge = await takeWebauthnChallenge(await consoleDb(), session.sessionId);
   if (!challenge) throw new MfaError("Start again: that request expired", "credential");
   let verified;

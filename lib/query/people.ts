@@ -41,6 +41,7 @@ export const peoplePaths = {
   invite: (orgId: string) => operationPath("inviteOrganizationPerson", { org_id: orgId }),
   remove: (orgId: string, userId: string) => operationPath("removeOrganizationPerson", { org_id: orgId, user_id: userId }),
   update: (orgId: string, userId: string) => operationPath("updateOrganizationPerson", { org_id: orgId, user_id: userId }),
+  resetMfa: (orgId: string, userId: string) => operationPath("resetOrganizationPersonMfa", { org_id: orgId, user_id: userId }),
 };
 
 /** Where the console shows one person: the People page, filtered to their e-mail. */

@@ -1,0 +1,20 @@
+import type { Metadata } from "next";
+import { AccountSecurity } from "@/components/mfa/account-security";
+import { PageHeader } from "@/components/ui/page-header";
+import { gatewayIsEmbedded } from "@/lib/console/config";
+import { ownFactors } from "@/lib/console/mfa";
+import { requireConsoleSession } from "@/lib/console/session";
+
+export const metadata: Metadata = { title: "Sign-in security" };
+
+/** The person's own second factors and recovery codes, and how this session signed in. */
+export default async function AccountSecurityPage() {
+  const session = await requireConsoleSession();
+  const own = gatewayIsEmbedded() ? await ownFactors(session.userId) : null;
+  return (
+    <>
+      <PageHeader title="Sign-in security" description="Your second factors for signing in to the console, and your recovery codes." />
+      <AccountSecurity own={own} sessionFactors={[...session.factors]} />
+    </>
+  );
+}

@@ -1,0 +1,182 @@
+"use client";
+
+import { Fingerprint, LoaderCircle, LogOut } from "lucide-react";
+import { useRouter } from "next/navigation";
+import { useEffect, useId, useRef, useState } from "react";
+import { Button } from "@/components/ui/button";
+import { Field, Input } from "@/components/ui/field";
+import { DateText } from "@/components/common/dates";
+import { answerPasskeyAction, answerRecoveryCodeAction, answerTotpAction, passkeyAssertionOptionsAction, postponeAction } from "@/lib/console/mfa-actions";
+import type { MfaStepState } from "@/lib/console/mfa";
+import { PasskeyRegistration, webauthnFailure } from "./passkey-registration";
+import { RecoveryCodes } from "./recovery-codes";
+import { TotpEnrolmentPanel, type Enrolled } from "./totp-enrolment";
+
+const METHOD_NAMES = { totp: "an authenticator app", webauthn: "a passkey or security key" } as const;
+
+/**
+ * The MFA step of sign-in: answer with a factor the person has, or enrol one the organization
+ * requires (then see the recovery codes once), or a recovery code, or, within a grace period, later.
+ */
+export function MfaStep({ step, callbackPath }: { step: MfaStepState; callbackPath: string }) {
+  const router = useRouter();
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [codes, setCodes] = useState<string[] | null>(null);
+  const [useRecovery, setUseRecovery] = useState(false);
+  const alertRef = useRef<HTMLDivElement>(null);
+  const [failures, setFailures] = useState(0);
+  useEffect(() => {
+    if (failures > 0) alertRef.current?.focus();
+  }, [failures]);
+
+  // A full load: every server component sees the session that now answers.
+  const finish = (done: boolean) => (done ? window.location.assign(callbackPath) : router.refresh());
+  const fail = (message: string) => {
+    setError(message);
+    setFailures((n) => n + 1);
+  };
+
+  async function run(kind: string, action: () => Promise<{ ok: true; done: boolean } | { ok: false; error: string }>) {
+    setBusy(kind);
+    setError(null);
+    try {
+      const result = await action();
+      if (result.ok) return finish(result.done);
+      fail(result.error);
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  async function passkey() {
+    await run("passkey", async () => {
+      const options = await passkeyAssertionOptionsAction();
+      if (!options.ok) return options;
+      const { startAuthentication } = await import("@simplewebauthn/browser");
+      try {
+        return await answerPasskeyAction(await startAuthentication({ optionsJSON: options.options }));
+      } catch (failure) {
+        return { ok: false as const, error: webauthnFailure(failure) };
+      }
+    });
+  }
+
+  const enrolled = (result: Enrolled) => (result.recoveryCodes ? setCodes(result.recoveryCodes) : finish(result.done));
+
+  if (codes) return <RecoveryCodes codes={codes} continueLabel="Continue to the console" onContinue={() => window.location.assign(callbackPath)} />;
+
+  const asking = step.organizations.filter((o) => !o.satisfied);
+  return (
+    <div className="space-y-6">
+      <p className="text-sm text-slate-600 dark:text-slate-400">
+        {asking.map((o) => o.name).join(", ")} {asking.length === 1 ? "requires" : "require"} a second factor to sign in to the console.
+      </p>
+      <div
+        ref={alertRef}
+        tabIndex={-1}
+        role="alert"
+        className={
+          error
+            ? "rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800 outline-none dark:border-red-900 dark:bg-red-950/50 dark:text-red-200"
+            : "hidden"
+        }
+      >
+        {error}
+      </div>
+
+      {step.answer.includes("totp") && !useRecovery ? <CodeForm label="Authentication code" hint="The 6-digit code from your authenticator app." busy={busy === "totp"} onSubmit={(code) => run("totp", () => answerTotpAction(code))} numeric /> : null}
+
+      {step.answer.includes("webauthn") && !useRecovery ? (
+        <Button type="button" variant={step.answer.includes("totp") ? "secondary" : "primary"} className="w-full" disabled={busy !== null} onClick={() => void passkey()}>
+          {busy === "passkey" ? <LoaderCircle className="animate-spin" aria-hidden /> : <Fingerprint aria-hidden />}
+          Use a passkey or security key
+        </Button>
+      ) : null}
+
+      {step.enrol.length > 0 && !useRecovery ? (
+        <section aria-labelledby="enrol-heading" className="space-y-4">
+          <h2 id="enrol-heading" className="text-base font-semibold">
+            Set up a second factor
+          </h2>
+          <p className="text-sm text-slate-600 dark:text-slate-400">Choose {step.enrol.map((m) => METHOD_NAMES[m]).join(" or ")}.</p>
+          {step.enrol.includes("totp") ? <TotpEnrolmentPanel onEnrolled={enrolled} /> : null}
+          {step.enrol.includes("webauthn") ? <PasskeyRegistration onEnrolled={enrolled} /> : null}
+          {step.postponeUntil ? (
+            <div className="space-y-1 border-t border-slate-200 pt-4 dark:border-slate-800">
+              <Button type="button" variant="ghost" className="w-full" disabled={busy !== null} onClick={() => void run("later", () => postponeAction())}>
+                Set up later
+              </Button>
+              <p className="text-center text-xs text-slate-500 dark:text-slate-400">
+                Your organization allows this until <DateText value={step.postponeUntil} />.
+              </p>
+            </div>
+          ) : null}
+        </section>
+      ) : null}
+
+      {useRecovery ? (
+        <CodeForm label="Recovery code" hint="One of the codes you saved when you set up your second factor." busy={busy === "recovery"} onSubmit={(code) => run("recovery", () => answerRecoveryCodeAction(code))} />
+      ) : null}
+
+      <div className="flex flex-wrap items-center justify-between gap-2 border-t border-slate-200 pt-4 text-sm dark:border-slate-800">
+        {step.recoveryCodesLeft > 0 ? (
+          <Button type="button" variant="link" size="inline" onClick={() => setUseRecovery((v) => !v)}>
+            {useRecovery ? "Use your second factor instead" : "Use a recovery code"}
+          </Button>
+        ) : (
+          <span />
+        )}
+        <SignOutButton />
+      </div>
+    </div>
+  );
+}
+
+function CodeForm({ label, hint, busy, numeric = false, onSubmit }: { label: string; hint: string; busy: boolean; numeric?: boolean; onSubmit: (code: string) => Promise<void> }) {
+  const [code, setCode] = useState("");
+  const id = useId();
+  return (
+    <form
+      noValidate
+      aria-label={label}
+      className="space-y-3"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void onSubmit(code).then(() => setCode(""));
+      }}
+    >
+      <Field label={label} htmlFor={id} hint={hint}>
+        <Input
+          id={id}
+          autoFocus
+          inputMode={numeric ? "numeric" : "text"}
+          autoComplete="one-time-code"
+          autoCapitalize="characters"
+          spellCheck={false}
+          maxLength={numeric ? 7 : 16}
+          value={code}
+          onChange={(e) => setCode(e.target.value)}
+          className="font-mono tracking-widest"
+        />
+      </Field>
+      <Button type="submit" className="w-full" disabled={busy || code.trim().length === 0}>
+        {busy ? <LoaderCircle className="animate-spin" aria-hidden /> : null}
+        Verify
+      </Button>
+    </form>
+  );
+}
+
+function SignOutButton() {
+  return (
+    <Button
+      type="button"
+      variant="ghost"
+      size="sm"
+      onClick={() => void import("next-auth/react").then(({ signOut }) => signOut({ callbackUrl: "/sign-in?reason=signed-out" }))}
+    >
+      <LogOut aria-hidden /> Sign out
+    </Button>
+  );
+}

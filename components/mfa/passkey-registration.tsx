@@ -1,0 +1,60 @@
+"use client";
+
+import { Fingerprint, LoaderCircle } from "lucide-react";
+import { useId, useState } from "react";
+import { Button } from "@/components/ui/button";
+import { Field, Input } from "@/components/ui/field";
+import { passkeyRegistrationOptionsAction, registerPasskeyAction } from "@/lib/console/mfa-actions";
+import type { Enrolled } from "./totp-enrolment";
+
+/** What the browser said when the ceremony did not finish, in words. */
+export function webauthnFailure(error: unknown): string {
+  const name = error instanceof Error ? error.name : "";
+  if (name === "NotAllowedError") return "The request was cancelled or timed out; try again";
+  if (name === "InvalidStateError") return "That security key is already registered";
+  if (name === "NotSupportedError" || name === "SecurityError") return "This browser cannot use passkeys on this site";
+  return "The browser could not complete the request; try again";
+}
+
+/** Registers a passkey or security key with a name the person chooses. */
+export function PasskeyRegistration({ onEnrolled }: { onEnrolled: (result: Enrolled) => void }) {
+  const [name, setName] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const id = useId();
+
+  async function register(event: React.FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const options = await passkeyRegistrationOptionsAction();
+      if (!options.ok) return setError(options.error);
+      // The WebAuthn browser library loads only when someone registers a key.
+      const { startRegistration } = await import("@simplewebauthn/browser");
+      let response;
+      try {
+        response = await startRegistration({ optionsJSON: options.options });
+      } catch (failure) {
+        return setError(webauthnFailure(failure));
+      }
+      const result = await registerPasskeyAction(response, name);
+      if (result.ok) onEnrolled({ done: result.done, recoveryCodes: result.recoveryCodes });
+      else setError(result.error);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form onSubmit={(e) => void register(e)} noValidate className="space-y-3" aria-label="Register a passkey or security key">
+      <Field label="Name (optional)" htmlFor={`${id}-name`} hint="So you can tell your keys apart, e.g. “Work laptop”." error={error ?? undefined}>
+        <Input id={`${id}-name`} maxLength={64} value={name} onChange={(e) => setName(e.target.value)} placeholder="Passkey" />
+      </Field>
+      <Button type="submit" variant="secondary" className="w-full" disabled={busy}>
+        {busy ? <LoaderCircle className="animate-spin" aria-hidden /> : <Fingerprint aria-hidden />}
+        Register a passkey or security key
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,128 @@
+"use server";
+
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
+import { z } from "zod";
+import {
+  answerWithPasskey,
+  answerWithRecoveryCode,
+  answerWithTotp,
+  confirmTotpEnrolment,
+  MfaError,
+  newRecoveryCodes,
+  passkeyAssertionOptions,
+  passkeyRegistrationOptions,
+  postponeEnrolment,
+  registerPasskey,
+  relyingPartyOf,
+  removeOwnFactor,
+  startTotpEnrolment,
+  type TotpEnrolment,
+} from "./mfa";
+import { consoleOrigin } from "./origin";
+import { resolveConsoleSession, type ConsoleSession } from "./session";
+
+/**
+ * The browser's side of MFA: server actions (Next.js checks that they come from this site) for the
+ * MFA step of sign-in and the person's own Sign-in security page. Each reads the session from the
+ * request's cookie: answering a challenge needs a session that owes a factor; managing one's factors
+ * needs an active session (enrolment is also open to a session that must enrol to finish signing in).
+ * Nothing secret goes back but what the person must see once (a new TOTP secret, recovery codes).
+ */
+
+export type ActionResult<T = object> = ({ ok: true } & T) | { ok: false; error: string; field?: string };
+
+type Need = "pending" | "active" | "either";
+
+async function withSession<T>(need: Need, run: (session: ConsoleSession) => Promise<ActionResult<T>>): Promise<ActionResult<T>> {
+  const state = await resolveConsoleSession();
+  const allowed = state.status === "mfa" ? need !== "active" : state.status === "active" ? need !== "pending" : false;
+  if (!allowed || (state.status !== "mfa" && state.status !== "active")) {
+    return { ok: false, error: state.status === "active" ? "You are already signed in" : "Your session has ended; sign in again", field: "session" };
+  }
+  try {
+    return await run(state.session);
+  } catch (error) {
+    if (error instanceof MfaError) return { ok: false, error: error.message, field: error.field };
+    throw error;
+  }
+}
+
+const text = (max: number) => z.string().max(max);
+const bad = (field: string, error: string): ActionResult<never> => ({ ok: false, error, field });
+
+export async function answerTotpAction(code: unknown): Promise<ActionResult<{ done: boolean }>> {
+  const parsed = text(32).safeParse(code);
+  if (!parsed.success) return bad("code", "Enter the 6-digit code from your authenticator app");
+  return withSession("pending", async (s) => ({ ok: true, done: (await answerWithTotp(s, parsed.data)).satisfied }));
+}
+
+export async function answerRecoveryCodeAction(code: unknown): Promise<ActionResult<{ done: boolean; left: number }>> {
+  const parsed = text(64).safeParse(code);
+  if (!parsed.success) return bad("code", "Enter one of your recovery codes");
+  return withSession("pending", async (s) => {
+    const result = await answerWithRecoveryCode(s, parsed.data);
+    return { ok: true, done: result.satisfied, left: result.left };
+  });
+}
+
+export async function postponeAction(): Promise<ActionResult<{ done: boolean }>> {
+  return withSession("pending", async (s) => ({ ok: true, done: (await postponeEnrolment(s)).satisfied }));
+}
+
+export async function startTotpAction(): Promise<ActionResult<{ enrolment: TotpEnrolment }>> {
+  return withSession("either", async (s) => ({ ok: true, enrolment: await startTotpEnrolment(s) }));
+}
+
+export async function confirmTotpAction(factorId: unknown, code: unknown): Promise<ActionResult<{ done: boolean; recoveryCodes: string[] | null }>> {
+  const id = z.uuid().safeParse(factorId);
+  const parsed = text(32).safeParse(code);
+  if (!id.success) return bad("session", "Start again: this set-up is no longer pending");
+  if (!parsed.success) return bad("code", "Enter the 6-digit code your authenticator app shows");
+  return withSession("either", async (s) => {
+    const result = await confirmTotpEnrolment(s, id.data, parsed.data);
+    return { ok: true, done: result.satisfied, recoveryCodes: result.recoveryCodes };
+  });
+}
+
+const rp = async () => relyingPartyOf(await consoleOrigin());
+
+export async function passkeyRegistrationOptionsAction(): Promise<ActionResult<{ options: Awaited<ReturnType<typeof passkeyRegistrationOptions>> }>> {
+  return withSession("either", async (s) => ({ ok: true, options: await passkeyRegistrationOptions(s, await rp()) }));
+}
+
+/** The browser's answer: an object of base64url strings, checked by the WebAuthn library itself. */
+const credentialJson = z.looseObject({ id: z.string().max(1024), rawId: z.string().max(1024), type: z.literal("public-key"), response: z.looseObject({}) });
+
+export async function registerPasskeyAction(response: unknown, name: unknown): Promise<ActionResult<{ done: boolean; recoveryCodes: string[] | null }>> {
+  const parsed = credentialJson.safeParse(response);
+  const label = text(64).safeParse(name ?? "");
+  if (!parsed.success) return bad("credential", "The browser's answer is not a passkey registration");
+  if (!label.success) return bad("name", "A name of at most 64 characters");
+  return withSession("either", async (s) => {
+    const result = await registerPasskey(s, await rp(), parsed.data as unknown as RegistrationResponseJSON, label.data);
+    return { ok: true, done: result.satisfied, recoveryCodes: result.recoveryCodes };
+  });
+}
+
+export async function passkeyAssertionOptionsAction(): Promise<ActionResult<{ options: Awaited<ReturnType<typeof passkeyAssertionOptions>> }>> {
+  return withSession("pending", async (s) => ({ ok: true, options: await passkeyAssertionOptions(s, await rp()) }));
+}
+
+export async function answerPasskeyAction(response: unknown): Promise<ActionResult<{ done: boolean }>> {
+  const parsed = credentialJson.safeParse(response);
+  if (!parsed.success) return bad("credential", "The browser's answer is not a passkey sign-in");
+  return withSession("pending", async (s) => ({ ok: true, done: (await answerWithPasskey(s, await rp(), parsed.data as unknown as AuthenticationResponseJSON)).satisfied }));
+}
+
+export async function newRecoveryCodesAction(): Promise<ActionResult<{ recoveryCodes: string[] }>> {
+  return withSession("active", async (s) => ({ ok: true, recoveryCodes: await newRecoveryCodes(s.userId) }));
+}
+
+export async function removeFactorAction(factorId: unknown): Promise<ActionResult> {
+  const id = z.uuid().safeParse(factorId);
+  if (!id.success) return bad("credential", "No such factor");
+  return withSession("active", async (s) => {
+    await removeOwnFactor(s.userId, id.data);
+    return { ok: true };
+  });
+}
