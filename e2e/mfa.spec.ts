@@ -1,0 +1,234 @@
+import type { APIRequestContext, BrowserContext, Page } from "@playwright/test";
+import { generate } from "otplib";
+import { operationPath } from "@/lib/contract/operations";
+import { signedHeaders } from "@/lib/signing/signature";
+import { bffPath, expect, openWith, readDemoCredentials, signInWithKey, test, type DemoCredentials } from "./fixtures";
+
+/**
+ * MFA enforced in a real browser, on the other demo organization (Globex, whose only person is the
+ * "outsider", its owner), so that no other spec's sign-ins are asked for a second factor. The TOTP
+ * codes are computed here as an authenticator app computes them; passkeys are made and used by
+ * Chromium's virtual WebAuthn authenticator (DevTools protocol). Browsers take no IP address as a
+ * WebAuthn RP ID, so this spec reaches the console as localhost (lib/console/mfa.ts relyingPartyOf).
+ */
+
+test.describe.configure({ mode: "serial" });
+
+const local = (baseURL: string) => baseURL.replace("127.0.0.1", "localhost");
+test.use({ baseURL: local(`http://127.0.0.1:${process.env.E2E_PORT ?? 3100}`) });
+
+let demo: DemoCredentials;
+let orgId = "";
+let totpSecret = "";
+let recoveryCode = "";
+
+const outsiderKey = () => ({ accessKeyId: demo.outsider.access_key_id, secretKey: demo.outsider.secret_key });
+
+/** A call straight to the gateway, signed with the outsider's own key (set-up and checks, never the browser's path). */
+async function gateway(request: APIRequestContext, baseURL: string, method: "GET" | "PATCH" | "DELETE", path: string, body?: unknown) {
+  const url = `${baseURL}${path}`;
+  const res = await request.fetch(url, { method, headers: { ...signedHeaders(outsiderKey(), { method, url }), "content-type": "application/json" }, data: body });
+  expect(res.status(), `${method} ${path}: ${await res.text()}`).toBeLessThan(300);
+  return res.json() as Promise<Record<string, unknown>>;
+}
+
+/** The last 30-second step a code was used for: the console never takes a step twice. */
+let lastStep = 0;
+
+/**
+ * A code the console takes now: the app's code for a step after the last one used, within the
+ * console's tolerance of one step ahead (waiting for the next step if need be).
+ */
+async function nextCode(page: Page): Promise<string> {
+  for (;;) {
+    const epoch = Math.floor(Date.now() / 1000) + 20;
+    const step = Math.floor(epoch / 30);
+    if (step > lastStep) {
+      lastStep = step;
+      return generate({ secret: totpSecret, epoch });
+    }
+    await page.waitForTimeout(1_000);
+  }
+}
+
+/** An alert with this text (the page has others: Next.js announces route changes in one). */
+const alertWith = (page: Page, text: string) => page.getByRole("alert").filter({ hasText: text });
+
+async function signInAsOutsider(page: Page) {
+  await page.goto("/sign-in");
+  await signInWithKey(page, demo.outsider.access_key_id, demo.outsider.secret_key);
+}
+
+async function signOut(page: Page) {
+  await page.context().clearCookies();
+}
+
+/** A browser call of the console's backend, as the page makes them. */
+const bffStatus = async (page: Page) => (await page.request.get(bffPath("getOrganizations"))).status();
+
+async function withVirtualAuthenticator(context: BrowserContext, page: Page) {
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("WebAuthn.enable");
+  await cdp.send("WebAuthn.addVirtualAuthenticator", {
+    options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+  });
+}
+
+test.beforeAll(async ({ request, baseURL }) => {
+  demo = await readDemoCredentials();
+  const base = baseURL!.replace("localhost", "127.0.0.1");
+  const orgs = (await gateway(request, base, "GET", operationPath("getOrganizations"))) as { items: Array<{ id: string; name: string }> };
+  orgId = orgs.items.find((o) => o.name === "Globex Research")!.id;
+  // From a known start, a retry included: nothing required, no factor enrolled.
+  await gateway(request, base, "PATCH", operationPath("OrganizationsMFAService_UpdateOrganizationMFA", { organization_id: orgId }), { intended_methods: [], enrollment_grace_days: 0 });
+  await gateway(request, base, "DELETE", operationPath("resetOrganizationPersonMfa", { org_id: orgId, user_id: demo.outsider.user_id }));
+});
+
+test("the owner sees who has enrolled, then requires an authenticator app or a passkey", async ({ page }) => {
+  await signInAsOutsider(page);
+  await expect(page).toHaveURL(new RegExp(`/orgs/${orgId}$`));
+  await page.goto(`/orgs/${orgId}/security/mfa`);
+  await expect(page.getByTestId("mfa-enrollment")).toContainText("0 of 1 people");
+
+  for (const [name, short] of [
+    ["Authenticator app (TOTP)", "TOTP"],
+    ["Security key or passkey (WebAuthn)", "WebAuthn"],
+  ] as const) {
+    const dialog = page.getByRole("dialog", { name: `Require ${short}?` });
+    await openWith(page.getByRole("switch", { name }), dialog);
+    await expect(dialog).toContainText("1 of 1 people will be asked to enroll");
+    await dialog.getByRole("button", { name: `Require ${short}` }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole("switch", { name })).toHaveAttribute("aria-checked", "true");
+  }
+  // The session that turned it on was signed in before: it goes on.
+  expect(await bffStatus(page)).toBe(200);
+});
+
+test("a key sign-in gets no page and no API answer before the second factor; TOTP enrolment shows a QR code, the secret and recovery codes once", async ({ page }) => {
+  await signInAsOutsider(page);
+  await expect(page).toHaveURL(/\/sign-in\/mfa/);
+  await expect(page.getByRole("heading", { name: "Verify it's you" })).toBeVisible();
+  await expect(page.getByText("Globex Research requires a second factor")).toBeVisible();
+
+  // Nothing answers yet: the console's backend refuses, and every page sends back here.
+  const refused = await page.request.get(bffPath("getOrganizations"));
+  expect(refused.status()).toBe(401);
+  expect(await refused.json()).toMatchObject({ reason: "mfa_required" });
+  for (const path of [`/orgs/${orgId}`, `/orgs/${orgId}/people`, "/account/security", "/catalog"]) {
+    await page.goto(path);
+    await expect(page).toHaveURL(/\/sign-in\/mfa/);
+  }
+
+  await page.getByRole("button", { name: "Set up an authenticator app" }).click();
+  await expect(page.getByRole("img", { name: "QR code for your authenticator app" })).toBeVisible();
+  totpSecret = (await page.getByTestId("totp-secret").getAttribute("data-secret"))!;
+  expect(totpSecret).toMatch(/^[A-Z2-7]{16,}$/);
+  // The key as shown, in groups of four, is the same secret.
+  expect((await page.getByTestId("totp-secret").innerText()).replace(/\s/g, "")).toBe(totpSecret);
+
+  await page.getByLabel("Code from the app").fill("000000");
+  await page.getByRole("button", { name: "Confirm and turn on" }).click();
+  await expect(alertWith(page, "does not match")).toBeVisible();
+  await page.getByLabel("Code from the app").fill(await nextCode(page));
+  await page.getByRole("button", { name: "Confirm and turn on" }).click();
+
+  const codes = page.getByRole("list", { name: "Recovery codes" }).getByRole("listitem");
+  await expect(codes).toHaveCount(10);
+  recoveryCode = await codes.nth(2).innerText();
+  expect(recoveryCode).toMatch(/^[A-Z0-9]{5}-[A-Z0-9]{5}$/);
+  const go = page.getByRole("button", { name: "Continue to the console" });
+  await expect(go).toBeDisabled();
+  await page.getByLabel("I have saved these codes somewhere safe").check();
+  await go.click();
+  await expect(page).toHaveURL(new RegExp(`/orgs/${orgId}$`));
+  expect(await bffStatus(page)).toBe(200);
+  await page.goto("/account/security");
+  await expect(page.getByTestId("session-factors")).toHaveText("API key + Authenticator app");
+});
+
+test("a passkey added on Sign-in security signs in through the browser's authenticator; a wrong code is refused", async ({ browser, baseURL }) => {
+  const context = await browser.newContext({ baseURL });
+  const page = await context.newPage();
+  await withVirtualAuthenticator(context, page);
+  await signInAsOutsider(page);
+  await page.getByLabel("Authentication code").fill(await nextCode(page));
+  await page.getByRole("button", { name: "Verify" }).click();
+  await expect(page).toHaveURL(new RegExp(`/orgs/${orgId}$`));
+
+  await page.goto("/account/security");
+  await page.getByRole("button", { name: "Add a passkey or security key" }).click();
+  await page.getByLabel("Name (optional)").fill("Test laptop");
+  await page.getByRole("button", { name: "Register a passkey or security key" }).click();
+  const factors = page.getByRole("list", { name: "Your second factors" });
+  await expect(factors.getByRole("listitem")).toHaveCount(2);
+  await expect(factors).toContainText("Test laptop");
+  await expect(page.getByTestId("recovery-codes-left")).toContainText("10 of 10 left");
+
+  await signOut(page);
+  await signInAsOutsider(page);
+  await expect(page).toHaveURL(/\/sign-in\/mfa/);
+  await page.getByLabel("Authentication code").fill("123456");
+  await page.getByRole("button", { name: "Verify" }).click();
+  await expect(alertWith(page, "not valid")).toBeVisible();
+  expect(await bffStatus(page)).toBe(401);
+
+  await page.getByRole("button", { name: "Use a passkey or security key" }).click();
+  await expect(page).toHaveURL(new RegExp(`/orgs/${orgId}$`));
+  await page.goto("/account/security");
+  await expect(page.getByTestId("session-factors")).toHaveText("API key + Passkey or security key");
+  await context.close();
+});
+
+test("a recovery code signs in once", async ({ page }) => {
+  await signInAsOutsider(page);
+  await page.getByRole("button", { name: "Use a recovery code" }).click();
+  await page.getByLabel("Recovery code").fill(recoveryCode.toLowerCase());
+  await page.getByRole("button", { name: "Verify" }).click();
+  await expect(page).toHaveURL(new RegExp(`/orgs/${orgId}$`));
+  await page.goto("/account/security");
+  await expect(page.getByTestId("session-factors")).toHaveText("API key + Recovery code");
+  await expect(page.getByTestId("recovery-codes-left")).toContainText("9 of 10 left");
+
+  await signOut(page);
+  await signInAsOutsider(page);
+  await page.getByRole("button", { name: "Use a recovery code" }).click();
+  await page.getByLabel("Recovery code").fill(recoveryCode);
+  await page.getByRole("button", { name: "Verify" }).click();
+  await expect(alertWith(page, "already used")).toBeVisible();
+  expect(await bffStatus(page)).toBe(401);
+});
+
+test("the admin resets the person's factors from People (audited), and the next sign-in asks to enrol again", async ({ page, request, baseURL }) => {
+  await signInAsOutsider(page);
+  await page.getByLabel("Authentication code").fill(await nextCode(page));
+  await page.getByRole("button", { name: "Verify" }).click();
+  await expect(page).toHaveURL(new RegExp(`/orgs/${orgId}$`));
+
+  await page.goto(`/orgs/${orgId}/people`);
+  const row = page.getByRole("row", { name: new RegExp(demo.outsider.email) });
+  await expect(row.getByRole("list", { name: `Second factors of ${demo.outsider.email}` })).toHaveText(/Authenticator app\s*Passkey/);
+  const dialog = page.getByRole("dialog", { name: `Reset the second factors of ${demo.outsider.email}?` });
+  await openWith(row.getByRole("button", { name: `Reset the second factors of ${demo.outsider.email}` }), dialog);
+  await dialog.getByRole("button", { name: "Reset MFA" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(row).toContainText("Not enrolled");
+
+  const base = baseURL!.replace("localhost", "127.0.0.1");
+  // The newest entry of the organization's audit log.
+  const log = await gateway(request, base, "GET", operationPath("getAuditLogs", { organization_id: orgId }));
+  expect(JSON.stringify(log)).toContain("Reset MFA");
+
+  await signOut(page);
+  await signInAsOutsider(page);
+  await expect(page).toHaveURL(/\/sign-in\/mfa/);
+  await expect(page.getByRole("button", { name: "Set up an authenticator app" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Use a recovery code" })).toHaveCount(0);
+  expect(await bffStatus(page)).toBe(401);
+});
+
+test.afterAll(async ({ request, baseURL }) => {
+  // Globex requires nothing again, whatever happened above.
+  const base = baseURL!.replace("localhost", "127.0.0.1");
+  await gateway(request, base, "PATCH", operationPath("OrganizationsMFAService_UpdateOrganizationMFA", { organization_id: orgId }), { intended_methods: [] });
+});
