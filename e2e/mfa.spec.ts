@@ -37,15 +37,18 @@ let lastStep = 0;
 
 /**
  * A code the console takes now: the app's code for a step after the last one used, within the
- * console's tolerance of one step ahead (waiting for the next step if need be).
+ * console's tolerance of one step either way (the earliest such step, so later calls find one too;
+ * waiting for the next step only when none is left).
  */
 async function nextCode(page: Page): Promise<string> {
   for (;;) {
-    const epoch = Math.floor(Date.now() / 1000) + 20;
-    const step = Math.floor(epoch / 30);
-    if (step > lastStep) {
-      lastStep = step;
-      return generate({ secret: totpSecret, epoch });
+    const now = Math.floor(Date.now() / 1000);
+    for (const offset of [-25, 0, 25]) {
+      const step = Math.floor((now + offset) / 30);
+      if (step > lastStep) {
+        lastStep = step;
+        return generate({ secret: totpSecret, epoch: now + offset });
+      }
     }
     await page.waitForTimeout(1_000);
   }

@@ -139,7 +139,6 @@ function CodeForm({ label, hint, busy, numeric = false, onSubmit }: { label: str
   return (
     <form
       noValidate
-      aria-label={label}
       className="space-y-3"
       onSubmit={(e) => {
         e.preventDefault();

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startTestOidcProvider, TEST_SSO_DOMAIN, type TestOidcProvider } from "@/e2e/oidc-provider";
 import { SIGN_IN_ERROR } from "@/lib/contract/sign-in-messages";
 import { createConsoleTestbed, type ConsoleTestbed } from "@/lib/console/testing";
+import { setMfaMethods } from "@/lib/gateway/store/queries/mfa";
 import { apiKeys, auditLog, memberships, roleBindings, roles, users } from "@/lib/gateway/store/schema";
 import { getAuthOptions } from "./auth-options";
 import { sessionCookieName } from "./cookies";
@@ -261,6 +262,18 @@ describe("a first sign-in", () => {
     expect(await browser.signIn("ada@sso.example")).toBe(`${CONSOLE}/orgs`);
     expect(await personRow("ada@sso.example")).toEqual(before);
     expect((await activeSession(browser)).userId).toBe(before!.userId);
+  });
+
+  it("is only the first factor where the organization requires MFA: the session owes the second", async () => {
+    await setMfaMethods(bed.t.gateway.store.db, orgId, ["totp"], new Date());
+    try {
+      const browser = new Browser();
+      await browser.signIn("ada@sso.example");
+      const state = await browser.session();
+      expect(state).toMatchObject({ status: "mfa", session: { email: "ada@sso.example", mfaPending: true, factors: ["sso"] } });
+    } finally {
+      await setMfaMethods(bed.t.gateway.store.db, orgId, [], new Date());
+    }
   });
 
   it("joins a person once when two first sign-ins of theirs arrive together", async () => {
