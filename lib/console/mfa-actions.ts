@@ -1,5 +1,6 @@
 "use server";
 
+import "server-only";
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
 import { z } from "zod";
 import {

@@ -69,7 +69,7 @@ describe("key vault", () => {
     const id = await createVaultSession(store.db, key, identity, limits, t0);
     const later = new Date(t0.getTime() + 10 * 60_000);
     const found = await lookupVaultSession(store.db, id, limits, later);
-    expect(found).toEqual({ status: "active", session: { sessionId: id, userId: "user-1", email: "user@example.test", startedAt: t0.getTime() } });
+    expect(found).toEqual({ status: "active", session: { sessionId: id, userId: "user-1", email: "user@example.test", startedAt: t0.getTime(), mfaPending: false, factors: ["api_key"] } });
     const [row] = await store.db.select().from(sessions).where(eq(sessions.id, id));
     expect(row!.lastSeenAt.toISOString()).toBe(later.toISOString());
   });
