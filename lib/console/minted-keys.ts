@@ -12,9 +12,10 @@ import type { Credentials } from "./vault";
 
 export const MINTED_KEY_NAME = "Console SSO session";
 
-export async function mintSessionKey(userId: string, expiresAt: Date): Promise<Credentials> {
+/** A key for one session of the person, tied to the provider that signed it in (deleting the provider deletes it). */
+export async function mintSessionKey(userId: string, expiresAt: Date, ssoProviderId: string): Promise<Credentials> {
   const { store, deps } = await embeddedGateway();
-  return createApiKey(store.db, deps.masterKey, userId, MINTED_KEY_NAME, expiresAt);
+  return createApiKey(store.db, deps.masterKey, userId, MINTED_KEY_NAME, expiresAt, ssoProviderId);
 }
 
 /**

@@ -388,8 +388,10 @@ describe("deleting the provider", () => {
     expect((await bed.t.op("owner", "listLocations", { credentials })).status).toBe(200);
 
     expect((await bed.t.op("owner", "deleteSSOProvider", { params: { organization_id: orgId, provider_id: providerId } })).status).toBe(200);
-    expect(await browser.session()).toEqual({ status: "revoked" });
+    // The key is gone with the provider, before the (idle) session is ever used again.
+    expect(await bed.t.gateway.store.db.select().from(apiKeys).where(eq(apiKeys.id, credentials.accessKeyId))).toEqual([]);
     expect((await bed.t.op("owner", "listLocations", { credentials })).status).toBe(401);
+    expect(await browser.session()).toEqual({ status: "revoked" });
     // A sign-in through it, or its callback, is refused now.
     expect(await ssoAuthOptions(providerId, {})).toBeNull();
     expect(await new Browser().startSso("grace@sso.example")).toBe(`/sign-in?error=${SIGN_IN_ERROR.ssoNoProvider}`);

@@ -159,7 +159,7 @@ export async function signInWithSso(
   if (person.status !== "active") throw new SignInError(SIGN_IN_ERROR.ssoSuspended);
 
   const limits = vaultLimits();
-  const credentials = await mintSessionKey(person.userId, sessionEnd(limits, now));
+  const credentials = await mintSessionKey(person.userId, sessionEnd(limits, now), provider.id);
   try {
     const identity = { userId: person.userId, email };
     // SSO is the first factor: an organization that requires MFA still asks for the second.

@@ -92,10 +92,10 @@ export async function createOrganization(
 }
 
 /** A new API key (refused after `expiresAt` when given); the secret is returned here once and stored only encrypted. */
-export async function createApiKey(db: Database, masterKey: Buffer, userId: string, name = "", expiresAt: Date | null = null) {
+export async function createApiKey(db: Database, masterKey: Buffer, userId: string, name = "", expiresAt: Date | null = null, ssoProviderId: string | null = null) {
   const accessKeyId = newAccessKeyId();
   const secretKey = newSecret();
-  await insertApiKey(db, { id: accessKeyId, userId, name, secretCiphertext: encrypt(masterKey, secretKey), expiresAt });
+  await insertApiKey(db, { id: accessKeyId, userId, name, secretCiphertext: encrypt(masterKey, secretKey), expiresAt, ssoProviderId });
   return { accessKeyId, secretKey };
 }
 

@@ -26,7 +26,7 @@ export async function findActiveApiKey(db: Database, accessKeyId: string): Promi
 
 export async function insertApiKey(
   db: Database,
-  params: { id: string; userId: string; name: string; secretCiphertext: string; expiresAt?: Date | null },
+  params: { id: string; userId: string; name: string; secretCiphertext: string; expiresAt?: Date | null; ssoProviderId?: string | null },
 ): Promise<void> {
   await db.insert(apiKeys).values(params);
 }

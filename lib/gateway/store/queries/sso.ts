@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, arrayContains, asc, eq } from "drizzle-orm";
 import type { SsoProvider } from "@/lib/contract/sso";
 import type { Database } from "../client";
-import { organizations, ssoProviders } from "../schema";
+import { apiKeys, organizations, ssoProviders } from "../schema";
 
 export type SsoProviderRow = typeof ssoProviders.$inferSelect;
 
@@ -61,11 +61,17 @@ export async function insertSsoProvider(
 }
 
 /** The deleted provider, or undefined when it was already gone. */
+/**
+ * Deletes the provider and, in the same transaction, the keys the console minted for the sessions it
+ * signed in: from then on none of them signs anything, busy or idle (the console ends each session
+ * at its next request, or its sweep).
+ */
 export async function deleteSsoProviderRow(tx: Database, orgId: string, providerId: string): Promise<SsoProviderRow | undefined> {
   const [row] = await tx
     .delete(ssoProviders)
     .where(and(eq(ssoProviders.organizationId, orgId), eq(ssoProviders.id, providerId)))
     .returning();
+  if (row) await tx.delete(apiKeys).where(eq(apiKeys.ssoProviderId, row.id));
   return row;
 }
 

@@ -98,6 +98,12 @@ export const apiKeys = pgTable(
     revokedAt: ts("revoked_at"),
     /** Refused from this moment on; null never expires. Keys the console mints for an SSO session end with it. */
     expiresAt: ts("expires_at"),
+    /** Minted by the console for a session this SSO provider signed in: deleted with the provider. */
+    ssoProviderId: text("sso_provider_id"),
   },
-  (t) => [index("api_keys_user_idx").on(t.userId), index("api_keys_active_idx").on(t.id).where(sql`revoked_at is null`)],
+  (t) => [
+    index("api_keys_user_idx").on(t.userId),
+    index("api_keys_active_idx").on(t.id).where(sql`revoked_at is null`),
+    index("api_keys_sso_provider_idx").on(t.ssoProviderId).where(sql`sso_provider_id is not null`),
+  ],
 );

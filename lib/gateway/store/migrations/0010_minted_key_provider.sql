@@ -1,0 +1,2 @@
+ALTER TABLE "api_keys" ADD COLUMN "sso_provider_id" text;--> statement-breakpoint
+CREATE INDEX "api_keys_sso_provider_idx" ON "api_keys" USING btree ("sso_provider_id") WHERE sso_provider_id is not null;
