@@ -38,6 +38,7 @@ async function pagesOf(page: Page, orgId: string, who: Who): Promise<string[]> {
     "/catalog",
     ...(images.items[0] ? [`/catalog/images/${images.items[0].id}`] : []),
     "/catalog/registry",
+    "/account/security",
   ];
   // GPU tracking is offered to holders of the reservations feature only (the demo owner).
   if (who === "owner") pages.push(`${base}/reservations/gpu-tracking`);

@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, BrowserContext, Page } from "@playwright/test";
 import { generate } from "otplib";
 import { operationPath } from "@/lib/contract/operations";
@@ -52,6 +53,12 @@ async function nextCode(page: Page): Promise<string> {
     }
     await page.waitForTimeout(1_000);
   }
+}
+
+/** axe's serious and critical findings (WCAG 2.1 A and AA) on the page as it is. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  return results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 }
 
 /** An alert with this text (the page has others: Next.js announces route changes in one). */
@@ -123,8 +130,10 @@ test("a key sign-in gets no page and no API answer before the second factor; TOT
     await expect(page).toHaveURL(/\/sign-in\/mfa/);
   }
 
+  expect(await seriousViolations(page)).toEqual([]);
   await page.getByRole("button", { name: "Set up an authenticator app" }).click();
   await expect(page.getByRole("img", { name: "QR code for your authenticator app" })).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
   totpSecret = (await page.getByTestId("totp-secret").getAttribute("data-secret"))!;
   expect(totpSecret).toMatch(/^[A-Z2-7]{16,}$/);
   // The key as shown, in groups of four, is the same secret.
