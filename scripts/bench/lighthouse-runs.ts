@@ -6,6 +6,8 @@ export interface Score {
   performance: number;
   accessibility: number;
   metrics: string;
+  /** Total Blocking Time, ms (Lighthouse's numeric value). */
+  tbtMs: number;
   benchmarkIndex: number;
 }
 
