@@ -178,6 +178,7 @@ describe("starting a test", () => {
 
   it.each([
     ["not JSON", "{", /must be JSON/],
+    ["a body too large", JSON.stringify({ organization_id: "x".repeat(5000) }), /larger than 4096/],
     ["no provider id", { organization_id: "x" }, /provider_id/],
     ["a provider id that is none", { organization_id: "x", provider_id: "../../etc" }, /provider_id: must be an SSO provider id/],
     ["an organization id that is none", { organization_id: "a/b", provider_id: "00000000-0000-4000-8000-000000000000" }, /organization_id/],

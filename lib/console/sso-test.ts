@@ -22,6 +22,7 @@ import { logAuth } from "./auth-options";
 import { isCrossSiteMutation } from "./bff";
 import { sessionCookieSecure } from "./cookies";
 import { cloudFetch } from "./gateway-client";
+import { consoleOrigin } from "./origin";
 import { clientAddress } from "./rate-limit";
 import { authSecret } from "./secret";
 import { sessionStateFromCookies, type ConsoleSession, type SessionState } from "./session";
@@ -52,6 +53,7 @@ const TEST_LIFETIME_SECONDS = 600;
 const COOKIE_SALT = "stratus.sso-test";
 const COOKIE_PATH = "/api/auth/callback";
 const DETAIL_MAX = 400;
+const MAX_START_BODY = 4096;
 
 /** The test cookie's name (__Secure- when the console is served over https). */
 export function ssoTestCookieName(): string {
@@ -235,7 +237,7 @@ async function pendingTest(cookie: string | undefined): Promise<PendingTest | nu
  * the JWKS, iss, aud, exp, nonce; the e-mail claims completed from userinfo as sign-in does), and
  * the e-mail checked as sign-in checks it. Nothing is created.
  */
-export async function finishSsoTest(provider: SsoProviderConfig | null, pending: PendingTest, callbackUrl: URL, consoleOrigin: string): Promise<SsoTestReport> {
+export async function finishSsoTest(provider: SsoProviderConfig | null, pending: PendingTest, callbackUrl: URL, origin: string): Promise<SsoTestReport> {
   const steps = new Steps();
   const report = (claims?: SsoTestClaims) => steps.report(pending.testId, pending.providerId, claims);
   if (!provider) {
@@ -244,7 +246,7 @@ export async function finishSsoTest(provider: SsoProviderConfig | null, pending:
   }
   const issuer = await discover(provider, steps);
   if (!issuer) return report();
-  const redirectUri = ssoRedirectUri(consoleOrigin, provider.id);
+  const redirectUri = ssoRedirectUri(origin, provider.id);
   const client = clientFor(issuer, provider, redirectUri);
 
   const params = callbackUrl.searchParams;
@@ -320,15 +322,6 @@ function problem(status: number, message: string): Response {
   return Response.json({ code: String(status), message }, { status, headers: { "cache-control": "no-store" } });
 }
 
-/** Where people reach this console (as next-auth builds its callback URL): NEXTAUTH_URL, else the request's own origin. */
-function originOf(request: NextRequest): string {
-  const configured = env().NEXTAUTH_URL;
-  if (configured) return new URL(configured).origin;
-  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host") ?? request.nextUrl.host;
-  const proto = request.headers.get("x-forwarded-proto") === "https" ? "https" : request.nextUrl.protocol.replace(/:$/, "");
-  return `${proto}://${host}`;
-}
-
 export interface SsoTestDeps {
   session(request: NextRequest): Promise<SessionState>;
 }
@@ -355,7 +348,9 @@ export async function handleSsoTestStart(request: NextRequest, deps: SsoTestDeps
   if (isCrossSiteMutation(request, env().NEXTAUTH_URL)) return problem(403, "cross-site request refused");
   let body: unknown;
   try {
-    body = JSON.parse(await request.text());
+    const text = await request.text();
+    if (text.length > MAX_START_BODY) return problem(400, `body: larger than ${MAX_START_BODY} characters`);
+    body = JSON.parse(text);
   } catch {
     return problem(400, "body: must be JSON");
   }
@@ -376,7 +371,7 @@ export async function handleSsoTestStart(request: NextRequest, deps: SsoTestDeps
     if (!provider || provider.organizationId !== organizationId) {
       return problem(404, "SSO provider not found in this organization, or it has no client secret");
     }
-    const started = await startSsoTest(provider, { consoleOrigin: originOf(request), userId: state.session.userId });
+    const started = await startSsoTest(provider, { consoleOrigin: await consoleOrigin(), userId: state.session.userId });
     const headers = new Headers({ "cache-control": "no-store" });
     if ("report" in started) return Response.json({ test_id: started.testId, report: started.report } satisfies SsoTestStartResponse, { headers });
     const secure = sessionCookieSecure() ? "; Secure" : "";
@@ -430,7 +425,7 @@ export async function handleSsoTestCallback(request: NextRequest, providerId: st
   }
   let report: SsoTestReport;
   try {
-    report = await finishSsoTest(await loadSsoProvider(providerId), pending, request.nextUrl, originOf(request));
+    report = await finishSsoTest(await loadSsoProvider(providerId), pending, request.nextUrl, await consoleOrigin());
   } catch (error) {
     logAuth("error", "SSO test sign-in failed", error);
     return htmlAnswer(resultPage(null, "The test could not finish; try again in a moment.", null), true);
