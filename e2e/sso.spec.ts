@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { operationPath } from "@/lib/contract/operations";
 import { signedHeaders } from "@/lib/signing";
@@ -109,6 +110,8 @@ test("the owner's Test sign-in runs the flow in a popup, reports every step with
   await expect(steps.nth(3)).toContainText("Signature verified against the issuer's JWKS; iss, aud, exp and nonce as expected");
   await expect(page.locator('dl[aria-label="ID token claims"] dt')).toHaveText(["sub", "email", "email_verified", "name"]);
   await expect(page.locator('dl[aria-label="ID token claims"] dd')).toHaveText(["grace@sso.example", "grace@sso.example", "true", "Grace Hopper"]);
+  const axe = await new AxeBuilder({ page }).include('section[aria-label="Test sign-in"]').withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
 
   // Nobody signed in: the owner's session cookie is the same, no SSO session of Grace exists, and she is no person here.
   expect(await sessionCookie()).toBe(before);
