@@ -64,7 +64,7 @@ async function testSignIn(page: Page, login: string) {
   await popup.locator('input[name="login"]').fill(login);
   await popup.locator('input[name="password"]').fill("any password");
   await popup.getByRole("button", { name: "Sign-in" }).click();
-  return { result, steps: page.getByRole("list", { name: "Test sign-in steps" }).getByRole("listitem") };
+  return { popup, result, steps: page.getByRole("list", { name: "Test sign-in steps" }).getByRole("listitem") };
 }
 
 let providerId = "";
@@ -98,11 +98,12 @@ test("the owner's Test sign-in runs the flow in a popup, reports every step with
   const before = await sessionCookie();
   expect(before).toBeTruthy();
 
-  const { result, steps } = await testSignIn(page, "grace@sso.example");
+  const { popup, result, steps } = await testSignIn(page, "grace@sso.example");
 
   // The report, in the page that opened the popup.
   await expect(result).toHaveText("Every step passed: this provider signs people in.");
   await expect(steps).toHaveCount(5);
+  await expect.poll(() => popup.isClosed(), { message: "the popup closes itself once it has reported" }).toBe(true);
   for (const [index, name] of ["Discovery", "Redirect", "Token", "ID token", "E-mail domain"].entries()) {
     await expect(steps.nth(index)).toContainText(name);
     await expect(steps.nth(index)).toContainText("Passed");
