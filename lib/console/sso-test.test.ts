@@ -1,6 +1,6 @@
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startTestOidcProvider, TEST_SSO_DOMAIN, type TestOidcProvider } from "@/e2e/oidc-provider";
+import { signInAtTestProvider, startTestOidcProvider, TEST_SSO_DOMAIN, type TestOidcProvider } from "@/e2e/oidc-provider";
 import type { SsoTestReport, SsoTestStartResponse, SsoTestStepStatus } from "@/lib/contract/sso-test";
 import { createConsoleTestbed, type ConsoleTestbed } from "@/lib/console/testing";
 import { apiKeys, memberships, users } from "@/lib/gateway/store/schema";
@@ -74,38 +74,7 @@ async function start(who: Who | "nobody", body: unknown = { organization_id: org
   return { status: res.status, body: (await res.json()) as SsoTestStartResponse & { message?: string }, setCookie, cookie };
 }
 
-/** At the provider: its login page for `login` (any password); answers the console URL it redirects back to. */
-async function signInAtProvider(authorizationUrl: string, login: string): Promise<URL> {
-  const jar = new Map<string, string>();
-  let url = authorizationUrl;
-  let form: URLSearchParams | undefined;
-  for (let hop = 0; hop < 10; hop++) {
-    if (url.startsWith(CONSOLE)) return new URL(url);
-    const res = await fetch(url, {
-      method: form ? "POST" : "GET",
-      body: form,
-      headers: { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join("; "), ...(form ? { "content-type": "application/x-www-form-urlencoded" } : {}) },
-      redirect: "manual",
-    });
-    for (const line of res.headers.getSetCookie()) {
-      const [pair] = line.split(";");
-      const at = pair!.indexOf("=");
-      jar.set(pair!.slice(0, at), pair!.slice(at + 1));
-    }
-    form = undefined;
-    const location = res.headers.get("location");
-    if (location) {
-      url = new URL(location, url).toString();
-      continue;
-    }
-    const html = await res.text();
-    const action = /action="([^"]+)"/.exec(html)?.[1];
-    if (res.status !== 200 || !action || !html.includes('name="login"')) throw new Error(`unexpected answer from the provider: ${res.status}`);
-    form = new URLSearchParams({ prompt: "login", login, password: "any" });
-    url = new URL(action, url).toString();
-  }
-  throw new Error("too many redirects at the provider");
-}
+const signInAtProvider = (authorizationUrl: string, login: string) => signInAtTestProvider(authorizationUrl, login, CONSOLE);
 
 /** The provider's redirect back, with this browser's cookies: the test's page (null: not the test's, next-auth's). */
 async function callback(url: URL, cookie: string | undefined, who: Who = "owner") {
