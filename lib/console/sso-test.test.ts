@@ -9,7 +9,7 @@ import { vaultKey, vaultLimits } from "./config";
 import type { SessionState } from "./session";
 import { handleSsoTestCallback, handleSsoTestStart, ssoTestCookieName, type SsoTestDeps } from "./sso-test";
 import { sessions } from "./store/schema";
-import { createVaultSession } from "./vault";
+import { createVaultSession, lookupVaultSession } from "./vault";
 
 /**
  * The SSO page's "Test sign-in" on the server side, against a real OpenID provider (oidc-provider)
@@ -33,7 +33,10 @@ async function signedIn(who: Who): Promise<SessionState> {
     { userId: user.user_id, email: user.email, accessKeyId: user.access_key_id, secretKey: user.secret_key },
     vaultLimits(),
   );
-  return { status: "active", session: { sessionId, userId: user.user_id, email: user.email } };
+  // The session as the vault answers it (what sessionStateFromCookies gives a route handler).
+  const found = await lookupVaultSession(bed.db, sessionId, vaultLimits());
+  if (found.status !== "active") throw new Error(`no active session: ${found.status}`);
+  return { status: "active", session: found.session };
 }
 
 const as = (who: Who | "nobody"): SsoTestDeps => ({ session: async () => (who === "nobody" ? { status: "none" } : sessionOf[who]!) });
