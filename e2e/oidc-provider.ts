@@ -136,6 +136,44 @@ export async function startTestOidcProvider(options: { callbackBase: string; cli
   };
 }
 
+/**
+ * A sign-in at the provider without a browser, for the Vitest tests: follows its redirects from the
+ * authorization URL, answers its login page as `login` (any password), and answers the first URL
+ * under `until` (the console's callback) it is sent to. `jar` keeps the provider's cookies.
+ */
+export async function signInAtTestProvider(authorizationUrl: string, login: string, until: string, jar = new Map<string, string>()): Promise<URL> {
+  let url = authorizationUrl;
+  let form: URLSearchParams | undefined;
+  for (let hop = 0; hop < 10; hop++) {
+    if (url.startsWith(until)) return new URL(url);
+    const res = await fetch(url, {
+      method: form ? "POST" : "GET",
+      body: form,
+      headers: { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join("; "), ...(form ? { "content-type": "application/x-www-form-urlencoded" } : {}) },
+      redirect: "manual",
+    });
+    for (const line of res.headers.getSetCookie()) {
+      const [pair = ""] = line.split(";");
+      const at = pair.indexOf("=");
+      jar.set(pair.slice(0, at), pair.slice(at + 1));
+    }
+    form = undefined;
+    const location = res.headers.get("location");
+    if (location) {
+      url = new URL(location, url).toString();
+      continue;
+    }
+    const html = await res.text();
+    const action = /action="([^"]+)"/.exec(html)?.[1];
+    if (res.status !== 200 || !action || !html.includes('name="login"')) {
+      throw new Error(`unexpected answer from the provider: ${res.status} ${html.replace(/<style>[^]*?<\/style>/, "").slice(0, 1500)}`);
+    }
+    form = new URLSearchParams({ prompt: "login", login, password: "any" });
+    url = new URL(action, url).toString();
+  }
+  throw new Error("too many redirects at the provider");
+}
+
 /** Lets the token endpoint's JSON answer be rewritten before it goes out (its headers are not sent yet when Koa ends it). */
 function rewriteTokenResponse(res: ServerResponse, tamper: (idToken: string) => string): void {
   const end = res.end.bind(res) as (chunk?: unknown, ...rest: unknown[]) => ServerResponse;

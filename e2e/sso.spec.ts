@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { operationPath } from "@/lib/contract/operations";
 import { signedHeaders } from "@/lib/signing";
@@ -46,6 +47,26 @@ async function gatewayStatus(page: Page, baseURL: string, credentials: { accessK
   return res.status();
 }
 
+/**
+ * The SSO page's Test sign-in of the test provider: the button (clicked again until the table has
+ * hydrated: only then does it open the popup and the panel), then the provider's own login page in
+ * the popup as `login`. Answers the panel's status line and its list of steps.
+ */
+async function testSignIn(page: Page, login: string) {
+  const { issuer } = idp();
+  const row = page.getByRole("table", { name: "SSO providers" }).getByRole("row").filter({ hasText: issuer });
+  const opened = page.waitForEvent("popup");
+  const result = page.getByRole("status", { name: "Test sign-in result" });
+  await openWith(row.getByRole("button", { name: `Test sign-in with ${issuer}` }), result);
+  const popup = await opened;
+  await expect(result).toContainText("Sign in at the provider in the popup window");
+  await expect(popup).toHaveURL(new RegExp(`^${issuer}/interaction/`));
+  await popup.locator('input[name="login"]').fill(login);
+  await popup.locator('input[name="password"]').fill("any password");
+  await popup.getByRole("button", { name: "Sign-in" }).click();
+  return { popup, result, steps: page.getByRole("list", { name: "Test sign-in steps" }).getByRole("listitem") };
+}
+
 let providerId = "";
 
 test("the owner adds an SSO provider with its client secret and sees the redirect URI to register", async ({ ownerPage: page, demo, baseURL }) => {
@@ -68,6 +89,60 @@ test("the owner adds an SSO provider with its client secret and sees the redirec
   providerId = redirect!.split("/").pop()!;
   // Write-only: the secret is on no page.
   expect(await page.content()).not.toContain(clientSecret);
+});
+
+test("the owner's Test sign-in runs the flow in a popup, reports every step with the claims, and signs nobody in", async ({ ownerPage: page, demo }) => {
+  expect(providerId, "the provider of the first test").not.toBe("");
+  await page.goto(`/orgs/${demo.organization_id}/security/sso`);
+  const sessionCookie = async () => (await page.context().cookies()).find((c) => c.name === "next-auth.session-token")?.value;
+  const before = await sessionCookie();
+  expect(before).toBeTruthy();
+
+  const { popup, result, steps } = await testSignIn(page, "grace@sso.example");
+
+  // The report, in the page that opened the popup.
+  await expect(result).toHaveText("Every step passed: this provider signs people in.");
+  await expect(steps).toHaveCount(5);
+  await expect.poll(() => popup.isClosed(), { message: "the popup closes itself once it has reported" }).toBe(true);
+  for (const [index, name] of ["Discovery", "Redirect", "Token", "ID token", "E-mail domain"].entries()) {
+    await expect(steps.nth(index)).toContainText(name);
+    await expect(steps.nth(index)).toContainText("Passed");
+  }
+  await expect(steps.nth(3)).toContainText("Signature verified against the issuer's JWKS; iss, aud, exp and nonce as expected");
+  await expect(page.locator('dl[aria-label="ID token claims"] dt')).toHaveText(["sub", "email", "email_verified", "name"]);
+  await expect(page.locator('dl[aria-label="ID token claims"] dd')).toHaveText(["grace@sso.example", "grace@sso.example", "true", "Grace Hopper"]);
+  const axe = await new AxeBuilder({ page }).include('section[aria-label="Test sign-in"]').withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
+
+  // Nobody signed in: the owner's session cookie is the same, no SSO session of Grace exists, and she is no person here.
+  expect(await sessionCookie()).toBe(before);
+  const names = (await page.context().cookies()).map((c) => c.name);
+  expect(names.filter((name) => name.includes("session-token"))).toEqual(["next-auth.session-token"]);
+  expect(names, "the test's cookie is gone once it is over").not.toContain("stratus.sso-test");
+  await expect(mintedSessionKey("grace@sso.example")).rejects.toThrow(/no SSO session of grace@sso.example/);
+  await page.goto(`/orgs/${demo.organization_id}/people`);
+  const people = page.getByRole("table", { name: "People" });
+  await expect(people.getByRole("row").filter({ hasText: demo.owner.email })).toHaveCount(1);
+  await expect(people.getByRole("row").filter({ hasText: "grace@sso.example" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: `Account menu for ${demo.owner.email}` })).toBeVisible();
+});
+
+test("Test sign-in names the step that fails: an address outside the provider's domains", async ({ ownerPage: page, demo }) => {
+  await page.goto(`/orgs/${demo.organization_id}/security/sso`);
+  const { result, steps } = await testSignIn(page, "eve@elsewhere.example");
+  await expect(result).toHaveText("The test sign-in failed at the step E-mail domain.");
+  for (const index of [0, 1, 2, 3]) await expect(steps.nth(index)).toContainText("Passed");
+  await expect(steps.nth(4)).toContainText("Failed");
+  await expect(steps.nth(4)).toContainText(`elsewhere.example is not one of the provider's e-mail domains (${TEST_SSO_DOMAIN})`);
+  await expect(page.locator('dl[aria-label="ID token claims"] dd').nth(1)).toHaveText("eve@elsewhere.example");
+});
+
+test("a member without sso.manage cannot start a test sign-in", async ({ memberPage: page, demo }) => {
+  const { issuer } = idp();
+  await page.goto(`/orgs/${demo.organization_id}/security/sso`);
+  await expect(page.getByRole("button", { name: `Test sign-in with ${issuer}` })).toBeDisabled();
+  const res = await page.request.post("/api/sso-test", { data: { organization_id: demo.organization_id, provider_id: providerId }, headers: { origin: new URL(page.url()).origin } });
+  expect(res.status()).toBe(403);
 });
 
 test("a new person signs in with SSO, lands in the console and is a person of the organization (source SSO)", async ({ page, context, ownerPage, demo, baseURL }) => {

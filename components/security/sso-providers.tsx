@@ -18,6 +18,8 @@ import { DateText } from "@/components/common/dates";
 import { PermissionNote } from "./permission-note";
 import { CopyButton } from "@/components/common/copy-button";
 import { CreateSsoProviderButton, ReplaceSsoSecretButton } from "./create-buttons";
+import { SsoTestPanel, useSsoTest } from "./sso-test";
+import { GuardedButton } from "@/components/common/guarded-button";
 
 /** What a user types to confirm a deletion: the issuer's host name. */
 function issuerHost(uri: string): string {
@@ -38,7 +40,14 @@ export function SsoProvidersView({ orgId, consoleOrigin }: { orgId: string; cons
     onSuccess: () => setDeleting(null),
   });
 
-  const columns = useMemo(() => ssoProviderColumns({ orgId, consoleOrigin, canManage, reason, onDelete: setDeleting }), [orgId, consoleOrigin, canManage, reason]);
+  const test = useSsoTest(orgId);
+  const onTest = test.start;
+  const testing = test.busy;
+
+  const columns = useMemo(
+    () => ssoProviderColumns({ orgId, consoleOrigin, canManage, reason, onDelete: setDeleting, onTest, testing }),
+    [orgId, consoleOrigin, canManage, reason, onTest, testing],
+  );
 
   return (
     <div className="space-y-4">
@@ -64,6 +73,7 @@ export function SsoProvidersView({ orgId, consoleOrigin }: { orgId: string; cons
           )}
         </QueryState>
       </Card>
+      <SsoTestPanel state={test.state} onClose={test.cancel} />
       <ConfirmDialog
         key={deleting?.id ?? "none"}
         open={deleting !== null}
@@ -91,9 +101,11 @@ interface ColumnOptions {
   canManage: boolean;
   reason: string | undefined;
   onDelete: (provider: SsoProvider) => void;
+  onTest: (provider: SsoProvider) => void;
+  testing: boolean;
 }
 
-function ssoProviderColumns({ orgId, consoleOrigin, canManage, reason, onDelete }: ColumnOptions): ColumnDef<SsoProvider, unknown>[] {
+function ssoProviderColumns({ orgId, consoleOrigin, canManage, reason, onDelete, onTest, testing }: ColumnOptions): ColumnDef<SsoProvider, unknown>[] {
   return [
     { accessorKey: "issuer_uri", header: "Issuer", cell: ({ row }) => <span className="font-medium">{row.original.issuer_uri}</span> },
     { accessorKey: "client_id", header: "Client ID", cell: ({ row }) => <code className="font-mono text-xs">{row.original.client_id}</code> },
@@ -137,6 +149,23 @@ function ssoProviderColumns({ orgId, consoleOrigin, canManage, reason, onDelete 
       ),
     },
     { accessorKey: "created_at", header: "Added", cell: ({ row }) => <DateText value={row.original.created_at} /> },
+    {
+      id: "test",
+      header: "Test",
+      enableSorting: false,
+      cell: ({ row }) => (
+        <GuardedButton
+          variant="secondary"
+          size="sm"
+          reason={canManage ? (row.original.has_client_secret ? undefined : "Add the client secret first") : reason}
+          disabled={testing}
+          aria-label={`Test sign-in with ${row.original.issuer_uri}`}
+          onClick={() => onTest(row.original)}
+        >
+          Test sign-in
+        </GuardedButton>
+      ),
+    },
     deleteColumn<SsoProvider>({ label: (p) => `Delete SSO provider ${p.issuer_uri}`, disabledReason: () => (canManage ? undefined : reason), onDelete }),
   ];
 }

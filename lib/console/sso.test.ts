@@ -3,7 +3,7 @@ import type { NextAuthOptions } from "next-auth";
 import NextAuth from "next-auth/next";
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startTestOidcProvider, TEST_SSO_DOMAIN, type TestOidcProvider } from "@/e2e/oidc-provider";
+import { signInAtTestProvider, startTestOidcProvider, TEST_SSO_DOMAIN, type TestOidcProvider } from "@/e2e/oidc-provider";
 import { SIGN_IN_ERROR } from "@/lib/contract/sign-in-messages";
 import { createConsoleTestbed, type ConsoleTestbed } from "@/lib/console/testing";
 import { setMfaMethods } from "@/lib/gateway/store/queries/mfa";
@@ -119,35 +119,8 @@ class Browser {
   }
 
   /** At the provider: its login page for `login`, any password; answers the console callback URL it redirects to. */
-  async signInAtProvider(authorizationUrl: string, login: string): Promise<URL> {
-    let url = authorizationUrl;
-    let form: URLSearchParams | undefined;
-    for (let hop = 0; hop < 10; hop++) {
-      if (url.startsWith(CONSOLE)) return new URL(url);
-      const res = await fetch(url, {
-        method: form ? "POST" : "GET",
-        body: form,
-        headers: { cookie: this.cookieHeader(this.idp), ...(form ? { "content-type": "application/x-www-form-urlencoded" } : {}) },
-        redirect: "manual",
-      });
-      for (const line of res.headers.getSetCookie()) {
-        const [pair] = line.split(";");
-        const at = pair!.indexOf("=");
-        this.idp.set(pair!.slice(0, at), pair!.slice(at + 1));
-      }
-      form = undefined;
-      const location = res.headers.get("location");
-      if (location) {
-        url = new URL(location, url).toString();
-        continue;
-      }
-      const html = await res.text();
-      if (res.status !== 200 || !html.includes('name="login"')) throw new Error(`unexpected answer from the provider: ${res.status} ${html.replace(/<style>[^]*?<\/style>/, "").slice(0, 1500)}`);
-      const action = /action="([^"]+)"/.exec(html)?.[1];
-      form = new URLSearchParams({ prompt: "login", login, password: "any" });
-      url = new URL(action!, url).toString();
-    }
-    throw new Error("too many redirects at the provider");
+  signInAtProvider(authorizationUrl: string, login: string): Promise<URL> {
+    return signInAtTestProvider(authorizationUrl, login, CONSOLE, this.idp);
   }
 
   /** The provider's redirect back: next-auth's callback for the provider; answers where it sends the browser. */

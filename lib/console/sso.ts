@@ -136,6 +136,22 @@ async function personFor(provider: SsoProviderConfig, email: string, name: strin
 }
 
 /**
+ * The address the verified claims sign in with at this provider: one the provider vouches for
+ * (email_verified), at one of its domains, a domain no other organization's provider claims.
+ * Throws SignInError. Sign-in and the admin's test sign-in check alike.
+ */
+export async function ssoEmailOf(provider: SsoProviderConfig, claims: SsoClaims): Promise<string> {
+  const email = typeof claims.email === "string" ? claims.email.trim().toLowerCase() : "";
+  // Only an address the provider vouches for: anyone can type any address into their own profile.
+  if (!email || !emailVerified(claims)) throw new SignInError(SIGN_IN_ERROR.ssoEmailUnverified);
+  const domain = emailDomainOf(email);
+  if (!provider.emailDomains.includes(domain)) throw new SignInError(SIGN_IN_ERROR.ssoWrongDomain);
+  const { store } = await gateway();
+  servingOrganization(await ssoProvidersForDomain(store.db, domain));
+  return email;
+}
+
+/**
  * After next-auth verified the provider's answer (state, PKCE, the ID token's signature, iss, aud,
  * exp and nonce): checks the e-mail, finds or creates the person, mints a key for this session
  * alone (expiring with the session) and opens the vault session. Throws SignInError.
@@ -146,14 +162,7 @@ export async function signInWithSso(
   clientIp: string,
   now = new Date(),
 ): Promise<{ sessionId: string; userId: string; email: string }> {
-  const email = typeof claims.email === "string" ? claims.email.trim().toLowerCase() : "";
-  // Only an address the provider vouches for: anyone can type any address into their own profile.
-  if (!email || !emailVerified(claims)) throw new SignInError(SIGN_IN_ERROR.ssoEmailUnverified);
-  const domain = emailDomainOf(email);
-  if (!provider.emailDomains.includes(domain)) throw new SignInError(SIGN_IN_ERROR.ssoWrongDomain);
-  const { store } = await gateway();
-  servingOrganization(await ssoProvidersForDomain(store.db, domain));
-
+  const email = await ssoEmailOf(provider, claims);
   const name = typeof claims.name === "string" ? claims.name.trim().slice(0, 200) : "";
   const person = await personFor(provider, email, name, clientIp);
   if (person.status !== "active") throw new SignInError(SIGN_IN_ERROR.ssoSuspended);

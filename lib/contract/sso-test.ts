@@ -1,0 +1,77 @@
+import { z } from "zod";
+
+/**
+ * "Test sign-in" of an SSO provider: the console runs the OpenID Connect Authorization Code flow
+ * against the provider in a popup and reports each step, without signing anyone in. Shared by
+ * the console's server (lib/console/sso-test.ts) and the SSO page. Browser-safe.
+ */
+
+/** POST /api/sso-test: which provider of which organization to test. */
+export const SSO_TEST_START_PATH = "/api/sso-test";
+
+export const ssoTestStartRequestSchema = z.object({
+  organization_id: z
+    .string({ message: "must be a string" })
+    .min(1, "must not be empty")
+    .max(128, "must be at most 128 characters")
+    .regex(/^[\w.-]+$/, "must be an organization id"),
+  provider_id: z
+    .string({ message: "must be a string" })
+    .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "must be an SSO provider id"),
+});
+
+export type SsoTestStartRequest = z.infer<typeof ssoTestStartRequestSchema>;
+
+/** The steps, in the order they run. */
+export const SSO_TEST_STEPS = [
+  { id: "discovery", name: "Discovery" },
+  { id: "redirect", name: "Redirect" },
+  { id: "token", name: "Token" },
+  { id: "id_token", name: "ID token" },
+  { id: "email_domain", name: "E-mail domain" },
+] as const;
+
+export type SsoTestStepId = (typeof SSO_TEST_STEPS)[number]["id"];
+export type SsoTestStepStatus = "passed" | "failed" | "not_run";
+
+export interface SsoTestStep {
+  id: SsoTestStepId;
+  name: string;
+  status: SsoTestStepStatus;
+  /** What was checked, or why it failed (never a token, a code or a secret). */
+  detail: string;
+}
+
+/** The claims the verified ID token (completed from userinfo) names; shown to the admin. */
+export interface SsoTestClaims {
+  sub?: string;
+  email?: string;
+  email_verified?: boolean | string;
+  name?: string;
+}
+
+export interface SsoTestReport {
+  test_id: string;
+  provider_id: string;
+  /** Every step passed. */
+  ok: boolean;
+  steps: SsoTestStep[];
+  claims?: SsoTestClaims;
+}
+
+/** The start's answer: a report already (discovery failed), or the provider's authorization URL to open. */
+export type SsoTestStartResponse = { test_id: string; report: SsoTestReport } | { test_id: string; authorization_url: string };
+
+/**
+ * The popup's result page posts the report on this BroadcastChannel (same origin only, by the
+ * browser's rules); the SSO page takes the report whose test_id it started. A channel rather than
+ * window.opener: the console's Cross-Origin-Opener-Policy (same-origin) severs the popup from its
+ * opener once it goes to the provider.
+ */
+export const SSO_TEST_CHANNEL = "stratus-sso-test";
+
+export function isSsoTestReport(value: unknown): value is SsoTestReport {
+  if (!value || typeof value !== "object") return false;
+  const report = value as Partial<SsoTestReport>;
+  return typeof report.test_id === "string" && typeof report.provider_id === "string" && typeof report.ok === "boolean" && Array.isArray(report.steps);
+}
