@@ -1,9 +1,10 @@
 import { readFileSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
+import { generate } from "otplib";
 import { operationPath } from "@/lib/contract/operations";
 import { signedHeaders } from "@/lib/signing";
-import { expect, openWith, SERVER_LOG, test } from "./fixtures";
+import { bffPath, expect, openWith, SERVER_LOG, test } from "./fixtures";
 import { TEST_SSO_DOMAIN } from "./oidc-provider";
 import { leaksOf, recordResponses } from "./secret-forms";
 import { mintedSessionKey } from "./store-snapshot";
@@ -184,6 +185,28 @@ test("a new person signs in with SSO, lands in the console and is a person of th
   expect(await gatewayStatus(page, baseURL!, minted)).toBe(401);
 });
 
+test("where the organization requires MFA, SSO is the first factor only: the person enrols an authenticator app before anything answers", async ({ page, ownerPage, demo }) => {
+  const mfa = bffPath("OrganizationsMFAService_UpdateOrganizationMFA", { organization_id: demo.organization_id });
+  expect((await ownerPage.request.patch(mfa, { data: { intended_methods: ["totp"] } })).status()).toBe(200);
+  try {
+    await ssoSignIn(page, "ada@sso.example");
+    await expect(page).toHaveURL(/\/sign-in\/mfa/);
+    expect((await page.request.get(bffPath("getOrganizations"))).status()).toBe(401);
+    await page.getByRole("button", { name: "Set up an authenticator app" }).click();
+    const secret = (await page.getByTestId("totp-secret").getAttribute("data-secret"))!;
+    await page.getByLabel("Code from the app").fill(await generate({ secret }));
+    await page.getByRole("button", { name: "Confirm and turn on" }).click();
+    await page.getByLabel("I have saved these codes somewhere safe").check();
+    await page.getByRole("button", { name: "Continue to the console" }).click();
+    await expect(page).toHaveURL(new RegExp(`/orgs/${demo.organization_id}`));
+    expect((await page.request.get(bffPath("getOrganizations"))).status()).toBe(200);
+    await page.goto("/account/security");
+    await expect(page.getByTestId("session-factors")).toHaveText("Single sign-on + Authenticator app");
+  } finally {
+    await ownerPage.request.patch(mfa, { data: { intended_methods: [] } });
+  }
+});
+
 test.describe("refusals", () => {
   test("an e-mail the provider has not verified", async ({ page }) => {
     await ssoSignIn(page, "unverified@sso.example");
@@ -213,8 +236,9 @@ test("deleting the provider ends the sessions it signed in", async ({ page, owne
 
   const { issuer } = idp();
   await ownerPage.goto(`/orgs/${demo.organization_id}/security/sso`);
-  await ownerPage.getByRole("button", { name: `Delete SSO provider ${issuer}` }).click();
   const confirm = ownerPage.getByRole("dialog", { name: "Delete this SSO provider?" });
+  // Clicked again until the dialog opens: a click before the page has hydrated does nothing.
+  await openWith(ownerPage.getByRole("button", { name: `Delete SSO provider ${issuer}` }), confirm);
   await confirm.getByLabel(`Type ${new URL(issuer).host} to confirm`).fill(new URL(issuer).host);
   await confirm.getByRole("button", { name: "Delete provider" }).click();
   await expect(confirm).toBeHidden();
