@@ -1,6 +1,15 @@
 import { z } from "zod";
 import { parseDatabaseUrl } from "./db/database-url";
 
+/** A number of days to keep rows for: a whole number from 1 to 36500; unset or empty, keep forever. */
+function retentionDays() {
+  const message = "must be a whole number of days from 1 to 36500, or unset to keep everything";
+  return z.preprocess(
+    (v) => (typeof v === "string" && v.trim() === "" ? undefined : v),
+    z.coerce.number({ error: message }).int(message).min(1, message).max(36_500, message).optional(),
+  );
+}
+
 /**
  * The one place that reads process.env. Every setting is validated once; a bad
  * value stops the process with the variable named.
@@ -60,6 +69,10 @@ const envSchema = z.object({
    * development and tests against a local OpenID provider; unset or "0", issuers are https host names.
    */
   STRATUS_SSO_LOOPBACK_ISSUERS: z.enum(["0", "1"]).optional(),
+  /** Days of audit-log entries the gateway keeps; older ones are deleted in batches every hour. Unset: kept forever. */
+  STRATUS_AUDIT_RETENTION_DAYS: retentionDays(),
+  /** Days of usage (and billing) rows the gateway keeps, as above. Unset: kept forever. */
+  STRATUS_USAGE_RETENTION_DAYS: retentionDays(),
   /** Largest JSON body the console's backend forwards to the gateway. */
   STRATUS_BFF_MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(16 * 1024 * 1024).default(1024 * 1024),
 });

@@ -6,6 +6,7 @@ import { createApp } from "./app";
 import type { AppEnv, GatewayDeps } from "./context";
 import { loadMasterKey } from "./crypto";
 import { createLogger, type Logger } from "./logger";
+import { scheduleRetention, type RetentionPolicy } from "./retention";
 import { seedDemo, writeDemoCredentials, type DemoCredentials } from "./seed";
 import { isEmpty, openStore, type Database, type Store, type StoreOptions } from "./store/client";
 
@@ -27,6 +28,8 @@ export interface GatewayOptions {
   requestTimeoutMs?: number;
   trustedProxyHops?: number;
   ssoLoopbackIssuers?: boolean;
+  /** Days of audit entries and usage rows kept (deleted on a timer); default from STRATUS_*_RETENTION_DAYS, unset keeps all. */
+  retention?: RetentionPolicy;
   /** Called once the store is open and migrated, before the demo organization is written. */
   onStoreOpen?: () => void;
 }
@@ -63,7 +66,20 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     consoleChannelKey: config.STRATUS_CONSOLE_CHANNEL_KEY,
     ssoLoopbackIssuers: options.ssoLoopbackIssuers ?? config.STRATUS_SSO_LOOPBACK_ISSUERS === "1",
   };
-  return { app: createApp(deps), store, deps, close: () => store.close() };
+  const retention = scheduleRetention(
+    store.db,
+    options.retention ?? { auditDays: config.STRATUS_AUDIT_RETENTION_DAYS, usageDays: config.STRATUS_USAGE_RETENTION_DAYS },
+    logger,
+  );
+  return {
+    app: createApp(deps),
+    store,
+    deps,
+    close: async () => {
+      await retention.stop();
+      await store.close();
+    },
+  };
 }
 
 const SEED_LOCK_ID = 727_411_002;

@@ -4,6 +4,7 @@ import path from "node:path";
 import { createLogger } from "@/lib/gateway/logger";
 import { startGateway, type Gateway } from "@/lib/gateway/runtime";
 import type { DemoCredentials } from "@/lib/gateway/seed";
+import type { StoreOptions } from "@/lib/gateway/store/client";
 import { signedHeaders } from "@/lib/signing";
 
 export interface BenchGateway {
@@ -15,12 +16,16 @@ export interface BenchGateway {
   close(): Promise<void>;
 }
 
-/** The gateway in this process, on PGlite in a fresh temp data dir, with the demo organization. */
-export async function benchGateway(name: string): Promise<BenchGateway> {
+/**
+ * The gateway in this process, with the demo organization: on PGlite in a fresh temp data dir,
+ * or on the PostgreSQL server at `postgresUrl` (the temp dir then holds only the key files).
+ */
+export async function benchGateway(name: string, postgresUrl?: string): Promise<BenchGateway> {
   const dir = mkdtempSync(path.join(tmpdir(), `stratus-bench-${name}-`));
   const dataDir = path.join(dir, "data");
+  const store: StoreOptions = postgresUrl ? { kind: "postgres", url: postgresUrl } : { kind: "pglite", dataDir };
   // The first start prints the demo keys at info level: keep them off the terminal.
-  const gateway = await startGateway({ dataDir, store: { kind: "pglite", dataDir }, seed: true, logger: createLogger("silent") });
+  const gateway = await startGateway({ dataDir, store, seed: true, logger: createLogger("silent") });
   const demo = JSON.parse(readFileSync(path.join(dataDir, "demo-credentials.json"), "utf8")) as DemoCredentials;
   const credentials = { accessKeyId: demo.owner.access_key_id, secretKey: demo.owner.secret_key };
   return {

@@ -3,9 +3,10 @@
  * SELECT per chunk, nothing crosses into JavaScript row by row). Values are
  * deterministic functions of the row number (hashint8), so two runs hold the same
  * data, and their cardinalities resemble a busy organization's: a few dozen actors,
- * hundreds of disks, thousands of snapshots, 90 days of audit history, a year of
+ * hundreds of disks, thousands of snapshots, 90 days of audit history (or as many as asked), a year of
  * daily usage per metered resource.
  */
+import { createHash } from "node:crypto";
 import { asc, eq, sql } from "drizzle-orm";
 import type { Database } from "@/lib/gateway/store/client";
 import { organizations, projects, vms } from "@/lib/gateway/store/schema";
@@ -77,7 +78,7 @@ export interface AuditPeople {
 }
 
 /**
- * `count` audit-log entries of the organization over the 90 days before `now`,
+ * `count` audit-log entries of the organization over the `spanDays` (90) days before `now`,
  * evenly spread (newest first by row number). 8% come from the system actor; of
  * the users' entries 60% are the owner's, the rest spread over the member and
  * AUDIT_ACTORS other people. Targets are the organization's projects and VMs and
@@ -85,19 +86,27 @@ export interface AuditPeople {
  */
 export async function generateAuditLog(
   db: Database,
-  input: { organizationId: string; people: AuditPeople; count: number; now: Date },
+  input: { organizationId: string; people: AuditPeople; count: number; now: Date; spanDays?: number },
   progress?: (done: number) => void,
 ) {
-  const { organizationId, people, count, now } = input;
+  const { organizationId, people, count, now, spanDays = 90 } = input;
   const [org] = await db.select({ name: organizations.name }).from(organizations).where(eq(organizations.id, organizationId));
   const orgProjects = await db.select({ id: projects.id, name: projects.name }).from(projects).where(eq(projects.organizationId, organizationId)).orderBy(asc(projects.name));
-  const orgVms = await db.select({ id: vms.id, name: vms.name, location: vms.location }).from(vms).where(eq(vms.organizationId, organizationId)).orderBy(asc(vms.name));
-  if (!org || orgProjects.length === 0 || orgVms.length === 0) throw new Error("the organization needs its demo projects and VMs");
+  let orgVms = await db.select({ id: vms.id, name: vms.name, location: vms.location }).from(vms).where(eq(vms.organizationId, organizationId)).orderBy(asc(vms.name));
+  if (!org || orgProjects.length === 0) throw new Error("the organization needs its projects");
+  // An organization without VMs of its own gets a pool of VM targets that exist only in its log.
+  if (orgVms.length === 0) {
+    orgVms = Array.from({ length: 24 }, (_, i) => ({
+      id: createHash("md5").update(`bench-vm-${organizationId}-${i}`).digest("hex").replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, "$1-$2-$3-$4-$5"),
+      name: `vm-${String(i).padStart(2, "0")}`,
+      location: LOCATIONS[i % LOCATIONS.length]!,
+    }));
+  }
   const user = expand(USER_TEMPLATES);
   const system = expand(SYSTEM_TEMPLATES);
   const actorIds = [people.owner.id, people.member.id, ...Array.from({ length: AUDIT_ACTORS }, (_, i) => `bench-actor-${i}`)];
   const actorEmails = [people.owner.email, people.member.email, ...Array.from({ length: AUDIT_ACTORS }, (_, i) => `actor-${i}@bench.example`)];
-  const spanMs = 90 * 86_400_000;
+  const spanMs = spanDays * 86_400_000;
 
   await inChunks(
     count,
@@ -145,7 +154,7 @@ export async function generateAuditLog(
           actor_email, actor_type, client_ip, start_time, end_time, result, error_message, surface, locations, target_ids,
           target_names, target_type)
         select
-          md5('bench-audit-' || g)::uuid::text,
+          md5('bench-audit-' || ${organizationId} || '-' || g)::uuid::text,
           ${organizationId},
           ${org.name},
           case when in_project then p_id[project] end,
@@ -203,13 +212,12 @@ const PRODUCTS: Array<[resourceType: string, productLine: string, metric: string
 const REGIONS = ["us-east1", "us-northcentral1", "us-west1", "eu-north1", "eu-west2"];
 
 /**
- * `count` usage rows: a year of days ending at `today`, each day one row per
- * metered resource (count / 365 resources, spread over the organization's
+ * `count` usage rows: `days` days (a year unless told) ending at `today`, each day one row per
+ * metered resource (count / days resources, spread over the organization's
  * projects, the products and the regions), quantities varying by day.
  */
-export async function generateUsage(db: Database, input: { organizationId: string; count: number; today: string }, progress?: (done: number) => void) {
-  const { organizationId, count, today } = input;
-  const days = 365;
+export async function generateUsage(db: Database, input: { organizationId: string; count: number; today: string; days?: number }, progress?: (done: number) => void) {
+  const { organizationId, count, today, days = 365 } = input;
   const resources = Math.ceil(count / days);
   const orgProjects = await db.select({ id: projects.id, name: projects.name }).from(projects).where(eq(projects.organizationId, organizationId)).orderBy(asc(projects.name));
   if (orgProjects.length === 0) throw new Error("the organization needs its demo projects");

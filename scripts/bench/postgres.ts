@@ -27,7 +27,8 @@ function serverBin(): string {
   return path.join(root, newest, "bin");
 }
 
-export async function startPostgres(): Promise<BenchPostgres> {
+/** `settings`: more server settings (name → value), e.g. a larger shared_buffers for a big data set. */
+export async function startPostgres(settings: Record<string, string> = {}): Promise<BenchPostgres> {
   const bin = serverBin();
   const dir = mkdtempSync(path.join(tmpdir(), "stratus-bench-pg-"));
   const asRoot = process.getuid?.() === 0;
@@ -55,7 +56,9 @@ export async function startPostgres(): Promise<BenchPostgres> {
   };
   try {
     run("initdb", ["-D", data, "-A", "trust", "-U", "stratus", "--no-sync"]);
-    run("pg_ctl", ["-D", data, "-w", "-l", path.join(dir, "server.log"), "-o", `-k ${dir} -p ${port} -c listen_addresses=127.0.0.1 -c fsync=off`, "start"]);
+    run("pg_ctl", ["-D", data, "-w", "-l", path.join(dir, "server.log"), "-o", `-k ${dir} -p ${port} -c listen_addresses=127.0.0.1 -c fsync=off${Object.entries(settings)
+      .map(([name, value]) => ` -c ${name}=${value}`)
+      .join("")}`, "start"]);
   } catch (error) {
     await stop();
     throw error;

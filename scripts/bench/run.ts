@@ -5,8 +5,11 @@
  *
  *   npm run bench                           # everything, full size (writes bench/results.md)
  *   npm run bench -- --quick                # small sizes, for development (prints only)
- *   npm run bench -- --only audit,csv       # some sections (prints only)
+ *   npm run bench -- --only audit,csv       # some sections (updates their rows in bench/results.md)
+ *   BENCH_SCALE_ROWS=1000000 npm run bench -- --only scale   # the scale section at 1 M rows (prints only)
  *
+ * The scale section starts its own PostgreSQL server and fills it with 10 M audit entries and 10 M usage
+ * rows (BENCH_SCALE_ROWS sets another count); see pg-scale.ts.
  * The csv section starts its own PostgreSQL server on loopback (Debian's server binaries, as
  * scripts/with-postgres.sh uses) to judge the export against COPY on both engines.
  *
@@ -14,11 +17,11 @@
  * section's production build and browser runs, for machines where builds are serialized.
  */
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { BENCH_DIR } from "./children";
-import { machine, renderResults, renderTable, type Row } from "./report";
+import { machine, mergeResults, renderResults, renderTable, type Row, type SectionOutput } from "./report";
 import { SECTIONS, type Section } from "./scale";
 
 function parseArgs(argv: string[]): { quick: boolean; only: Section[] } {
@@ -51,6 +54,7 @@ const { quick, only } = parseArgs(process.argv.slice(2));
 const scale = quick ? "quick" : "full";
 const work = mkdtempSync(path.join(tmpdir(), "stratus-bench-"));
 const rows: Row[] = [];
+const appendices: string[] = [];
 const started = Date.now();
 try {
   for (const section of only) {
@@ -60,7 +64,9 @@ try {
     const code = await runSection(section, outFile, scale);
     let sectionRows: Row[] = [];
     try {
-      sectionRows = JSON.parse(readFileSync(outFile, "utf8")) as Row[];
+      const output = JSON.parse(readFileSync(outFile, "utf8")) as SectionOutput;
+      sectionRows = output.rows;
+      if (output.appendix) appendices.push(output.appendix);
     } catch {
       sectionRows = [{ what: section, how: "the section did not finish", measured: `exit code ${code}`, budget: "runs", pass: false }];
     }
@@ -73,10 +79,16 @@ try {
 
 const m = machine();
 process.stdout.write(`\n${renderTable(rows)}\n\n${m.date} · Node ${m.node} · ${m.cpu} · ${m.cores} cores · scale ${scale} · ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+const file = path.resolve(BENCH_DIR, "../../bench/results.md");
+// A full run writes the file; a full-size run of some sections updates their rows in it, at their
+// usual sizes only (BENCH_SCALE_ROWS, for development, never reaches the file).
 if (!quick && only.length === SECTIONS.length) {
-  const file = path.resolve(BENCH_DIR, "../../bench/results.md");
   mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, renderResults(rows, m, scale));
+  writeFileSync(file, renderResults(rows, m, scale, appendices));
   process.stdout.write(`written to ${path.relative(process.cwd(), file)}\n`);
+} else if (!quick && !process.env.BENCH_SCALE_ROWS && existsSync(file)) {
+  writeFileSync(file, mergeResults(readFileSync(file, "utf8"), rows, m, only, appendices));
+  process.stdout.write(`rows of ${only.join(", ")} updated in ${path.relative(process.cwd(), file)}\n`);
 }
+for (const appendix of appendices) process.stdout.write(`\n${appendix}\n`);
 process.exitCode = rows.every((r) => r.pass) ? 0 : 1;

@@ -13,6 +13,8 @@ export interface Scale {
   scimUsers: number;
   scimGroups: number;
   scimMemberships: number;
+  /** The scale section on PostgreSQL: audit entries (over 3 organizations) and usage rows, each. */
+  scaleRows: number;
 }
 
 export const SCALES: Record<Scale["name"], Scale> = {
@@ -28,6 +30,7 @@ export const SCALES: Record<Scale["name"], Scale> = {
     scimUsers: 10_000,
     scimGroups: 200,
     scimMemberships: 20_000,
+    scaleRows: 10_000_000,
   },
   quick: {
     name: "quick",
@@ -41,9 +44,10 @@ export const SCALES: Record<Scale["name"], Scale> = {
     scimUsers: 1_000,
     scimGroups: 20,
     scimMemberships: 2_000,
+    scaleRows: 200_000,
   },
 };
 
 /** The benchmark sections, in the order they run. */
-export const SECTIONS = ["throughput", "signing", "bff", "audit", "csv", "scim", "console"] as const;
+export const SECTIONS = ["throughput", "signing", "bff", "audit", "csv", "scim", "console", "scale"] as const;
 export type Section = (typeof SECTIONS)[number];

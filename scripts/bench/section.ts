@@ -4,10 +4,10 @@
  * one section's data and warm caches never flatter the next.
  */
 import { writeFileSync } from "node:fs";
-import type { Row } from "./report";
+import type { Row, SectionOutput } from "./report";
 import { SCALES, SECTIONS, type Scale, type Section } from "./scale";
 
-const load: Record<Section, () => Promise<{ run(scale: Scale): Promise<Row[]> }>> = {
+const load: Record<Section, () => Promise<{ run(scale: Scale): Promise<Row[] | SectionOutput> }>> = {
   signing: () => import("./signing"),
   throughput: () => import("./throughput"),
   bff: () => import("./bff"),
@@ -15,6 +15,7 @@ const load: Record<Section, () => Promise<{ run(scale: Scale): Promise<Row[]> }>
   csv: () => import("./csv-export"),
   scim: () => import("./scim"),
   console: () => import("./console"),
+  scale: () => import("./pg-scale"),
 };
 
 const [name, outFile, scaleName] = process.argv.slice(2);
@@ -22,5 +23,6 @@ if (!name || !outFile || !(SECTIONS as readonly string[]).includes(name)) {
   throw new Error(`usage: section.ts <${SECTIONS.join("|")}> <out.json> [full|quick]`);
 }
 const scale = SCALES[scaleName === "quick" ? "quick" : "full"];
-const rows = await (await load[name as Section]()).run(scale);
-writeFileSync(outFile, JSON.stringify(rows));
+const result = await (await load[name as Section]()).run(scale);
+const output: SectionOutput = Array.isArray(result) ? { rows: result } : result;
+writeFileSync(outFile, JSON.stringify(output));

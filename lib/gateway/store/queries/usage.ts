@@ -1,10 +1,9 @@
-import { and, asc, eq, gte, inArray, isNull, lte, max, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, isNull, lte, sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
-import type { BillingCostDatum } from "@/lib/contract/billing";
 import type { CustomerProductProjectUsage, UsageOptions } from "@/lib/contract/usage";
 import { csvLines, linesAsRows, type CsvBatchReader, type CsvChunk, type CsvColumn } from "../../csv";
-import type { Database } from "../client";
-import { projects, usageRecords } from "../schema";
+import { resultRows, type Database } from "../client";
+import { projects, usageDaily, usageDayJson, usageRecords } from "../schema";
 
 export interface UsageFilter {
   startDate?: string;
@@ -19,6 +18,8 @@ export interface UsageFilter {
 }
 
 const u = usageRecords;
+
+type DateRange = Pick<UsageFilter, "startDate" | "endDate">;
 
 /** The organization first: every query of this file is scoped to one. */
 function where(orgId: string, f: UsageFilter, ...more: Array<SQL | undefined>): SQL | undefined {
@@ -37,17 +38,28 @@ function where(orgId: string, f: UsageFilter, ...more: Array<SQL | undefined>): 
   );
 }
 
-/** Usage summed per project, product, region and reservation, per day or per month (dated the 1st). */
-export async function usageByPeriod(
-  db: Database,
-  orgId: string,
-  f: UsageFilter,
-  interval: "daily" | "monthly",
-): Promise<CustomerProductProjectUsage[]> {
+const d = usageDaily;
+
+/** The daily sums of the organization (usage_daily) a filter without resources or product lines selects. */
+function whereDaily(orgId: string, f: Omit<UsageFilter, "resources" | "productLines">): SQL | undefined {
+  const list = (column: Parameters<typeof inArray>[0], values?: string[]) => (values?.length ? inArray(column, values) : undefined);
+  return and(
+    eq(d.organizationId, orgId),
+    f.startDate ? gte(d.usageDate, f.startDate) : undefined,
+    f.endDate ? lte(d.usageDate, f.endDate) : undefined,
+    list(d.projectId, f.projects),
+    list(d.resourceType, f.resourceTypes),
+    list(d.region, f.regions),
+    f.withoutReservations ? eq(d.reservationId, "") : undefined,
+  );
+}
+
+/** Usage summed per period from the rows themselves: for filters the daily sums cannot answer (usageByPeriodBody). */
+export function usageByPeriodQuery(db: Database, orgId: string, f: UsageFilter, interval: "daily" | "monthly") {
   const period =
     interval === "monthly" ? sql<string>`to_char(date_trunc('month', ${u.usageDate}), 'YYYY-MM-DD')` : sql<string>`to_char(${u.usageDate}, 'YYYY-MM-DD')`;
   const reservation = sql<string>`coalesce(${u.reservationId}, '')`;
-  const rows = await db
+  return db
     .select({
       date: period,
       projectId: u.projectId,
@@ -61,6 +73,16 @@ export async function usageByPeriod(
     .where(where(orgId, f))
     .groupBy(period, u.projectId, u.resourceType, u.region, u.billableMetric, reservation)
     .orderBy(period, u.projectId, u.resourceType, u.region, reservation);
+}
+
+/** Usage summed per project, product, region and reservation, per day or per month (dated the 1st). */
+export async function usageByPeriod(
+  db: Database,
+  orgId: string,
+  f: UsageFilter,
+  interval: "daily" | "monthly",
+): Promise<CustomerProductProjectUsage[]> {
+  const rows = await usageByPeriodQuery(db, orgId, f, interval);
   return rows.map((r) => ({
     billable_metric: r.billableMetric,
     date: r.date,
@@ -72,40 +94,60 @@ export async function usageByPeriod(
   }));
 }
 
-/** Daily spend per project, product and region; the unit price is the effective one of the day. */
-export async function dailyCosts(db: Database, orgId: string, f: UsageFilter): Promise<{ data: BillingCostDatum[]; lastUpdated: Date | null }> {
-  const day = sql<string>`to_char(${u.usageDate}, 'YYYY-MM-DD')`;
-  const rows = await db
-    .select({
-      date: day,
-      projectId: u.projectId,
-      resourceType: u.resourceType,
-      region: u.region,
-      billableMetric: u.billableMetric,
-      quantity: sql<string>`sum(${u.quantity})`,
-      cost: sql<string>`sum(${u.cost})`,
-      // One price all day is that price; a day partly under a reservation gets the effective price.
-      unitPrice: sql<string>`case when min(${u.unitPrice}) = max(${u.unitPrice}) then min(${u.unitPrice})
-        else round(sum(${u.cost}) / nullif(sum(${u.quantity}), 0), 6) end`,
-    })
-    .from(u)
-    .where(where(orgId, f))
-    .groupBy(day, u.projectId, u.resourceType, u.region, u.billableMetric)
-    .orderBy(day, u.projectId, u.resourceType, u.region);
-  const [updated] = await db.select({ at: max(u.recordedAt) }).from(u).where(where(orgId, f));
-  return {
-    data: rows.map((r) => ({
-      billable_metric: r.billableMetric,
-      cost: Number(r.cost),
-      date: r.date,
-      project_id: r.projectId,
-      quantity: Number(r.quantity),
-      region: r.region,
-      resource_type: r.resourceType,
-      unit_price: Number(r.unitPrice ?? 0),
-    })),
-    lastUpdated: updated?.at ?? null,
-  };
+const days = usageDayJson;
+
+/** The days' rendered points of one kind joined into a JSON array, and the latest time any was recorded. */
+function joinedDays(orgId: string, f: DateRange, points: typeof days.billing | typeof days.usage) {
+  return sql`select '[' || coalesce(string_agg(${points}, ',' order by ${days.usageDate}) filter (where ${points} <> ''), '') || ']' as points,
+      coalesce(to_char(max(${days.recordedAt}) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), '') as last_updated
+    from ${days}
+    where ${and(eq(days.organizationId, orgId), f.startDate ? gte(days.usageDate, f.startDate) : undefined, f.endDate ? lte(days.usageDate, f.endDate) : undefined)}`;
+}
+
+/**
+ * The billing chart's answer, `{"data": [...], "last_updated": "..."}`: daily spend per project,
+ * resource type and region (the unit price the day's one price, else the effective one), from
+ * each day's points as usage_day_json keeps them rendered. Numbers are JSON numbers,
+ * last_updated as toISOString writes it ("" when there is no usage).
+ */
+export function dailyCostsBodyQuery(orgId: string, f: DateRange): SQL {
+  return joinedDays(orgId, f, days.billing);
+}
+
+export async function dailyCostsBody(db: Database, orgId: string, f: DateRange): Promise<string> {
+  const [row] = resultRows<{ points: string; last_updated: string }>(await db.execute(dailyCostsBodyQuery(orgId, f)));
+  return `{"data":${row?.points ?? "[]"},"last_updated":${JSON.stringify(row?.last_updated ?? "")}}`;
+}
+
+/**
+ * The usage chart's answer, `{"items": [...]}`: usage summed per project, resource type, region,
+ * metric and reservation, per day or per month (dated the 1st). Daily over the whole
+ * organization, the days' rendered points; filtered by project, type, region or reservation, or
+ * monthly, summed from the daily sums by the database; null when the filter names resources or
+ * product lines, which the sums do not keep.
+ */
+export function usageByPeriodBodyQuery(orgId: string, f: UsageFilter, interval: "daily" | "monthly"): SQL | null {
+  if (f.resources?.length || f.productLines?.length) return null;
+  const whole = !f.projects?.length && !f.resourceTypes?.length && !f.regions?.length && !f.withoutReservations;
+  if (interval === "daily" && whole) return joinedDays(orgId, f, days.usage);
+  const period = interval === "monthly" ? sql`date_trunc('month', ${d.usageDate})` : sql`${d.usageDate}`;
+  // json_agg of whole rows: the columns' names are the fields'.
+  return sql`select coalesce(json_agg(t), '[]')::text as points from (
+      select ${d.billableMetric} as billable_metric, to_char(${period}, 'YYYY-MM-DD') as date, ${d.projectId} as project_id,
+        sum(${d.quantity}) as quantity, ${d.region} as region, ${d.reservationId} as reservation_id, ${d.resourceType} as resource_type
+      from ${d}
+      where ${whereDaily(orgId, f)}
+      group by ${period}, ${d.projectId}, ${d.resourceType}, ${d.region}, ${d.billableMetric}, ${d.reservationId}
+      order by ${period}, ${d.projectId}, ${d.resourceType}, ${d.region}, ${d.billableMetric}, ${d.reservationId}
+    ) t`;
+}
+
+/** The usage chart's answer: from the daily sums when they can answer, else summed from the rows (usageByPeriod). */
+export async function usageByPeriodBody(db: Database, orgId: string, f: UsageFilter, interval: "daily" | "monthly"): Promise<string> {
+  const query = usageByPeriodBodyQuery(orgId, f, interval);
+  if (!query) return JSON.stringify({ items: await usageByPeriod(db, orgId, f, interval) });
+  const [row] = resultRows<{ points: string }>(await db.execute(query));
+  return `{"items":${row?.points ?? "[]"}}`;
 }
 
 /** The values that exist for each filter, and the first and last day of the data. */
@@ -176,9 +218,21 @@ const CSV_COLUMNS = {
 
 export type UsageCsvColumn = keyof typeof CSV_COLUMNS;
 
-interface UsagePosition {
+export interface UsagePosition {
   date: string;
   seq: string;
+}
+
+/** One batch of an export: up to `limit` lines after a position, in (usage_date, seq) order. */
+export function usageBatchQuery(db: Database, orgId: string, f: UsageFilter, line: SQL, after: UsagePosition | null, limit: number) {
+  const from = after ? sql`(${u.usageDate}, ${u.seq}) > (${after.date}::date, ${after.seq}::bigint)` : undefined;
+  return db
+    .select({ seq: u.seq, day: sql<string>`${u.usageDate}`.as("day"), line: sql<string>`${line}`.as("line") })
+    .from(u)
+    .leftJoin(projects, and(eq(projects.id, u.projectId), eq(projects.organizationId, orgId)))
+    .where(where(orgId, f, from))
+    .orderBy(asc(u.usageDate), asc(u.seq))
+    .limit(limit);
 }
 
 /**
@@ -190,14 +244,7 @@ interface UsagePosition {
  */
 export function usageCsv(db: Database, orgId: string, f: UsageFilter, columns: readonly UsageCsvColumn[], batchSize?: number): AsyncGenerator<CsvChunk> {
   const read: CsvBatchReader<UsagePosition> = async (line, after, limit) => {
-    const from = after ? sql`(${u.usageDate}, ${u.seq}) > (${after.date}::date, ${after.seq}::bigint)` : undefined;
-    const query = db
-      .select({ seq: u.seq, day: sql<string>`${u.usageDate}`.as("day"), line: sql<string>`${line}`.as("line") })
-      .from(u)
-      .leftJoin(projects, and(eq(projects.id, u.projectId), eq(projects.organizationId, orgId)))
-      .where(where(orgId, f, from))
-      .orderBy(asc(u.usageDate), asc(u.seq))
-      .limit(limit);
+    const query = usageBatchQuery(db, orgId, f, line, after, limit);
     const pool = linesAsRows(db);
     if (pool) {
       // Rows as arrays, straight from the driver: no object per row.
