@@ -352,6 +352,23 @@ describe("the provider's ID token is verified", () => {
   });
 });
 
+describe("leaving the organization", () => {
+  it("deletes the keys minted for the person's SSO sessions at once: they sign nothing more", async () => {
+    const browser = new Browser();
+    await browser.signIn("ada@sso.example");
+    const session = await activeSession(browser);
+    const credentials = (await sessionCredentials(bed.db, vaultKey(), session))!;
+    expect((await bed.t.op("owner", "listLocations", { credentials })).status).toBe(200);
+    const removed = await bed.t.op("owner", "removeOrganizationPerson", { params: { org_id: orgId, user_id: session.userId } });
+    expect(removed.status).toBe(204);
+    expect(await bed.t.gateway.store.db.select().from(apiKeys).where(eq(apiKeys.id, credentials.accessKeyId))).toEqual([]);
+    expect((await bed.t.op("owner", "listLocations", { credentials })).status).toBe(401);
+    // Signing in again joins the person anew (just in time, as the first time).
+    const again = new Browser();
+    expect(await again.signIn("ada@sso.example")).toBe(`${CONSOLE}/orgs`);
+  });
+});
+
 describe("deleting the provider", () => {
   it("ends the sessions it signed in and deletes their keys", async () => {
     const browser = new Browser();

@@ -2,7 +2,8 @@ import { createServer, type AddressInfo } from "node:net";
 import { serve, type ServerType } from "@hono/node-server";
 import { and, desc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditLog, roleBindings, roles, scimIntegrations, scimTokens } from "../../store/schema";
+import { createApiKey } from "../../admin";
+import { apiKeys, auditLog, roleBindings, roles, scimIntegrations, scimTokens, ssoProviders } from "../../store/schema";
 import { createTestGateway, opPath, type TestGateway } from "../../testing";
 
 /**
@@ -157,10 +158,22 @@ describe("Okta's provisioning sequence", () => {
   it("deactivates with PATCH replace active, which suspends: the person's API key is refused 403, then restored", async () => {
     const orgCall = () => t.call("member", "GET", opPath("listSCIMIntegrations", { org_id: orgId }));
     expect((await orgCall()).status).toBe(200);
+    // Keys the console minted for the member's SSO sessions: one through this organization's provider, one through another's.
+    const db = t.gateway.store.db;
+    const providers = await db.select({ id: ssoProviders.id, org: ssoProviders.organizationId }).from(ssoProviders);
+    const ours = providers.find((p) => p.org === orgId)!.id;
+    const theirs = providers.find((p) => p.org !== orgId)!.id;
+    const mintedHere = await createApiKey(db, t.gateway.deps.masterKey, t.demo.member.user_id, "Console SSO session", null, ours);
+    const mintedThere = await createApiKey(db, t.gateway.deps.masterKey, t.demo.member.user_id, "Console SSO session", null, theirs);
     const off = await scim(oktaToken, "PATCH", `/Users/${t.demo.member.user_id}`, { schemas: [PATCH], Operations: [{ op: "replace", value: { active: false } }] });
     expect(off.status).toBe(200);
     expect(off.body.active).toBe(false);
     expect((await orgCall()).status).toBe(403);
+    // Suspended here: the key of a session this organization's SSO signed in is gone; the other stays.
+    const left = (await db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.userId, t.demo.member.user_id))).map((k) => k.id);
+    expect(left).not.toContain(mintedHere.accessKeyId);
+    expect(left).toContain(mintedThere.accessKeyId);
+    expect(left).toContain(t.demo.member.access_key_id);
     const list = await scim(oktaToken, "GET", `/Users?filter=${encodeURIComponent("active eq false")}`);
     expect(list.body.Resources!.map((r) => r.id)).toEqual([t.demo.member.user_id]);
     const on = await scim(oktaToken, "PATCH", `/Users/${t.demo.member.user_id}`, { schemas: [PATCH], Operations: [{ op: "replace", path: "active", value: true }] });

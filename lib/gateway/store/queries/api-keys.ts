@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, isNull } from "drizzle-orm";
 import type { Database } from "../client";
-import { apiKeys, users } from "../schema";
+import { apiKeys, ssoProviders, users } from "../schema";
 
 export interface ActiveApiKey {
   /** The key's secret, encrypted with the master key. */
@@ -52,6 +52,16 @@ export async function markApiKeyRevoked(db: Database, params: { accessKeyId: str
 }
 
 /** Deletes keys outright (keys minted for a console session leave nothing behind when it ends). */
+/**
+ * The keys the console minted for sessions an SSO provider of this organization signed the person in:
+ * deleted when the person leaves the organization or is suspended there, so those sessions sign nothing
+ * more (the console ends each at its next request).
+ */
+export async function deleteOrganizationSsoKeys(db: Database, orgId: string, userId: string): Promise<void> {
+  const providers = db.select({ id: ssoProviders.id }).from(ssoProviders).where(eq(ssoProviders.organizationId, orgId));
+  await db.delete(apiKeys).where(and(eq(apiKeys.userId, userId), inArray(apiKeys.ssoProviderId, providers)));
+}
+
 export async function deleteApiKeys(db: Database, accessKeyIds: string[]): Promise<void> {
   if (accessKeyIds.length === 0) return;
   await db.delete(apiKeys).where(inArray(apiKeys.id, accessKeyIds));

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, asc, desc, eq, gt, ilike, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Person } from "@/lib/contract/people";
 import type { Database } from "../client";
+import { deleteOrganizationSsoKeys } from "./api-keys";
 import { memberships, roleBindings, roles, userMfaFactors, users } from "../schema";
 
 /** The role every person of an organization holds there from the day they join. */
@@ -228,6 +229,7 @@ export async function otherOwnerCount(tx: Database, orgId: string, userId: strin
 
 /** Removes a person from the organization with every role binding they hold there; the account stays. */
 export async function removePerson(tx: Database, orgId: string, userId: string): Promise<boolean> {
+  await deleteOrganizationSsoKeys(tx, orgId, userId);
   await tx.delete(roleBindings).where(and(eq(roleBindings.organizationId, orgId), eq(roleBindings.userId, userId)));
   const gone = await tx
     .delete(memberships)

@@ -3,6 +3,7 @@ import { and, asc, count, eq, inArray, isNull, ne, or, sql, type SQL } from "dri
 import { unionAll } from "drizzle-orm/pg-core";
 import { parse as parseScimFilter, type AttrExp, type Filter } from "scim2-parse-filter";
 import { resultRows, type Database } from "../client";
+import { deleteOrganizationSsoKeys } from "./api-keys";
 import { memberships, roleBindings, roles, scimGroupMappings, scimGroupMembers, scimGroups, scimIntegrations, scimTokens, users } from "../schema";
 
 /**
@@ -410,6 +411,7 @@ export async function updatePerson(
       updatedAt: input.now,
     })
     .where(and(eq(memberships.organizationId, input.orgId), eq(memberships.userId, input.userId)));
+  if (input.status === "suspended") await deleteOrganizationSsoKeys(db, input.orgId, input.userId);
   if (input.accountName !== undefined) await db.update(users).set({ name: input.accountName }).where(eq(users.id, input.userId));
 }
 
@@ -424,6 +426,7 @@ export async function otherActiveOwners(db: Database, orgId: string, userId: str
 
 /** Removes the person from the organization: their bindings and group memberships there go too (the account stays). */
 export async function deletePerson(db: Database, orgId: string, userId: string): Promise<boolean> {
+  await deleteOrganizationSsoKeys(db, orgId, userId);
   await db.delete(roleBindings).where(and(eq(roleBindings.organizationId, orgId), eq(roleBindings.userId, userId)));
   await db
     .delete(scimGroupMembers)
