@@ -96,15 +96,16 @@ export async function run(scale: Scale): Promise<Row[]> {
         what: "gateway throughput",
         how,
         measured: `${formatInt(gateway.rps)} req/s vs ${formatInt(bare.rps)} req/s = ${ratio.toFixed(2)} of the bare route`,
-        budget: "≥ 0.50 of the bare route",
-        pass: ratio >= 0.5,
+        // Kong's published ratio with key-auth and rate limiting is 0.76 of no plugins.
+        budget: "≥ 0.75 of the bare route",
+        pass: ratio >= 0.75,
       },
       {
         what: "gateway latency",
         how: "the same gateway run",
         measured: `p99 ${gateway.p99} ms (p50 ${gateway.p50} ms${errors(gateway)}; bare route p99 ${bare.p99} ms${errors(bare)})`,
-        budget: "p99 ≤ 25 ms",
-        pass: gateway.p99 <= 25 && gateway.errors === 0,
+        budget: "p99 ≤ 2 × the bare route's p99, same run",
+        pass: gateway.p99 <= 2 * bare.p99 && gateway.errors === 0,
       },
     ];
   } finally {
