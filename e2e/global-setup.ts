@@ -12,5 +12,6 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
   process.env.E2E_OIDC_ISSUER = idp.issuer;
   process.env.E2E_OIDC_CLIENT_ID = idp.clientId;
   process.env.E2E_OIDC_CLIENT_SECRET = idp.clientSecret;
+  process.env.E2E_OIDC_CONTROL_TOKEN = idp.controlToken;
   return () => idp.close();
 }

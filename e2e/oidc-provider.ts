@@ -33,6 +33,11 @@ export interface TestOidcProvider {
   clientSecret: string;
   /** Rewrites the next ID tokens the token endpoint answers with (null: as issued). */
   tamperIdTokens(change: ((idToken: string) => string) | null): void;
+  /**
+   * The bearer token of the provider's test control (`POST /test-control/tamper-id-tokens?mode=signature|off`),
+   * for tests in other processes than the one that started it (Playwright's workers).
+   */
+  controlToken: string;
   /** An ID token as issued, re-signed with the provider's own key after `change` (a forgery only a key holder could make). */
   resign(idToken: string, change: (payload: Record<string, unknown>) => Record<string, unknown>): string;
   close(): Promise<void>;
@@ -54,7 +59,18 @@ export async function startTestOidcProvider(options: { callbackBase: string; cli
 
   let tamper: ((idToken: string) => string) | null = null;
   let handle: ((req: IncomingMessage, res: ServerResponse) => void) | null = null;
+  const controlToken = randomBytes(24).toString("base64url");
   const server = createServer((req, res) => {
+    if (req.method === "POST" && req.url?.startsWith("/test-control/tamper-id-tokens")) {
+      if (req.headers.authorization !== `Bearer ${controlToken}`) res.statusCode = 403;
+      else {
+        const mode = new URL(req.url, "http://control").searchParams.get("mode");
+        tamper = mode === "signature" ? breakSignature : null;
+        res.statusCode = 204;
+      }
+      res.end();
+      return;
+    }
     if (!handle) {
       res.statusCode = 503;
       res.end();
@@ -121,6 +137,7 @@ export async function startTestOidcProvider(options: { callbackBase: string; cli
     tamperIdTokens(change) {
       tamper = change;
     },
+    controlToken,
     resign(idToken, change) {
       const [header, payload] = idToken.split(".");
       const claims = change(JSON.parse(Buffer.from(payload ?? "", "base64url").toString("utf8")) as Record<string, unknown>);
@@ -172,6 +189,14 @@ export async function signInAtTestProvider(authorizationUrl: string, login: stri
     url = new URL(action, url).toString();
   }
   throw new Error("too many redirects at the provider");
+}
+
+/** The ID token with one bit of its signature's first byte flipped: the same claims, a signature that does not verify. */
+function breakSignature(idToken: string): string {
+  const [header, payload, signature] = idToken.split(".");
+  const bytes = Buffer.from(signature ?? "", "base64url");
+  bytes[0] = (bytes[0] ?? 0) ^ 1;
+  return `${header}.${payload}.${bytes.toString("base64url")}`;
 }
 
 /** Lets the token endpoint's JSON answer be rewritten before it goes out (its headers are not sent yet when Koa ends it). */

@@ -222,6 +222,20 @@ test.describe("refusals", () => {
     await expect(page).toHaveURL(/\/sign-in$/);
   });
 
+  test("an ID token whose signature does not verify", async ({ page, request }) => {
+    const control = (mode: "signature" | "off") =>
+      request.post(`${idp().issuer}/test-control/tamper-id-tokens?mode=${mode}`, { headers: { authorization: `Bearer ${process.env.E2E_OIDC_CONTROL_TOKEN ?? ""}` } });
+    expect((await control("signature")).status()).toBe(204);
+    try {
+      await ssoSignIn(page, "grace@sso.example");
+      await expect(page).toHaveURL(/\/sign-in\?.*error=OAuthCallback/);
+      await expect(page.getByText("The SSO provider's answer could not be verified; sign in again")).toBeVisible();
+      expect((await page.request.get(bffPath("getOrganizations"))).status()).toBe(401);
+    } finally {
+      expect((await control("off")).status()).toBe(204);
+    }
+  });
+
   test("an address outside the provider's domains, as the provider answers it", async ({ page }) => {
     await ssoSignIn(page, "grace@sso.example", "eve@elsewhere.example");
     await expect(page).toHaveURL(/\/sign-in\?error=sso_wrong_domain/);
