@@ -6,22 +6,10 @@ import type { PGlite } from "@electric-sql/pglite";
 import { createLogger } from "@/lib/gateway/logger";
 import { startGateway, type Gateway } from "@/lib/gateway/runtime";
 import type { DemoCredentials } from "@/lib/gateway/seed";
-import { signedHeaders } from "@/lib/signing";
 import type { Engine, ExportMeasurement } from "./csv-export";
+import { countNewlines, readBillingExport, type Read } from "./csv-read";
 
 const MB = 1024 * 1024;
-
-interface Read {
-  rows: number;
-  bytes: number;
-  seconds: number;
-}
-
-function countNewlines(value: Uint8Array): number {
-  let n = 0;
-  for (let i = 0; i < value.length; i++) if (value[i] === 10) n++;
-  return n;
-}
 
 /**
  * The export's rows, as COPY writes them: the billing export's columns, filter and
@@ -68,23 +56,7 @@ async function measure(engine: Engine, dataDir: string, url: string | undefined,
   try {
     const demo = JSON.parse(readFileSync(path.join(dataDir, "demo-credentials.json"), "utf8")) as DemoCredentials;
     const credentials = { accessKeyId: demo.owner.access_key_id, secretKey: demo.owner.secret_key };
-    const exportRange = async (start: string, end: string): Promise<Read> => {
-      const t0 = performance.now();
-      const url = new URL(`http://gateway.bench/v1/organizations/${demo.organization_id}/billing/export-productline?start_date=${start}&end_date=${end}`);
-      const response = await gateway.app.fetch(new Request(url, { headers: signedHeaders(credentials, { method: "GET", url }) }));
-      if (response.status !== 200 || !response.body) throw new Error(`export answered ${response.status}: ${(await response.text()).slice(0, 300)}`);
-      let newlines = 0;
-      let bytes = 0;
-      const reader = response.body.getReader();
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        bytes += value.byteLength;
-        newlines += countNewlines(value);
-      }
-      // Fields hold no newlines; the first line is the header.
-      return { rows: newlines - 1, bytes, seconds: (performance.now() - t0) / 1000 };
-    };
+    const exportRange = (start: string, end: string): Promise<Read> => readBillingExport(gateway, credentials, demo.organization_id, start, end);
     const copyRange = (start: string, end: string): Promise<Read> => {
       const select = copySelect(demo.organization_id, start, end);
       return engine === "postgres" ? copyThroughPsql(psql!, url!, select) : copyThroughBlob(gateway, select);

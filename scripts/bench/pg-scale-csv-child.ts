@@ -10,7 +10,7 @@ import { createLogger } from "@/lib/gateway/logger";
 import { startGateway } from "@/lib/gateway/runtime";
 import type { DemoCredentials } from "@/lib/gateway/seed";
 import { usageCsv } from "@/lib/gateway/store/queries/usage";
-import { signedHeaders } from "@/lib/signing";
+import { countNewlines, readBillingExport } from "./csv-read";
 import type { CsvMeasurement } from "./pg-scale";
 
 const MB = 1024 * 1024;
@@ -20,29 +20,8 @@ async function measure(url: string, dataDir: string, orgId: string, start: strin
   try {
     const demo = JSON.parse(readFileSync(path.join(dataDir, "demo-credentials.json"), "utf8")) as DemoCredentials;
     const credentials = { accessKeyId: demo.owner.access_key_id, secretKey: demo.owner.secret_key };
-    const count = (value: Uint8Array) => {
-      let n = 0;
-      for (let i = 0; i < value.length; i++) if (value[i] === 10) n++;
-      return n;
-    };
     /** The billing export through the gateway app, the whole response read. */
-    const billing = async (from: string, to: string) => {
-      const target = new URL(`http://gateway.bench/v1/organizations/${orgId}/billing/export-productline?start_date=${from}&end_date=${to}`);
-      const t0 = performance.now();
-      const response = await gateway.app.fetch(new Request(target, { headers: signedHeaders(credentials, { method: "GET", url: target }) }));
-      if (response.status !== 200 || !response.body) throw new Error(`the billing export answered ${response.status}: ${(await response.text()).slice(0, 300)}`);
-      let newlines = 0;
-      let bytes = 0;
-      const reader = response.body.getReader();
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        bytes += value.byteLength;
-        newlines += count(value);
-      }
-      // Fields hold no newlines; the first line is the header.
-      return { rows: newlines - 1, bytes, seconds: (performance.now() - t0) / 1000 };
-    };
+    const billing = (from: string, to: string) => readBillingExport(gateway, credentials, orgId, from, to);
     /**
      * The usage export's stream (usageCsv with its columns) without the route: the route takes
      * at most 100 resources, so no request asks for every row.
@@ -55,7 +34,7 @@ async function measure(url: string, dataDir: string, orgId: string, start: strin
       for await (const chunk of usageCsv(gateway.store.db, orgId, { startDate: from, endDate: to }, USAGE_EXPORT_COLUMNS)) {
         const value = encoder.encode(chunk);
         bytes += value.byteLength;
-        newlines += count(value);
+        newlines += countNewlines(value);
       }
       // The lines alone: the route writes the header.
       return { rows: newlines, bytes, seconds: (performance.now() - t0) / 1000 };

@@ -21,9 +21,11 @@ const u = usageRecords;
 
 type DateRange = Pick<UsageFilter, "startDate" | "endDate">;
 
+/** A filter's list of values; none selects every row. */
+const list = (column: Parameters<typeof inArray>[0], values?: string[]) => (values?.length ? inArray(column, values) : undefined);
+
 /** The organization first: every query of this file is scoped to one. */
 function where(orgId: string, f: UsageFilter, ...more: Array<SQL | undefined>): SQL | undefined {
-  const list = (column: Parameters<typeof inArray>[0], values?: string[]) => (values?.length ? inArray(column, values) : undefined);
   return and(
     eq(u.organizationId, orgId),
     f.startDate ? gte(u.usageDate, f.startDate) : undefined,
@@ -42,7 +44,6 @@ const d = usageDaily;
 
 /** The daily sums of the organization (usage_daily) a filter without resources or product lines selects. */
 function whereDaily(orgId: string, f: Omit<UsageFilter, "resources" | "productLines">): SQL | undefined {
-  const list = (column: Parameters<typeof inArray>[0], values?: string[]) => (values?.length ? inArray(column, values) : undefined);
   return and(
     eq(d.organizationId, orgId),
     f.startDate ? gte(d.usageDate, f.startDate) : undefined,
