@@ -1,8 +1,8 @@
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { signInAtTestProvider, startTestOidcProvider, TEST_SSO_DOMAIN, type TestOidcProvider } from "@/e2e/oidc-provider";
+import { signInAtTestProvider, TEST_SSO_DOMAIN, type TestOidcProvider } from "@/e2e/oidc-provider";
 import type { SsoTestReport, SsoTestStartResponse, SsoTestStepStatus } from "@/lib/contract/sso-test";
-import { createConsoleTestbed, type ConsoleTestbed } from "@/lib/console/testing";
+import { createSsoTestbed, type ConsoleTestbed, type SsoTestbed } from "@/lib/console/testing";
 import { apiKeys, memberships, users } from "@/lib/gateway/store/schema";
 import type { Who } from "@/lib/gateway/testing";
 import { vaultKey, vaultLimits } from "./config";
@@ -41,22 +41,14 @@ async function signedIn(who: Who): Promise<SessionState> {
 
 const as = (who: Who | "nobody"): SsoTestDeps => ({ session: async () => (who === "nobody" ? { status: "none" } : sessionOf[who]!) });
 
+let testbed: SsoTestbed | undefined;
 beforeAll(async () => {
-  bed = await createConsoleTestbed({ STRATUS_SSO_LOOPBACK_ISSUERS: "1", NEXTAUTH_URL: CONSOLE });
+  testbed = await createSsoTestbed(CONSOLE);
+  ({ bed, idp, providerId } = testbed);
   orgId = bed.t.demo.organization_id;
-  idp = await startTestOidcProvider({ callbackBase: `${CONSOLE}/api/auth/callback/` });
-  const created = await bed.t.opJson<{ id: string }>("owner", "createSSOProvider", {
-    params: { organization_id: orgId },
-    body: { issuer_uri: idp.issuer, client_id: idp.clientId, client_secret: idp.clientSecret, email_domains: [TEST_SSO_DOMAIN] },
-  });
-  expect(created.status).toBe(200);
-  providerId = created.body.id;
   for (const who of ["owner", "member"] as const) sessionOf[who] = await signedIn(who);
 });
-afterAll(async () => {
-  await idp?.close();
-  await bed?.close();
-});
+afterAll(() => testbed?.close());
 beforeEach(() => idp.tamperIdTokens(null));
 
 // ------------------------------------------------------------------ the admin's browser

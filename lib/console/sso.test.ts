@@ -3,9 +3,9 @@ import type { NextAuthOptions } from "next-auth";
 import NextAuth from "next-auth/next";
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { signInAtTestProvider, startTestOidcProvider, TEST_SSO_DOMAIN, type TestOidcProvider } from "@/e2e/oidc-provider";
+import { signInAtTestProvider, type TestOidcProvider } from "@/e2e/oidc-provider";
 import { SIGN_IN_ERROR } from "@/lib/contract/sign-in-messages";
-import { createConsoleTestbed, type ConsoleTestbed } from "@/lib/console/testing";
+import { createSsoTestbed, type ConsoleTestbed, type SsoTestbed } from "@/lib/console/testing";
 import { setMfaMethods } from "@/lib/gateway/store/queries/mfa";
 import { apiKeys, auditLog, memberships, roleBindings, roles, users } from "@/lib/gateway/store/schema";
 import { getAuthOptions } from "./auth-options";
@@ -30,21 +30,13 @@ let idp: TestOidcProvider;
 let providerId: string;
 let orgId: string;
 
+let testbed: SsoTestbed | undefined;
 beforeAll(async () => {
-  bed = await createConsoleTestbed({ STRATUS_SSO_LOOPBACK_ISSUERS: "1", NEXTAUTH_URL: CONSOLE });
+  testbed = await createSsoTestbed(CONSOLE);
+  ({ bed, idp, providerId } = testbed);
   orgId = bed.t.demo.organization_id;
-  idp = await startTestOidcProvider({ callbackBase: `${CONSOLE}/api/auth/callback/` });
-  const created = await bed.t.opJson<{ id: string }>("owner", "createSSOProvider", {
-    params: { organization_id: orgId },
-    body: { issuer_uri: idp.issuer, client_id: idp.clientId, client_secret: idp.clientSecret, email_domains: [TEST_SSO_DOMAIN] },
-  });
-  expect(created.status).toBe(200);
-  providerId = created.body.id;
 });
-afterAll(async () => {
-  await idp?.close();
-  await bed?.close();
-});
+afterAll(() => testbed?.close());
 beforeEach(() => idp.tamperIdTokens(null));
 
 // ------------------------------------------------------------------ a browser, as next-auth sees it

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { resetAuthSecretCache } from "@/lib/console/secret";
 import { resetEnvCache } from "@/lib/env";
+import { startTestOidcProvider, TEST_SSO_DOMAIN, type TestOidcProvider } from "@/e2e/oidc-provider";
 import { createTestGateway, type TestGateway } from "@/lib/gateway/testing";
 import { consoleDb, setConsoleDbForTests, type ConsoleDb } from "./store/client";
 
@@ -48,6 +49,35 @@ export async function createConsoleTestbed(env: Record<string, string> = {}): Pr
       resetEnvCache();
       resetAuthSecretCache();
       rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface SsoTestbed {
+  bed: ConsoleTestbed;
+  /** A real OpenID provider on loopback (oidc-provider), its callbacks under `consoleOrigin`. */
+  idp: TestOidcProvider;
+  /** The demo organization's SSO provider for it (its domain TEST_SSO_DOMAIN). */
+  providerId: string;
+  close(): Promise<void>;
+}
+
+/** A console testbed at `consoleOrigin` whose demo organization signs in through a real OpenID provider. */
+export async function createSsoTestbed(consoleOrigin: string): Promise<SsoTestbed> {
+  const bed = await createConsoleTestbed({ STRATUS_SSO_LOOPBACK_ISSUERS: "1", NEXTAUTH_URL: consoleOrigin });
+  const idp = await startTestOidcProvider({ callbackBase: `${consoleOrigin}/api/auth/callback/` });
+  const created = await bed.t.opJson<{ id: string }>("owner", "createSSOProvider", {
+    params: { organization_id: bed.t.demo.organization_id },
+    body: { issuer_uri: idp.issuer, client_id: idp.clientId, client_secret: idp.clientSecret, email_domains: [TEST_SSO_DOMAIN] },
+  });
+  if (created.status !== 200) throw new Error(`createSSOProvider answered ${created.status}`);
+  return {
+    bed,
+    idp,
+    providerId: created.body.id,
+    close: async () => {
+      await idp.close();
+      await bed.close();
     },
   };
 }
