@@ -70,8 +70,8 @@ export class MfaError extends Error {
 
 async function store(): Promise<{ db: Database; masterKey: Buffer }> {
   if (!gatewayIsEmbedded()) throw new MfaError("Second factors need the embedded gateway", "session");
-  const { store, deps } = await embeddedGateway();
-  return { db: store.db, masterKey: deps.masterKey };
+  const gateway = await embeddedGateway();
+  return { db: gateway.store.db, masterKey: gateway.deps.masterKey };
 }
 
 /** Whether a session of this person, opened now, owes a second factor (a remote gateway's people never do: their factors are unknown here). */
