@@ -17,6 +17,8 @@
  *
  * BENCH_SKIP_BUILD=1 measures the build already in .next (development only).
  * BENCH_CONSOLE_ONLY=bundles or =lighthouse runs one of the two (development only).
+ * BENCH_LIGHTHOUSE_PAGES=usage,GPU tracking runs Lighthouse on those pages only, by their names in
+ * LIGHTHOUSE_PAGES (development only).
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -393,7 +395,10 @@ export async function run(): Promise<Row[]> {
       project: projects.items.find((p) => p.organization_id === demo.organization_id)?.id,
       reservation: reservations.items[0]?.id,
     };
-    const pages = LIGHTHOUSE_PAGES.map(([name, suffix]): [string, string] => {
+    const chosen = process.env.BENCH_LIGHTHOUSE_PAGES?.split(",").map((name) => name.trim());
+    const unknownPages = chosen?.filter((name) => !LIGHTHOUSE_PAGES.some(([known]) => known === name)) ?? [];
+    if (unknownPages.length) throw new Error(`BENCH_LIGHTHOUSE_PAGES: no page named ${unknownPages.join(", ")}`);
+    const pages = LIGHTHOUSE_PAGES.filter(([name]) => !chosen || chosen.includes(name)).map(([name, suffix]): [string, string] => {
       const url = `${orgBase}${suffix}`.replace(/\{(\w+)\}/g, (_, key: string) => {
         const id = ids[key];
         if (!id) throw new Error(`the demo has no ${key} for the ${name} page`);
