@@ -4,7 +4,7 @@ import { useQuery, type UseQueryResult } from "@tanstack/react-query";
 import { formatMonth } from "@/lib/dates";
 import dynamic from "next/dynamic";
 import { useQueryStates } from "nuqs";
-import { useDeferredValue, useMemo } from "react";
+import { useMemo } from "react";
 import type * as React from "react";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { DataTable, type ColumnDef } from "@/components/ui/data-table";
@@ -22,7 +22,7 @@ import { RangePicker } from "@/components/spend/range-picker";
 import { FilterSelects } from "@/components/spend/filter-selects";
 import { billingSearchParams } from "./search-params";
 import { WhenVisible } from "@/components/ui/when-visible";
-import { QueryState, type QueryLike } from "@/components/ui/query-state";
+import { QueryState, useDeferredQuery, type QueryLike } from "@/components/ui/query-state";
 import { compareNames, formatDateTime, formatNumber } from "@/lib/format";
 
 // recharts is heavy: loaded only in the browser, once the page is interactive.
@@ -49,8 +49,8 @@ export function BillingView({ orgId, today }: { orgId: string; today: string }) 
   const monthToDate = useQuery(billingQueries.costs(orgId, mtdRange(mtd)));
   // A month of cost rows takes the page's longest rendering: from deferred values React renders it in
   // slices between which the browser stays responsive, instead of in one long task when the data lands.
-  const period = useDeferredResult(costs);
-  const month = useDeferredResult(monthToDate);
+  const period = useDeferredQuery(costs);
+  const month = useDeferredQuery(monthToDate);
 
   // Filter values: what the options list, plus anything in the data (reserved usage is not in the options).
   const values = (fromOptions: string[] | undefined, field: "project_id" | "resource_type" | "region") =>
@@ -181,12 +181,6 @@ function mtdRange(mtd: ReturnType<typeof resolveRange>): DayRange {
 
 function Big({ children }: { children: React.ReactNode }) {
   return <p className="text-2xl font-semibold tabular-nums">{children}</p>;
-}
-
-/** A query's state whose data is deferred (useDeferredValue): pending until the deferred render has it. */
-function useDeferredResult<T>(state: QueryLike<T>): QueryLike<T> {
-  const data = useDeferredValue(state.data);
-  return { isPending: data === undefined && !state.isError, isError: state.isError, error: state.error, data, refetch: state.refetch };
 }
 
 function SummaryCard<T>({ title, state, disabled, children }: { title: string; state: QueryLike<T>; disabled?: boolean; children: (data: T) => React.ReactNode }) {

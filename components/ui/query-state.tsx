@@ -1,6 +1,6 @@
 "use client";
 
-import type { ReactNode } from "react";
+import { useDeferredValue, type ReactNode } from "react";
 import { WidgetSkeleton } from "./skeleton";
 import { ErrorState } from "./states";
 
@@ -36,4 +36,14 @@ export function QueryState<T>({ state, what, label = what, lines = 3, loading, i
   if (state.isError || state.data === undefined) return frame(<ErrorState error={state.error} what={what} onRetry={() => void state.refetch()} />);
   if (isEmpty?.(state.data)) return frame(empty);
   return children(state.data);
+}
+
+/**
+ * A query's state whose data is deferred (useDeferredValue): pending until the deferred render has it.
+ * For data whose rendering is long (months of rows): React renders it in slices between which the
+ * browser stays responsive, instead of in one long task when the data lands.
+ */
+export function useDeferredQuery<T>(state: QueryLike<T>): QueryLike<T> {
+  const data = useDeferredValue(state.data);
+  return { isPending: data === undefined && !state.isError, isError: state.isError, error: state.error, data, refetch: state.refetch };
 }

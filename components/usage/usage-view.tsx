@@ -9,7 +9,7 @@ import { seriesColor } from "@/components/spend/chart-theme";
 import { resolveRange } from "@/components/spend/date-range";
 import { RangePicker } from "@/components/spend/range-picker";
 import { FilterSelects } from "@/components/spend/filter-selects";
-import { QueryState } from "@/components/ui/query-state";
+import { QueryState, useDeferredQuery } from "@/components/ui/query-state";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { DataTable, type ColumnDef } from "@/components/ui/data-table";
@@ -40,10 +40,13 @@ export function UsageView({ orgId, today }: { orgId: string; today: string }) {
   const projects = useQuery(projectQueries.list());
   const options = useQuery(usageQueries.options(orgId));
   const label = projectLabeler(projects.data, orgId, options.data?.project_names);
-  const report = useQuery({
-    ...usageQueries.report(orgId, filters ?? { projects: [], resource_types: [], regions: [], start_date: "", end_date: "", interval: "daily" }),
-    enabled: filters !== null,
-  });
+  // A month of daily usage is thousands of rows: rendered from a deferred value, in slices.
+  const report = useDeferredQuery(
+    useQuery({
+      ...usageQueries.report(orgId, filters ?? { projects: [], resource_types: [], regions: [], start_date: "", end_date: "", interval: "daily" }),
+      enabled: filters !== null,
+    }),
+  );
 
   return (
     <div className="space-y-6">
@@ -119,12 +122,16 @@ function UsageSections({
   interval: UsageFilters["interval"];
   label: (id: string) => string;
 }) {
-  const metrics = metricsOf(items);
+  const metrics = useMemo(() => metricsOf(items), [items]);
   const metric = chosen && metrics.includes(chosen) ? chosen : (metrics[0] ?? "");
-  const { rows, types } = byPeriodAndType(items, metric);
-  const series = types.map((t, i) => ({ key: `t${i}`, type: t, label: t, color: seriesColor(i) }));
-  const chartData = rows.map((r) => Object.fromEntries([["period", r.period], ...series.map((s) => [s.key, r.byType.get(s.type) ?? 0])]));
-  const periodColumns = periodColumnsOf(series, interval, metric);
+  const { rows, series, chartData } = useMemo(() => {
+    const { rows, types } = byPeriodAndType(items, metric);
+    const series = types.map((t, i) => ({ key: `t${i}`, type: t, label: t, color: seriesColor(i) }));
+    const chartData = rows.map((r) => Object.fromEntries([["period", r.period], ...series.map((s) => [s.key, r.byType.get(s.type) ?? 0])]));
+    return { rows, series, chartData };
+  }, [items, metric]);
+  const totals = useMemo(() => byProjectAndType(items), [items]);
+  const periodColumns = useMemo(() => periodColumnsOf(series, interval, metric), [series, interval, metric]);
   const totalColumns = totalColumnsOf(label);
 
   return (
@@ -149,7 +156,7 @@ function UsageSections({
       <Card>
         <CardHeader title="Totals per project and resource type" description="Every metric over the whole range" />
         <CardBody>
-          <DataTable label="Usage per project and resource type" columns={totalColumns} data={byProjectAndType(items)} getRowId={(r) => r.id} />
+          <DataTable label="Usage per project and resource type" columns={totalColumns} data={totals} getRowId={(r) => r.id} />
         </CardBody>
       </Card>
     </>
