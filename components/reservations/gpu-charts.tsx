@@ -1,7 +1,9 @@
 "use client";
 
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
+import { useMemo } from "react";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
+import { WhenVisible } from "@/components/ui/when-visible";
 import type { GpuTrackingDatum } from "@/lib/contract/reservations";
 import { percent, utcDateTime } from "./format";
 import { compareCodeUnits } from "@/lib/format";
@@ -79,47 +81,58 @@ function SeriesChart({ series }: { series: Series }) {
           aria-label={`GPU usage and reserved capacity of ${series.productLine} in ${series.region}, ${utcDateTime(new Date(first).toISOString())} to ${utcDateTime(new Date(last).toISOString())}: ${summary}`}
           className="h-64 text-slate-500 dark:text-slate-400"
         >
-          <ResponsiveContainer width="100%" height="100%">
-            <LineChart data={points} margin={{ top: 8, right: 12, bottom: 0, left: 0 }}>
-              <CartesianGrid stroke="currentColor" strokeOpacity={0.15} vertical={false} />
-              <XAxis
-                dataKey="t"
-                type="number"
-                scale="time"
-                domain={["dataMin", "dataMax"]}
-                tickFormatter={tick}
-                tick={{ fill: "currentColor", fontSize: 11 }}
-                stroke="currentColor"
-                minTickGap={24}
-              />
-              <YAxis allowDecimals={false} width={36} tick={{ fill: "currentColor", fontSize: 11 }} stroke="currentColor" />
-              <Tooltip content={(props) => <ChartTooltip {...props} />} />
-              <Legend wrapperStyle={{ fontSize: 12 }} />
-              <Line type="monotone" dataKey="usage" name="GPU usage" stroke={COLORS.usage} strokeWidth={2} dot={false} isAnimationActive={false} />
-              <Line
-                type="stepAfter"
-                dataKey="capacity"
-                name="Reserved capacity"
-                stroke={COLORS.capacity}
-                strokeDasharray="5 4"
-                strokeWidth={2}
-                dot={false}
-                isAnimationActive={false}
-              />
-              <Line type="monotone" dataKey="onDemand" name="On demand (over capacity)" stroke={COLORS.onDemand} strokeWidth={1.5} dot={false} isAnimationActive={false} />
-            </LineChart>
-          </ResponsiveContainer>
+          {/* Each chart is drawn when it comes near the viewport, in its own render: on a phone the
+              charts stand one under the other, and recharts' mount of one costs a long task by itself. */}
+          <WhenVisible placeholder={<div className="h-64" aria-hidden />}>
+            <SeriesLines points={points} tick={tick} />
+          </WhenVisible>
         </div>
       </CardBody>
     </Card>
   );
 }
 
+function SeriesLines({ points, tick }: { points: Point[]; tick: (t: number) => string }) {
+  return (
+    <ResponsiveContainer width="100%" height="100%">
+      <LineChart data={points} margin={{ top: 8, right: 12, bottom: 0, left: 0 }}>
+        <CartesianGrid stroke="currentColor" strokeOpacity={0.15} vertical={false} />
+        <XAxis
+          dataKey="t"
+          type="number"
+          scale="time"
+          domain={["dataMin", "dataMax"]}
+          tickFormatter={tick}
+          tick={{ fill: "currentColor", fontSize: 11 }}
+          stroke="currentColor"
+          minTickGap={24}
+        />
+        <YAxis allowDecimals={false} width={36} tick={{ fill: "currentColor", fontSize: 11 }} stroke="currentColor" />
+        <Tooltip content={(props) => <ChartTooltip {...props} />} />
+        <Legend wrapperStyle={{ fontSize: 12 }} />
+        <Line type="monotone" dataKey="usage" name="GPU usage" stroke={COLORS.usage} strokeWidth={2} dot={false} isAnimationActive={false} />
+        <Line
+          type="stepAfter"
+          dataKey="capacity"
+          name="Reserved capacity"
+          stroke={COLORS.capacity}
+          strokeDasharray="5 4"
+          strokeWidth={2}
+          dot={false}
+          isAnimationActive={false}
+        />
+        <Line type="monotone" dataKey="onDemand" name="On demand (over capacity)" stroke={COLORS.onDemand} strokeWidth={1.5} dot={false} isAnimationActive={false} />
+      </LineChart>
+    </ResponsiveContainer>
+  );
+}
+
 /** Usage against reserved capacity over time, one chart per product line and region. */
 export function GpuCharts({ data }: { data: GpuTrackingDatum[] }) {
+  const series = useMemo(() => bySeries(data), [data]);
   return (
     <div className="grid gap-4 xl:grid-cols-2">
-      {bySeries(data).map((s) => (
+      {series.map((s) => (
         <SeriesChart key={s.key} series={s} />
       ))}
     </div>

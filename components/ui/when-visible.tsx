@@ -1,12 +1,14 @@
 "use client";
 
-import { useEffect, useRef, useState } from "react";
+import { startTransition, useEffect, useRef, useState } from "react";
 import type * as React from "react";
 
 /**
  * Renders `children` once the placeholder comes near the viewport, and from then on. For heavy
  * widgets below the fold (charts: recharts' code and its drawing cost hundreds of milliseconds
- * of a phone's main thread): a visit that never scrolls to them never pays for them.
+ * of a phone's main thread): a visit that never scrolls to them never pays for them. The children
+ * mount in a transition: React renders them in slices between which the browser stays responsive,
+ * instead of in one long task.
  */
 export function WhenVisible({ children, placeholder, rootMargin = "200px" }: { children: React.ReactNode; placeholder: React.ReactNode; rootMargin?: string }) {
   const ref = useRef<HTMLDivElement>(null);
@@ -17,7 +19,7 @@ export function WhenVisible({ children, placeholder, rootMargin = "200px" }: { c
     const observer = new IntersectionObserver(
       (entries) => {
         if (entries.some((e) => e.isIntersecting)) {
-          setShown(true);
+          startTransition(() => setShown(true));
           observer.disconnect();
         }
       },
