@@ -9,9 +9,11 @@ export interface Logger {
 }
 
 /**
- * Standard output, a batch per turn of the event loop: under load one write carries
- * the lines of many requests instead of one system call each. Whatever is pending is
- * written before the process exits.
+ * Standard output in batches: the lines of up to FLUSH_MS (or FLUSH_BYTES) go out in one
+ * write, not one system call each (writes to a file or a pipe block the process on Linux).
+ * A batch per turn of the event loop, as before, still cost a signed read a tenth of its
+ * time under load (`npm run bench`, gateway throughput). Whatever is pending is written
+ * before the process exits.
  */
 let stdoutWriter: ((line: string) => void) | undefined;
 
@@ -20,19 +22,38 @@ function batchedStdout(line: string): void {
   stdoutWriter(line);
 }
 
+const FLUSH_MS = 20;
+const FLUSH_BYTES = 64 * 1024;
+
 function makeBatchedStdout(): (line: string) => void {
-  let pending: string[] = [];
+  let pending = "";
+  let timer: NodeJS.Timeout | undefined;
   const flush = () => {
-    if (pending.length === 0) return;
-    const text = pending.join("");
-    pending = [];
+    clearTimeout(timer);
+    timer = undefined;
+    if (pending === "") return;
+    const text = pending;
+    pending = "";
     process.stdout.write(text);
   };
   process.once("exit", flush);
   return (line) => {
-    if (pending.length === 0) setImmediate(flush);
-    pending.push(line + "\n");
+    pending += `${line}\n`;
+    if (pending.length >= FLUSH_BYTES) flush();
+    else timer ??= setTimeout(flush, FLUSH_MS).unref();
   };
+}
+
+/** The time of a line, as RFC 3339: made once per millisecond, however many lines it has. */
+let isoMs = -1;
+let iso = "";
+function isoNow(): string {
+  const now = Date.now();
+  if (now !== isoMs) {
+    isoMs = now;
+    iso = new Date(now).toISOString();
+  }
+  return iso;
 }
 
 /** One JSON object per line (stdout by default). Callers never pass secrets or request bodies. */
@@ -41,7 +62,7 @@ export function createLogger(level: Level | "silent" = "info", write: (line: str
   const log = (lvl: Level) => (msg: string, fields?: Record<string, unknown>) => {
     if (ORDER[lvl] < min) return;
     // The fields' own JSON is spliced in after the fixed keys: no merged copy per line.
-    const head = `{"time":"${new Date().toISOString()}","level":"${lvl}","msg":${JSON.stringify(msg)}`;
+    const head = `{"time":"${isoNow()}","level":"${lvl}","msg":${JSON.stringify(msg)}`;
     const rest = fields ? JSON.stringify(fields) : "{}";
     write(rest === "{}" ? `${head}}` : `${head},${rest.slice(1)}`);
   };
