@@ -107,8 +107,11 @@ export function createApp(deps: GatewayDeps): Hono<AppEnv> {
   // The SCIM 2.0 service provider: its own protocol (bearer tokens of SCIM integrations, SCIM errors).
   app.route(SCIM_BASE_PATH, createScimService() as unknown as Hono<AppEnv>);
 
+  // No error handler of its own: Hono would wrap each of its handlers in one more composition
+  // per request to call it (a tenth of a signed read's time). The app's, the same `onError`,
+  // answers for them: Hono catches a failure at the handler that threw, so the layers above
+  // (auditFailures) still see an answer, not a throw.
   const api = createApi();
-  api.onError(onError);
   for (const prefix of VERSION_PREFIXES) {
     app.get(`${prefix}/openapi.json`, (c) => c.json(buildOpenApiDocument(api, prefix)));
     app.get(`${prefix}/healthz`, (c) => c.json({ status: "ok" }));
