@@ -50,7 +50,8 @@ async function store_(records: Cells[]): Promise<void> {
 
 async function written(batchSize: number): Promise<string[]> {
   const chunks: string[] = [];
-  for await (const chunk of csvLines(COLUMNS, read, batchSize)) chunks.push(chunk);
+  const decoder = new TextDecoder();
+  for await (const chunk of csvLines(COLUMNS, read, batchSize)) chunks.push(decoder.decode(chunk));
   return chunks;
 }
 

@@ -15,7 +15,7 @@ import type { AppEnv } from "./context";
  * doubled. A number column's plain decimal numbers (a credit of -12.50) are
  * written as they are.
  *
- * csvResponse only takes CsvChunk text, which only this module makes: an export
+ * csvResponse only takes CsvChunk bytes, which only this module makes: an export
  * cannot skip the rule.
  */
 
@@ -29,26 +29,29 @@ export interface CsvColumn {
 }
 
 declare const csvChunk: unique symbol;
-/** CSV text written by this module: whole lines, each ending in a newline. */
-export type CsvChunk = string & { readonly [csvChunk]: true };
+/** CSV written by this module, as UTF-8: whole lines, each ending in a newline. */
+export type CsvChunk = Uint8Array & { readonly [csvChunk]: true };
 
-/** One batch read from the store: its lines as one string, how many, and where the next batch starts. */
+/**
+ * One batch read from the store: its lines as one string or as parts of whole lines
+ * in order, how many, and where the next batch starts.
+ */
 export interface CsvBatch<K> {
-  text: string | null;
+  text: string | readonly string[] | null;
   lines: number;
   last: K | null;
 }
 
 /**
  * Reads the batch of at most `limit` rows after `after` (null: from the start), in
- * the export's keyset order, with `line` (the SQL of one row's CSV line) aggregated
- * in that order into one string.
+ * the export's keyset order, with `line` (the SQL of one row's CSV line) joined in
+ * that order into one string or into parts of whole lines.
  */
 export type CsvBatchReader<K> = (line: SQL, after: K | null, limit: number) => Promise<CsvBatch<K> | undefined>;
 
 /** The header line, through the same rule. */
-export function csvHeader(columns: readonly string[]): CsvChunk {
-  return stringify([columns.map(neutraliseFormula)]) as CsvChunk;
+export function csvHeader(columns: readonly string[]): string {
+  return stringify([columns.map(neutraliseFormula)]);
 }
 
 /** One record as this module writes it, in JavaScript: the reference the SQL is held to (csv.test.ts). */
@@ -91,26 +94,53 @@ export function linesAsRows(db: unknown): pg.Pool | null {
   return client instanceof pg.Pool ? client : null;
 }
 
-/** A cell boundary (start of text, after a comma or a newline) followed by a trigger character. */
-const TRIGGER_AT_CELL_START = new RegExp(`(?:^|[,\\n])[${FORMULA_TRIGGERS.map((ch) => `\\u{${ch.codePointAt(0)!.toString(16)}}`).join("")}]`, "u");
+/** A field written as it is by the plain lines: no separator, quote or line break, and no trigger character first. */
+const PLAIN_FIELD = `(?![${FORMULA_TRIGGERS.map((ch) => `\\u{${ch.codePointAt(0)!.toString(16)}}`).join("")}])[^,\\n"\\r]*`;
+const plainLines = new Map<number, RegExp>();
+/** Text made only of whole lines of `columns` plain fields (one regular expression runs far faster than a loop over the characters). */
+function plainLinesOf(columns: number): RegExp {
+  let pattern = plainLines.get(columns);
+  if (!pattern) {
+    pattern = new RegExp(`^(?:(?:${PLAIN_FIELD},){${columns - 1}}${PLAIN_FIELD}\\n)*$`, "u");
+    plainLines.set(columns, pattern);
+  }
+  return pattern;
+}
 
 /**
  * Whether lines written with every field as it is are exactly what the whole rule
- * writes: no field held a quote or a carriage return, every line has exactly its
- * separators (so no field held a comma or a newline), and no field starts with a
- * trigger character. Then no field needed quotes or a prefix.
+ * writes: every line has exactly its separators and no quote, carriage return or
+ * cell starting with a trigger character, and there are as many lines as rows (so
+ * no field held a comma or a line break). Then no field needed quotes or a prefix.
  */
-export function plainIsExact(text: string, lines: number, columns: number): boolean {
-  if (text.includes('"') || text.includes("\r")) return false;
+export function plainIsExact(text: string | readonly string[], lines: number, columns: number): boolean {
+  const plain = plainLinesOf(columns);
   let newlines = 0;
-  let commas = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code === 10) newlines++;
-    else if (code === 44) commas++;
+  for (const part of typeof text === "string" ? [text] : text) {
+    // Each part holds whole lines.
+    if (!plain.test(part)) return false;
+    for (let at = part.indexOf("\n"); at !== -1; at = part.indexOf("\n", at + 1)) newlines++;
   }
-  return newlines === lines && commas === lines * (columns - 1) && !TRIGGER_AT_CELL_START.test(text);
+  return newlines === lines;
 }
+
+/**
+ * The lines as one UTF-8 chunk, written straight from the parts: a batch's bytes
+ * live outside the JavaScript heap and go with the first minor collection after
+ * the client has taken them, where one string of a whole batch (hundreds of KB)
+ * would wait in the heap's large-object space for a full collection.
+ */
+function utf8(text: string | readonly string[]): CsvChunk {
+  const parts = typeof text === "string" ? [text] : text;
+  let size = 0;
+  for (const part of parts) size += Buffer.byteLength(part);
+  const bytes = Buffer.allocUnsafe(size);
+  let at = 0;
+  for (const part of parts) at += bytes.write(part, at);
+  return bytes as Uint8Array as CsvChunk;
+}
+
+const isEmpty = (text: string | readonly string[] | null | undefined) => !text || text.length === 0;
 
 /**
  * CSV lines (no header) of the rows `read` walks, one chunk per batch of up to
@@ -129,12 +159,12 @@ export async function* csvLines<K>(columns: readonly CsvColumn[], read: CsvBatch
     while (next) {
       const found: CsvBatch<K> | undefined = await next;
       next = null;
-      if (!found?.text || found.last === null) return;
+      if (!found || isEmpty(found.text) || found.last === null) return;
       const full = Number(found.lines) >= batchSize;
       if (full) next = read(plain, found.last, batchSize);
-      const text = plainIsExact(found.text, Number(found.lines), columns.length) ? found.text : (await read(careful, after, batchSize))?.text;
-      if (!text) return;
-      yield text as CsvChunk;
+      const text = plainIsExact(found.text!, Number(found.lines), columns.length) ? found.text : (await read(careful, after, batchSize))?.text;
+      if (isEmpty(text)) return;
+      yield utf8(text!);
       after = found.last;
     }
   } finally {
@@ -153,16 +183,16 @@ export async function csvResponse(
   c: Context<AppEnv>,
   input: { fileName: string; columns: readonly string[]; chunks: AsyncGenerator<CsvChunk> },
 ): Promise<Response> {
-  const encoder = new TextEncoder();
   const { chunks } = input;
   const first = await chunks.next();
-  let pending: Uint8Array | null = encoder.encode(csvHeader(input.columns) + (first.done ? "" : first.value));
+  const pending: Uint8Array[] = [new TextEncoder().encode(csvHeader(input.columns))];
+  if (!first.done) pending.push(first.value);
   let done = first.done === true;
   const stream = new ReadableStream<Uint8Array>({
     async pull(controller) {
-      if (pending) {
-        controller.enqueue(pending);
-        pending = null;
+      if (pending.length > 0) {
+        for (const chunk of pending) controller.enqueue(chunk);
+        pending.length = 0;
         if (done) controller.close();
         return;
       }
@@ -172,7 +202,7 @@ export async function csvResponse(
           done = true;
           controller.close();
         } else {
-          controller.enqueue(encoder.encode(next.value));
+          controller.enqueue(next.value);
         }
       } catch (error) {
         c.get("deps").logger.error("CSV export cut short", { request_id: c.get("requestId"), error: String(error) });

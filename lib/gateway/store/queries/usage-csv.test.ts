@@ -64,8 +64,9 @@ async function viaStringify(f: UsageFilter, toRow: (l: UsageLine) => string[]): 
 async function viaDatabase(f: UsageFilter, columns: Parameters<typeof usageCsv>[3], batchSize?: number): Promise<{ text: string; chunks: number }> {
   let text = "";
   let chunks = 0;
+  const decoder = new TextDecoder();
   for await (const chunk of usageCsv(t.gateway.store.db, org, f, columns, batchSize)) {
-    text += chunk;
+    text += decoder.decode(chunk);
     chunks++;
   }
   return { text, chunks };
