@@ -25,7 +25,8 @@ import { WhenVisible } from "@/components/ui/when-visible";
 import { QueryState, useDeferredQuery, type QueryLike } from "@/components/ui/query-state";
 import { compareNames, formatDateTime, formatNumber } from "@/lib/format";
 
-// recharts is heavy: loaded only in the browser, once the page is interactive.
+// The chart is loaded only in the browser, once the page is interactive; it draws static SVG, and
+// fetches recharts only when the person points at or focuses it (components/spend/chart-facade.tsx).
 const StackedBarChart = dynamic(() => import("@/components/spend/stacked-bar-chart").then((m) => m.StackedBarChart), {
   ssr: false,
   loading: () => <div className="h-72" aria-hidden />,
