@@ -1,19 +1,24 @@
 "use client";
 
-import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
 import { useMemo } from "react";
+import { lazyComponent } from "@/components/common/lazy";
+import { ChartFacade } from "@/components/spend/chart-facade";
+import { CHART_VARS } from "@/components/spend/chart-theme";
+import { StaticLines, type StaticSeries } from "@/components/spend/static-chart";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
-import { WhenVisible } from "@/components/ui/when-visible";
 import type { GpuTrackingDatum } from "@/lib/contract/reservations";
 import { percent, utcDateTime } from "./format";
 import { compareCodeUnits } from "@/lib/format";
 
-interface Point {
+// recharts (tooltip, keyboard navigation) is fetched when the person points at or focuses a chart.
+const LiveGpuLines = lazyComponent(() => import("./gpu-lines-live").then((m) => m.LiveGpuLines));
+
+export type Point = {
   t: number;
   usage: number;
   capacity: number;
   onDemand: number;
-}
+};
 
 interface Series {
   key: string;
@@ -39,23 +44,12 @@ function bySeries(data: GpuTrackingDatum[]): Series[] {
 // Mid-tone colors that read on white and on slate-900 alike.
 const COLORS = { usage: "var(--color-brand-500)", capacity: "#f59e0b", onDemand: "#ef4444" } as const;
 
-function ChartTooltip({ active, payload, label }: TooltipContentProps) {
-  if (!active || !payload?.length) return null;
-  return (
-    <div className="rounded-md border border-slate-200 bg-white px-3 py-2 text-xs shadow-md dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100">
-      <p className="mb-1 font-medium">{utcDateTime(new Date(Number(label)).toISOString())}</p>
-      <ul className="space-y-0.5">
-        {payload.map((p) => (
-          <li key={String(p.dataKey)} className="flex items-center gap-2">
-            <span aria-hidden className="inline-block size-2 rounded-full" style={{ backgroundColor: p.color }} />
-            <span>{p.name}</span>
-            <span className="ml-auto pl-3 font-medium tabular-nums">{p.value}</span>
-          </li>
-        ))}
-      </ul>
-    </div>
-  );
-}
+/** The three lines of every chart, static or interactive: usage, reserved capacity (a dashed step), GPUs on demand. */
+export const GPU_LINES: StaticSeries[] = [
+  { key: "usage", label: "GPU usage", color: COLORS.usage, strokeWidth: 2 },
+  { key: "capacity", label: "Reserved capacity", color: COLORS.capacity, strokeWidth: 2, dash: "5 4", step: true },
+  { key: "onDemand", label: "On demand (over capacity)", color: COLORS.onDemand, strokeWidth: 1.5 },
+];
 
 function SeriesChart({ series }: { series: Series }) {
   const { points } = series;
@@ -76,54 +70,14 @@ function SeriesChart({ series }: { series: Series }) {
     <Card>
       <CardHeader title={title} description={summary} />
       <CardBody>
-        <div
-          role="img"
-          aria-label={`GPU usage and reserved capacity of ${series.productLine} in ${series.region}, ${utcDateTime(new Date(first).toISOString())} to ${utcDateTime(new Date(last).toISOString())}: ${summary}`}
-          className="h-64 text-slate-500 dark:text-slate-400"
-        >
-          {/* Each chart is drawn when it comes near the viewport, in its own render: on a phone the
-              charts stand one under the other, and recharts' mount of one costs a long task by itself. */}
-          <WhenVisible placeholder={<div className="h-64" aria-hidden />}>
-            <SeriesLines points={points} tick={tick} />
-          </WhenVisible>
-        </div>
+        <ChartFacade
+          label={`GPU usage and reserved capacity of ${series.productLine} in ${series.region}, ${utcDateTime(new Date(first).toISOString())} to ${utcDateTime(new Date(last).toISOString())}: ${summary}`}
+          className={`h-64 text-slate-500 dark:text-slate-400 ${CHART_VARS}`}
+          still={<StaticLines data={points} xKey="t" series={GPU_LINES} formatTime={tick} />}
+          live={(size) => <LiveGpuLines points={points} tick={tick} size={size} />}
+        />
       </CardBody>
     </Card>
-  );
-}
-
-function SeriesLines({ points, tick }: { points: Point[]; tick: (t: number) => string }) {
-  return (
-    <ResponsiveContainer width="100%" height="100%">
-      <LineChart data={points} margin={{ top: 8, right: 12, bottom: 0, left: 0 }}>
-        <CartesianGrid stroke="currentColor" strokeOpacity={0.15} vertical={false} />
-        <XAxis
-          dataKey="t"
-          type="number"
-          scale="time"
-          domain={["dataMin", "dataMax"]}
-          tickFormatter={tick}
-          tick={{ fill: "currentColor", fontSize: 11 }}
-          stroke="currentColor"
-          minTickGap={24}
-        />
-        <YAxis allowDecimals={false} width={36} tick={{ fill: "currentColor", fontSize: 11 }} stroke="currentColor" />
-        <Tooltip content={(props) => <ChartTooltip {...props} />} />
-        <Legend wrapperStyle={{ fontSize: 12 }} />
-        <Line type="monotone" dataKey="usage" name="GPU usage" stroke={COLORS.usage} strokeWidth={2} dot={false} isAnimationActive={false} />
-        <Line
-          type="stepAfter"
-          dataKey="capacity"
-          name="Reserved capacity"
-          stroke={COLORS.capacity}
-          strokeDasharray="5 4"
-          strokeWidth={2}
-          dot={false}
-          isAnimationActive={false}
-        />
-        <Line type="monotone" dataKey="onDemand" name="On demand (over capacity)" stroke={COLORS.onDemand} strokeWidth={1.5} dot={false} isAnimationActive={false} />
-      </LineChart>
-    </ResponsiveContainer>
   );
 }
 

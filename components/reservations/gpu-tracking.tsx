@@ -23,7 +23,8 @@ import { gpuTrackingParams } from "./search-params";
 import { WhenVisible } from "@/components/ui/when-visible";
 import { QueryState } from "@/components/ui/query-state";
 
-// recharts is heavy: loaded in the browser only, once there is data to draw.
+// The charts are loaded in the browser only, once there is data to draw; they draw static SVG, and
+// fetch recharts only when the person points at or focuses one (components/spend/chart-facade.tsx).
 const GpuCharts = dynamic(() => import("./gpu-charts").then((m) => m.GpuCharts), {
   ssr: false,
   loading: () => <Skeleton className="h-72" />,
