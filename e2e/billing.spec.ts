@@ -18,9 +18,20 @@ async function openBilling(page: Page, orgId: string, query = "") {
 test.describe("billing", () => {
   test("the owner sees daily spend as a chart and a table, and totals per project and product line", async ({ ownerPage: page, demo }) => {
     await openBilling(page, demo.organization_id, "?range=30d");
-    await expect(page.getByRole("img", { name: /Daily spend by project from/ })).toBeVisible();
-    // The chart is drawn (recharts renders bars as paths) and the table beside it has one row per day.
-    await expect(page.locator(".recharts-bar-rectangle").first()).toBeVisible();
+    const chart = page.getByRole("img", { name: /Daily spend by project from/ });
+    await expect(chart).toBeVisible();
+    // The chart is drawn static first: bars, and a legend entry per project.
+    await expect(chart.locator("[data-static-chart] rect").first()).toBeVisible();
+    await expect(chart.locator("[data-static-chart] [data-legend] li")).toHaveCount(6);
+    await expect(chart.locator("[data-static-chart] [data-legend] li").first()).toBeVisible();
+    // Pointing at it swaps in the interactive chart (recharts renders bars as paths), whose tooltip names the amounts.
+    await chart.hover();
+    await expect(chart.locator(".recharts-bar-rectangle").first()).toBeVisible();
+    const box = await chart.boundingBox();
+    if (!box) throw new Error("the chart has no box");
+    await page.mouse.move(box.x + box.width - 40, box.y + 100);
+    await expect(chart.locator(".recharts-tooltip-wrapper")).toContainText("$");
+    // The table beside it has one row per day.
     const daily = page.getByRole("table", { name: "Daily spend by project" });
     await expect(daily.locator("tbody tr")).toHaveCount(30);
     const perProject = page.getByRole("table", { name: "Spend per project" });
@@ -134,8 +145,12 @@ test.describe("billing", () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await openBilling(page, demo.organization_id, "?range=30d");
     await expect(page.getByRole("table", { name: "Spend per product line" })).toBeVisible();
-    // Below the fold on a phone, the chart is drawn once it is scrolled near.
+    // Below the fold on a phone, the chart is drawn once it is scrolled near; a tap on it swaps in the interactive one.
     await page.getByRole("heading", { name: "Daily spend by project" }).scrollIntoViewIfNeeded();
+    const chart = page.getByRole("img", { name: /Daily spend by project from/ });
+    await expect(chart.locator("[data-static-chart] rect").first()).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    await chart.hover();
     await expect(page.locator(".recharts-bar-rectangle").first()).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
   });

@@ -69,15 +69,25 @@ test.describe("reservations", () => {
 
     const charts = page.getByRole("img", { name: /^GPU usage and reserved capacity of / });
     await expect(charts.first()).toBeVisible();
-    await expect(charts.first().locator(".recharts-line-curve").first()).toBeVisible();
+    // Each chart is drawn static first: its three lines and their legend.
+    await expect(charts.first().locator("[data-static-chart] polyline")).toHaveCount(3);
+    await expect(charts.first().locator("[data-static-chart] [data-legend] li")).toHaveText(["GPU usage", "Reserved capacity", "On demand (over capacity)"]);
     await expect(page.getByText("Last 7 days")).toBeVisible();
-    await expect(page.locator(".recharts-legend-wrapper").first()).toContainText("GPU usage");
-    await expect(page.locator(".recharts-legend-wrapper").first()).toContainText("Reserved capacity");
-    // A tooltip names the sample's time and values.
+    // Pointing at a chart swaps in the interactive one (recharts), with the same lines and legend.
     const box = await charts.first().boundingBox();
     if (!box) throw new Error("chart has no box");
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await expect(charts.first().locator(".recharts-line-curve").first()).toBeVisible();
+    await expect(page.locator(".recharts-legend-wrapper").first()).toContainText("GPU usage");
+    await expect(page.locator(".recharts-legend-wrapper").first()).toContainText("Reserved capacity");
+    // A tooltip names the sample's time and values.
+    await page.mouse.move(box.x + box.width / 2 + 10, box.y + box.height / 2);
     await expect(page.locator(".recharts-tooltip-wrapper").first()).toContainText("UTC");
+    // Focused from the keyboard, a chart swaps in the interactive one too, and the focus moves into it.
+    if ((await charts.count()) > 1) {
+      await charts.nth(1).focus();
+      await expect(charts.nth(1).locator('svg.recharts-surface[role="application"]')).toBeFocused();
+    }
 
     const latest = page.getByRole("region", { name: "Latest snapshot" });
     const cards = latest.getByRole("list", { name: "Latest GPU usage by product line and region" }).getByRole("listitem");

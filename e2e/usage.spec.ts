@@ -9,9 +9,21 @@ async function openUsage(page: Page, orgId: string, query = "") {
 test.describe("usage", () => {
   test("daily usage has a row per day; monthly has fewer, and the interval is in the URL", async ({ ownerPage: page, demo }) => {
     await openUsage(page, demo.organization_id);
-    await expect(page.getByRole("img", { name: /gpu-hours per day by resource type/ })).toBeVisible();
+    const chart = page.getByRole("img", { name: /gpu-hours per day by resource type/ });
+    await expect(chart).toBeVisible();
     const periods = page.getByRole("table", { name: "Usage by period" }).locator("tbody tr");
     await expect(periods).toHaveCount(30);
+    // The chart is drawn static first, a legend entry per resource type (the table's columns but date and total).
+    const typeColumns = (await page.getByRole("table", { name: "Usage by period" }).locator("thead th").count()) - 2;
+    expect(typeColumns).toBeGreaterThan(0);
+    await expect(chart.locator("[data-static-chart] [data-legend] li")).toHaveCount(typeColumns);
+    await expect(chart.locator("[data-static-chart] rect").first()).toBeVisible();
+    // Focused from the keyboard, it swaps in the interactive chart and moves the focus into it; the arrow keys show a day's quantities.
+    await chart.focus();
+    const surface = chart.locator('svg.recharts-surface[role="application"]');
+    await expect(surface).toBeFocused();
+    await page.keyboard.press("ArrowRight");
+    await expect(chart.locator(".recharts-tooltip-wrapper")).toContainText("gpu-hours");
     await expect(page.getByRole("table", { name: "Usage per project and resource type" }).getByRole("cell", { name: "llm-training" }).first()).toBeVisible();
 
     await page.getByRole("group", { name: "Interval" }).getByRole("button", { name: "Monthly" }).click();
