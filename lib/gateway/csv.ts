@@ -134,7 +134,8 @@ function utf8(text: string | readonly string[]): CsvChunk {
   const parts = typeof text === "string" ? [text] : text;
   let size = 0;
   for (const part of parts) size += Buffer.byteLength(part);
-  const bytes = Buffer.allocUnsafe(size);
+  // Its own memory (not a slice of Node's shared pool, which a reader of `.buffer` would see), all written below.
+  const bytes = Buffer.allocUnsafeSlow(size);
   let at = 0;
   for (const part of parts) at += bytes.write(part, at);
   return bytes as Uint8Array as CsvChunk;
