@@ -1,11 +1,13 @@
 type Level = "debug" | "info" | "warn" | "error";
 const ORDER: Record<Level | "silent", number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
 
+type Fields = Record<string, unknown> | JsonFields;
+
 export interface Logger {
-  debug(msg: string, fields?: Record<string, unknown>): void;
-  info(msg: string, fields?: Record<string, unknown>): void;
-  warn(msg: string, fields?: Record<string, unknown>): void;
-  error(msg: string, fields?: Record<string, unknown>): void;
+  debug(msg: string, fields?: Fields): void;
+  info(msg: string, fields?: Fields): void;
+  warn(msg: string, fields?: Fields): void;
+  error(msg: string, fields?: Fields): void;
 }
 
 /**
@@ -56,14 +58,22 @@ function isoNow(): string {
   return iso;
 }
 
+/**
+ * Fields already written as a JSON object's text, for a line made on every request: a caller
+ * that knows its fields' types writes them faster than JSON.stringify walks an object.
+ */
+export class JsonFields {
+  constructor(readonly text: string) {}
+}
+
 /** One JSON object per line (stdout by default). Callers never pass secrets or request bodies. */
 export function createLogger(level: Level | "silent" = "info", write: (line: string) => void = batchedStdout): Logger {
   const min = ORDER[level];
-  const log = (lvl: Level) => (msg: string, fields?: Record<string, unknown>) => {
+  const log = (lvl: Level) => (msg: string, fields?: Record<string, unknown> | JsonFields) => {
     if (ORDER[lvl] < min) return;
     // The fields' own JSON is spliced in after the fixed keys: no merged copy per line.
     const head = `{"time":"${isoNow()}","level":"${lvl}","msg":${JSON.stringify(msg)}`;
-    const rest = fields ? JSON.stringify(fields) : "{}";
+    const rest = fields instanceof JsonFields ? fields.text : fields ? JSON.stringify(fields) : "{}";
     write(rest === "{}" ? `${head}}` : `${head},${rest.slice(1)}`);
   };
   return { debug: log("debug"), info: log("info"), warn: log("warn"), error: log("error") };

@@ -4,6 +4,7 @@ import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import type { AppEnv, GatewayDeps } from "../context";
 import { GatewayError } from "../errors";
+import { JsonFields } from "../logger";
 import { plainHeaders, sealPlainHeaders } from "./plain-headers";
 
 const INCOMING_ID = /^[A-Za-z0-9._-]{8,64}$/;
@@ -110,15 +111,15 @@ class Deadlines {
 
 function logRequest(c: Context<AppEnv>, requestId: string, started: number): void {
   const status = c.res.status;
-  const fields: Record<string, unknown> = {
-    request_id: requestId,
-    method: c.req.method,
-    path: c.req.path,
-    status,
-    duration_ms: Math.round((performance.now() - started) * 10) / 10,
-    user_id: c.get("caller")?.userId,
-  };
-  if (status >= 400) fields.error = c.get("errorMessage");
+  // Written out: the request id is a UUID or passed INCOMING_ID, the numbers are numbers, and
+  // every other string goes through JSON.stringify (the same line JSON.stringify of the object gives).
+  const userId = c.get("caller")?.userId;
+  const error = status >= 400 ? c.get("errorMessage") : undefined;
+  const fields = new JsonFields(
+    `{"request_id":"${requestId}","method":${JSON.stringify(c.req.method)},"path":${JSON.stringify(c.req.path)},"status":${status},` +
+      `"duration_ms":${Math.round((performance.now() - started) * 10) / 10}` +
+      `${userId === undefined ? "" : `,"user_id":${JSON.stringify(userId)}`}${error === undefined ? "" : `,"error":${JSON.stringify(error)}`}}`,
+  );
   const logger = c.get("deps").logger;
   if (status >= 500) logger.error("request", fields);
   else logger.info("request", fields);
