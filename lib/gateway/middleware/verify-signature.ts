@@ -6,6 +6,7 @@ import { decrypt } from "../crypto";
 import { GatewayError } from "../errors";
 import { findActiveApiKey } from "../store/queries/api-keys";
 import { touchLastActive } from "../store/queries/people";
+import { isMutating } from "../audit";
 import { refuseReplay } from "./replay";
 
 const MESSAGES: Record<string, string> = {
@@ -81,15 +82,16 @@ const lastTouched = new WeakMap<GatewayDeps, Map<string, number>>();
  * Marks the caller's memberships active. Cheap: a write at most once a minute per user (kept in
  * memory per store), and that write only touches memberships whose mark is over a minute old.
  */
-async function noteActivity(deps: GatewayDeps, userId: string): Promise<void> {
+function noteActivity(deps: GatewayDeps, userId: string): Promise<void> | undefined {
   let seen = lastTouched.get(deps);
   if (!seen) lastTouched.set(deps, (seen = new Map()));
   const now = Date.now();
   const last = seen.get(userId);
-  if (last !== undefined && now - last < ACTIVITY_INTERVAL_MS) return;
+  // Nothing to wait for (no promise) on nearly every request.
+  if (last !== undefined && now - last < ACTIVITY_INTERVAL_MS) return undefined;
   seen.set(userId, now);
   if (seen.size > 10_000) seen.clear();
-  await touchLastActive(deps.db, userId, new Date(now), new Date(now - ACTIVITY_INTERVAL_MS));
+  return touchLastActive(deps.db, userId, new Date(now), new Date(now - ACTIVITY_INTERVAL_MS));
 }
 
 /** Checks the request signature; on success the caller and their access are in the context. */
@@ -107,9 +109,11 @@ export const verifySignature: MiddlewareHandler<AppEnv> = async (c, next) => {
     lookupKey: keyLookup(deps),
   });
   if (!result.ok) throw new GatewayError("unauthenticated", MESSAGES[result.reason] ?? "authentication failed");
-  await refuseReplay(c);
+  // Only a mutating call's signature is spent (replay.ts); a read goes on without a turn.
+  if (isMutating(c.req.method)) await refuseReplay(c);
   c.set("caller", result.key);
   c.set("access", new Access(deps.db, deps.reads, result.key));
-  await noteActivity(deps, result.key.userId);
+  const activity = noteActivity(deps, result.key.userId);
+  if (activity) await activity;
   await next();
 };
