@@ -71,7 +71,7 @@ test.describe("reservations", () => {
     await expect(charts.first()).toBeVisible();
     // Each chart is drawn static first: its three lines and their legend.
     await expect(charts.first().locator("[data-static-chart] polyline")).toHaveCount(3);
-    await expect(charts.first().locator("[data-static-chart] [data-legend] li")).toHaveText(["GPU usage", "Reserved capacity", "On demand (over capacity)"]);
+    await expect(charts.first().locator("[data-static-chart] [data-legend] li")).toHaveText(["GPU usage", "On demand (over capacity)", "Reserved capacity"]);
     await expect(page.getByText("Last 7 days")).toBeVisible();
     // Pointing at a chart swaps in the interactive one (recharts), with the same lines and legend.
     const box = await charts.first().boundingBox();

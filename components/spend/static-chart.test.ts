@@ -2,16 +2,16 @@ import { describe, expect, it } from "vitest";
 import { niceTicks, thinnedLabels, timeTicks } from "./static-chart";
 
 describe("niceTicks", () => {
-  it("counts from 0 in round steps up to at least the largest value", () => {
+  it("counts from 0 in round steps up to at least the largest value, as recharts does", () => {
     expect(niceTicks(87)).toEqual([0, 25, 50, 75, 100]);
-    expect(niceTicks(1000)).toEqual([0, 250, 500, 750, 1000]);
-    expect(niceTicks(0.37)).toEqual([0, 0.1, 0.2, 0.3, 0.4]);
+    expect(niceTicks(3350)).toEqual([0, 850, 1700, 2550, 3400]);
+    expect(niceTicks(0.37)).toEqual([0, 0.095, 0.19, 0.285, 0.38]);
     expect(niceTicks(0)).toEqual([0, 1]);
   });
 
   it("keeps whole numbers when asked to", () => {
-    expect(niceTicks(3, 5, true)).toEqual([0, 1, 2, 3]);
-    expect(niceTicks(9, 5, true)).toEqual([0, 5, 10]);
+    expect(niceTicks(28, 5, true)).toEqual([0, 7, 14, 21, 28]);
+    expect(niceTicks(3, 5, true)).toEqual([0, 1, 2, 3, 4]);
   });
 });
 

@@ -48,16 +48,16 @@ function useSize() {
   return [ref, size] as const;
 }
 
-/** Round ticks from 0 up to at least `max`, about `count` of them (recharts' "nice" ticks). */
+/** `count` ticks from 0 in round steps up to at least `max`, as recharts picks them for an axis from 0. */
 export function niceTicks(max: number, count = 5, integers = false): number[] {
   if (!(max > 0)) return [0, 1];
   const raw = max / (count - 1);
-  const magnitude = 10 ** Math.floor(Math.log10(raw));
-  const multipliers = integers && magnitude < 10 ? [1, 2, 5, 10] : [1, 2, 2.5, 5, 10];
-  let step = (multipliers.find((m) => m * magnitude >= raw) ?? 10) * magnitude;
-  if (integers) step = Math.max(1, Math.round(step));
-  const steps = Math.ceil(max / step - 1e-9);
-  return Array.from({ length: steps + 1 }, (_, i) => Number((i * step).toPrecision(12)));
+  // The rough step rounded up to a multiple of 5 % of its power of ten (10 % for a one-digit step).
+  const digits = Math.floor(Math.log10(raw)) + 1;
+  const scale = digits === 1 ? 0.1 : 0.05;
+  let step = Math.ceil(Number((raw / 10 ** digits / scale).toPrecision(12))) * scale * 10 ** digits;
+  if (integers) step = Math.max(1, Math.ceil(step - 1e-9));
+  return Array.from({ length: count }, (_, i) => Number((i * step).toPrecision(12)));
 }
 
 /** The indexes of the labels to show, `spacing` px apart, so that they do not overlap; the last one always (recharts' preserveEnd). */
@@ -79,11 +79,13 @@ export function timeTicks(first: number, last: number, most: number): number[] {
   return ticks;
 }
 
-/** The legend under a chart, in HTML: a swatch (a square for bars, a line for lines) and the series' name. */
+const byLabel = (a: StaticSeries, b: StaticSeries) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0);
+
+/** The legend under a chart, in recharts' order (by name), in HTML: a swatch (a square for bars, a line for lines) and the series' name. */
 function ChartLegend({ series, lines }: { series: StaticSeries[]; lines?: boolean }) {
   return (
     <ul className="flex flex-wrap justify-center gap-x-2.5 gap-y-0.5 pt-1 text-xs" style={{ color: "var(--chart-text)" }} data-legend>
-      {series.map((s) => (
+      {[...series].sort(byLabel).map((s) => (
         <li key={s.key} className="inline-flex items-center gap-1">
           <svg width={14} height={14} aria-hidden>
             {lines ? (
@@ -186,7 +188,7 @@ export function StaticLines({ data, xKey, series, formatTime }: { data: Datum[];
   const top = ticks[ticks.length - 1] ?? 1;
   const x = (t: number) => (last > first ? plot.left + ((t - first) / (last - first)) * (plot.right - plot.left) : (plot.left + plot.right) / 2);
   const y = (v: number) => plot.bottom - (v / top) * (plot.bottom - plot.top);
-  const most = Math.max(1, Math.floor((plot.right - plot.left) / (labelWidth(formatTime(first)) + 24)));
+  const most = Math.max(1, Math.floor((plot.right - plot.left) / (labelWidth(formatTime(first)) + 12)));
   const points = (s: StaticSeries) =>
     data
       .flatMap((d, i) => {
