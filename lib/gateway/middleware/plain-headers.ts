@@ -75,10 +75,11 @@ function header(this: Framed, name: string, value?: string, options?: { append?:
 function body(this: Framed, data: Body, arg?: number | ResponseInit, extra?: HeaderRecord): Response {
   const state = this[STATE];
   if (state.plain && (arg === undefined || typeof arg === "number") && (extra === undefined || onlyStrings(extra))) {
-    const merged: Record<string, string> = { ...state.plain };
-    if (extra) for (const name in extra) merged[name.toLowerCase()] = extra[name] as string;
-    if (data !== null && data !== undefined) merged["content-type"] ??= DEFAULT_CONTENT_TYPE;
-    return (state.made = new Response(data, { status: arg ?? state.status ?? 200, headers: merged }));
+    // The answer is given the object itself, as Hono gives its own answers the Headers it kept.
+    const headers = state.plain;
+    if (extra) for (const name in extra) headers[name.toLowerCase()] = extra[name] as string;
+    if (data !== null && data !== undefined) headers["content-type"] ??= DEFAULT_CONTENT_TYPE;
+    return (state.made = new Response(data, { status: arg ?? state.status ?? 200, headers }));
   }
   leave(state);
   return state.body(data, arg, extra);
