@@ -10,13 +10,14 @@ import { ssoRedirectUri } from "@/lib/contract/sso";
 import {
   SSO_TEST_CHANNEL,
   SSO_TEST_STEPS,
-  ssoTestStartRequestSchema,
   type SsoTestClaims,
   type SsoTestReport,
+  type SsoTestStartRequest,
   type SsoTestStartResponse,
   type SsoTestStep,
   type SsoTestStepId,
 } from "@/lib/contract/sso-test";
+import { z } from "zod";
 import { env } from "@/lib/env";
 import { logAuth } from "./auth-options";
 import { isCrossSiteMutation } from "./bff";
@@ -29,6 +30,18 @@ import { sessionStateFromCookies, type ConsoleSession, type SessionState } from 
 import { SignInError } from "./sign-in";
 import { loadSsoProvider, ssoEmailOf, type SsoClaims, type SsoProviderConfig } from "./sso";
 import { SSO_SCOPES } from "./sso-auth";
+
+/** POST /api/sso-test's body (its type is the contract's SsoTestStartRequest). */
+const ssoTestStartRequestSchema: z.ZodType<SsoTestStartRequest> = z.object({
+  organization_id: z
+    .string({ message: "must be a string" })
+    .min(1, "must not be empty")
+    .max(128, "must be at most 128 characters")
+    .regex(/^[\w.-]+$/, "must be an organization id"),
+  provider_id: z
+    .string({ message: "must be a string" })
+    .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "must be an SSO provider id"),
+});
 
 /**
  * "Test sign-in" of an SSO provider, for an admin holding sso.manage: the OpenID Connect

@@ -66,3 +66,8 @@ export const PERMISSION_NAMES = [
   "audit.read",
 ] as const;
 export type PermissionName = (typeof PERMISSION_NAMES)[number];
+
+/** Where a provider sends the browser back after sign-in: register this at the provider. */
+export function ssoRedirectUri(consoleOrigin: string, providerId: string): string {
+  return `${consoleOrigin.replace(/\/+$/, "")}/api/auth/callback/${providerId}`;
+}

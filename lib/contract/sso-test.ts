@@ -1,26 +1,17 @@
-import { z } from "zod";
-
 /**
  * "Test sign-in" of an SSO provider: the console runs the OpenID Connect Authorization Code flow
  * against the provider in a popup and reports each step, without signing anyone in. Shared by
- * the console's server (lib/console/sso-test.ts) and the SSO page. Browser-safe.
+ * the console's server (lib/console/sso-test.ts) and the SSO page. Browser-safe and free of zod (the
+ * request's schema is in lib/console/sso-test.ts), so the SSO page's first load carries no zod.
  */
 
 /** POST /api/sso-test: which provider of which organization to test. */
 export const SSO_TEST_START_PATH = "/api/sso-test";
 
-export const ssoTestStartRequestSchema = z.object({
-  organization_id: z
-    .string({ message: "must be a string" })
-    .min(1, "must not be empty")
-    .max(128, "must be at most 128 characters")
-    .regex(/^[\w.-]+$/, "must be an organization id"),
-  provider_id: z
-    .string({ message: "must be a string" })
-    .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "must be an SSO provider id"),
-});
-
-export type SsoTestStartRequest = z.infer<typeof ssoTestStartRequestSchema>;
+export interface SsoTestStartRequest {
+  organization_id: string;
+  provider_id: string;
+}
 
 /** The steps, in the order they run. */
 export const SSO_TEST_STEPS = [

@@ -100,7 +100,4 @@ export type SsoProvider = z.infer<typeof ssoProviderSchema>;
 export type CreateSsoProviderRequest = z.infer<typeof createSsoProviderRequestSchema>;
 export type UpdateSsoProviderRequest = z.infer<typeof updateSsoProviderRequestSchema>;
 
-/** Where a provider sends the browser back after sign-in: register this at the provider. */
-export function ssoRedirectUri(consoleOrigin: string, providerId: string): string {
-  return `${consoleOrigin.replace(/\/+$/, "")}/api/auth/callback/${providerId}`;
-}
+export { ssoRedirectUri } from "./constants";
