@@ -24,11 +24,7 @@ export const SIGN_IN_ERROR = {
   ssoCallbackFailed: "OAuthCallback",
 } as const;
 
-/** The reason a /api/cloud call of a session that still owes its second factor is refused with (401). */
-export const MFA_REQUIRED = "mfa_required";
-
-/** Where the second factor is asked for. */
-export const MFA_STEP_PATH = "/sign-in/mfa";
+export { MFA_REQUIRED, MFA_STEP_PATH } from "./mfa-step";
 
 export function rateLimitedCode(minutes: number): string {
   return `${SIGN_IN_ERROR.rateLimitedPrefix}${minutes}`;

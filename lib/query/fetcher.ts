@@ -4,7 +4,7 @@
  */
 
 import { errorReason, readResponseBody } from "@/lib/contract/response-body";
-import { MFA_REQUIRED, MFA_STEP_PATH } from "@/lib/contract/sign-in-messages";
+import { MFA_REQUIRED, MFA_STEP_PATH } from "@/lib/contract/mfa-step";
 
 export class ApiError extends Error {
   readonly status: number;
