@@ -2,7 +2,7 @@
 
 import { Fingerprint, KeyRound, Smartphone } from "lucide-react";
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { Suspense, useState } from "react";
 import { toast } from "sonner";
 import { DateText, RelativeTime } from "@/components/common/dates";
 import { Button } from "@/components/ui/button";
@@ -10,9 +10,13 @@ import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { newRecoveryCodesAction, removeFactorAction } from "@/lib/console/mfa-actions";
 import type { FactorSummary } from "@/lib/console/mfa";
-import { PasskeyRegistration } from "./passkey-registration";
-import { RecoveryCodes } from "./recovery-codes";
-import { TotpEnrolmentPanel, type Enrolled } from "./totp-enrolment";
+import { lazyComponent } from "@/components/common/lazy";
+import type { Enrolled } from "./totp-enrolment";
+
+// Shown only once asked for (adding a factor, new recovery codes): fetched then, not with the page.
+const PasskeyRegistration = lazyComponent(() => import("./passkey-registration").then((m) => m.PasskeyRegistration));
+const RecoveryCodes = lazyComponent(() => import("./recovery-codes").then((m) => m.RecoveryCodes));
+const TotpEnrolmentPanel = lazyComponent(() => import("./totp-enrolment").then((m) => m.TotpEnrolmentPanel));
 
 const FACTOR_NAMES: Record<string, string> = {
   api_key: "API key",
@@ -81,7 +85,9 @@ export function AccountSecurity({ own, sessionFactors }: { own: { factors: Facto
       ) : codes ? (
         <Card>
           <CardBody>
-            <RecoveryCodes codes={codes} continueLabel="Done" onContinue={() => setCodes(null)} />
+            <Suspense fallback={null}>
+              <RecoveryCodes codes={codes} continueLabel="Done" onContinue={() => setCodes(null)} />
+            </Suspense>
           </CardBody>
         </Card>
       ) : (
@@ -121,12 +127,16 @@ export function AccountSecurity({ own, sessionFactors }: { own: { factors: Facto
               </div>
               {adding === "totp" ? (
                 <div className="mt-4 max-w-md">
-                  <TotpEnrolmentPanel key="totp" onEnrolled={enrolled} />
+                  <Suspense fallback={null}>
+                    <TotpEnrolmentPanel key="totp" onEnrolled={enrolled} />
+                  </Suspense>
                 </div>
               ) : null}
               {adding === "webauthn" ? (
                 <div className="mt-4 max-w-md">
-                  <PasskeyRegistration onEnrolled={enrolled} />
+                  <Suspense fallback={null}>
+                    <PasskeyRegistration onEnrolled={enrolled} />
+                  </Suspense>
                 </div>
               ) : null}
             </CardBody>
