@@ -69,7 +69,7 @@ export class JsonFields {
 /** One JSON object per line (stdout by default). Callers never pass secrets or request bodies. */
 export function createLogger(level: Level | "silent" = "info", write: (line: string) => void = batchedStdout): Logger {
   const min = ORDER[level];
-  const log = (lvl: Level) => (msg: string, fields?: Record<string, unknown> | JsonFields) => {
+  const log = (lvl: Level) => (msg: string, fields?: Fields) => {
     if (ORDER[lvl] < min) return;
     // The fields' own JSON is spliced in after the fixed keys: no merged copy per line.
     const head = `{"time":"${isoNow()}","level":"${lvl}","msg":${JSON.stringify(msg)}`;

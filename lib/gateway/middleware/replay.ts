@@ -19,9 +19,15 @@ const lastPurge = new WeakMap<GatewayDeps, number>();
 
 export const REPLAY_MESSAGE = "this signature was already used: sign every request anew";
 
-/** Refuses (401) a mutating call whose signature was accepted before; call after the signature is verified. */
-export async function refuseReplay(c: Context<AppEnv>, now = Date.now()): Promise<void> {
-  if (!isMutating(c.req.method)) return;
+/**
+ * Refuses (401) a mutating call whose signature was accepted before; call after the signature is
+ * verified. A read has nothing to check and gets no promise to wait for (one turn less per read).
+ */
+export function refuseReplay(c: Context<AppEnv>, now = Date.now()): Promise<void> | undefined {
+  return isMutating(c.req.method) ? refuseSpentSignature(c, now) : undefined;
+}
+
+async function refuseSpentSignature(c: Context<AppEnv>, now: number): Promise<void> {
   const signature = parseAuthorization(c.req.header("authorization"))?.signature;
   if (!signature) return;
   const deps = c.get("deps");

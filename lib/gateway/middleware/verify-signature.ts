@@ -6,7 +6,6 @@ import { decrypt } from "../crypto";
 import { GatewayError } from "../errors";
 import { findActiveApiKey } from "../store/queries/api-keys";
 import { touchLastActive } from "../store/queries/people";
-import { isMutating } from "../audit";
 import { refuseReplay } from "./replay";
 
 const MESSAGES: Record<string, string> = {
@@ -109,8 +108,8 @@ export const verifySignature: MiddlewareHandler<AppEnv> = async (c, next) => {
     lookupKey: keyLookup(deps),
   });
   if (!result.ok) throw new GatewayError("unauthenticated", MESSAGES[result.reason] ?? "authentication failed");
-  // Only a mutating call's signature is spent (replay.ts); a read goes on without a turn.
-  if (isMutating(c.req.method)) await refuseReplay(c);
+  const replay = refuseReplay(c);
+  if (replay) await replay;
   c.set("caller", result.key);
   c.set("access", new Access(deps.db, deps.reads, result.key));
   const activity = noteActivity(deps, result.key.userId);
