@@ -1,4 +1,5 @@
 import http from "node:http";
+import { countRequest } from "./server-load";
 
 /**
  * Who is on the other end of a request, decided by the server, never by the client:
@@ -60,7 +61,7 @@ function refuseMethod(res: http.ServerResponse): void {
  * at once, which refuses TRACE, CONNECT and TRACK by throwing (a 500), and neither tells
  * a route handler the socket's address. So: an unsupported method is answered 405 here,
  * and the socket's address is written into PEER_ADDRESS_HEADER, replacing whatever the
- * client sent under that name.
+ * client sent under that name. It also counts the requests being answered (server-load.ts).
  */
 export function installRequestGuard(proto: http.Server = http.Server.prototype): void {
   const g = globalThis as GlobalWithGuard;
@@ -75,6 +76,7 @@ export function installRequestGuard(proto: http.Server = http.Server.prototype):
         return true;
       }
       req.headers[PEER_ADDRESS_HEADER] = req.socket.remoteAddress ?? UNKNOWN_ADDRESS;
+      countRequest(res);
     }
     return emit.call(this, event, ...args);
   } as typeof proto.emit;

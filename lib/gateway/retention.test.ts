@@ -24,7 +24,7 @@ beforeAll(async () => {
   drop = fresh.drop;
   const masterKey = randomBytes(32);
   gateway = await startGateway({ store: fresh.store, masterKey, seed: false, logger: createLogger("silent"), dataDir: "/nonexistent", retention: {} });
-  await seedDemo(gateway.store.db, masterKey, now);
+  await seedDemo(gateway.store.db, masterKey, { now });
   orgs = (await gateway.store.db.select({ id: organizations.id }).from(organizations).orderBy(organizations.id)).map((o) => o.id);
   expect(orgs.length).toBeGreaterThanOrEqual(2);
 });

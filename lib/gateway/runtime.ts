@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Hono } from "hono";
 import { ReadCache } from "@/lib/db/read-cache";
+import { pacer } from "@/lib/server-load";
 import { env } from "@/lib/env";
 import { createApp } from "./app";
 import type { AppEnv, GatewayDeps } from "./context";
@@ -90,7 +91,8 @@ async function seedIfEmpty(db: Database, masterKey: Buffer): Promise<DemoCredent
     const tx = txRaw as unknown as Database;
     await tx.execute(sql`select pg_advisory_xact_lock(${SEED_LOCK_ID})`);
     if (!(await isEmpty(tx))) return null;
-    return seedDemo(tx, masterKey);
+    // Written while the server may already answer (instrumentation.ts): it gives way to requests.
+    return seedDemo(tx, masterKey, { pace: pacer() });
   });
 }
 

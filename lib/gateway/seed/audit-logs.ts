@@ -2,6 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import type { Database } from "../store/client";
 import { auditLog, organizations, projects, vms } from "../store/schema";
 import { DEMO_LOCATIONS } from "./compute";
+import { noPause, type Pace } from "./pace";
 import type { Rng } from "./random";
 
 const DAY = 86_400_000;
@@ -68,8 +69,12 @@ function result(r: Rng, actor: AuditActor, owner: boolean): string {
  * Audit-log entries spread over the last 90 days from the given actors, the
  * first of which is the owner; a system actor adds maintenance entries.
  */
-export async function seedAuditLog(db: Database, r: Rng, input: { organizationId: string; actors: AuditActor[]; count: number; now: Date }) {
-  const { organizationId, actors, now } = input;
+export async function seedAuditLog(
+  db: Database,
+  r: Rng,
+  input: { organizationId: string; actors: AuditActor[]; count: number; now: Date; pace?: Pace },
+) {
+  const { organizationId, actors, now, pace = noPause } = input;
   const [org] = await db.select({ name: organizations.name }).from(organizations).where(eq(organizations.id, organizationId));
   const orgProjects = await db.select({ id: projects.id, name: projects.name }).from(projects).where(eq(projects.organizationId, organizationId));
   const orgVms = await db.select({ id: vms.id, name: vms.name, location: vms.location }).from(vms).where(eq(vms.organizationId, organizationId));
@@ -116,7 +121,17 @@ export async function seedAuditLog(db: Database, r: Rng, input: { organizationId
       target_type: template.target,
     });
   }
-  // One JSON parameter per statement: far quicker on PGlite than thousands of bound values.
+  // One JSON parameter per statement (far quicker on PGlite than thousands of bound values), in
+  // statements short enough not to hold a PGlite server's one thread for long.
+  for (let i = 0; i < rows.length; i += AUDIT_BATCH_ROWS) {
+    await insertAuditRows(db, rows.slice(i, i + AUDIT_BATCH_ROWS));
+    await pace();
+  }
+}
+
+const AUDIT_BATCH_ROWS = 600;
+
+async function insertAuditRows(db: Database, rows: Array<Record<string, string | string[] | null>>) {
   await db.execute(sql`
     insert into ${auditLog} (id, organization_id, organization_name, project_id, project_name, action, action_detail, actor_id,
       actor_email, actor_type, client_ip, start_time, end_time, result, error_message, surface, locations, target_ids,

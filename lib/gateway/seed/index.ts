@@ -7,6 +7,7 @@ import { featureFlagRules, featureFlags, projects } from "../store/schema";
 import { seedAccounting } from "./billing";
 import { seedCatalog } from "./catalog";
 import { seedLocations, seedVms } from "./compute";
+import { noPause, type Pace } from "./pace";
 import { rng } from "./random";
 import { seedSecurity } from "./security";
 
@@ -35,12 +36,22 @@ const PROJECTS = [
   { name: "staging", vms: 2, member: null },
 ] as const;
 
+export interface SeedOptions {
+  /** The moment the demo's history runs up to. */
+  now?: Date;
+  /** Repeats one set of ids (tests); by default every install draws its own. */
+  idSalt?: string;
+  /** Awaited between the seed's steps, to give way to requests answered meanwhile (lib/server-load.ts). */
+  pace?: Pace;
+}
+
 /**
  * Writes the demo organization into an empty store and returns the demo users' credentials.
  * The data is the same everywhere, its ids are drawn afresh for every install (no two stores
  * share the demo's user, organization, project or resource ids); `idSalt` repeats one set.
  */
-export async function seedDemo(db: Database, masterKey: Buffer, now = new Date(), idSalt = randomBytes(16).toString("hex")): Promise<DemoCredentials> {
+export async function seedDemo(db: Database, masterKey: Buffer, options: SeedOptions = {}): Promise<DemoCredentials> {
+  const { now = new Date(), idSalt = randomBytes(16).toString("hex"), pace = noPause } = options;
   const r = rng(20_260_101, idSalt);
   const credentials = await db.transaction(async (txRaw) => {
     const tx = txRaw as unknown as Database;
@@ -73,6 +84,7 @@ export async function seedDemo(db: Database, masterKey: Buffer, now = new Date()
       await tx.insert(projects).values({ id, organizationId: org.id, name: p.name, createdAt: created, updatedAt: created });
       await seedVms(tx, r, { organizationId: org.id, projectId: id, count: p.vms, namePrefix: p.name.split("-")[0] ?? "vm", network, subnet: r.uuid(), now });
       if (p.member) await bindRole(tx, { organizationId: org.id, userId: member.id, roleName: p.member, scopeType: "project", scopeObjectId: id });
+      await pace();
     }
     const globexProject = r.uuid();
     await tx.insert(projects).values({ id: globexProject, organizationId: other.id, name: "globex-default" });
@@ -91,10 +103,14 @@ export async function seedDemo(db: Database, masterKey: Buffer, now = new Date()
       { id: r.uuid(), flagKey: "image_catalog_v2", targetType: "project", targetId: projectIds[2]!, value: true },
     ]);
 
+    await pace();
     await seedSecurity(tx, { organizationId: org.id, otherOrganizationId: other.id, ownerId: owner.id, memberId: member.id, outsiderId: outsider.id, now, idSalt });
+    await pace();
     await seedCatalog(tx, now);
+    await pace();
 
-    await seedAccounting(tx, { organizationId: org.id, otherOrganizationId: other.id, owner, member, outsider, now, idSalt });
+    await seedAccounting(tx, { organizationId: org.id, otherOrganizationId: other.id, owner, member, outsider, now, idSalt, pace });
+    await pace();
 
     const key = async (u: { id: string; email: string }) => {
       const k = await createApiKey(tx, masterKey, u.id, "demo");

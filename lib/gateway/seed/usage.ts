@@ -2,10 +2,21 @@ import { eq, sql } from "drizzle-orm";
 import type { Database } from "../store/client";
 import { orgQuotas, projects, usageRecords } from "../store/schema";
 import { DEMO_LOCATIONS } from "./compute";
+import { noPause, type Pace } from "./pace";
 import type { Rng } from "./random";
 import type { SeededReservation } from "./reservations";
 
 const DAY = 86_400_000;
+
+/**
+ * Rows per insert. The store may be PGlite, whose statements run on the server's one thread: a
+ * statement of this size holds it for tens of milliseconds, not the second 8,000 rows took, so
+ * pages served while the demo is written are not held up behind it (`npm run bench`, first page
+ * after a fresh start).
+ */
+const USAGE_BATCH_ROWS = 2_000;
+/** Days whose sums one statement makes, once every row is in. */
+const SUM_DAYS_PER_STATEMENT = 10;
 
 /** On-demand price per GPU-hour, decimal strings. */
 export const ON_DEMAND_GPU_PRICE: Record<string, string> = { h100: "2.4900", h200: "3.2900", a100: "1.7900", l40s: "0.9900" };
@@ -75,19 +86,25 @@ async function insertUsage(db: Database, organizationId: string, resources: Reso
 export async function seedUsage(
   db: Database,
   r: Rng,
-  input: { organizationId: string; now: Date; days?: number; regions?: readonly string[]; reservations: SeededReservation[] },
+  input: { organizationId: string; now: Date; days?: number; regions?: readonly string[]; reservations: SeededReservation[]; pace?: Pace },
 ) {
-  const { organizationId, now, reservations } = input;
+  const { organizationId, now, reservations, pace = noPause } = input;
   const days = input.days ?? 180;
   const regions = input.regions ?? DEMO_REGIONS;
   const orgProjects = await db.select({ id: projects.id, name: projects.name }).from(projects).where(eq(projects.organizationId, organizationId));
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   const resources: Resource[] = [];
+  const dates = new Set<string>();
   let batch: Day[] = [];
   const flush = async () => {
     if (batch.length) await insertUsage(db, organizationId, resources, batch);
     batch = [];
+    await pace();
   };
+  // The insert trigger sums and renders every day a statement touches, and each batch touches all
+  // of them: with it on, each day would be summed again for every batch. Off within the seed's own
+  // transaction (undone with it if the seed fails), then each day is summed once at the end.
+  await db.execute(sql`alter table ${usageRecords} disable trigger usage_daily_insert`);
   for (const project of orgProjects.sort((a, b) => a.name.localeCompare(b.name))) {
     for (const product of PRODUCTS) {
       for (const region of regions) {
@@ -117,13 +134,22 @@ export async function seedUsage(
             (x) => x.productLine === product.productLine && x.region === region && x.projectIds.includes(project.id) && x.start <= date && date < x.end,
           );
           const price = reservation ? reservation.price : (UNIT_PRICE[product.productLine] ?? "1.0000");
-          batch.push([resource.i, date.toISOString().slice(0, 10), quantity.toFixed(6), price, reservation?.id ?? null]);
-          if (batch.length >= 8000) await flush();
+          const day = date.toISOString().slice(0, 10);
+          dates.add(day);
+          batch.push([resource.i, day, quantity.toFixed(6), price, reservation?.id ?? null]);
+          if (batch.length >= USAGE_BATCH_ROWS) await flush();
         }
       }
     }
   }
   await flush();
+  await db.execute(sql`alter table ${usageRecords} enable trigger usage_daily_insert`);
+  const summed = [...dates].sort();
+  for (let i = 0; i < summed.length; i += SUM_DAYS_PER_STATEMENT) {
+    const chunk = summed.slice(i, i + SUM_DAYS_PER_STATEMENT);
+    await db.execute(sql`select usage_daily_resum(array_fill(${organizationId}::text, array[${chunk.length}::int]), ${`{${chunk.join(",")}}`}::date[])`);
+    await pace();
+  }
 }
 
 /** The maxima granted to the demo organization; use is counted live. */

@@ -83,7 +83,8 @@ describe("usage_daily, the daily sums the charts read", () => {
     expect(c.given).toEqual(c.summed);
   });
 
-  it("follows inserts into existing and new groups, updates that move rows between groups, and deletes", async () => {
+  // Sums every chart twice per step: about 25 s on a 2-core machine, so more than the default 30 s when the machine is busy.
+  it("follows inserts into existing and new groups, updates that move rows between groups, and deletes", { timeout: 120_000 }, async () => {
     const db = gateway.store.db;
     const [row] = await db.select().from(usageRecords).orderBy(usageRecords.seq).limit(1);
     if (!row) throw new Error("the demo has no usage");
