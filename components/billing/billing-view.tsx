@@ -2,9 +2,9 @@
 
 import { useQuery, type UseQueryResult } from "@tanstack/react-query";
 import { formatMonth } from "@/lib/dates";
-import dynamic from "next/dynamic";
 import { useQueryStates } from "nuqs";
-import { useMemo } from "react";
+import { Suspense, useMemo } from "react";
+import { lazyComponent } from "@/components/common/lazy";
 import type * as React from "react";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { DataTable, type ColumnDef } from "@/components/ui/data-table";
@@ -25,12 +25,11 @@ import { WhenVisible } from "@/components/ui/when-visible";
 import { QueryState, useDeferredQuery, type QueryLike } from "@/components/ui/query-state";
 import { compareNames, formatDateTime, formatNumber } from "@/lib/format";
 
-// The chart is loaded only in the browser, once the page is interactive; it draws static SVG, and
-// fetches recharts only when the person points at or focuses it (components/spend/chart-facade.tsx).
-const StackedBarChart = dynamic(() => import("@/components/spend/stacked-bar-chart").then((m) => m.StackedBarChart), {
-  ssr: false,
-  loading: () => <div className="h-72" aria-hidden />,
-});
+// The chart is loaded only in the browser, once near the viewport (WhenVisible mounts it only there);
+// it draws static SVG, and fetches recharts only when the person points at or focuses it
+// (components/spend/chart-facade.tsx). React.lazy rather than next/dynamic, whose loader code would
+// ride in the page's first load.
+const StackedBarChart = lazyComponent(() => import("@/components/spend/stacked-bar-chart").then((m) => m.StackedBarChart));
 
 
 /** The billing page: spend by day and project over a range, totals, forecast and export. */
@@ -262,14 +261,16 @@ function SpendSections({
         />
         <CardBody className="space-y-4">
           <WhenVisible placeholder={<div className="h-72" aria-hidden />}>
-            <StackedBarChart
-              data={chartData}
-              xKey="date"
-              series={series}
-              label={`Daily spend by project from ${range.start_date} to ${range.end_date}; the table below lists the same amounts`}
-              formatValue={(v) => formatCents(Math.round(v * 100))}
-              formatAxis={(v) => formatCentsShort(Math.round(v * 100))}
-            />
+            <Suspense fallback={<div className="h-72" aria-hidden />}>
+              <StackedBarChart
+                data={chartData}
+                xKey="date"
+                series={series}
+                label={`Daily spend by project from ${range.start_date} to ${range.end_date}; the table below lists the same amounts`}
+                formatValue={(v) => formatCents(Math.round(v * 100))}
+                formatAxis={(v) => formatCentsShort(Math.round(v * 100))}
+              />
+            </Suspense>
           </WhenVisible>
           <DataTable className="max-h-96 overflow-y-auto" label="Daily spend by project" columns={dayColumns} data={rows} getRowId={(r) => r.date} />
         </CardBody>

@@ -2,7 +2,6 @@
 
 import { useQuery, type UseQueryResult } from "@tanstack/react-query";
 import { Lock } from "lucide-react";
-import dynamic from "next/dynamic";
 import Link from "next/link";
 import { useQueryStates } from "nuqs";
 import { Suspense, useState } from "react";
@@ -23,12 +22,11 @@ import { gpuTrackingParams } from "./search-params";
 import { WhenVisible } from "@/components/ui/when-visible";
 import { QueryState } from "@/components/ui/query-state";
 
-// The charts are loaded in the browser only, once there is data to draw; they draw static SVG, and
-// fetch recharts only when the person points at or focuses one (components/spend/chart-facade.tsx).
-const GpuCharts = dynamic(() => import("./gpu-charts").then((m) => m.GpuCharts), {
-  ssr: false,
-  loading: () => <Skeleton className="h-72" />,
-});
+// The charts are loaded in the browser only (WhenVisible mounts them only there), once there is data
+// to draw; they draw static SVG, and fetch recharts only when the person points at or focuses one
+// (components/spend/chart-facade.tsx). React.lazy rather than next/dynamic, whose loader code would
+// ride in the page's first load.
+const GpuCharts = lazyComponent(() => import("./gpu-charts").then((m) => m.GpuCharts));
 
 // The custom range form (react-hook-form, the contract's rules) is fetched when it is first shown.
 const CustomRangeForm = lazyComponent(() => import("./gpu-range-form").then((m) => m.CustomRangeForm));
@@ -212,7 +210,9 @@ function UsageSection({ windowText, series }: { windowText: string | null; serie
         >
           {(data) => (
             <WhenVisible placeholder={<Skeleton className="h-72" />}>
-              <GpuCharts data={data.data} />
+              <Suspense fallback={<Skeleton className="h-72" />}>
+                <GpuCharts data={data.data} />
+              </Suspense>
             </WhenVisible>
           )}
         </QueryState>

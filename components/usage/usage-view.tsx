@@ -1,9 +1,9 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import dynamic from "next/dynamic";
 import { useQueryStates } from "nuqs";
-import { useMemo } from "react";
+import { Suspense, useMemo } from "react";
+import { lazyComponent } from "@/components/common/lazy";
 import { projectLabeler } from "@/components/spend/project-labels";
 import { seriesColor } from "@/components/spend/chart-theme";
 import { resolveRange } from "@/components/spend/date-range";
@@ -22,10 +22,9 @@ import { USAGE_INTERVALS, usageFilters, usageSearchParams } from "./search-param
 import { WhenVisible } from "@/components/ui/when-visible";
 import { compareNames, formatCompact, formatNumber } from "@/lib/format";
 
-const StackedBarChart = dynamic(() => import("@/components/spend/stacked-bar-chart").then((m) => m.StackedBarChart), {
-  ssr: false,
-  loading: () => <div className="h-72" aria-hidden />,
-});
+// React.lazy rather than next/dynamic (whose loader code would ride in the page's first load):
+// WhenVisible mounts the chart only in the browser anyway.
+const StackedBarChart = lazyComponent(() => import("@/components/spend/stacked-bar-chart").then((m) => m.StackedBarChart));
 
 const quantity = (n: number) => formatNumber(n, { maximumFractionDigits: 2 });
 const compact = (n: number) => formatCompact(n, { maximumFractionDigits: 1 });
@@ -141,14 +140,16 @@ function UsageSections({
         <CardBody className="space-y-4">
           {metrics.length > 1 ? <ToggleGroup label="Metric" values={metrics} value={metric} onChange={onMetric} /> : null}
           <WhenVisible placeholder={<div className="h-72" aria-hidden />}>
-            <StackedBarChart
-              data={chartData}
-              xKey="period"
-              series={series}
-              label={`${metric} per ${interval === "monthly" ? "month" : "day"} by resource type; the table below lists the same quantities`}
-              formatValue={(v) => `${quantity(v)} ${metric}`}
-              formatAxis={(v) => compact(v)}
-            />
+            <Suspense fallback={<div className="h-72" aria-hidden />}>
+              <StackedBarChart
+                data={chartData}
+                xKey="period"
+                series={series}
+                label={`${metric} per ${interval === "monthly" ? "month" : "day"} by resource type; the table below lists the same quantities`}
+                formatValue={(v) => `${quantity(v)} ${metric}`}
+                formatAxis={(v) => compact(v)}
+              />
+            </Suspense>
           </WhenVisible>
           <DataTable className="max-h-96 overflow-y-auto" label="Usage by period" columns={periodColumns} data={rows} getRowId={(r) => r.period} />
         </CardBody>
