@@ -1,16 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  compareCodeUnits,
-  compareNames,
-  formatCompact,
-  formatNumber,
-  formatRelative,
-  formatUsd,
-  formatUsdCompact,
-  type FractionDigits,
-  type RelativeTimeUnit,
-} from "./format";
+import { compareCodeUnits, compareNames } from "./compare";
+import { formatCompact, formatNumber, formatUsd, formatUsdCompact, type FractionDigits } from "./format";
+import { formatRelative, type RelativeTimeUnit } from "./relative-time";
 
 // The platform's own formatters, the definition these functions keep to. Node's ICU may put a
 // narrow no-break space where ours writes a space; none of these formats has one.
@@ -103,7 +95,7 @@ describe("comparisons without collation data", () => {
 
 describe("the console's one date format", () => {
   it("writes dates and instants in UTC, the same in every zone", async () => {
-    const { formatDate, formatDateTime } = await import("./format");
+    const { formatDate, formatDateTime } = await import("./utc-date");
     expect(formatDate("2025-03-14T23:30:00-05:00")).toBe("2025-03-15");
     expect(formatDateTime("2025-03-14T23:30:00-05:00")).toBe("2025-03-15 04:30 UTC");
     expect(formatDate(undefined)).toBe("—");

@@ -1,5 +1,5 @@
 /**
- * Numbers, money and relative times as the console shows them (en-US), written out
+ * Numbers and money as the console shows them (en-US), written out
  * instead of asked of Intl. Two reasons:
  *
  * - The first Intl formatter (and the first localeCompare) a page makes loads the
@@ -8,10 +8,11 @@
  * - The server's Node and the user's browser carry different ICU versions, whose output
  *   can differ (spaces, compact forms); text rendered on both sides must be identical.
  *
- * Each function returns what `Intl.NumberFormat("en-US", …)` / `Intl.RelativeTimeFormat("en")`
- * return for the same options (format.test.ts holds them to it): like Intl, they round the
- * shortest decimal that reads back as the number (0.285 is 0.285, not 0.28499999…), half away
- * from zero.
+ * Each function returns what `Intl.NumberFormat("en-US", …)` returns for the same options
+ * (format.test.ts holds them to it): like Intl, they round the shortest decimal that reads back
+ * as the number (0.285 is 0.285, not 0.28499999…), half away from zero. Dates (lib/utc-date.ts,
+ * lib/dates.ts), relative times (lib/relative-time.ts) and name order (lib/compare.ts) live in
+ * modules of their own, so a page that shows only those does not load these number formats.
  */
 
 export interface FractionDigits {
@@ -128,40 +129,4 @@ export function formatUsdCompact(value: number, { maximumFractionDigits }: { max
   const special = nonFinite(value);
   if (special) return special.replace(/^(-?)/, "$1$");
   return `${minus(value)}$${compactParts(value, Math.min(2, maximumFractionDigits), maximumFractionDigits)}`;
-}
-
-export type RelativeTimeUnit = "year" | "month" | "day" | "hour" | "minute" | "second";
-
-/** "in 3 hours", "1 day ago", "0 seconds ago" — Intl.RelativeTimeFormat("en", { numeric: "always" }). */
-export function formatRelative(value: number, unit: RelativeTimeUnit): string {
-  const count = Math.abs(value);
-  const words = `${formatNumber(count)} ${unit}${count === 1 ? "" : "s"}`;
-  return minus(value) ? `${words} ago` : `in ${words}`;
-}
-
-/** Plain code-unit order of ids, dates and other machine strings (no collation data needed). */
-export function compareCodeUnits(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** Names as people read them: case aside first, then as written (stable for names differing only in case). */
-export function compareNames(a: string, b: string): number {
-  return compareCodeUnits(a.toLowerCase(), b.toLowerCase()) || compareCodeUnits(a, b);
-}
-
-/**
- * The console's one date format: "2025-03-14", in UTC, so the server and every browser write the
- * same text (no hydration mismatch) and a date reads the same on every page. "—" for no date.
- */
-export function formatDate(iso: string | null | undefined): string {
-  const t = iso ? Date.parse(iso) : Number.NaN;
-  return Number.isNaN(t) ? "—" : new Date(t).toISOString().slice(0, 10);
-}
-
-/** An instant in the same format: "2025-03-14 09:05 UTC". */
-export function formatDateTime(iso: string | null | undefined): string {
-  const t = iso ? Date.parse(iso) : Number.NaN;
-  if (Number.isNaN(t)) return "—";
-  const s = new Date(t).toISOString();
-  return `${s.slice(0, 10)} ${s.slice(11, 16)} UTC`;
 }

@@ -23,7 +23,7 @@ import { entriesToCsv, entriesToJson } from "./export";
 import { AuditFiltersForm } from "./filters-form";
 import { formatInstant, resultTone } from "./format";
 import { auditSearchParams } from "./search-params";
-import { compareNames } from "@/lib/format";
+import { compareNames } from "@/lib/compare";
 
 // The entry sheet (Radix dialog, focus management) is fetched when an entry is first opened.
 const EntrySheet = lazyComponent(() => import("./entry-sheet").then((m) => m.EntrySheet));

@@ -1,6 +1,6 @@
 import type { BillingCostData } from "@/lib/query/billing";
 import { toCents } from "./money";
-import { compareCodeUnits } from "@/lib/format";
+import { compareCodeUnits } from "@/lib/compare";
 
 export type CostDatum = BillingCostData["data"][number];
 

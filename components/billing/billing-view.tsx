@@ -23,7 +23,9 @@ import { FilterSelects } from "@/components/spend/filter-selects";
 import { billingSearchParams } from "./search-params";
 import { WhenVisible } from "@/components/ui/when-visible";
 import { QueryState, useDeferredQuery, type QueryLike } from "@/components/ui/query-state";
-import { compareNames, formatDateTime, formatNumber } from "@/lib/format";
+import { compareNames } from "@/lib/compare";
+import { formatDateTime } from "@/lib/utc-date";
+import { formatNumber } from "@/lib/format";
 
 // The chart is loaded only in the browser, once near the viewport (WhenVisible mounts it only there);
 // it draws static SVG, and fetches recharts only when the person points at or focuses it

@@ -3,14 +3,14 @@
 import { useSyncExternalStore } from "react";
 import { Badge } from "@/components/ui/badge";
 import { relativeTime } from "@/lib/relative-time";
-import { formatDate, formatDateTime } from "@/lib/format";
+import { formatDate, formatDateTime } from "@/lib/utc-date";
 
 const DAY = 86_400_000;
 
 /** Tokens and keys expiring within this many days are flagged. */
 export const EXPIRY_WARNING_DAYS = 14;
 
-// The console's one date format (lib/format.ts): YYYY-MM-DD, and YYYY-MM-DD HH:mm UTC.
+// The console's one date format (lib/utc-date.ts): YYYY-MM-DD, and YYYY-MM-DD HH:mm UTC.
 export { formatDate, formatDateTime };
 
 export function DateText({ value, withTime, empty = "—" }: { value: string | undefined; withTime?: boolean; empty?: string }) {

@@ -7,7 +7,7 @@ import { gatewayQuery, gatewaySummaryQuery } from "@/lib/query/gateway-query";
 import { auditKeys, billingKeys, quotaKeys, reservationKeys } from "@/lib/query/keys";
 import { projectQueries } from "@/lib/query/projects";
 import { reservationQueries } from "@/lib/query/reservations";
-import { compareCodeUnits } from "@/lib/format";
+import { compareCodeUnits } from "@/lib/compare";
 import { operationPath } from "@/lib/contract/operations";
 
 /** The overview's widgets; the server prefetches each by its path, the browser reads it by its key. */

@@ -11,7 +11,8 @@ import { overviewQueries } from "./queries";
 import { RelativeTime } from "@/components/common/dates";
 import { auditTargetHref } from "@/components/common/object-links";
 import { SpendSparkline } from "./spend-sparkline";
-import { compareCodeUnits, formatUsd } from "@/lib/format";
+import { compareCodeUnits } from "@/lib/compare";
+import { formatUsd } from "@/lib/format";
 
 interface WidgetProps<T> {
   title: string;

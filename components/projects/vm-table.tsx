@@ -3,7 +3,7 @@
 import { Badge } from "@/components/ui/badge";
 import { DataTable, type ColumnDef } from "@/components/ui/data-table";
 import type { Vm } from "@/lib/contract/projects";
-import { formatDateTime } from "@/lib/format";
+import { formatDateTime } from "@/lib/utc-date";
 
 const STATE_TONE: Record<string, "good" | "neutral" | "warn" | "bad"> = {
   STATE_RUNNING: "good",

@@ -2,7 +2,8 @@
  * Formatting shared by the reservation pages. Dates are shown in UTC so the
  * server's render and the browser's hydration agree.
  */
-import { formatDate, formatDateTime, formatUsd } from "@/lib/format";
+import { formatDate, formatDateTime } from "@/lib/utc-date";
+import { formatUsd } from "@/lib/format";
 
 /** "2025-03-14" from an RFC 3339 timestamp; "—" when absent (the console's one format, lib/format.ts). */
 export const utcDate = formatDate;

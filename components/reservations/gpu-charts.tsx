@@ -8,7 +8,7 @@ import { StaticLines, type StaticSeries } from "@/components/spend/static-chart"
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import type { GpuTrackingDatum } from "@/lib/contract/reservations";
 import { percent, utcDateTime } from "./format";
-import { compareCodeUnits } from "@/lib/format";
+import { compareCodeUnits } from "@/lib/compare";
 
 // recharts (tooltip, keyboard navigation) is fetched when the person points at or focuses a chart.
 const LiveGpuLines = lazyComponent(() => import("./gpu-lines-live").then((m) => m.LiveGpuLines));

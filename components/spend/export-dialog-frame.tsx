@@ -9,7 +9,7 @@ import { DialogFooter } from "@/components/ui/dialog";
 import { DialogContent, DialogRoot as Dialog, DialogTrigger } from "@/components/ui/dialog-parts";
 import { Field, Input } from "@/components/ui/field";
 import { MultiSelect, type MultiSelectOption } from "@/components/ui/multi-select";
-import { compareNames } from "@/lib/format";
+import { compareNames } from "@/lib/compare";
 
 interface ExportDialogFrameProps {
   open: boolean;

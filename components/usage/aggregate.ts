@@ -1,5 +1,5 @@
 import type { UsageItem } from "@/lib/query/usage";
-import { compareCodeUnits } from "@/lib/format";
+import { compareCodeUnits } from "@/lib/compare";
 
 /** The metrics in the data, the GPU-hours first (what most readers come for). */
 export function metricsOf(items: UsageItem[]): string[] {

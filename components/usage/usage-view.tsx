@@ -20,7 +20,8 @@ import { byPeriodAndType, byProjectAndType, metricsOf, type PeriodRow, type Proj
 import { UsageExportButton } from "./export-button";
 import { USAGE_INTERVALS, usageFilters, usageSearchParams } from "./search-params";
 import { WhenVisible } from "@/components/ui/when-visible";
-import { compareNames, formatCompact, formatNumber } from "@/lib/format";
+import { compareNames } from "@/lib/compare";
+import { formatCompact, formatNumber } from "@/lib/format";
 
 // React.lazy rather than next/dynamic (whose loader code would ride in the page's first load):
 // WhenVisible mounts the chart only in the browser anyway.
