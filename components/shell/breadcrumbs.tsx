@@ -1,12 +1,13 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { ChevronRight } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-import { projectQueries } from "@/lib/query/projects";
-import { reservationQueries } from "@/lib/query/reservations";
-import { scimQueries } from "@/lib/query/security";
+import type * as React from "react";
+import { projectKeys, reservationKeys, securityKeys } from "@/lib/query/keys";
+import type { Project } from "@/lib/query/projects";
+import type { ReservationsGetResponse } from "@/lib/query/reservations";
+import type { ScimIntegrationResponse } from "@/lib/query/security";
 
 /** Words the URL spells in lower case that people spell otherwise. */
 const WORDS: Record<string, string> = { sso: "SSO", mfa: "MFA", scim: "SCIM", iam: "IAM", gpu: "GPU", s3: "S3", api: "API" };
@@ -21,13 +22,13 @@ function words(segment: string): string {
 
 /**
  * An object's name from what the page already holds (its detail query, which the page loaded on
- * the server): read from the cache, never fetched here, so the crumb costs no request of its own.
- * Until the name is there, the kind of object, never its raw id.
+ * the server): read from the cache by key, never fetched here, so the crumb costs no request of its
+ * own, and the shell no area's query code. Until the name is there, the kind of object, never its raw id.
  */
 function useObjectName(orgId: string, parent: string | undefined, id: string): string | null {
-  const project = useQuery({ ...projectQueries.detail(id), enabled: false });
-  const reservation = useQuery({ ...reservationQueries.detail(orgId, id), enabled: false });
-  const scim = useQuery({ ...scimQueries.detail(orgId, id), enabled: false });
+  const project = useQuery<Project>({ queryKey: projectKeys.detail(id), enabled: false });
+  const reservation = useQuery<ReservationsGetResponse>({ queryKey: reservationKeys.detail(orgId, id), enabled: false });
+  const scim = useQuery<ScimIntegrationResponse>({ queryKey: securityKeys.scimIntegration(orgId, id), enabled: false });
   if (parent === "projects") return project.data?.name ?? "Project";
   if (parent === "reservations") return reservation.data?.items[0]?.product_line ?? "Reservation";
   if (parent === "scim") return scim.data?.name ?? "Integration";
@@ -42,7 +43,7 @@ function Crumb({ orgId, segments, index, labels }: { orgId: string; segments: st
 }
 
 /** Organization › area › detail, from the URL, with objects by name. */
-export function Breadcrumbs({ orgId, orgName, labels }: { orgId: string; orgName: string; labels: Record<string, string> }) {
+export function Breadcrumbs({ orgId, orgName, labels, separator }: { orgId: string; orgName: string; labels: Record<string, string>; separator: React.ReactNode }) {
   const pathname = usePathname() ?? "";
   const base = `/orgs/${orgId}`;
   const rest = pathname.startsWith(base) ? pathname.slice(base.length).split("/").filter(Boolean) : [];
@@ -59,7 +60,7 @@ export function Breadcrumbs({ orgId, orgName, labels }: { orgId: string; orgName
           const label = <Crumb orgId={orgId} segments={rest} index={i} labels={labels} />;
           return (
             <li key={href} className="flex items-center gap-1 truncate">
-              <ChevronRight className="size-3.5 shrink-0" aria-hidden />
+              {separator}
               {i === rest.length - 1 ? (
                 <span aria-current="page" className="truncate font-medium text-slate-900 dark:text-white">
                   {label}

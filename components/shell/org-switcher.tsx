@@ -1,6 +1,6 @@
 "use client";
 
-import { Building2, ChevronsUpDown } from "lucide-react";
+import type { ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 import { OnFirstUse } from "@/components/ui/on-first-use";
 import { lazyComponent } from "@/components/common/lazy";
@@ -14,7 +14,8 @@ export interface OrgSummary {
 // The menu (Radix dropdown, positioning, focus management) is fetched on first use.
 const OrgSwitcherMenu = lazyComponent(() => import("./org-switcher-menu").then((m) => m.default));
 
-export function OrgSwitcher({ orgs, currentId }: { orgs: OrgSummary[]; currentId: string }) {
+/** `icon` and `menuIcon` (the organization's, and the up-down chevrons) arrive rendered by the server. */
+export function OrgSwitcher({ orgs, currentId, icon, menuIcon }: { orgs: OrgSummary[]; currentId: string; icon: ReactNode; menuIcon: ReactNode }) {
   const current = orgs.find((o) => o.id === currentId);
   const trigger = (handlers: object) => (
     <Button
@@ -26,9 +27,9 @@ export function OrgSwitcher({ orgs, currentId }: { orgs: OrgSummary[]; currentId
       aria-haspopup="menu"
       {...handlers}
     >
-      <Building2 />
+      {icon}
       <span className="truncate">{current?.name ?? "Organization"}</span>
-      <ChevronsUpDown className="opacity-60" />
+      {menuIcon}
     </Button>
   );
   return <OnFirstUse trigger={trigger} preload={OrgSwitcherMenu.preload} menu={<OrgSwitcherMenu orgs={orgs} currentId={currentId} trigger={trigger({})} />} />;

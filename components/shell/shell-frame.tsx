@@ -1,6 +1,5 @@
 "use client";
 
-import { Cloud, Menu, X } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useState } from "react";
@@ -22,11 +21,25 @@ interface ShellFrameProps {
   sections: SideNavSection[];
   /** Breadcrumb labels by path below /orgs/[orgId]. */
   labels: Record<string, string>;
+  /** The frame's icons, rendered by the server (shell.tsx). */
+  icons: ShellIcons;
   children: React.ReactNode;
 }
 
+export interface ShellIcons {
+  brand: React.ReactNode;
+  openNav: React.ReactNode;
+  closeNav: React.ReactNode;
+  /** Between breadcrumbs. */
+  crumb: React.ReactNode;
+  org: React.ReactNode;
+  orgMenu: React.ReactNode;
+  account: React.ReactNode;
+  theme: Record<"light" | "dark" | "system", React.ReactNode>;
+}
+
 /** Sidebar by area, top bar with breadcrumbs, organization switcher, theme and account; a drawer on phones. */
-export function ShellFrame({ orgs, orgId, email, sections, labels, children }: ShellFrameProps) {
+export function ShellFrame({ orgs, orgId, email, sections, labels, icons, children }: ShellFrameProps) {
   // The phone drawer stays open on the page it was opened on: a link's pending mark shows in it
   // until the next page arrives, and the drawer is gone with the page it belonged to.
   const pathname = usePathname();
@@ -41,17 +54,17 @@ export function ShellFrame({ orgs, orgId, email, sections, labels, children }: S
       </a>
       <aside className="hidden w-60 shrink-0 border-r border-slate-200 bg-slate-50 md:block dark:border-slate-800 dark:bg-slate-900/50">
         <Link href={`/orgs/${orgId}`} className="flex h-14 items-center gap-2 border-b border-slate-200 px-4 font-semibold dark:border-slate-800">
-          <Cloud className="size-5 text-brand-600" aria-hidden /> Stratus
+          {icons.brand} Stratus
         </Link>
         <SideNav sections={sections} base={`/orgs/${orgId}`} />
       </aside>
       <NavDrawer open={open} onClose={() => setOpen(false)} label="Navigation">
         <div className="flex h-14 items-center justify-between border-b border-slate-200 px-4 dark:border-slate-800">
           <span className="flex items-center gap-2 font-semibold">
-            <Cloud className="size-5 text-brand-600" aria-hidden /> Stratus
+            {icons.brand} Stratus
           </span>
           <Button variant="ghost" size="icon" aria-label="Close navigation" onClick={() => setOpen(false)}>
-            <X />
+            {icons.closeNav}
           </Button>
         </div>
         <SideNav sections={sections} base={`/orgs/${orgId}`} onSamePage={() => setOpen(false)} />
@@ -59,15 +72,15 @@ export function ShellFrame({ orgs, orgId, email, sections, labels, children }: S
       <div className="flex min-w-0 flex-1 flex-col">
         <header className="sticky top-0 z-30 flex h-14 items-center gap-3 border-b border-slate-200 bg-white/90 px-3 backdrop-blur sm:px-4 dark:border-slate-800 dark:bg-slate-950/90">
           <Button variant="ghost" size="icon" className="md:hidden" aria-label="Open navigation" onClick={() => setOpen(true)}>
-            <Menu />
+            {icons.openNav}
           </Button>
-          <OrgSwitcher orgs={orgs} currentId={orgId} />
+          <OrgSwitcher orgs={orgs} currentId={orgId} icon={icons.org} menuIcon={icons.orgMenu} />
           <div className="hidden min-w-0 flex-1 sm:block">
-            <Breadcrumbs orgId={orgId} orgName={current?.name ?? "Organization"} labels={labels} />
+            <Breadcrumbs orgId={orgId} orgName={current?.name ?? "Organization"} labels={labels} separator={icons.crumb} />
           </div>
           <div className="ml-auto flex items-center gap-1">
-            <ThemeToggle />
-            <UserMenu email={email} />
+            <ThemeToggle icons={icons.theme} />
+            <UserMenu email={email} icon={icons.account} />
           </div>
         </header>
         <main id="main" className="mx-auto w-full max-w-7xl flex-1 p-4 sm:p-6">

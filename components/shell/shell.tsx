@@ -1,7 +1,8 @@
+import { Building2, ChevronRight, ChevronsUpDown, Cloud, Menu, Monitor, Moon, Sun, UserRound, X } from "lucide-react";
 import type * as React from "react";
 import { NAV, visibleNav, type NavItem } from "./nav";
 import type { OrgSummary } from "./org-switcher";
-import { ShellFrame } from "./shell-frame";
+import { ShellFrame, type ShellIcons } from "./shell-frame";
 import type { SideNavSection } from "./side-nav";
 
 interface ShellProps {
@@ -16,10 +17,22 @@ interface ShellProps {
 
 const LABELS = Object.fromEntries(NAV.flatMap((s) => s.items).map((i) => [i.href, i.label]));
 
+/** The frame's own icons, rendered here like the navigation's: the browser gets their markup, not their code. */
+const ICONS: ShellIcons = {
+  brand: <Cloud className="size-5 text-brand-600" aria-hidden />,
+  openNav: <Menu />,
+  closeNav: <X />,
+  crumb: <ChevronRight className="size-3.5 shrink-0" aria-hidden />,
+  org: <Building2 />,
+  orgMenu: <ChevronsUpDown className="opacity-60" />,
+  account: <UserRound />,
+  theme: { light: <Sun />, dark: <Moon />, system: <Monitor /> },
+};
+
 /**
  * Sidebar by area, top bar with breadcrumbs, organization switcher, theme and account; a drawer on phones.
- * A server component: it resolves the caller's areas and renders their icons here, so the browser gets
- * the navigation as data and markup rather than the icon set's code.
+ * A server component: it resolves the caller's areas and renders their icons (and the frame's) here, so
+ * the browser gets the navigation as data and markup rather than the icon set's code.
  */
 export function Shell({ orgs, orgId, email, flags, permissions, children }: ShellProps) {
   const base = `/orgs/${orgId}`;
@@ -29,7 +42,7 @@ export function Shell({ orgs, orgId, email, flags, permissions, children }: Shel
     items: section.items.map((item) => ({ href: hrefOf(item), label: item.label, icon: <item.icon className="size-4 shrink-0" aria-hidden /> })),
   }));
   return (
-    <ShellFrame orgs={orgs} orgId={orgId} email={email} sections={sections} labels={LABELS}>
+    <ShellFrame orgs={orgs} orgId={orgId} email={email} sections={sections} labels={LABELS} icons={ICONS}>
       {children}
     </ShellFrame>
   );
