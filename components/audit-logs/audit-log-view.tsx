@@ -18,8 +18,6 @@ import { QueryState } from "@/components/ui/query-state";
 import { AUDIT_PAGE_SIZES, AUDIT_WINDOWS, auditLogQuery, type AuditSearch, type LogEntry } from "@/lib/query/audit-logs";
 import { catalogQueries } from "@/lib/query/catalog";
 import { projectQueries } from "@/lib/query/projects";
-import { saveText } from "@/components/common/download";
-import { entriesToCsv, entriesToJson } from "./export";
 import { AuditFiltersForm } from "./filters-form";
 import { formatInstant, resultTone } from "./format";
 import { auditSearchParams } from "./search-params";
@@ -160,13 +158,9 @@ function auditColumns(orgId: string, onDetails: (entry: LogEntry) => void): Colu
   ];
 }
 
-/** Saves the entries on screen (this page) as CSV or JSON. */
+/** Saves the entries on screen (this page) as CSV or JSON; the export code is fetched on the first click. */
 function ExportButtons({ items }: { items: LogEntry[] }) {
-  const save = (ext: "csv" | "json") => {
-    const name = `audit-log-${new Date().toISOString().replace(/[:.]/g, "-")}.${ext}`;
-    if (ext === "csv") void entriesToCsv(items).then((csv) => saveText(name, csv, "text/csv"));
-    else saveText(name, entriesToJson(items), "application/json");
-  };
+  const save = (ext: "csv" | "json") => void import("./export").then((m) => m.saveEntries(items, ext));
   return (
     <div className="flex flex-wrap gap-2">
       <Button size="sm" variant="secondary" disabled={items.length === 0} onClick={() => save("csv")}>

@@ -1,4 +1,4 @@
-import { csvText } from "@/components/common/download";
+import { csvText, saveText } from "@/components/common/download";
 import type { LogEntry } from "@/lib/query/audit-logs";
 
 /** Every field of an entry, in the order of the reference's LogEntry. */
@@ -32,4 +32,14 @@ export function entriesToCsv(entries: LogEntry[]): Promise<string> {
 
 export function entriesToJson(entries: LogEntry[]): string {
   return `${JSON.stringify(entries, null, 2)}\n`;
+}
+
+/**
+ * Saves the entries as a CSV or JSON file named for the moment of saving. The page imports this
+ * module on the first click of an export button, not with its first load.
+ */
+export async function saveEntries(entries: LogEntry[], ext: "csv" | "json"): Promise<void> {
+  const name = `audit-log-${new Date().toISOString().replace(/[:.]/g, "-")}.${ext}`;
+  if (ext === "csv") saveText(name, await entriesToCsv(entries), "text/csv");
+  else saveText(name, entriesToJson(entries), "application/json");
 }
