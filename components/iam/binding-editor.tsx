@@ -1,29 +1,25 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
-import { AlertTriangle, Lock, Minus, Undo2 } from "lucide-react";
+import { Lock } from "lucide-react";
 import { Suspense, useState } from "react";
 import { lazyComponent } from "@/components/common/lazy";
-import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { WidgetSkeleton } from "@/components/ui/skeleton";
-import { EmptyState } from "@/components/ui/states";
-import { QueryState } from "@/components/ui/query-state";
 import { GuardedButton } from "@/components/common/guarded-button";
 import type { RoleBinding } from "@/lib/contract/iam";
-import { iamQueries } from "@/lib/query/iam";
-import { errorMessage } from "@/lib/query/fetcher";
 import { PersonCombobox } from "@/components/common/person-combobox";
-import { cn } from "@/lib/utils";
-import type { Addition } from "./add-binding-form";
-import { ScopeLabel, UserLabel } from "./scope-label";
-import { additionKey, buildApply, explainRefusal, failedKey, removalKey, scopeAllowed, type StagedChange } from "./staged";
-import { useApplyBindings } from "./use-apply-bindings";
+import type { StagedChange } from "./staged";
 import type { IamContext } from "./use-iam-context";
 
-// The addition form (react-hook-form, the contract's schema) is fetched once a user is picked, or
-// when the pointer reaches the picker: until then the editor shows only the picker.
-const AddBindingForm = lazyComponent(() => import("./add-binding-form").then((m) => m.AddBindingForm));
+// Until a user is picked the editor shows only the picker. What editing a user's bindings takes (their
+// current bindings, the staged changes, the apply call and its mutation code) is fetched once a user
+// is picked, or when the pointer or the focus reaches the picker; the addition form (react-hook-form,
+// the contract's schema) likewise.
+const UserBindingsEditor = lazyComponent(() => import("./user-bindings-editor").then((m) => m.UserBindingsEditor));
+const preloadEditor = () => {
+  UserBindingsEditor.preload();
+  void import("./user-bindings-editor").then((m) => m.preloadAdditionForm());
+};
 
 export interface EditorState {
   user: string | null;
@@ -32,7 +28,7 @@ export interface EditorState {
   failure: { key: string | null; message: string; answered: boolean } | null;
 }
 
-interface BindingEditorProps {
+export interface BindingEditorProps {
   ctx: IamContext;
   orgId: string;
   selfId: string;
@@ -43,7 +39,7 @@ interface BindingEditorProps {
 }
 
 export function BindingEditor({ ctx, orgId, selfId, writeReason, state, setState, onStageRemoval }: BindingEditorProps) {
-  const { user, changes } = state;
+  const { user } = state;
   return (
     <Card id="binding-editor">
       <CardHeader
@@ -60,59 +56,13 @@ export function BindingEditor({ ctx, orgId, selfId, writeReason, state, setState
         {user === null ? (
           <UserPicker ctx={ctx} selfId={selfId} writeReason={writeReason} onPick={(id) => setState(() => ({ user: id, changes: [], failure: null }))} />
         ) : (
-          <>
-            <div className="flex flex-wrap items-center gap-3 text-sm">
-              <span>
-                Editing the bindings of <UserLabel orgId={orgId} userId={user} selfId={selfId} />
-              </span>
-              <GuardedButton
-                variant="ghost"
-                size="sm"
-                reason={changes.length > 0 ? "Apply or discard the staged changes first." : null}
-                onClick={() => setState(() => ({ user: null, changes: [], failure: null }))}
-              >
-                Change user
-              </GuardedButton>
-            </div>
-            <CurrentBindings ctx={ctx} user={user} writeReason={writeReason} changes={changes} onStageRemoval={onStageRemoval} />
-            <div className="space-y-2">
-              <h3 className="text-sm font-semibold">Add a binding</h3>
-              <Suspense fallback={<WidgetSkeleton label="the addition form" lines={2} />}>
-                <AddBindingForm
-                  ctx={ctx}
-                  orgId={orgId}
-                  disabled={writeReason !== null}
-                  onStage={(a) => {
-                    const problem = duplicateProblem(a, changes);
-                    if (!problem) setState((s) => ({ ...s, failure: null, changes: [...s.changes, toAddition(a, ctx)] }));
-                    return problem;
-                  }}
-                />
-              </Suspense>
-            </div>
-            <StagedDiff ctx={ctx} user={user} state={state} setState={setState} />
-          </>
+          <Suspense fallback={<WidgetSkeleton label="the binding editor" lines={4} />}>
+            <UserBindingsEditor ctx={ctx} orgId={orgId} selfId={selfId} user={user} writeReason={writeReason} state={state} setState={setState} onStageRemoval={onStageRemoval} />
+          </Suspense>
         )}
       </CardBody>
     </Card>
   );
-}
-
-function toAddition(a: Addition, ctx: IamContext): StagedChange {
-  const role = ctx.orgRoles.find((r) => r.id === a.role_id);
-  return {
-    key: additionKey(a.role_id, a.scope_type, a.scope_object_id),
-    kind: "add",
-    roleId: a.role_id,
-    roleName: role?.role_name ?? a.role_id,
-    allowedScopes: role?.allowed_scopes ?? [],
-    scopeType: a.scope_type,
-    scopeObjectId: a.scope_object_id,
-  };
-}
-
-function duplicateProblem(a: Addition, changes: StagedChange[]): string | null {
-  return changes.some((c) => c.key === additionKey(a.role_id, a.scope_type, a.scope_object_id)) ? "This addition is already staged." : null;
 }
 
 function UserPicker({ ctx, selfId, writeReason, onPick }: { ctx: IamContext; selfId: string; writeReason: string | null; onPick: (id: string) => void }) {
@@ -122,8 +72,8 @@ function UserPicker({ ctx, selfId, writeReason, onPick }: { ctx: IamContext; sel
     <form
       aria-label="Pick a person"
       noValidate
-      onFocus={AddBindingForm.preload}
-      onPointerEnter={AddBindingForm.preload}
+      onFocus={preloadEditor}
+      onPointerEnter={preloadEditor}
       className="flex flex-col gap-2 sm:flex-row sm:items-start"
       onSubmit={(e) => {
         e.preventDefault();
@@ -151,190 +101,5 @@ function UserPicker({ ctx, selfId, writeReason, onPick }: { ctx: IamContext; sel
         Edit bindings
       </GuardedButton>
     </form>
-  );
-}
-
-function CurrentBindings({
-  ctx,
-  user,
-  writeReason,
-  changes,
-  onStageRemoval,
-}: {
-  ctx: IamContext;
-  user: string;
-  writeReason: string | null;
-  changes: StagedChange[];
-  onStageRemoval: (b: RoleBinding) => void;
-}) {
-  const state = useQuery(iamQueries.bindings({ user_id: user }));
-  const bindings = (state.data?.role_bindings ?? []).filter(ctx.inOrg);
-  const staged = new Set(changes.map((c) => c.key));
-  return (
-    <section aria-label="Current bindings" className="space-y-2">
-      <h3 className="text-sm font-semibold">Current bindings in {ctx.orgName}</h3>
-      <QueryState
-        state={state}
-        what="the user's bindings"
-        lines={3}
-        isEmpty={() => bindings.length === 0}
-        empty={<EmptyState title={`This user holds no role in ${ctx.orgName}`} />}
-      >
-        {() => (
-          <ul className="divide-y divide-slate-100 rounded-md border border-slate-200 text-sm dark:divide-slate-800 dark:border-slate-800">
-            {bindings.map((b) => (
-              <li key={b.id} className="flex flex-wrap items-center justify-between gap-2 px-3 py-2">
-                <span className="flex flex-wrap items-center gap-2">
-                  <span className="font-medium">{b.role_name}</span>{" "}
-                  <ScopeLabel scopeType={b.scope_type} scopeObjectId={b.scope_object_id} name={ctx.scopeName(b.scope_type, b.scope_object_id)} />
-                </span>
-                {staged.has(removalKey(b.id)) ? (
-                  <span className="text-xs font-medium text-red-600 dark:text-red-400">Removal staged</span>
-                ) : (
-                  <GuardedButton
-                    variant="ghost"
-                    size="sm"
-                    reason={writeReason}
-                    aria-label={`Stage removal of ${b.role_name} on ${b.scope_type} ${ctx.scopeName(b.scope_type, b.scope_object_id) ?? b.scope_object_id}`}
-                    onClick={() => onStageRemoval(b)}
-                  >
-                    <Minus aria-hidden /> Stage removal
-                  </GuardedButton>
-                )}
-              </li>
-            ))}
-          </ul>
-        )}
-      </QueryState>
-    </section>
-  );
-}
-
-function describe(c: StagedChange, ctx: IamContext): { role: string; scopeType: string; scopeObjectId: string; name: string | null } {
-  if (c.kind === "add") return { role: c.roleName, scopeType: c.scopeType, scopeObjectId: c.scopeObjectId, name: ctx.scopeName(c.scopeType, c.scopeObjectId) };
-  const b = c.binding;
-  return { role: b.role_name, scopeType: b.scope_type, scopeObjectId: b.scope_object_id, name: ctx.scopeName(b.scope_type, b.scope_object_id) };
-}
-
-function StagedDiff({ ctx, user, state, setState }: { ctx: IamContext; user: string; state: EditorState; setState: BindingEditorProps["setState"] }) {
-  const apply = useApplyBindings();
-  const { changes, failure } = state;
-  const added = changes.filter((c) => c.kind === "add").length;
-  const removed = changes.length - added;
-  const failedIndex = failure?.key ? changes.findIndex((c) => c.key === failure.key) : -1;
-
-  const onApply = async () => {
-    const request = buildApply(user, changes);
-    setState((s) => ({ ...s, failure: null }));
-    try {
-      await apply.mutateAsync({ userId: user, body: request.body });
-      setState((s) => ({ ...s, changes: [], failure: null }));
-    } catch (error) {
-      const raw = errorMessage(error);
-      const status = (error as { status?: unknown }).status;
-      const answered = typeof status === "number";
-      const message = explainRefusal(answered ? status : undefined, raw);
-      setState((s) => ({ ...s, failure: { key: answered ? failedKey(raw, request) : null, message, answered } }));
-    }
-  };
-
-  return (
-    <section aria-labelledby="staged-heading" className="space-y-3 border-t border-slate-100 pt-4 dark:border-slate-800">
-      <div className="flex flex-wrap items-baseline justify-between gap-2">
-        <h3 id="staged-heading" className="text-sm font-semibold">
-          Staged changes
-        </h3>
-        <p className="text-sm tabular-nums" aria-label={`${added} to add, ${removed} to remove`}>
-          <span className="text-emerald-700 dark:text-emerald-400">+{added} added</span> · <span className="text-red-700 dark:text-red-400">−{removed} removed</span>
-        </p>
-      </div>
-      {changes.length === 0 ? (
-        <p className="text-sm text-slate-500 dark:text-slate-400">Nothing staged yet. Stage additions above, or removals from the current bindings.</p>
-      ) : (
-        <ol aria-label="Staged changes" className="space-y-2">
-          {changes.map((c, i) => (
-            <StagedItem
-              key={c.key}
-              change={c}
-              index={i}
-              ctx={ctx}
-              failure={i === failedIndex ? failure?.message : undefined}
-              onUnstage={() => setState((s) => ({ ...s, failure: null, changes: s.changes.filter((x) => x.key !== c.key) }))}
-            />
-          ))}
-        </ol>
-      )}
-      {failure ? <ApplyFailure failure={failure} failedIndex={failedIndex} count={changes.length} /> : null}
-      <div className="flex flex-wrap gap-2">
-        <Button disabled={changes.length === 0 || apply.isPending} onClick={() => void onApply()}>
-          {apply.isPending ? "Applying…" : `Apply ${changes.length} ${changes.length === 1 ? "change" : "changes"}`}
-        </Button>
-        <Button variant="secondary" disabled={changes.length === 0 || apply.isPending} onClick={() => setState((s) => ({ ...s, changes: [], failure: null }))}>
-          Discard all
-        </Button>
-      </div>
-    </section>
-  );
-}
-
-/** One staged change: what it adds or removes, a warning when its scope is not allowed, its failure. */
-function StagedItem({ change: c, index: i, ctx, failure, onUnstage }: { change: StagedChange; index: number; ctx: IamContext; failure: string | undefined; onUnstage: () => void }) {
-  const d = describe(c, ctx);
-  const failed = failure !== undefined;
-  const sign = c.kind === "add" ? "+" : "−";
-  return (
-    <li
-      data-failed={failed ? "true" : undefined}
-      className={cn(
-        "flex flex-wrap items-center justify-between gap-2 rounded-md border px-3 py-2 text-sm",
-        c.kind === "add" ? "border-emerald-200 bg-emerald-50 dark:border-emerald-900 dark:bg-emerald-950/40" : "border-red-200 bg-red-50 dark:border-red-900 dark:bg-red-950/40",
-        failed && "border-2 border-red-600 ring-2 ring-red-600/30 dark:border-red-500",
-      )}
-    >
-      <div className="min-w-0 space-y-1">
-        <p className="flex flex-wrap items-center gap-2">
-          <span aria-hidden className={cn("w-3 font-mono font-bold", c.kind === "add" ? "text-emerald-700 dark:text-emerald-400" : "text-red-700 dark:text-red-400")}>
-            {sign}
-          </span>{" "}
-          <span className="sr-only">{c.kind === "add" ? "Add" : "Remove"} </span>
-          <span className="font-medium">{d.role}</span> <ScopeLabel scopeType={d.scopeType} scopeObjectId={d.scopeObjectId} name={d.name} />
-        </p>
-        {!scopeAllowed(c) && c.kind === "add" ? (
-          <p className="flex items-center gap-1 text-xs text-amber-700 dark:text-amber-400">
-            <AlertTriangle className="size-3.5" aria-hidden /> {c.roleName} can be bound only at {c.allowedScopes.join(" or ")} scope.
-          </p>
-        ) : null}
-        {failed ? (
-          <p className="text-xs font-medium text-red-700 dark:text-red-300">
-            Change {i + 1} failed: {failure}
-          </p>
-        ) : null}
-      </div>
-      <Button
-        variant="ghost"
-        size="sm"
-        aria-label={`Unstage ${c.kind === "add" ? "addition" : "removal"} of ${d.role} on ${d.scopeType} ${d.name ?? d.scopeObjectId}`}
-        onClick={onUnstage}
-      >
-        <Undo2 aria-hidden /> Unstage
-      </Button>
-    </li>
-  );
-}
-
-/** Why the apply failed, and what to do next. Nothing was applied: the gateway applies all or nothing. */
-function ApplyFailure({ failure, failedIndex, count }: { failure: NonNullable<EditorState["failure"]>; failedIndex: number; count: number }) {
-  return (
-    <div role="alert" className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-800 dark:border-red-900 dark:bg-red-950 dark:text-red-200">
-      <p className="font-medium">
-        {!failure.answered
-          ? "The apply may not have reached the gateway."
-          : failedIndex >= 0
-            ? `Change ${failedIndex + 1} of ${count} failed. Nothing was applied.`
-            : "The apply failed. Nothing was applied."}
-      </p>
-      <p>{failure.message}</p>
-      <p className="mt-1 text-xs">{failure.answered ? "Fix or unstage the change, then apply again." : "Check the current bindings below before applying again."}</p>
-    </div>
   );
 }
