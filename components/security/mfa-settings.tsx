@@ -1,9 +1,9 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { Switch } from "radix-ui";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
+import { Switch } from "@/components/ui/switch";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { Field, Input } from "@/components/ui/field";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
@@ -153,7 +153,7 @@ function MethodRow({
           )}
         </p>
       </div>
-      <Switch.Root
+      <Switch
         checked={since !== undefined}
         disabled={!canManage || pending}
         title={reason}
@@ -161,9 +161,8 @@ function MethodRow({
         aria-describedby={canManage ? stateId : `${stateId} mfa-permission`}
         onCheckedChange={(checked) => onChange({ method, require: checked })}
         className="relative inline-flex h-6 w-11 shrink-0 cursor-pointer items-center rounded-full bg-slate-300 transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:ring-offset-2 disabled:cursor-not-allowed disabled:opacity-50 data-[state=checked]:bg-brand-600 dark:bg-slate-700 dark:focus-visible:ring-offset-slate-950 dark:data-[state=checked]:bg-brand-500"
-      >
-        <Switch.Thumb className="pointer-events-none block size-5 translate-x-0.5 rounded-full bg-white shadow transition-transform data-[state=checked]:translate-x-[22px]" />
-      </Switch.Root>
+        thumbClassName="size-5 translate-x-0.5 rounded-full bg-white shadow transition-transform data-[state=checked]:translate-x-[22px]"
+      />
     </li>
   );
 }
