@@ -4,7 +4,9 @@ import { useQuery } from "@tanstack/react-query";
 import { ArrowLeft } from "lucide-react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
+import { Suspense } from "react";
 import type * as React from "react";
+import { lazyComponent } from "@/components/common/lazy";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { WidgetSkeleton } from "@/components/ui/skeleton";
 import { ErrorState } from "@/components/ui/states";
@@ -15,8 +17,14 @@ import { PersonName } from "@/components/common/person-name";
 import { PermissionNote } from "./permission-note";
 import { ScimIntegrationActions } from "./scim-integration-actions";
 import { ScimStatusBadge } from "./scim-integrations";
-import { ScimActivity, ScimBaseUrl, ScimGroupMappings, ScimProvisioned } from "./scim-provisioning";
+import { ScimBaseUrl } from "./scim-base-url";
 import { ScimTokens } from "./scim-tokens";
+
+// Below the tokens, and drawn from queries the browser makes (the page prefetches none of them): the
+// provisioned people and groups, the group mappings and the activity come after the page's first load.
+const ScimProvisioned = lazyComponent(() => import("./scim-provisioning").then((m) => m.ScimProvisioned));
+const ScimGroupMappings = lazyComponent(() => import("./scim-provisioning").then((m) => m.ScimGroupMappings));
+const ScimActivity = lazyComponent(() => import("./scim-provisioning").then((m) => m.ScimActivity));
 
 function Detail({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -80,11 +88,17 @@ export function ScimIntegrationDetail({ orgId, integrationId }: { orgId: string;
           </Card>
           <ScimTokens orgId={orgId} integrationId={integrationId} disabledReason={reason} />
           {reason ? null : (
-            <>
+            <Suspense
+              fallback={
+                <Card>
+                  <WidgetSkeleton label="provisioned people and groups" lines={3} />
+                </Card>
+              }
+            >
               <ScimProvisioned orgId={orgId} integrationId={integrationId} />
               <ScimGroupMappings orgId={orgId} integrationId={integrationId} disabledReason={reason} />
               <ScimActivity orgId={orgId} integrationId={integrationId} />
-            </>
+            </Suspense>
           )}
         </>
       )}

@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Check, Copy, Plus, Trash2 } from "lucide-react";
+import { Plus, Trash2 } from "lucide-react";
 import { useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -18,33 +18,6 @@ import { iamQueries } from "@/lib/query/iam";
 import { securityKeys } from "@/lib/query/keys";
 import { scimQueries } from "@/lib/query/security";
 import type { AuditLogsResponse } from "@/lib/query/audit-logs";
-import { scimBaseUrl } from "./scim-token-file";
-
-/** The SCIM base URL, copyable, as identity providers ask for it beside the token. */
-export function ScimBaseUrl() {
-  const [copied, setCopied] = useState(false);
-  const url = scimBaseUrl();
-  return (
-    <div className="flex items-center gap-2">
-      <code data-testid="scim-base-url" className="min-w-0 flex-1 break-all rounded bg-slate-100 px-2 py-1.5 font-mono text-xs dark:bg-slate-800">
-        {url}
-      </code>
-      <Button
-        variant="secondary"
-        size="sm"
-        aria-label="Copy SCIM base URL"
-        onClick={() =>
-          void navigator.clipboard.writeText(url).then(
-            () => setCopied(true),
-            () => setCopied(false),
-          )
-        }
-      >
-        {copied ? <Check /> : <Copy />}
-      </Button>
-    </div>
-  );
-}
 
 export function ScimProvisioned({ orgId, integrationId }: { orgId: string; integrationId: string }) {
   const provisioned = useQuery(scimQueries.provisioned(orgId, integrationId));
