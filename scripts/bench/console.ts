@@ -26,13 +26,14 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
-import { chromium, type Browser, type BrowserContext } from "@playwright/test";
+import { chromium, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import lighthouse, { desktopConfig } from "lighthouse";
 import { operationPath } from "@/lib/contract/operations";
 import type { DemoCredentials } from "@/lib/gateway/seed";
 import { freePort, stopChild } from "./children";
 import { medianRuns, type Score } from "./lighthouse-runs";
 import type { Row } from "./report";
+import { median } from "./stats";
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -47,6 +48,12 @@ const CHROMIUM_FLAGS = [
   "--no-first-run",
 ];
 const BUNDLE_BUDGET_BYTES = 180 * 1024;
+/**
+ * The first page of a fresh start with the demo being written, against the same page of a fresh start
+ * without a demo: a ratio measured in one run, as every budget is (an absolute 2 s moved with the machine:
+ * a host of this kind twice as slow takes 2 s without any demo at all).
+ */
+const FIRST_PAGE_BUDGET = 1.25;
 /** Lighthouse's default (mobile) configuration unless BENCH_LIGHTHOUSE_PRESET=desktop. */
 const LIGHTHOUSE_PRESET = process.env.BENCH_LIGHTHOUSE_PRESET === "desktop" ? "desktop" : "mobile";
 /** Every page of an organization (detail pages: the first project and reservation of the demo). */
@@ -297,48 +304,113 @@ function build(): void {
   if (result.status !== 0) throw new Error(`next build failed (${result.status}):\n${`${result.stdout}\n${result.stderr}`.slice(-4000)}`);
 }
 
+/** Fresh starts of each kind for the first-page row: with the demo being written, and without a demo. */
+const FRESH_STARTS = 3;
+
+interface Started {
+  server: ChildProcess;
+  dir: string;
+  baseUrl: string;
+  spawnedAt: number;
+  listeningAt: number;
+}
+
+/** `next start` of the built app on an empty data dir, answering `/healthz`; `demo` asks for the demo organization. */
+async function startFresh(demo: boolean, secret: string): Promise<Started> {
+  const dir = mkdtempSync(path.join(tmpdir(), "stratus-bench-console-"));
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const spawnedAt = Date.now();
+  const server = spawn("npx", ["next", "start", "-p", String(port), "-H", "127.0.0.1"], {
+    cwd: ROOT,
+    stdio: ["ignore", "ignore", "inherit"],
+    detached: true,
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      STRATUS_DATA_DIR: dir,
+      AUTH_SECRET: secret,
+      NEXTAUTH_SECRET: secret,
+      NEXTAUTH_URL: baseUrl,
+      STRATUS_DEMO: demo ? "1" : "0",
+      // next start runs in production mode, where the demo organization is seeded only when asked for.
+      STRATUS_SEED_DEMO: demo ? "1" : "0",
+      STRATUS_LOG_LEVEL: "warn",
+      NEXT_TELEMETRY_DISABLED: "1",
+    },
+  });
+  await waitFor("next start", async () => ((await fetch(`${baseUrl}/healthz`)).ok ? true : undefined));
+  return { server, dir, baseUrl, spawnedAt, listeningAt: Date.now() };
+}
+
+async function stopStarted(started: Started | undefined): Promise<void> {
+  if (!started) return;
+  if (started.server.pid) {
+    // next start runs node under npx: stop the whole group this section started.
+    try {
+      process.kill(-started.server.pid, "SIGTERM");
+    } catch {
+      // already gone
+    }
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  rmSync(started.dir, { recursive: true, force: true });
+}
+
+/** The sign-in page opened in a new browser as soon as a fresh start answers, timed until its heading shows. */
+async function firstPage(started: Started): Promise<{ browser: Browser; context: BrowserContext; page: Page; ms: number }> {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS.filter((f) => f !== "--headless") });
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const t0 = Date.now();
+  await page.goto(`${started.baseUrl}/sign-in`);
+  await page.getByRole("heading", { name: "Sign in to Stratus" }).waitFor();
+  return { browser, context, page, ms: Date.now() - t0 };
+}
+
 export async function run(): Promise<Row[]> {
   const t0 = Date.now();
   build();
   const builtIn = (Date.now() - t0) / 1000;
-  const dir = mkdtempSync(path.join(tmpdir(), "stratus-bench-console-"));
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
   const secret = randomBytes(32).toString("base64url");
-  let server: ChildProcess | undefined;
+  let started: Started | undefined;
   let browser: Browser | undefined;
   try {
-    const spawnedAt = Date.now();
-    server = spawn("npx", ["next", "start", "-p", String(port), "-H", "127.0.0.1"], {
-      cwd: ROOT,
-      stdio: ["ignore", "ignore", "inherit"],
-      detached: true,
-      env: {
-        ...process.env,
-        NODE_ENV: "production",
-        STRATUS_DATA_DIR: dir,
-        AUTH_SECRET: secret,
-        NEXTAUTH_SECRET: secret,
-        NEXTAUTH_URL: baseUrl,
-        STRATUS_DEMO: "1",
-        // next start runs in production mode, where the demo organization is seeded only when asked for.
-        STRATUS_SEED_DEMO: "1",
-        STRATUS_LOG_LEVEL: "warn",
-        NEXT_TELEMETRY_DISABLED: "1",
-      },
-    });
-    await waitFor("next start", async () => ((await fetch(`${baseUrl}/healthz`)).ok ? true : undefined));
-    const listeningAt = Date.now();
-
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS.filter((f) => f !== "--headless") });
-    // Sign in as the demo owner with the key, as e2e/auth.setup.ts does.
-    const signIn = await browser.newContext();
-    const page = await signIn.newPage();
-    // The first page of a fresh start: the sign-in page, while the demo data is still being written.
-    const firstPageStart = Date.now();
-    await page.goto(`${baseUrl}/sign-in`);
-    await page.getByRole("heading", { name: "Sign in to Stratus" }).waitFor();
-    const firstPageMs = Date.now() - firstPageStart;
+    // The first page of a fresh start, with the demo organization being written meanwhile and without a demo, in turns;
+    // the last start with the demo serves the rest of the section.
+    const withDemo: number[] = [];
+    const withoutDemo: number[] = [];
+    let firstPageFromSpawnS = 0;
+    let last: Awaited<ReturnType<typeof firstPage>> | undefined;
+    for (let i = 0; i < FRESH_STARTS; i++) {
+      const plain = await startFresh(false, secret);
+      try {
+        const first = await firstPage(plain);
+        withoutDemo.push(first.ms);
+        await first.browser.close();
+      } finally {
+        await stopStarted(plain);
+      }
+      started = await startFresh(true, secret);
+      const first = await firstPage(started);
+      withDemo.push(first.ms);
+      firstPageFromSpawnS = (Date.now() - started.spawnedAt) / 1000;
+      if (i < FRESH_STARTS - 1) {
+        await first.browser.close();
+        await stopStarted(started);
+        started = undefined;
+      } else {
+        last = first;
+        browser = first.browser;
+      }
+    }
+    if (!started || !last || !browser) throw new Error("no fresh start with the demo");
+    const { baseUrl, dir, spawnedAt, listeningAt } = started;
+    const firstWithDemo = median(withDemo);
+    const firstWithoutDemo = median(withoutDemo);
+    const firstRatio = firstWithDemo / firstWithoutDemo;
+    // Sign in as the demo owner with the key, as e2e/auth.setup.ts does, in the browser of the last start.
+    const { context: signIn, page } = last;
     const credentialsFile = path.join(dir, "demo-credentials.json");
     const demo = await waitFor("the demo credentials", async () =>
       existsSync(credentialsFile) ? (JSON.parse(readFileSync(credentialsFile, "utf8")) as DemoCredentials) : undefined,
@@ -424,10 +496,10 @@ export async function run(): Promise<Row[]> {
     const rows: Row[] = [
       {
         what: "first page after a fresh start",
-        how: `next start on an empty data dir with the demo asked for (STRATUS_SEED_DEMO=1): the server opens its store as it starts (instrumentation.ts: PGlite's initdb, then migrations) and answers once it is open, then writes the demo organization in the background; the sign-in page is opened as soon as /healthz answers and timed until its heading shows; the demo is ready when its sign-in buttons are enabled (the page says "Preparing demo data" until then)`,
-        measured: `sign-in page ${firstPageMs} ms after /healthz answered (${((listeningAt - spawnedAt) / 1000).toFixed(1)} s after the spawn, so ${((firstPageStart + firstPageMs - spawnedAt) / 1000).toFixed(1)} s from the spawn in all); demo ready ${demoReadyS.toFixed(1)} s after the spawn`,
-        budget: "first page ≤ 2000 ms (it does not wait for the demo data)",
-        pass: firstPageMs <= 2000,
+        how: `next start of the production build on an empty data dir, ${FRESH_STARTS} times with the demo asked for (STRATUS_SEED_DEMO=1: the store is opened and migrated before the server answers, instrumentation.ts, and the demo organization is written afterwards, in the background) and ${FRESH_STARTS} times without a demo, in turns; each time a new Chromium opens the sign-in page as soon as /healthz answers, timed until its heading shows; medians`,
+        measured: `with the demo being written ${firstWithDemo} ms (runs ${withDemo.join(", ")}) vs without a demo ${firstWithoutDemo} ms (runs ${withoutDemo.join(", ")}) = ${firstRatio.toFixed(2)} ×; the last start answered /healthz ${((listeningAt - spawnedAt) / 1000).toFixed(1)} s after the spawn, showed its first page ${firstPageFromSpawnS.toFixed(1)} s after it, and had the demo ready (its sign-in buttons enabled) ${demoReadyS.toFixed(1)} s after it`,
+        budget: `first page ≤ ${FIRST_PAGE_BUDGET} × the same page of a fresh start without a demo (it does not wait for the demo data)`,
+        pass: firstRatio <= FIRST_PAGE_BUDGET,
       },
       {
         what: "console bundles",
@@ -449,15 +521,6 @@ export async function run(): Promise<Row[]> {
 
   } finally {
     await browser?.close().catch(() => undefined);
-    if (server?.pid) {
-      // next start runs node under npx: stop the whole group this section started.
-      try {
-        process.kill(-server.pid, "SIGTERM");
-      } catch {
-        // already gone
-      }
-      await new Promise((r) => setTimeout(r, 1000));
-    }
-    rmSync(dir, { recursive: true, force: true });
+    await stopStarted(started);
   }
 }

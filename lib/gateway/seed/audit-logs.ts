@@ -129,7 +129,7 @@ export async function seedAuditLog(
   }
 }
 
-const AUDIT_BATCH_ROWS = 600;
+const AUDIT_BATCH_ROWS = 300;
 
 async function insertAuditRows(db: Database, rows: Array<Record<string, string | string[] | null>>) {
   await db.execute(sql`

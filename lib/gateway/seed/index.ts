@@ -74,6 +74,7 @@ export async function seedDemo(db: Database, masterKey: Buffer, options: SeedOpt
       await bindRole(tx, { organizationId: org.id, userId: auditor.id, roleName, scopeType: "org", scopeObjectId: org.id });
     }
     const other = await createOrganization(tx, { id: r.uuid(), name: "Globex Research", companyName: "Globex Corp.", ownerId: outsider.id });
+    await pace();
 
     const network = r.uuid();
     const projectIds: string[] = [];

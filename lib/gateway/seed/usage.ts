@@ -10,13 +10,13 @@ const DAY = 86_400_000;
 
 /**
  * Rows per insert. The store may be PGlite, whose statements run on the server's one thread: a
- * statement of this size holds it for tens of milliseconds, not the second 8,000 rows took, so
+ * statement of this size holds it for about 20 ms, not the second 8,000 rows took, so
  * pages served while the demo is written are not held up behind it (`npm run bench`, first page
  * after a fresh start).
  */
-const USAGE_BATCH_ROWS = 2_000;
+const USAGE_BATCH_ROWS = 1_000;
 /** Days whose sums one statement makes, once every row is in. */
-const SUM_DAYS_PER_STATEMENT = 10;
+const SUM_DAYS_PER_STATEMENT = 5;
 
 /** On-demand price per GPU-hour, decimal strings. */
 export const ON_DEMAND_GPU_PRICE: Record<string, string> = { h100: "2.4900", h200: "3.2900", a100: "1.7900", l40s: "0.9900" };
