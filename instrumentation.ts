@@ -12,8 +12,7 @@ export async function register(): Promise<void> {
   // a first request would otherwise sit behind. The demo organization is written afterwards, in the
   // background (the sign-in page says "preparing demo data" meanwhile).
   if (!process.env.CLOUD_API_URL && process.env.NEXT_PHASE !== "phase-production-build") {
-    const { embeddedGateway, openEmbeddedGateway } = await import("./lib/gateway/runtime");
-    embeddedGateway().catch((error: unknown) => console.error("the embedded gateway did not start", error));
-    await openEmbeddedGateway().catch(() => undefined);
+    const { openEmbeddedGateway } = await import("./lib/gateway/runtime");
+    await openEmbeddedGateway((error) => console.error("the embedded gateway did not start", error));
   }
 }

@@ -9,13 +9,13 @@
  */
 
 const COUNT_KEY = Symbol.for("stratus.requestsAnswering");
-type Load = { answering: number; lastAnsweredAt: number };
+type Load = { answering: number; lastAnsweredAt: number; waiting: number };
 type GlobalWithCount = typeof globalThis & { [COUNT_KEY]?: Load };
 
 /** One count per process, whichever copy of this module (Next.js bundles several) counts or asks. */
 function load(): Load {
   const g = globalThis as GlobalWithCount;
-  return (g[COUNT_KEY] ??= { answering: 0, lastAnsweredAt: Number.NEGATIVE_INFINITY });
+  return (g[COUNT_KEY] ??= { answering: 0, lastAnsweredAt: Number.NEGATIVE_INFINITY, waiting: 0 });
 }
 
 /**
@@ -47,20 +47,37 @@ export function serverBusy(): boolean {
 }
 
 /**
+ * A request is waiting for the background work (a signed-in page asking the embedded gateway
+ * while it still writes the demo organization): until `work` settles, the work goes at full speed.
+ */
+export function waitedFor<T>(work: Promise<T>): Promise<T> {
+  const state = load();
+  state.waiting++;
+  const done = () => {
+    state.waiting--;
+  };
+  work.then(done, done);
+  return work;
+}
+
+/** Requests waiting for background work now (`waitedFor`). */
+export function requestsWaiting(): number {
+  return load().waiting;
+}
+
+/**
  * A pause for background work, taken between its steps: a turn of the event loop when the server
- * is not busy, else four times as long as the step just done took, so that the work takes at most
- * a fifth of the thread while requests are answered. It never waits for the requests to end: a
- * request may itself be waiting for the work (a sign-in waits for the demo organization), which
- * then goes on at a fifth of its speed rather than not at all.
+ * is not busy, or when a request waits for the work (it must not wait for itself); otherwise,
+ * while requests are answered and for a moment after (BURST_GAP_MS), the work waits until the
+ * server is idle or a request starts waiting for it. A fresh start's first page then shares
+ * the machine only with the browser showing it (`npm run bench`, first page after a fresh start).
  */
 export function pacer(): () => Promise<void> {
-  let since = performance.now();
   return async () => {
-    const worked = performance.now() - since;
-    await new Promise<void>((resolve) => (serverBusy() ? setTimeout(resolve, Math.max(1, worked * PAUSE_PER_WORK)) : setImmediate(resolve)));
-    since = performance.now();
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    while (serverBusy() && requestsWaiting() === 0) await new Promise<void>((resolve) => setTimeout(resolve, RECHECK_MS));
   };
 }
 
-/** The background work's share of the thread while requests are answered: 1 / (1 + PAUSE_PER_WORK). */
-const PAUSE_PER_WORK = 4;
+/** How often paused background work looks again whether it may go on. */
+const RECHECK_MS = 25;

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Hono } from "hono";
 import { ReadCache } from "@/lib/db/read-cache";
-import { pacer } from "@/lib/server-load";
+import { pacer, waitedFor } from "@/lib/server-load";
 import { env } from "@/lib/env";
 import { createApp } from "./app";
 import type { AppEnv, GatewayDeps } from "./context";
@@ -107,6 +107,14 @@ type GlobalWithGateway = typeof globalThis & { [GLOBAL_KEY]?: Promise<Gateway>; 
  */
 export function embeddedGateway(): Promise<Gateway> {
   const g = globalThis as GlobalWithGateway;
+  // A caller that has to wait (the demo organization still being written) says so: the writing
+  // then stops giving way to requests, since one of them waits for it.
+  return g[READY_KEY] ? startEmbeddedGateway() : waitedFor(startEmbeddedGateway());
+}
+
+/** Starts the embedded gateway once per process, or gives the start under way. */
+function startEmbeddedGateway(): Promise<Gateway> {
+  const g = globalThis as GlobalWithGateway;
   let opened: () => void = () => undefined;
   if (!g[GLOBAL_KEY]) g[OPENED_KEY] = new Promise<void>((resolve) => (opened = resolve));
   g[GLOBAL_KEY] ??= startGateway({ onStoreOpen: opened }).then(
@@ -127,10 +135,12 @@ export function embeddedGateway(): Promise<Gateway> {
  * includes initdb, a couple of seconds of synchronous work), not for the demo organization: the
  * server then starts answering only once no request would stall behind that work.
  */
-export async function openEmbeddedGateway(): Promise<void> {
-  const started = embeddedGateway();
+export async function openEmbeddedGateway(onFailure: (error: unknown) => void): Promise<void> {
+  // Not a request waiting for the start (embeddedGateway): the demo organization still gives way to requests.
+  const started = startEmbeddedGateway();
+  started.catch(onFailure);
   const g = globalThis as GlobalWithGateway;
-  await Promise.race([g[OPENED_KEY], started]);
+  await Promise.race([g[OPENED_KEY], started]).catch(() => undefined);
 }
 
 /**
@@ -141,7 +151,7 @@ export function embeddedGatewayState(): "ready" | "starting" {
   const g = globalThis as GlobalWithGateway;
   if (g[READY_KEY]) return "ready";
   // A failed start is retried by the next caller; its error reaches whoever awaits it.
-  embeddedGateway().then(
+  startEmbeddedGateway().then(
     () => {
       g[READY_KEY] = true;
     },
