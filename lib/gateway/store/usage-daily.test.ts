@@ -9,6 +9,9 @@ import { resultRows } from "./client";
 import { dailyCostsBody, usageByPeriodBody } from "./queries/usage";
 import { usageRecords } from "./schema";
 
+/** A body as the route answers it (text, or bytes in UTF-8) read as text. */
+const utf8 = (body: string | Uint8Array): string => (typeof body === "string" ? body : new TextDecoder().decode(body));
+
 let gateway: Gateway;
 let drop: () => Promise<void>;
 
@@ -33,7 +36,7 @@ async function charts() {
   const given = [];
   const summed = [];
   for (const org of orgs) {
-    given.push({ billing: JSON.parse(await dailyCostsBody(db, org, range)), usage: JSON.parse(await usageByPeriodBody(db, org, range, "daily")) });
+    given.push({ billing: JSON.parse(utf8(await dailyCostsBody(db, org, range))), usage: JSON.parse(utf8(await usageByPeriodBody(db, org, range, "daily"))) });
     const billing = resultRows<Record<string, string>>(
       await db.execute(sql`select billable_metric, sum(cost)::float8 as cost, to_char(usage_date, 'YYYY-MM-DD') as date, project_id, sum(quantity)::float8 as quantity,
           region, resource_type, (case when min(unit_price) = max(unit_price) then min(unit_price)

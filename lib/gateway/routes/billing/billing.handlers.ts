@@ -10,7 +10,7 @@ export const getBillingCosts: AppRouteHandler<typeof routes.getBillingCosts> = a
   const { organization_id: orgId } = c.req.valid("param");
   const { start_date, end_date } = c.req.valid("query");
   await requirePermission(c.get("access"), orgId, "billing.read");
-  // The JSON is written by the database (see dailyCostsBody): the same answer as c.json would give.
+  // The JSON is written by the database (see dailyCostsBody), as bytes: the same answer as c.json would give.
   const body = await dailyCostsBody(c.get("deps").db, orgId, dateRange(start_date, end_date));
   return c.body(body, 200, { "Content-Type": "application/json" }) as never;
 };

@@ -11,7 +11,7 @@ export const getUsage: AppRouteHandler<typeof routes.getUsage> = async (c) => {
   const q = c.req.valid("query");
   await requirePermission(c.get("access"), orgId, "billing.read");
   const filter = { ...dateRange(q.start_date, q.end_date), projects: q.projects, resourceTypes: q.resource_types, regions: q.regions };
-  // The JSON is written by the database (see usageByPeriodBody): the same answer as c.json would give.
+  // The JSON is written by the database (see usageByPeriodBody), as text or bytes: the same answer as c.json would give.
   const body = await usageByPeriodBody(c.get("deps").db, orgId, filter, q.interval ?? "daily");
   return c.body(body, 200, { "Content-Type": "application/json" }) as never;
 };
