@@ -40,4 +40,11 @@ describe("watchPglite", () => {
     await expect(client.query("insert into nowhere values (1)")).rejects.toThrow();
     expect(changes.version).toBeGreaterThan(before);
   });
+
+  it("moves it for a select that calls one of the store's writing functions", async () => {
+    await client.exec("create function scim_provision_person(v int) returns int language sql as 'insert into t values (v) returning id'");
+    const before = changes.version;
+    await client.query("select * from scim_provision_person($1)", [7]);
+    expect(changes.version).toBeGreaterThan(before);
+  });
 });

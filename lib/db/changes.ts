@@ -38,8 +38,15 @@ const READ = /^\s*select\b/i;
  */
 const CONSOLE_WRITE = /^\s*(?:insert\s+into|update|delete\s+from)\s+"?console_/i;
 
+/**
+ * The store's own functions that write (migrations 0006 and 0011), called by a select: such a
+ * statement is a write. Without this a person provisioned over SCIM stayed unseen by cached
+ * reads (their organizations, their grants) until the next other write.
+ */
+const WRITING_FUNCTION = /\b(?:scim_provision_person|usage_daily_resum|usage_day_render)\s*\(/i;
+
 function isRead(text: unknown): boolean {
-  return typeof text === "string" && (READ.test(text) || CONSOLE_WRITE.test(text));
+  return typeof text === "string" && ((READ.test(text) && !WRITING_FUNCTION.test(text)) || CONSOLE_WRITE.test(text));
 }
 
 /** Counts every write made through a PGlite client: statements, `exec` batches and transactions. */
