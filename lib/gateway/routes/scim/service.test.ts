@@ -2,7 +2,7 @@ import { createServer, type AddressInfo } from "node:net";
 import { serve, type ServerType } from "@hono/node-server";
 import { and, desc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApiKey } from "../../admin";
+import { createApiKey, createUser } from "../../admin";
 import { apiKeys, auditLog, roleBindings, roles, scimIntegrations, scimTokens, ssoProviders } from "../../store/schema";
 import { createTestGateway, opPath, type TestGateway } from "../../testing";
 
@@ -464,5 +464,39 @@ describe("the integration's computed numbers", () => {
     expect(res.body.user_count).toBe(provisioned.body.user_count);
     expect(provisioned.body.user_count).toBe(provisioned.body.users.length);
     expect(provisioned.body.user_count).toBeGreaterThanOrEqual(14);
+  });
+});
+
+describe("what the gateway keeps in memory", () => {
+  it("sees at once a person provisioned into the organization, whose earlier answers were kept", async () => {
+    // An account of no organization yet, signing requests with a key of its own.
+    const { db, masterKey } = t.gateway.deps;
+    const account = await createUser(db, { email: "newcomer@elsewhere.example", name: "New Comer" });
+    const key = await createApiKey(db, masterKey, account.id, "newcomer");
+    const newcomer = { user_id: account.id, email: account.email, access_key_id: key.accessKeyId, secret_key: key.secretKey };
+    const people = () => t.json<{ message?: string }>(newcomer, "GET", opPath("listOrganizationPeople", { org_id: orgId }));
+    // The token was just used: the POST below writes nothing but the person (the token's last use
+    // is written at most once a second).
+    expect((await scim(oktaToken, "GET", "/Users?count=1")).status).toBe(200);
+    // Not a member. Its organizations are read once and kept in the gateway's read cache (a
+    // read: nothing is written, not even an audit entry).
+    const before = await people();
+    expect(before.status).toBe(403);
+    expect(before.body.message).toContain("not a member of this organization");
+
+    // Okta provisions the account into the organization (the store's function, one statement).
+    const created = await scim(oktaToken, "POST", "/Users", {
+      schemas: [USER],
+      userName: account.email,
+      name: { givenName: "New", familyName: "Comer" },
+      emails: [{ value: account.email, type: "work", primary: true }],
+      active: true,
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.id).toBe(account.id);
+
+    // At once, with no other write in between: a member now (whose role decides the rest).
+    const after = await people();
+    expect(after.body.message ?? "").not.toContain("not a member of this organization");
   });
 });
