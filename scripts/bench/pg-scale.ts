@@ -311,7 +311,13 @@ async function measure(scale: Scale, total: number, pgServer: Awaited<ReturnType
   ];
   const times = requests.map(() => [] as number[]);
   const found = requests.map(() => 0);
-  for (const r of requests) await r.run();
+  // The first ask of each, untimed by the rounds; a chart's first ask reads every day's points from the store.
+  const firstAsk = new Map<string, number>();
+  for (const r of requests) {
+    const t = nowMs();
+    await r.run();
+    firstAsk.set(r.name, nowMs() - t);
+  }
   const rounds = scale.queryRepeats;
   for (let round = 0; round < rounds; round++) {
     for (const [i, r] of requests.entries()) {
@@ -399,8 +405,12 @@ async function measure(scale: Scale, total: number, pgServer: Awaited<ReturnType
     },
     {
       what: "scale: billing and usage charts, 90 days",
-      how: `${on}, ${size} usage rows of one organization over ${SPAN_DAYS} days; GET …/billing/costs and …/usage (daily) for the last 90 days through the gateway app, timed to the answer's last byte; ${rounds} rounds`,
-      measured: `worst p95 ${formatMs(worst(chartStats).p95)}; ${chartStats.map((s) => `${s.name} ${formatMs(s.p95)} (${formatInt(s.found)} points)`).join(", ")}`,
+      how:
+        `${on}, ${size} usage rows of one organization over ${SPAN_DAYS} days; GET …/billing/costs and …/usage (daily) for the last 90 days through the gateway app, timed to the answer's last byte; ` +
+        `${rounds} rounds after a first ask of each (the gateway then holds the days' rendered points in memory, and each ask reads the days' row versions and the points of any day rendered since)`,
+      measured:
+        `worst p95 ${formatMs(worst(chartStats).p95)}; ${chartStats.map((s) => `${s.name} ${formatMs(s.p95)} (${formatInt(s.found)} points)`).join(", ")}; ` +
+        `first ask ${chartStats.map((s) => `${s.name.split(" ")[0]} ${formatMs(firstAsk.get(s.name) ?? Number.NaN)}`).join(", ")}`,
       budget: `p95 ≤ ${CHART_P95_MS} ms`,
       pass: worst(chartStats).p95 <= CHART_P95_MS,
     },
