@@ -45,6 +45,21 @@ describe("server load", () => {
     expect(performance.now() - closed).toBeGreaterThanOrEqual(950);
   });
 
+  it("waits at most two seconds for a request that stays open", async () => {
+    const response = new EventEmitter();
+    countRequest(response);
+    try {
+      const pace = pacer();
+      const started = performance.now();
+      await pace();
+      const paused = performance.now() - started;
+      expect(paused).toBeGreaterThanOrEqual(1_950);
+      expect(paused).toBeLessThan(3_000);
+    } finally {
+      response.emit("close");
+    }
+  });
+
   it("goes on at once while a request waits for the work, even with requests being answered", async () => {
     const response = new EventEmitter();
     countRequest(response);

@@ -69,15 +69,18 @@ export function requestsWaiting(): number {
  * A pause for background work, taken between its steps: a turn of the event loop when the server
  * is not busy, or when a request waits for the work (it must not wait for itself); otherwise,
  * while requests are answered and for a moment after (BURST_GAP_MS), the work waits until the
- * server is idle or a request starts waiting for it. A fresh start's first page then shares
+ * server is idle or a request starts waiting for it, at most MAX_PAUSE_MS. A fresh start's first page then shares
  * the machine only with the browser showing it (`npm run bench`, first page after a fresh start).
  */
 export function pacer(): () => Promise<void> {
   return async () => {
     await new Promise<void>((resolve) => setImmediate(resolve));
-    while (serverBusy() && requestsWaiting() === 0) await new Promise<void>((resolve) => setTimeout(resolve, RECHECK_MS));
+    const until = performance.now() + MAX_PAUSE_MS;
+    while (serverBusy() && requestsWaiting() === 0 && performance.now() < until) await new Promise<void>((resolve) => setTimeout(resolve, RECHECK_MS));
   };
 }
 
 /** How often paused background work looks again whether it may go on. */
 const RECHECK_MS = 25;
+/** The longest pause between two steps: a request that stays open (a long export, a stream) cannot stop the work. */
+const MAX_PAUSE_MS = 2_000;
