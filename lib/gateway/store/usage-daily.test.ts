@@ -6,11 +6,11 @@ import { startGateway, type Gateway } from "../runtime";
 import { seedDemo } from "../seed";
 import { freshStoreOptions } from "../testing";
 import { resultRows } from "./client";
-import { dailyCostsBody, usageByPeriodBody } from "./queries/usage";
+import { dailyCostsBody, usageByPeriodBody, type BodyParts } from "./queries/usage";
 import { usageRecords } from "./schema";
 
-/** A body as the route answers it (text, or bytes in UTF-8) read as text. */
-const utf8 = (body: string | Uint8Array): string => (typeof body === "string" ? body : new TextDecoder().decode(body));
+/** A body as the route answers it (text, or bytes in UTF-8 in parts) read as text. */
+const utf8 = (body: string | BodyParts): string => (typeof body === "string" ? body : Buffer.concat(body.parts).toString("utf8"));
 
 let gateway: Gateway;
 let drop: () => Promise<void>;
