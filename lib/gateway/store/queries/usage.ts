@@ -109,10 +109,11 @@ function daysIn(orgId: string, f: DateRange): SQL | undefined {
  * string_agg: a day's points are one value of tens of kilobytes, and 90 of them read as rows
  * cost a fifth of one string_agg of them (3.5 MB, `npm run bench -- --only scale`, the charts row).
  */
-export function dayPointsQuery(orgId: string, f: DateRange, kind: "billing" | "usage"): SQL {
+export function dayPointsQuery(orgId: string, which: DateRange | string[], kind: "billing" | "usage"): SQL {
   const points = kind === "billing" ? days.billing : days.usage;
+  const where = Array.isArray(which) ? and(eq(days.organizationId, orgId), inArray(days.usageDate, which)) : daysIn(orgId, which);
   return sql`select to_char(${days.usageDate}, 'YYYY-MM-DD') as day, xmin::text as version, ${points} as points
-    from ${days} where ${daysIn(orgId, f)} order by ${days.usageDate}`;
+    from ${days} where ${where} order by ${days.usageDate}`;
 }
 
 /** The days of the range, each with its row's version and the time it was last recorded, without their points. */
@@ -213,11 +214,7 @@ async function joinedDays(
     else missing.push(row.day);
   }
   if (missing.length) {
-    const points = kind === "billing" ? days.billing : days.usage;
-    const rows = resultRows<{ day: string; version: string; points: string }>(
-      await db.execute(sql`select to_char(${days.usageDate}, 'YYYY-MM-DD') as day, xmin::text as version, ${points} as points
-        from ${days} where ${and(eq(days.organizationId, orgId), inArray(days.usageDate, missing))}`),
-    );
+    const rows = resultRows<{ day: string; version: string; points: string }>(await db.execute(dayPointsQuery(orgId, missing, kind)));
     for (const row of rows) {
       const bytes = Buffer.from(row.points);
       read.set(row.day, bytes);
