@@ -48,3 +48,67 @@ describe("watchPglite", () => {
     expect(changes.version).toBeGreaterThan(before);
   });
 });
+
+describe("the SCIM tokens' version", () => {
+  let client: PGlite;
+  const changes = new StoreChanges();
+  beforeAll(async () => {
+    client = await PGlite.create();
+    await client.exec(`create table scim_tokens (id int); create table scim_integrations (id int); create table organizations (id int);
+      create table memberships (id int); create table audit_log (id int)`);
+    watchPglite(client, changes);
+  });
+  afterAll(() => client.close());
+
+  it("stays for writes of other tables, alone or in a transaction, and for the provisioning function", async () => {
+    await client.exec("create function scim_provision_person(v int) returns int language sql as 'insert into memberships values (v) returning id'");
+    const before = changes.scimTokensVersion;
+    const all = changes.version;
+    await client.query('insert into "memberships" ("id") values ($1)', [1]);
+    await client.query('update "memberships" set "id" = 2');
+    await client.query("select * from scim_provision_person($1)", [3]);
+    await client.transaction(async (tx) => {
+      await tx.query('insert into "memberships" values (4)');
+      await tx.query('insert into "audit_log" values (4)');
+      await tx.query("select count(*) from scim_tokens");
+    });
+    expect(changes.version).toBe(all + 4);
+    expect(changes.scimTokensVersion).toBe(before);
+  });
+
+  it.each([
+    ['delete from "scim_tokens" where "id" = 1', "a token deleted"],
+    ['update "scim_integrations" set "id" = 2', "an integration changed"],
+    ['delete from "organizations"', "an organization deleted (its tokens go by cascade)"],
+    ["with gone as (delete from memberships returning id) delete from scim_tokens", "a statement it cannot read"],
+    ["insert into memberships values (1); delete from scim_tokens", "several statements"],
+    ["truncate scim_tokens", "a truncate"],
+  ])("moves for %s (%s)", async (text) => {
+    const before = changes.scimTokensVersion;
+    await client.exec(text);
+    expect(changes.scimTokensVersion).toBe(before + 1);
+  });
+
+  it("moves for a transaction that writes a token table or runs a statement it cannot read", async () => {
+    let before = changes.scimTokensVersion;
+    await client.transaction(async (tx) => {
+      await tx.query('insert into "memberships" values (5)');
+      await tx.query('update "scim_tokens" set "id" = 3');
+    });
+    expect(changes.scimTokensVersion).toBe(before + 1);
+    before = changes.scimTokensVersion;
+    await client.transaction(async (tx) => {
+      await tx.exec("insert into memberships values (6); insert into memberships values (7)");
+    });
+    expect(changes.scimTokensVersion).toBe(before + 1);
+  });
+
+  it("moves for other processes' notices naming a token table, and for notices it cannot read", () => {
+    const before = changes.scimTokensVersion;
+    changes.changed(["memberships"]);
+    expect(changes.scimTokensVersion).toBe(before);
+    changes.changed(["scim_integrations"]);
+    changes.changed();
+    expect(changes.scimTokensVersion).toBe(before + 2);
+  });
+});

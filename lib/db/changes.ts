@@ -16,6 +16,7 @@ import pg from "pg";
  */
 export class StoreChanges {
   private current = 0;
+  private tokens = 0;
   /** Whether every change made anywhere moves the version (false while the listener is down). */
   coherent = true;
 
@@ -23,11 +24,25 @@ export class StoreChanges {
     return this.current;
   }
 
-  /** Something may have changed: every cached read is stale. */
-  changed(): void {
+  /**
+   * A version that moves only with writes that may change what a SCIM bearer token's lookup reads
+   * (SCIM_TOKEN_TABLES), and with every write whose tables are not known. A provisioning sync
+   * writes people, memberships and audit entries on every request; it must not empty the
+   * tokens' cache each time.
+   */
+  get scimTokensVersion(): number {
+    return this.tokens;
+  }
+
+  /** Something may have changed in these tables (all of them when not known): cached reads of them are stale. */
+  changed(tables?: Iterable<string>): void {
     this.current++;
+    if (tables === undefined || [...tables].some((table) => SCIM_TOKEN_TABLES.has(table))) this.tokens++;
   }
 }
+
+/** The tables a SCIM token's lookup reads, and the one whose deletes remove them by cascade. */
+const SCIM_TOKEN_TABLES = new Set(["scim_tokens", "scim_integrations", "organizations"]);
 
 /** Statements that cannot change data: plain selects (advisory-lock calls included). Anything else counts as a write. */
 const READ = /^\s*select\b/i;
@@ -49,6 +64,19 @@ function isRead(text: unknown): boolean {
   return typeof text === "string" && ((READ.test(text) && !WRITING_FUNCTION.test(text)) || CONSOLE_WRITE.test(text));
 }
 
+/** One insert, update or delete of a named table (what Drizzle writes), as the table's name. */
+const ONE_TABLE_WRITE = /^\s*(?:insert\s+into|update|delete\s+from)\s+(?:"?public"?\.)?"?([a-z_][a-z0-9_]*)"?\s/i;
+/** The tables the store's writing functions write (migrations 0006 and 0011): none of the token tables. */
+const FUNCTION_TABLES = ["users", "memberships", "role_bindings", "audit_log", "usage_daily"];
+
+/** The tables a write changes, or undefined when that cannot be told from its text (several statements, a CTE, DDL, COMMIT…). */
+export function writtenTables(text: unknown): string[] | undefined {
+  if (typeof text !== "string" || /;\s*\S/.test(text)) return undefined;
+  if (READ.test(text) && WRITING_FUNCTION.test(text)) return FUNCTION_TABLES;
+  const table = ONE_TABLE_WRITE.exec(text)?.[1];
+  return table === undefined ? undefined : [table.toLowerCase()];
+}
+
 /** Counts every write made through a PGlite client: statements, `exec` batches and transactions. */
 export function watchPglite(client: PGlite, changes: StoreChanges): void {
   const query = client.query.bind(client);
@@ -58,22 +86,47 @@ export function watchPglite(client: PGlite, changes: StoreChanges): void {
     try {
       return await (query as (t: string, ...r: unknown[]) => Promise<unknown>)(text, ...rest);
     } finally {
-      if (!isRead(text)) changes.changed();
+      if (!isRead(text)) changes.changed(writtenTables(text));
     }
   }) as PGlite["query"];
   client.exec = (async (text: string, ...rest: unknown[]) => {
     try {
       return await (exec as (t: string, ...r: unknown[]) => Promise<unknown>)(text, ...rest);
     } finally {
-      if (!isRead(text)) changes.changed();
+      if (!isRead(text)) changes.changed(writtenTables(text));
     }
   }) as PGlite["exec"];
-  // Reads wait while a PGlite transaction is open, so counting it once it ends is enough.
+  // Reads wait while a PGlite transaction is open, so counting it once it ends is enough; its
+  // statements say which tables it wrote.
   client.transaction = (async (fn: Parameters<PGlite["transaction"]>[0]) => {
+    let tables: Set<string> | undefined = new Set<string>();
+    const note = (text: unknown) => {
+      if (isRead(text) || !tables) return;
+      const written = writtenTables(text);
+      if (written) for (const table of written) tables.add(table);
+      else tables = undefined;
+    };
     try {
-      return await transaction(fn);
+      return await transaction((tx) => {
+        const txQuery = tx.query.bind(tx);
+        const txExec = tx.exec.bind(tx);
+        tx.query = ((text: string, ...rest: unknown[]) => {
+          note(text);
+          return (txQuery as (t: string, ...r: unknown[]) => Promise<unknown>)(text, ...rest);
+        }) as typeof tx.query;
+        tx.exec = ((text: string, ...rest: unknown[]) => {
+          note(text);
+          return (txExec as (t: string, ...r: unknown[]) => Promise<unknown>)(text, ...rest);
+        }) as typeof tx.exec;
+        const txSql = tx.sql.bind(tx);
+        tx.sql = ((...args: Parameters<typeof tx.sql>) => {
+          tables = undefined;
+          return txSql(...args);
+        }) as typeof tx.sql;
+        return fn(tx);
+      });
     } finally {
-      changes.changed();
+      changes.changed(tables);
     }
   }) as PGlite["transaction"];
 }
@@ -97,7 +150,7 @@ function watchQueries(target: Queryable, changes: StoreChanges): void {
     if (typeof last === "function") {
       // The callback form (the pool's own query uses it): count the write when it calls back.
       args[args.length - 1] = (...results: unknown[]) => {
-        changes.changed();
+        changes.changed(writtenTables(queryText(args)));
         return (last as (...r: unknown[]) => unknown)(...results);
       };
       return query(...args);
@@ -106,11 +159,11 @@ function watchQueries(target: Queryable, changes: StoreChanges): void {
     if (result && typeof (result as Promise<unknown>).then === "function") {
       // Moves the version when the statement is done; the caller's promise is the original.
       (result as Promise<unknown>).then(
-        () => changes.changed(),
-        () => changes.changed(),
+        () => changes.changed(writtenTables(queryText(args))),
+        () => changes.changed(writtenTables(queryText(args))),
       );
     } else {
-      changes.changed();
+      changes.changed(writtenTables(queryText(args)));
     }
     return result;
   };
@@ -162,7 +215,8 @@ export function listenForChanges(
     client = next;
     next.on("error", lost);
     next.on("end", () => lost());
-    next.on("notification", () => changes.changed());
+    // Each notice names the table changed (migration 0002).
+    next.on("notification", (notice) => changes.changed(notice.payload ? [notice.payload] : undefined));
     try {
       await next.connect();
       await next.query("LISTEN stratus_changes");

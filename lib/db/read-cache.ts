@@ -12,15 +12,26 @@ import type { StoreChanges } from "./changes";
 export class ReadCache {
   private readonly entries = new Map<string, Promise<unknown>>();
   private version = -1;
+  private tokens: ReadCache | undefined;
 
   constructor(
     private readonly changes: StoreChanges,
     private readonly maxEntries = 10_000,
+    private readonly versionOf: (changes: StoreChanges) => number = (changes) => changes.version,
   ) {}
+
+  /**
+   * A cache of its own for SCIM bearer tokens' lookups: kept until the token tables change
+   * (StoreChanges.scimTokensVersion), not emptied by every person a sync provisions.
+   */
+  get scimTokens(): ReadCache {
+    this.tokens ??= new ReadCache(this.changes, 1_000, (changes) => changes.scimTokensVersion);
+    return this.tokens;
+  }
 
   get<T>(key: string, load: () => Promise<T>): Promise<T> {
     if (!this.changes.coherent) return load();
-    const version = this.changes.version;
+    const version = this.versionOf(this.changes);
     if (version !== this.version) {
       this.entries.clear();
       this.version = version;

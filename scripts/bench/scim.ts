@@ -12,8 +12,8 @@ import { formatInt, formatMs, nowMs, percentile } from "./stats";
 /**
  * People written through SCIM per second, as a share of the store writing the same people itself
  * (its provisioning function, one statement per person). A POST must also find its bearer token
- * (one more statement) and read and answer the resource: at most as much work again as the write
- * itself, the same share as the CSV export's of COPY.
+ * (kept in memory until the token tables change) and read and answer the resource: at most as
+ * much work again as the write itself, the same share as the CSV export's of COPY.
  */
 const PROVISIONING_RATIO_BUDGET = 0.5;
 const BATCH = 100;

@@ -499,4 +499,24 @@ describe("what the gateway keeps in memory", () => {
     const after = await people();
     expect(after.body.message ?? "").not.toContain("not a member of this organization");
   });
+
+  it("keeps a token's lookup while people are provisioned, and refuses the token at once when it is deleted", async () => {
+    const idp = await newIntegration("Kept", "okta");
+    const changes = t.gateway.store.changes;
+    expect((await scim(idp.token, "GET", "/Users?count=1")).status).toBe(200);
+    const version = changes.scimTokensVersion;
+    const started = Date.now();
+    for (let n = 0; n < 10; n++) {
+      const res = await scim(idp.token, "POST", "/Users", { schemas: [USER], userName: `kept${n}@kept.example`, active: true });
+      expect(res.status).toBe(201);
+    }
+    // Each POST wrote a person, a membership and an audit entry; only the token's last use (written
+    // at most once a second) moved the version its cached lookup is kept under.
+    expect(changes.scimTokensVersion - version).toBeLessThanOrEqual(Math.ceil((Date.now() - started) / 1000) + 1);
+    const listed = await t.json<{ items: Array<{ key_id: string }> }>("owner", "GET", opPath("listSCIMIntegrationTokens", { org_id: orgId, integration_id: idp.id }));
+    const keyId = listed.body.items[0]!.key_id;
+    const deleted = await t.call("owner", "DELETE", opPath("deleteSCIMIntegrationToken", { org_id: orgId, integration_id: idp.id, access_key_id: keyId }));
+    expect(deleted.status).toBe(204);
+    expect((await scim(idp.token, "POST", "/Users", { schemas: [USER], userName: "late@kept.example" })).status).toBe(401);
+  });
 });

@@ -117,8 +117,9 @@ async function authenticate(c: ScimContext, next: () => Promise<void>): Promise<
   const header = c.req.header("authorization") ?? "";
   const match = header.match(/^Bearer\s+(\S+)\s*$/i);
   if (!match) throw new ScimError(401, "Authorization: Bearer <token> of a SCIM integration is required");
-  const { db } = c.get("deps");
-  const token = await findScimTokenByHash(db, hashSecret(match[1]!));
+  const { db, reads } = c.get("deps");
+  const secretHash = hashSecret(match[1]!);
+  const token = await reads.scimTokens.get(secretHash, () => findScimTokenByHash(db, secretHash));
   const now = new Date();
   if (!token || token.expiresAt.getTime() <= now.getTime()) throw new ScimError(401, "the token is unknown, deleted or expired");
   if (token.integrationStatus !== "active") throw new ScimError(401, "the SCIM integration is inactive");
