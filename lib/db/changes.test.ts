@@ -83,6 +83,8 @@ describe("the SCIM tokens' version", () => {
     ["with gone as (delete from memberships returning id) delete from scim_tokens", "a statement it cannot read"],
     ["insert into memberships values (1); delete from scim_tokens", "several statements"],
     ["truncate scim_tokens", "a truncate"],
+    ["update only scim_tokens set id = 4", "an update of the table only"],
+    ["select 1; delete from scim_tokens", "a read followed by a write"],
   ])("moves for %s (%s)", async (text) => {
     const before = changes.scimTokensVersion;
     await client.exec(text);

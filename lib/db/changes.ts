@@ -60,18 +60,22 @@ const CONSOLE_WRITE = /^\s*(?:insert\s+into|update|delete\s+from)\s+"?console_/i
  */
 const WRITING_FUNCTION = /\b(?:scim_provision_person|usage_daily_resum|usage_day_render)\s*\(/i;
 
+/** Text with a statement after a semicolon: what follows the first statement is not looked at. */
+const SEVERAL_STATEMENTS = /;\s*\S/;
+
 function isRead(text: unknown): boolean {
-  return typeof text === "string" && ((READ.test(text) && !WRITING_FUNCTION.test(text)) || CONSOLE_WRITE.test(text));
+  if (typeof text !== "string" || SEVERAL_STATEMENTS.test(text)) return false;
+  return (READ.test(text) && !WRITING_FUNCTION.test(text)) || CONSOLE_WRITE.test(text);
 }
 
 /** One insert, update or delete of a named table (what Drizzle writes), as the table's name. */
-const ONE_TABLE_WRITE = /^\s*(?:insert\s+into|update|delete\s+from)\s+(?:"?public"?\.)?"?([a-z_][a-z0-9_]*)"?\s/i;
-/** The tables the store's writing functions write (migrations 0006 and 0011): none of the token tables. */
-const FUNCTION_TABLES = ["users", "memberships", "role_bindings", "audit_log", "usage_daily"];
+const ONE_TABLE_WRITE = /^\s*(?:insert\s+into|update|delete\s+from)\s+(?:only\s+)?(?:"?public"?\.)?"?([a-z_][a-z0-9_]*)"?\s/i;
+/** The tables the store's writing functions write (migrations 0006 and 0011), with their triggers (0003): none of the token tables. */
+const FUNCTION_TABLES = ["users", "memberships", "role_bindings", "audit_log", "audit_log_targets", "usage_daily"];
 
 /** The tables a write changes, or undefined when that cannot be told from its text (several statements, a CTE, DDL, COMMIT…). */
 export function writtenTables(text: unknown): string[] | undefined {
-  if (typeof text !== "string" || /;\s*\S/.test(text)) return undefined;
+  if (typeof text !== "string" || SEVERAL_STATEMENTS.test(text)) return undefined;
   if (READ.test(text) && WRITING_FUNCTION.test(text)) return FUNCTION_TABLES;
   const table = ONE_TABLE_WRITE.exec(text)?.[1];
   return table === undefined ? undefined : [table.toLowerCase()];
