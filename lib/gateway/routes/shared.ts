@@ -4,6 +4,7 @@ import type { z } from "zod";
 import { errorBodySchema, rpcStatusSchema } from "@/lib/contract/common";
 import { operations, type OperationId } from "@/lib/contract/operations";
 import type { AppEnv } from "../context";
+import type { BodyParts } from "../store/queries/usage";
 
 export type AppRouteHandler<R extends RouteConfig> = RouteHandler<R, AppEnv>;
 
@@ -53,4 +54,23 @@ export function toJsonText<T>(value: T): JsonText<T> {
 /** Answers 200 with JSON text made earlier, typed as the value it was made from. */
 export function jsonTextAnswer<T>(c: Context, text: JsonText<T>): TypedResponse<T, 200, "json"> {
   return c.body(text, 200, { "Content-Type": "application/json" }) as unknown as TypedResponse<T, 200, "json">;
+}
+
+/**
+ * Answers 200 with JSON the store wrote: text, or bytes in parts sent one after another (with
+ * Content-Length), never joined (see joinedDays in store/queries/usage.ts).
+ */
+export function jsonPartsAnswer(c: Context, body: string | BodyParts): Response {
+  if (typeof body === "string") return c.body(body, 200, { "Content-Type": "application/json" });
+  let next = 0;
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        if (next < body.parts.length) controller.enqueue(body.parts[next++]!);
+        else controller.close();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return c.body(stream, 200, { "Content-Type": "application/json", "Content-Length": String(body.length) });
 }

@@ -1,8 +1,8 @@
 import { requirePermission } from "../../authz";
 import { csvResponse } from "../../csv";
-import { dailyCostsBody, streamOf, usageCsv, usageOptions } from "../../store/queries/usage";
+import { dailyCostsBody, usageCsv, usageOptions } from "../../store/queries/usage";
 import { BILLING_EXPORT_COLUMNS } from "@/lib/contract/billing";
-import type { AppRouteHandler } from "../shared";
+import { jsonPartsAnswer, type AppRouteHandler } from "../shared";
 import { dateRange } from "../usage/range";
 import type * as routes from "./billing.routes";
 
@@ -12,7 +12,7 @@ export const getBillingCosts: AppRouteHandler<typeof routes.getBillingCosts> = a
   await requirePermission(c.get("access"), orgId, "billing.read");
   // The JSON is written by the database (see dailyCostsBody), as bytes in parts: the same answer as c.json would give.
   const body = await dailyCostsBody(c.get("deps").db, orgId, dateRange(start_date, end_date));
-  return c.body(streamOf(body), 200, { "Content-Type": "application/json", "Content-Length": String(body.length) }) as never;
+  return jsonPartsAnswer(c, body) as never;
 };
 
 export const getBillingExportProductline: AppRouteHandler<typeof routes.getBillingExportProductline> = async (c) => {

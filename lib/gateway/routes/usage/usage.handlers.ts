@@ -1,8 +1,8 @@
 import { requirePermission } from "../../authz";
 import { csvResponse } from "../../csv";
-import { streamOf, usageByPeriodBody, usageCsv, usageOptions } from "../../store/queries/usage";
+import { usageByPeriodBody, usageCsv, usageOptions } from "../../store/queries/usage";
 import { USAGE_EXPORT_COLUMNS } from "@/lib/contract/usage";
-import type { AppRouteHandler } from "../shared";
+import { jsonPartsAnswer, type AppRouteHandler } from "../shared";
 import { dateRange } from "./range";
 import type * as routes from "./usage.routes";
 
@@ -13,8 +13,7 @@ export const getUsage: AppRouteHandler<typeof routes.getUsage> = async (c) => {
   const filter = { ...dateRange(q.start_date, q.end_date), projects: q.projects, resourceTypes: q.resource_types, regions: q.regions };
   // The JSON is written by the database (see usageByPeriodBody), as text or bytes in parts: the same answer as c.json would give.
   const body = await usageByPeriodBody(c.get("deps").db, orgId, filter, q.interval ?? "daily");
-  if (typeof body === "string") return c.body(body, 200, { "Content-Type": "application/json" }) as never;
-  return c.body(streamOf(body), 200, { "Content-Type": "application/json", "Content-Length": String(body.length) }) as never;
+  return jsonPartsAnswer(c, body) as never;
 };
 
 export const getUsageExport: AppRouteHandler<typeof routes.getUsageExport> = async (c) => {

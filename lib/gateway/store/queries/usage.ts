@@ -171,20 +171,6 @@ export interface BodyParts {
   length: number;
 }
 
-/** The parts as a stream, one part a pull. */
-export function streamOf(body: BodyParts): ReadableStream<Uint8Array> {
-  let next = 0;
-  return new ReadableStream<Uint8Array>(
-    {
-      pull(controller) {
-        if (next < body.parts.length) controller.enqueue(body.parts[next++]!);
-        else controller.close();
-      },
-    },
-    { highWaterMark: 0 },
-  );
-}
-
 /**
  * `head`, the days' points as one JSON array, then the tail made of the latest time any of the
  * days was recorded ("" when none): the answer's bytes, in parts. The days' versions are read
