@@ -1,6 +1,10 @@
+import { randomBytes } from "node:crypto";
 import { PGlite } from "@electric-sql/pglite";
+import { sql } from "drizzle-orm";
+import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { StoreChanges, watchPglite } from "./changes";
+import { StoreChanges, watchPglite, watchPool } from "./changes";
 
 describe("watchPglite", () => {
   let client: PGlite;
@@ -112,5 +116,79 @@ describe("the SCIM tokens' version", () => {
     changes.changed(["scim_integrations"]);
     changes.changed();
     expect(changes.scimTokensVersion).toBe(before + 2);
+  });
+});
+
+const postgres = process.env.TEST_DATABASE_URL;
+
+describe.skipIf(!postgres)("watchPool: transactions on PostgreSQL", () => {
+  const changes = new StoreChanges();
+  const schema = `changes_${randomBytes(4).toString("hex")}`;
+  let pool: pg.Pool;
+  let db: NodePgDatabase;
+  beforeAll(async () => {
+    const admin = new pg.Client({ connectionString: postgres });
+    await admin.connect();
+    await admin.query(`create schema ${schema}`);
+    await admin.end();
+    pool = new pg.Pool({ connectionString: postgres, max: 3, options: `-c search_path=${schema}` });
+    watchPool(pool, changes);
+    await pool.query("create table scim_tokens (id int); create table memberships (id int); create table audit_log (id int)");
+    db = drizzle(pool);
+  });
+  afterAll(async () => {
+    await pool?.query(`drop schema ${schema} cascade`);
+    await pool?.end();
+  });
+
+  it("keeps the tokens' version through transactions that write other tables, savepoints included", async () => {
+    const before = changes.scimTokensVersion;
+    const all = changes.version;
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`insert into memberships values (1)`);
+      await tx.transaction(async (inner) => {
+        await inner.execute(sql`insert into audit_log values (1)`);
+      });
+    });
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.execute(sql`insert into memberships values (2)`);
+        throw new Error("rolled back");
+      }),
+    ).rejects.toThrow("rolled back");
+    expect(changes.scimTokensVersion).toBe(before);
+    // Each write when it ends, and each transaction's end once more: other connections see the rows only then.
+    expect(changes.version).toBeGreaterThanOrEqual(all + 5);
+  });
+
+  it("moves the tokens' version at the commit of a transaction that wrote a token table", async () => {
+    const client = await pool.connect();
+    try {
+      await client.query("begin");
+      await client.query("insert into scim_tokens values (1)");
+      await client.query("insert into memberships values (3)");
+      // A lookup from another connection now still reads the token tables as they were, and may be cached at this version.
+      const beforeCommit = changes.scimTokensVersion;
+      await client.query("commit");
+      expect(changes.scimTokensVersion).toBe(beforeCommit + 1);
+    } finally {
+      client.release();
+    }
+  });
+
+  it("moves the tokens' version at the commit of a transaction with a statement it cannot read, or of one it did not see begin", async () => {
+    let before = changes.scimTokensVersion;
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`with gone as (delete from memberships returning id) insert into audit_log select id from gone`);
+    });
+    expect(changes.scimTokensVersion).toBeGreaterThan(before);
+    const client = await pool.connect();
+    try {
+      before = changes.scimTokensVersion;
+      await client.query("commit");
+      expect(changes.scimTokensVersion).toBe(before + 1);
+    } finally {
+      client.release();
+    }
   });
 });

@@ -136,25 +136,69 @@ export function watchPglite(client: PGlite, changes: StoreChanges): void {
 }
 
 const WATCHED = Symbol("stratus.watchedClient");
-type Queryable = { query: (...args: unknown[]) => unknown; [WATCHED]?: true };
+const OPEN_TRANSACTION = Symbol("stratus.openTransaction");
+/**
+ * A pooled client's open transaction: the tables its statements wrote (undefined once one could
+ * not be read), or null outside a transaction.
+ */
+type OpenTransaction = { tables: Set<string> | undefined } | null;
+type Queryable = { query: (...args: unknown[]) => unknown; [WATCHED]?: true; [OPEN_TRANSACTION]?: OpenTransaction };
+
+/** Statements that open, end or mark a point in a transaction (what Drizzle sends around a transaction's statements). */
+const TRANSACTION_START = /^\s*(?:begin|start\s+transaction)\b/i;
+const TRANSACTION_END = /^\s*(?:commit|end|rollback|abort)\b(?!\s+(?:(?:work|transaction)\s+)?to\b)(?!\s+and\s+chain\b)/i;
+const SAVEPOINT = /^\s*(?:savepoint|release|rollback\s+(?:(?:work|transaction)\s+)?to)\b/i;
 
 function queryText(args: unknown[]): unknown {
   const first = args[0];
   return typeof first === "object" && first !== null ? (first as { text?: unknown }).text : first;
 }
 
-/** Makes a pg client or pool count the writes it runs (after each one ends, commits included). */
-function watchQueries(target: Queryable, changes: StoreChanges): void {
+/**
+ * Makes a pg client or pool count the writes it runs (after each one ends, commits included).
+ *
+ * A client lent by the pool (`transactions`) also follows its transactions: `BEGIN` and savepoints
+ * change no data and move nothing, and the `COMMIT` (or `ROLLBACK`) moves the versions of the
+ * tables the transaction's statements wrote, which other connections see only from then on. A
+ * commit without a known beginning, or after a statement whose tables could not be told, moves
+ * them all. Without this, every transaction's `BEGIN` and `COMMIT` emptied the SCIM tokens' cache.
+ */
+function watchQueries(target: Queryable, changes: StoreChanges, transactions: boolean): void {
+  if (transactions) target[OPEN_TRANSACTION] = null;
   if (target[WATCHED]) return;
   target[WATCHED] = true;
   const query = target.query.bind(target);
   target.query = (...args: unknown[]) => {
-    if (isRead(queryText(args))) return query(...args);
+    const text = queryText(args);
+    if (isRead(text)) return query(...args);
+    let done: () => void;
+    const single = typeof text === "string" && !SEVERAL_STATEMENTS.test(text);
+    if (transactions && single && TRANSACTION_START.test(text)) {
+      target[OPEN_TRANSACTION] = { tables: new Set() };
+      done = () => undefined;
+    } else if (transactions && single && SAVEPOINT.test(text)) {
+      done = () => undefined;
+    } else if (transactions && single && TRANSACTION_END.test(text)) {
+      const open = target[OPEN_TRANSACTION];
+      target[OPEN_TRANSACTION] = null;
+      done = () => {
+        if (open === null || open === undefined || open.tables === undefined) changes.changed();
+        else if (open.tables.size > 0) changes.changed(open.tables);
+      };
+    } else {
+      const written = writtenTables(text);
+      const open = transactions ? target[OPEN_TRANSACTION] : null;
+      if (open) {
+        if (written === undefined) open.tables = undefined;
+        else for (const table of written) open.tables?.add(table);
+      }
+      done = () => changes.changed(written);
+    }
     const last = args[args.length - 1];
     if (typeof last === "function") {
       // The callback form (the pool's own query uses it): count the write when it calls back.
       args[args.length - 1] = (...results: unknown[]) => {
-        changes.changed(writtenTables(queryText(args)));
+        done();
         return (last as (...r: unknown[]) => unknown)(...results);
       };
       return query(...args);
@@ -162,12 +206,9 @@ function watchQueries(target: Queryable, changes: StoreChanges): void {
     const result = query(...args);
     if (result && typeof (result as Promise<unknown>).then === "function") {
       // Moves the version when the statement is done; the caller's promise is the original.
-      (result as Promise<unknown>).then(
-        () => changes.changed(writtenTables(queryText(args))),
-        () => changes.changed(writtenTables(queryText(args))),
-      );
+      (result as Promise<unknown>).then(done, done);
     } else {
-      changes.changed(writtenTables(queryText(args)));
+      done();
     }
     return result;
   };
@@ -175,8 +216,8 @@ function watchQueries(target: Queryable, changes: StoreChanges): void {
 
 /** Counts every write made through a node-postgres pool: its own queries and those of clients it lends (transactions). */
 export function watchPool(pool: pg.Pool, changes: StoreChanges): void {
-  watchQueries(pool as unknown as Queryable, changes);
-  pool.on("acquire", (client) => watchQueries(client as unknown as Queryable, changes));
+  watchQueries(pool as unknown as Queryable, changes, false);
+  pool.on("acquire", (client) => watchQueries(client as unknown as Queryable, changes, true));
 }
 
 export interface ChangeListener {
