@@ -13,7 +13,9 @@
  *   `Next-Router-Segment-Prefetch`) are aborted.
  * - Lighthouse (performance, Total Blocking Time, accessibility; its default
  *   configuration decides) on every page of the demo organization, with the owner's
- *   session cookie sent as an extra header.
+ *   session cookie sent as an extra header; and, in the same runs, on the stack's floor
+ *   (scripts/bench/floor-app, one static page of a bare Next.js app), for what no page
+ *   of this Next.js and React can go under on the machine measured.
  *
  * BENCH_SKIP_BUILD=1 measures the build already in .next (development only).
  * BENCH_CONSOLE_ONLY=bundles or =lighthouse runs one of the two (development only).
@@ -22,7 +24,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
@@ -241,7 +243,7 @@ async function lighthouseScores(baseUrl: string, cookie: string, urls: Array<[st
             output: "json",
             logLevel: "error",
             onlyCategories: ["performance", "accessibility"],
-            extraHeaders: { Cookie: cookie },
+            ...(cookie ? { extraHeaders: { Cookie: cookie } } : {}),
           },
           LIGHTHOUSE_PRESET === "desktop" ? desktopConfig : undefined,
         );
@@ -306,6 +308,59 @@ function build(): void {
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
   });
   if (result.status !== 0) throw new Error(`next build failed (${result.status}):\n${`${result.stdout}\n${result.stderr}`.slice(-4000)}`);
+}
+
+/**
+ * The stack's floor: scripts/bench/floor-app (a root layout and one static page, nothing of the
+ * console) built by the same next, with the project's node_modules, in a directory of its own,
+ * and started. Lighthouse runs it beside the console's pages: no page of this Next.js and React
+ * blocks the main thread for less than it does on the machine measured.
+ */
+async function startFloorApp(): Promise<{ baseUrl: string; stop: () => Promise<void> }> {
+  const dir = mkdtempSync(path.join(tmpdir(), "stratus-bench-floor-"));
+  const stop = async (server?: ChildProcess) => {
+    if (server?.pid) {
+      try {
+        process.kill(-server.pid, "SIGTERM");
+      } catch {
+        // already gone
+      }
+      await stopChild(server);
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    cpSync(path.join(ROOT, "scripts/bench/floor-app/app"), path.join(dir, "app"), { recursive: true });
+    symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"));
+    writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "stratus-bench-floor", private: true }));
+    // Turbopack resolves only under its root: the common ancestor of this directory and the project's node_modules.
+    writeFileSync(path.join(dir, "next.config.mjs"), `export default ${JSON.stringify({ turbopack: { root: commonAncestor(dir, ROOT) } })};\n`);
+    const next = path.join(ROOT, "node_modules/.bin/next");
+    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" };
+    const built = spawnSync(next, ["build"], { cwd: dir, encoding: "utf8", maxBuffer: 16 * 1024 * 1024, env });
+    if (built.status !== 0) throw new Error(`next build of the floor app failed (${built.status}):\n${`${built.stdout}\n${built.stderr}`.slice(-2000)}`);
+    const port = await freePort();
+    const server = spawn(next, ["start", "-p", String(port), "-H", "127.0.0.1"], { cwd: dir, stdio: ["ignore", "ignore", "inherit"], detached: true, env });
+    const baseUrl = `http://127.0.0.1:${port}`;
+    try {
+      await waitFor("the floor app", async () => ((await fetch(baseUrl).catch(() => undefined))?.ok ? true : undefined));
+    } catch (error) {
+      await stop(server);
+      throw error;
+    }
+    return { baseUrl, stop: () => stop(server) };
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+function commonAncestor(a: string, b: string): string {
+  const left = path.resolve(a).split(path.sep);
+  const right = path.resolve(b).split(path.sep);
+  let i = 0;
+  while (i < left.length && i < right.length && left[i] === right[i]) i++;
+  return left.slice(0, i).join(path.sep) || path.sep;
 }
 
 /** Fresh starts of each kind for the first-page row: with the demo being written, and without a demo. */
@@ -484,8 +539,21 @@ export async function run(): Promise<Row[]> {
     });
     // Lighthouse's defaults (mobile, simulated throttling at 4x CPU), each page the median of LIGHTHOUSE_RUNS runs.
     const runs: Score[][] = [];
-    for (let i = 0; only !== "bundles" && i < LIGHTHOUSE_RUNS; i++) runs.push(await lighthouseScores(baseUrl, cookie, pages));
+    const floorRuns: Score[][] = [];
+    if (only !== "bundles") {
+      const floorApp = await startFloorApp();
+      try {
+        // The floor in the same runs as the pages, so that a machine whose speed drifts affects both.
+        for (let i = 0; i < LIGHTHOUSE_RUNS; i++) {
+          runs.push(await lighthouseScores(baseUrl, cookie, pages));
+          floorRuns.push(await lighthouseScores(floorApp.baseUrl, "", [["floor", "/"]]));
+        }
+      } finally {
+        await floorApp.stop();
+      }
+    }
     const scores = runs.length ? medianRuns(runs) : [];
+    const [floor] = floorRuns.length ? medianRuns(floorRuns) : [];
     const indexes = runs.flat().map((s) => s.benchmarkIndex).sort((a, b) => a - b);
     const benchmarkIndex = indexes[Math.floor(indexes.length / 2)] ?? 0;
     const list = (of: Score[]) =>
@@ -516,7 +584,12 @@ export async function run(): Promise<Row[]> {
         what: "console pages",
         how:
           `Lighthouse 12 (${LIGHTHOUSE_PRESET === "desktop" ? "desktop preset" : "its default configuration: mobile, simulated throttling, 4x CPU"}), Chromium headless, the owner's session cookie as an extra header, every page of the organization (${pages.length}); each page is the median of ${LIGHTHOUSE_RUNS} runs by performance score (the runs' range in brackets), as Lighthouse's documentation on variability advises; benchmarkIndex ${benchmarkIndex || "?"} (median over the runs)`,
-        measured: list(scores) + (failing.length ? `; over budget: ${failing.join(", ")}` : ""),
+        measured:
+          list(scores) +
+          (failing.length ? `; over budget: ${failing.join(", ")}` : "") +
+          (floor
+            ? `; the stack's floor in the same runs (scripts/bench/floor-app: one static page of a bare Next.js app, same next and React, no code of the console): performance ${floor.performance}${floor.spread ? ` [runs ${floor.spread[0]}-${floor.spread[1]}]` : ""} (${floor.metrics})`
+            : ""),
         budget: `every page: performance ≥ 90, Total Blocking Time ≤ ${TBT_BUDGET_MS} ms, accessibility 100`,
         pass: scores.length === pages.length && failing.length === 0,
       },
