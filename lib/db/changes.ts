@@ -182,7 +182,7 @@ function watchQueries(target: Queryable, changes: StoreChanges, transactions: bo
       const open = target[OPEN_TRANSACTION];
       target[OPEN_TRANSACTION] = null;
       done = () => {
-        if (open === null || open === undefined || open.tables === undefined) changes.changed();
+        if (!open || open.tables === undefined) changes.changed();
         else if (open.tables.size > 0) changes.changed(open.tables);
       };
     } else {

@@ -285,29 +285,36 @@ async function lighthouseScores(baseUrl: string, cookie: string, urls: Array<[st
     }
     return scores;
   } finally {
-    if (browser.pid && browser.exitCode === null) {
-      try {
-        process.kill(-browser.pid, "SIGTERM");
-      } catch {
-        // already gone
-      }
-    }
-    await stopChild(browser);
+    await stopGroup(browser);
     // Helpers may still be writing the profile for a moment after the browser exits.
     rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   }
 }
 
+/** Stops a child started in a process group of its own (Chromium's helpers, next start's server under it), and waits for it. */
+async function stopGroup(child: ChildProcess): Promise<void> {
+  if (child.pid && child.exitCode === null) {
+    try {
+      process.kill(-child.pid, "SIGTERM");
+    } catch {
+      // already gone
+    }
+  }
+  await stopChild(child);
+}
+
+/** The project's next, for the console's build and the floor app's. */
+const NEXT = path.join(ROOT, "node_modules/.bin/next");
+
+function nextBuild(cwd: string, env: NodeJS.ProcessEnv, what: string): void {
+  const result = spawnSync(NEXT, ["build"], { cwd, encoding: "utf8", maxBuffer: 64 * 1024 * 1024, env: { ...env, NEXT_TELEMETRY_DISABLED: "1" } });
+  if (result.status !== 0) throw new Error(`next build of ${what} failed (${result.status}):\n${`${result.stdout}\n${result.stderr}`.slice(-4000)}`);
+}
+
 function build(): void {
   if (process.env.BENCH_SKIP_BUILD === "1" && existsSync(path.join(ROOT, ".next/BUILD_ID"))) return;
   process.stderr.write("  next build…\n");
-  const result = spawnSync("npx", ["next", "build"], {
-    cwd: ROOT,
-    encoding: "utf8",
-    maxBuffer: 64 * 1024 * 1024,
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
-  });
-  if (result.status !== 0) throw new Error(`next build failed (${result.status}):\n${`${result.stdout}\n${result.stderr}`.slice(-4000)}`);
+  nextBuild(ROOT, process.env, "the console");
 }
 
 /**
@@ -318,15 +325,9 @@ function build(): void {
  */
 async function startFloorApp(): Promise<{ baseUrl: string; stop: () => Promise<void> }> {
   const dir = mkdtempSync(path.join(tmpdir(), "stratus-bench-floor-"));
-  const stop = async (server?: ChildProcess) => {
-    if (server?.pid) {
-      try {
-        process.kill(-server.pid, "SIGTERM");
-      } catch {
-        // already gone
-      }
-      await stopChild(server);
-    }
+  let server: ChildProcess | undefined;
+  const stop = async () => {
+    if (server) await stopGroup(server);
     rmSync(dir, { recursive: true, force: true });
   };
   try {
@@ -335,22 +336,15 @@ async function startFloorApp(): Promise<{ baseUrl: string; stop: () => Promise<v
     writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "stratus-bench-floor", private: true }));
     // Turbopack resolves only under its root: the common ancestor of this directory and the project's node_modules.
     writeFileSync(path.join(dir, "next.config.mjs"), `export default ${JSON.stringify({ turbopack: { root: commonAncestor(dir, ROOT) } })};\n`);
-    const next = path.join(ROOT, "node_modules/.bin/next");
     const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" };
-    const built = spawnSync(next, ["build"], { cwd: dir, encoding: "utf8", maxBuffer: 16 * 1024 * 1024, env });
-    if (built.status !== 0) throw new Error(`next build of the floor app failed (${built.status}):\n${`${built.stdout}\n${built.stderr}`.slice(-2000)}`);
+    nextBuild(dir, env, "the floor app");
     const port = await freePort();
-    const server = spawn(next, ["start", "-p", String(port), "-H", "127.0.0.1"], { cwd: dir, stdio: ["ignore", "ignore", "inherit"], detached: true, env });
+    server = spawn(NEXT, ["start", "-p", String(port), "-H", "127.0.0.1"], { cwd: dir, stdio: ["ignore", "ignore", "inherit"], detached: true, env });
     const baseUrl = `http://127.0.0.1:${port}`;
-    try {
-      await waitFor("the floor app", async () => ((await fetch(baseUrl).catch(() => undefined))?.ok ? true : undefined));
-    } catch (error) {
-      await stop(server);
-      throw error;
-    }
-    return { baseUrl, stop: () => stop(server) };
+    await waitFor("the floor app", async () => ((await fetch(baseUrl).catch(() => undefined))?.ok ? true : undefined));
+    return { baseUrl, stop };
   } catch (error) {
-    rmSync(dir, { recursive: true, force: true });
+    await stop();
     throw error;
   }
 }
