@@ -6,8 +6,13 @@
  * several rounds and judged by the median of the rounds' ratios: on this kind of host a
  * single run of either can drop by half for a few seconds, which one pair of runs took
  * for the gateway's (or the bare route's) speed.
+ *
+ * Each load also counts CPU time per answer: the server's (user + system, from
+ * /proc/<pid>/stat, all its threads) and the load generator's (this process). The two
+ * share the host's cores, so the ratio depends on which of them runs out first; the CPU
+ * per answer says how much of each answer is the gateway's own, whatever the host's speed.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
@@ -28,10 +33,26 @@ interface Load {
   non2xx: number;
   errors: number;
   total: number;
+  /** CPU time per answer, µs: the server process's, and this process's (the load generator); null off Linux. */
+  serverCpuUs: number | null;
+  clientCpuUs: number;
 }
 
-async function load(port: number, credentials: { accessKeyId: string; secretKey: string }, seconds: number): Promise<Load> {
-  const url = new URL(`http://127.0.0.1:${port}${PATH}`);
+/** A process's CPU time so far (user + system, all threads), in µs; null where /proc is not there. */
+function processCpuUs(pid: number): number | null {
+  const file = `/proc/${pid}/stat`;
+  if (!existsSync(file)) return null;
+  // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+  const stat = readFileSync(file, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const ticksPerSecond = 100; // USER_HZ, 100 on every Linux this runs on
+  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / ticksPerSecond;
+}
+
+async function load(server: { port: number; pid: number }, credentials: { accessKeyId: string; secretKey: string }, seconds: number): Promise<Load> {
+  const url = new URL(`http://127.0.0.1:${server.port}${PATH}`);
+  const serverBefore = processCpuUs(server.pid);
+  const clientBefore = process.cpuUsage();
   const result = await autocannon({
     url: url.toString(),
     connections: CONNECTIONS,
@@ -45,7 +66,12 @@ async function load(port: number, credentials: { accessKeyId: string; secretKey:
       },
     ],
   });
+  const client = process.cpuUsage(clientBefore);
+  const serverAfter = processCpuUs(server.pid);
+  const answers = Math.max(1, result.requests.total);
   return {
+    serverCpuUs: serverBefore === null || serverAfter === null ? null : (serverAfter - serverBefore) / answers,
+    clientCpuUs: (client.user + client.system) / answers,
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
@@ -56,12 +82,12 @@ async function load(port: number, credentials: { accessKeyId: string; secretKey:
 }
 
 /** A benchmark server in a child process of its own, until stopped. */
-async function startServer(kind: "gateway" | "bare", env: Record<string, string>): Promise<{ port: number; stop: () => Promise<void> }> {
+async function startServer(kind: "gateway" | "bare", env: Record<string, string>): Promise<{ port: number; pid: number; stop: () => Promise<void> }> {
   // Server logs (the gateway's request lines, its first-start banner) are not ours to print.
   const child = spawnTs("server.ts", [kind], { env, stdio: ["ignore", "ignore", "inherit", "ipc"] });
   try {
     const { port } = await firstMessage<{ port: number }>(child);
-    return { port, stop: () => stopChild(child) };
+    return { port, pid: child.pid!, stop: () => stopChild(child) };
   } catch (error) {
     await stopChild(child);
     throw error;
@@ -88,18 +114,18 @@ export async function run(scale: Scale): Promise<Row[]> {
     const bare = await startServer("bare", { BENCH_BARE_BODY: bodyFile, NODE_ENV: "production" });
     servers.push(bare);
 
-    await load(gateway.port, credentials, scale.warmupSeconds);
-    await load(bare.port, credentials, scale.warmupSeconds);
+    await load(gateway, credentials, scale.warmupSeconds);
+    await load(bare, credentials, scale.warmupSeconds);
     const seconds = Math.max(1, Math.round(scale.loadSeconds / 2));
     const rounds: Array<{ gateway: Load; bare: Load }> = [];
     for (let i = 0; i < ROUNDS; i++) {
       // Which goes first alternates, so neither always follows the other's load.
       if (i % 2 === 0) {
-        const g = await load(gateway.port, credentials, seconds);
-        rounds.push({ gateway: g, bare: await load(bare.port, credentials, seconds) });
+        const g = await load(gateway, credentials, seconds);
+        rounds.push({ gateway: g, bare: await load(bare, credentials, seconds) });
       } else {
-        const b = await load(bare.port, credentials, seconds);
-        rounds.push({ gateway: await load(gateway.port, credentials, seconds), bare: b });
+        const b = await load(bare, credentials, seconds);
+        rounds.push({ gateway: await load(gateway, credentials, seconds), bare: b });
       }
     }
     // A wrong answer means the benchmark measures the wrong thing; a request that timed out (10 s) is a result.
@@ -114,18 +140,25 @@ export async function run(scale: Scale): Promise<Row[]> {
     const bareRps = median(rounds.map((r) => r.bare.rps));
     const gatewayP99 = median(rounds.map((r) => r.gateway.p99));
     const bareP99 = median(rounds.map((r) => r.bare.p99));
+    const cpu = (of: (r: { gateway: Load; bare: Load }) => number | null) => {
+      const values = rounds.map(of);
+      return values.every((v): v is number => v !== null) ? `${median(values).toFixed(0)} µs` : "not measured";
+    };
     const errors = (of: (r: { gateway: Load; bare: Load }) => Load) => rounds.reduce((sum, r) => sum + of(r).errors, 0);
     const total = (of: (r: { gateway: Load; bare: Load }) => Load) => rounds.reduce((sum, r) => sum + of(r).total, 0);
     const unanswered = (of: (r: { gateway: Load; bare: Load }) => Load) =>
       errors(of) ? `, ${errors(of)} of ${formatInt(total(of))} requests unanswered within 10 s` : "";
     const how =
       `signed GET ${PATH} (demo data, PGlite on a temp dir) vs a bare Hono route with the same constant body; @hono/node-server in a child process each; ` +
-      `autocannon, ${CONNECTIONS} connections, fresh signature per request; ${scale.warmupSeconds} s warm-up each, then ${ROUNDS} rounds of ${seconds} s on each server in turn (alternating which goes first); the median of the rounds' ratios`;
+      `autocannon, ${CONNECTIONS} connections, fresh signature per request; ${scale.warmupSeconds} s warm-up each, then ${ROUNDS} rounds of ${seconds} s on each server in turn (alternating which goes first); the median of the rounds' ratios; ` +
+      `CPU per answer: the server's from /proc/<pid>/stat (user + system), the load generator's (the bench process: autocannon and the signing) from process.cpuUsage()`;
     return [
       {
         what: "gateway throughput",
         how,
-        measured: `${formatInt(gatewayRps)} req/s vs ${formatInt(bareRps)} req/s (medians) = ${ratio.toFixed(2)} of the bare route (rounds ${ratios.map((r) => r.toFixed(2)).join(", ")})`,
+        measured: `${formatInt(gatewayRps)} req/s vs ${formatInt(bareRps)} req/s (medians) = ${ratio.toFixed(2)} of the bare route (rounds ${ratios.map((r) => r.toFixed(2)).join(", ")}); ` +
+          `CPU per answer (medians): gateway ${cpu((r) => r.gateway.serverCpuUs)}, bare route ${cpu((r) => r.bare.serverCpuUs)}, ` +
+          `load generator ${cpu((r) => r.gateway.clientCpuUs)} / ${cpu((r) => r.bare.clientCpuUs)}`,
         // Kong's published ratio with key-auth and rate limiting is 0.76 of no plugins.
         budget: "≥ 0.75 of the bare route",
         pass: ratio >= 0.75,
