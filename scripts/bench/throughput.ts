@@ -38,6 +38,12 @@ interface Load {
   clientCpuUs: number;
 }
 
+/** One round: a load on each server. */
+interface Round {
+  gateway: Load;
+  bare: Load;
+}
+
 /** A process's CPU time so far (user + system, all threads), in µs; null where /proc is not there. */
 function processCpuUs(pid: number): number | null {
   const file = `/proc/${pid}/stat`;
@@ -117,7 +123,7 @@ export async function run(scale: Scale): Promise<Row[]> {
     await load(gateway, credentials, scale.warmupSeconds);
     await load(bare, credentials, scale.warmupSeconds);
     const seconds = Math.max(1, Math.round(scale.loadSeconds / 2));
-    const rounds: Array<{ gateway: Load; bare: Load }> = [];
+    const rounds: Round[] = [];
     for (let i = 0; i < ROUNDS; i++) {
       // Which goes first alternates, so neither always follows the other's load.
       if (i % 2 === 0) {
@@ -140,13 +146,13 @@ export async function run(scale: Scale): Promise<Row[]> {
     const bareRps = median(rounds.map((r) => r.bare.rps));
     const gatewayP99 = median(rounds.map((r) => r.gateway.p99));
     const bareP99 = median(rounds.map((r) => r.bare.p99));
-    const cpu = (of: (r: { gateway: Load; bare: Load }) => number | null) => {
+    const cpu = (of: (r: Round) => number | null) => {
       const values = rounds.map(of);
       return values.every((v): v is number => v !== null) ? `${median(values).toFixed(0)} µs` : "not measured";
     };
-    const errors = (of: (r: { gateway: Load; bare: Load }) => Load) => rounds.reduce((sum, r) => sum + of(r).errors, 0);
-    const total = (of: (r: { gateway: Load; bare: Load }) => Load) => rounds.reduce((sum, r) => sum + of(r).total, 0);
-    const unanswered = (of: (r: { gateway: Load; bare: Load }) => Load) =>
+    const errors = (of: (r: Round) => Load) => rounds.reduce((sum, r) => sum + of(r).errors, 0);
+    const total = (of: (r: Round) => Load) => rounds.reduce((sum, r) => sum + of(r).total, 0);
+    const unanswered = (of: (r: Round) => Load) =>
       errors(of) ? `, ${errors(of)} of ${formatInt(total(of))} requests unanswered within 10 s` : "";
     const how =
       `signed GET ${PATH} (demo data, PGlite on a temp dir) vs a bare Hono route with the same constant body; @hono/node-server in a child process each; ` +
