@@ -31,6 +31,7 @@ import { gzipSync } from "node:zlib";
 import { chromium, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import lighthouse, { desktopConfig } from "lighthouse";
 import { operationPath } from "@/lib/contract/operations";
+import { markCompileHints } from "../compile-hints";
 import type { DemoCredentials } from "@/lib/gateway/seed";
 import { freePort, stopChild } from "./children";
 import { medianRuns, type Score } from "./lighthouse-runs";
@@ -315,13 +316,16 @@ function build(): void {
   if (process.env.BENCH_SKIP_BUILD === "1" && existsSync(path.join(ROOT, ".next/BUILD_ID"))) return;
   process.stderr.write("  next build…\n");
   nextBuild(ROOT, process.env, "the console");
+  // What `npm run build` does after next build (the floor app stays as next build leaves it).
+  markCompileHints(path.join(ROOT, ".next"));
 }
 
 /**
  * The stack's floor: scripts/bench/floor-app (a root layout and one static page, nothing of the
  * console) built by the same next, with the project's node_modules, in a directory of its own,
- * and started. Lighthouse runs it beside the console's pages: no page of this Next.js and React
- * blocks the main thread for less than it does on the machine measured.
+ * and started, as next build leaves it (without the console's compile hints, scripts/compile-hints.ts).
+ * Lighthouse runs it beside the console's pages: what any page of this Next.js and React costs the
+ * main thread on the machine measured, unless its framework's scripts are compiled off it.
  */
 async function startFloorApp(): Promise<{ baseUrl: string; stop: () => Promise<void> }> {
   const dir = mkdtempSync(path.join(tmpdir(), "stratus-bench-floor-"));
