@@ -19,6 +19,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 
 export const COMPILE_HINT = "//# allFunctionsCalledOnLoad";
 
@@ -61,7 +62,7 @@ export function markCompileHints(nextDir: string): string[] {
   return marked;
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) {
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const nextDir = path.resolve(process.argv[2] ?? ".next");
   const marked = markCompileHints(nextDir);
   process.stdout.write(`compile hints: ${marked.length} of the scripts every page runs at load marked for eager compilation\n`);
