@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
-import { headers } from "next/headers";
+import { cookies } from "next/headers";
 import { Providers } from "@/components/providers";
+import { parseTheme, THEME_COOKIE, themeClass } from "@/lib/theme";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -9,12 +10,14 @@ export const metadata: Metadata = {
 };
 
 export default async function RootLayout({ children }: { children: React.ReactNode }) {
-  // The per-request CSP nonce (proxy.ts); reading it also keeps every page dynamic, as nonces require.
-  const nonce = (await headers()).get("x-nonce") ?? undefined;
+  // The theme chosen is rendered by the server, so no script runs before the first paint (lib/theme.ts).
+  // Reading the request's cookies also keeps every page dynamic, as the per-request CSP nonce requires
+  // (proxy.ts; Next.js reads it from the request's policy header for its own scripts).
+  const theme = parseTheme((await cookies()).get(THEME_COOKIE)?.value);
   return (
-    <html lang="en" suppressHydrationWarning>
+    <html lang="en" className={themeClass(theme)} suppressHydrationWarning>
       <body className="min-h-screen bg-white text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100">
-        <Providers nonce={nonce}>{children}</Providers>
+        <Providers theme={theme}>{children}</Providers>
       </body>
     </html>
   );

@@ -1,6 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { operationPath } from "@/lib/contract/operations";
+import { THEME_COOKIE } from "@/lib/theme";
 import { expect, test, type Who } from "./fixtures";
 
 type Theme = "light" | "dark";
@@ -59,14 +60,14 @@ async function seriousViolations(page: Page, url: string) {
 
 for (const who of ["owner", "member"] as const) {
   for (const theme of ["light", "dark"] as const satisfies readonly Theme[]) {
-    test(`every organization page passes axe (WCAG AA) for the ${who} in the ${theme} theme`, async ({ ownerPage, memberPage, demo, browserErrors }) => {
+    test(`every organization page passes axe (WCAG AA) for the ${who} in the ${theme} theme`, async ({ ownerPage, memberPage, demo, browserErrors, baseURL }) => {
       test.setTimeout(180_000);
       // The member opens every page, those their role does not grant too (each explains the 403 in place).
       if (who === "member") browserErrors.allow(/the server responded with a status of 403/, "the member opens pages their role does not grant: each explains the 403 in place");
       const page = who === "owner" ? ownerPage : memberPage;
       await page.emulateMedia({ colorScheme: theme });
       // The console follows the system theme until one is chosen; choose it outright.
-      await page.addInitScript((t) => window.localStorage.setItem("theme", t), theme);
+      await page.context().addCookies([{ name: THEME_COOKIE, value: theme, url: baseURL ?? "" }]);
       const found: string[] = [];
       for (const url of await pagesOf(page, demo.organization_id, who)) {
         found.push(...(await seriousViolations(page, url)));
