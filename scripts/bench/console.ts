@@ -278,6 +278,10 @@ async function lighthouseScores(baseUrl: string, cookie: string, urls: Array<[st
         process.stderr.write(`  lighthouse ${url}: ${failing.map((a) => `${a.id} ${a.displayValue ?? a.score}`).join("; ")}\n`);
         const lcp = JSON.stringify(audits["largest-contentful-paint-element"]?.details ?? {}).match(/"snippet":"((?:[^"\\]|\\.)*)"/);
         if (lcp?.[1]) process.stderr.write(`  lighthouse ${url}: LCP element ${lcp[1].slice(0, 200)}\n`);
+        // What the unthrottled load showed (observed*), which Lighthouse's simulation starts from.
+        const observed = (audits.metrics?.details as { items?: Array<Record<string, number>> } | undefined)?.items?.[0] ?? {};
+        const marks = Object.entries(observed).filter(([k]) => k.startsWith("observed") && !k.endsWith("Ts"));
+        process.stderr.write(`  lighthouse ${url}: ${marks.map(([k, v]) => `${k.slice(8)} ${Math.round(v)}`).join(", ")}\n`);
         for (const id of ["long-tasks", "bootup-time", "mainthread-work-breakdown"]) {
           const items = (audits[id]?.details as { items?: Array<Record<string, unknown>> } | undefined)?.items ?? [];
           process.stderr.write(`  lighthouse ${url}: ${id}: ${items.slice(0, 12).map((i) => JSON.stringify(i)).join(" | ")}\n`);
