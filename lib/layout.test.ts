@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
 /**
@@ -7,7 +8,7 @@ import { describe, expect, it } from "vitest";
  * console (components/<area>) never imports another area; no two folders import each other,
  * directly or round a longer cycle.
  */
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const SHARED_COMPONENTS = new Set(["ui", "common", "spend", "shell", "providers.tsx"]);
 
 function sources(dir: string): string[] {

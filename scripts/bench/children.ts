@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess, type StdioOptions } from "node:child_process";
 import { createServer } from "node:net";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 
-export const BENCH_DIR = path.dirname(new URL(import.meta.url).pathname);
+export const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 
 /** Runs a TypeScript file of this folder in a new Node process with tsx. */
 export function spawnTs(file: string, args: string[], options: { env?: Record<string, string>; stdio?: StdioOptions; nodeFlags?: string[] } = {}): ChildProcess {
