@@ -3,7 +3,12 @@
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from "react";
 import { THEME_COOKIE, THEME_COOKIE_MAX_AGE_S, themeClass, type Theme } from "@/lib/theme";
 
-const ThemeContext = createContext<{ theme: Theme; setTheme: (theme: Theme) => void } | null>(null);
+interface ThemeState {
+  theme: Theme;
+  setTheme: (theme: Theme) => void;
+}
+
+const ThemeContext = createContext<ThemeState | null>(null);
 
 /**
  * The theme chosen, as the server rendered it (from the cookie, app/layout.tsx). Choosing one
@@ -30,7 +35,7 @@ export function ThemeProvider({ initial, children }: { initial: Theme; children:
   return <ThemeContext.Provider value={value}>{children}</ThemeContext.Provider>;
 }
 
-export function useTheme(): { theme: Theme; setTheme: (theme: Theme) => void } {
+export function useTheme(): ThemeState {
   const value = useContext(ThemeContext);
   if (!value) throw new Error("useTheme outside ThemeProvider");
   return value;

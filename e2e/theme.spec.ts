@@ -5,6 +5,8 @@ import { authFile, expect, test } from "./fixtures";
 /** The page's background, as painted: white in the light theme, slate-950 in the dark. */
 const background = (page: Page) => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
 const WHITE = "rgb(255, 255, 255)";
+/** The theme cookie of the page's browser context. */
+const themeCookie = async (page: Page) => (await page.context().cookies()).find((c) => c.name === THEME_COOKIE);
 
 test.describe("theme", () => {
   test("follows the system until one is chosen, and a choice is rendered by the server, with no script before the first paint", async ({
@@ -30,7 +32,8 @@ test.describe("theme", () => {
     await toggle("light").click();
     await expect(page.locator("html")).toHaveClass(/\bdark\b/);
     await expect.poll(() => background(page)).not.toBe(WHITE);
-    expect((await page.context().cookies()).find((c) => c.name === THEME_COOKIE)?.value).toBe("dark");
+    const chosen = await themeCookie(page);
+    expect(chosen?.value).toBe("dark");
 
     // The server renders the choice: the page's HTML carries it, and no inline theme script.
     const html = await (await page.request.get(overview)).text();
@@ -38,10 +41,9 @@ test.describe("theme", () => {
     expect(html).not.toMatch(/localStorage/);
 
     // Without JavaScript at all, the page still opens in the theme chosen.
-    const cookies = await page.context().cookies();
     const noScript = await browser.newContext({ storageState: authFile("owner"), javaScriptEnabled: false, colorScheme: "light", baseURL });
     try {
-      await noScript.addCookies(cookies.filter((c) => c.name === THEME_COOKIE));
+      await noScript.addCookies([chosen!]);
       const plain = await noScript.newPage();
       await plain.goto(overview);
       await expect(plain.locator("html")).toHaveClass(/\bdark\b/);
@@ -55,6 +57,6 @@ test.describe("theme", () => {
     await toggle("dark").click();
     await expect(page.locator("html")).not.toHaveClass(/\b(light|dark)\b/);
     await expect.poll(() => background(page)).toBe(WHITE);
-    expect((await page.context().cookies()).find((c) => c.name === THEME_COOKIE)?.value).toBe("system");
+    expect((await themeCookie(page))?.value).toBe("system");
   });
 });
