@@ -281,6 +281,36 @@ test.describe("details", () => {
     expect((await page.request.get(href!)).status()).toBe(200);
   });
 
+  test("the shell's icons are drawn from one cached sprite, in the sidebar and in the phone's drawer", async ({ ownerPage: page, demo }) => {
+    const sprites: string[] = [];
+    page.on("response", (response) => {
+      if (new URL(response.url()).pathname === "/icons.svg") sprites.push(response.headers()["cache-control"] ?? "");
+    });
+    const html = await (await page.request.get(`/orgs/${demo.organization_id}/people`)).text();
+    // The page holds references to the icons, not their shapes.
+    const shell = html.slice(0, html.indexOf('id="main"'));
+    expect(shell).toContain('<use href="/icons.svg?v=');
+    expect(shell).not.toMatch(/<path /);
+
+    // Every icon shown has a size: its symbol was found and drawn.
+    const drawn = (scope: string) =>
+      page.locator(`${scope} svg:visible use`).evaluateAll((uses) => uses.map((use) => [use.getAttribute("href"), (use as SVGGraphicsElement).getBBox().width] as const));
+    await page.setViewportSize(DESKTOP);
+    await page.goto(`/orgs/${demo.organization_id}/people`);
+    await expect.poll(async () => (await drawn("aside")).filter(([, width]) => width > 0).length).toBeGreaterThan(10);
+    expect((await drawn("aside")).filter(([, width]) => width === 0)).toEqual([]);
+    expect((await drawn("header")).filter(([, width]) => width === 0)).toEqual([]);
+
+    await page.setViewportSize(PHONE);
+    await page.getByRole("button", { name: "Open navigation" }).click();
+    await expect(page.getByRole("dialog", { name: "Navigation" })).toBeVisible();
+    expect((await drawn("dialog")).filter(([, width]) => width === 0)).toEqual([]);
+    expect((await drawn("dialog")).length).toBeGreaterThan(10);
+    // Fetched once by the page (and kept by the browser for good: its address changes with its content).
+    expect(sprites.length).toBeGreaterThanOrEqual(1);
+    expect(sprites[0]).toBe("public, max-age=31536000, immutable");
+  });
+
   test("dates read alike across pages: YYYY-MM-DD and YYYY-MM-DD HH:mm UTC", async ({ ownerPage: page, demo }) => {
     await page.goto(`/orgs/${demo.organization_id}/billing?range=30d`);
     await expect(page.getByText(/^Costs recorded up to \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/)).toBeVisible();
