@@ -38,6 +38,9 @@ export function iconData(icon: LucideIcon): LucideIconData & { name: string } {
   return data as LucideIconData & { name: string };
 }
 
+/** The id of an icon's symbol in a sprite, e.g. "icon-users". */
+const symbolId = (icon: LucideIcon) => `icon-${iconData(icon).name}`;
+
 const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", '"': "&quot;" };
 const escapeAttribute = (value: unknown) => String(value).replace(/[&<"]/g, (c) => ESCAPES[c]!);
 
@@ -58,9 +61,9 @@ function shapes(nodes: readonly LucideIconNode[]): string {
 export function spriteMarkup(icons: readonly LucideIcon[]): string {
   const symbols = new Map<string, string>();
   for (const icon of icons) {
-    const data = iconData(icon);
-    const id = `icon-${data.name}`;
+    const id = symbolId(icon);
     if (symbols.has(id)) continue;
+    const data = iconData(icon);
     // As lucide sizes its own: the drawing's size, 24 × 24 unless it says otherwise.
     const width = data.size ?? data.width ?? 24;
     const height = data.size ?? data.height ?? 24;
@@ -74,19 +77,19 @@ export function spriteMarkup(icons: readonly LucideIcon[]): string {
 
 /** The shell's sprite, made once per process. */
 export const SHELL_SPRITE = spriteMarkup(SHELL_ICONS);
-const SHELL_SYMBOLS = new Set(SHELL_ICONS.map((icon) => `icon-${iconData(icon).name}`));
+/** Each of the shell's icons' symbol id, read once rather than at every render. */
+const SHELL_SYMBOLS = new Map(SHELL_ICONS.map((icon) => [icon, symbolId(icon)]));
 
 /** Where the sprite is served; its version (a digest of its content) changes with it, so it may be cached for good. */
-export const SPRITE_PATH = "/icons.svg";
-const SPRITE_URL = `${SPRITE_PATH}?v=${createHash("sha256").update(SHELL_SPRITE).digest("hex").slice(0, 12)}`;
+const SPRITE_URL = `/icons.svg?v=${createHash("sha256").update(SHELL_SPRITE).digest("hex").slice(0, 12)}`;
 
 /**
  * One of the sprite's icons, drawn as lucide draws its own (24 × 24 unless a class sizes it; the
  * symbol holds the stroke), so it takes the same classes.
  */
 export function SpriteIcon({ icon, className }: { icon: LucideIcon; className?: string }) {
-  const id = `icon-${iconData(icon).name}`;
-  if (!SHELL_SYMBOLS.has(id)) throw new Error(`the icon ${id} is not in the shell's sprite: add it to FRAME_ICONS or to an area in NAV`);
+  const id = SHELL_SYMBOLS.get(icon);
+  if (!id) throw new Error(`the icon ${symbolId(icon)} is not in the shell's sprite: add it to FRAME_ICONS or to an area in NAV`);
   return (
     <svg aria-hidden="true" width="24" height="24" className={cn("lucide", className)}>
       <use href={`${SPRITE_URL}#${id}`} />
