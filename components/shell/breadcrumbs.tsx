@@ -1,8 +1,9 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { useQueryClient, type QueryKey } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { useCallback, useSyncExternalStore } from "react";
 import type * as React from "react";
 import { projectKeys, reservationKeys, securityKeys } from "@/lib/query/keys";
 import type { Project } from "@/lib/query/projects";
@@ -20,19 +21,44 @@ function words(segment: string): string {
   return text.replace(/^[a-z]/, (c) => c.toUpperCase());
 }
 
+/** Nothing, on the server and while hydrating: the shell renders before the page has put its data in the cache. */
+const noData = () => undefined;
+
+/**
+ * What the cache holds under `key`, read without creating a query there. A query the shell made
+ * (even a disabled one) would be in the cache before the page's HydrationBoundary renders, which
+ * then hydrates that query's data only in an effect after commit: the page would render its
+ * loading state on the server and draw itself again in the browser.
+ */
+function useCachedData<T>(key: QueryKey | null): T | undefined {
+  const client = useQueryClient();
+  const subscribe = useCallback((onChange: () => void) => client.getQueryCache().subscribe(onChange), [client]);
+  return useSyncExternalStore(subscribe, () => (key ? client.getQueryData<T>(key) : undefined), noData);
+}
+
+/** The objects a crumb names: where the page's detail query keeps one, its name there, and its kind until then. */
+interface ObjectKind<T> {
+  key: (orgId: string, id: string) => QueryKey;
+  name: (data: T) => string | undefined;
+  kind: string;
+}
+const objectKind = <T,>(kind: ObjectKind<T>) => kind as ObjectKind<unknown>;
+const OBJECTS = new Map<string, ObjectKind<unknown>>([
+  ["projects", objectKind<Project>({ key: (_, id) => projectKeys.detail(id), name: (p) => p.name, kind: "Project" })],
+  ["reservations", objectKind<ReservationsGetResponse>({ key: reservationKeys.detail, name: (r) => r.items[0]?.product_line, kind: "Reservation" })],
+  ["scim", objectKind<ScimIntegrationResponse>({ key: securityKeys.scimIntegration, name: (i) => i.name, kind: "Integration" })],
+]);
+
 /**
  * An object's name from what the page already holds (its detail query, which the page loaded on
  * the server): read from the cache by key, never fetched here, so the crumb costs no request of its
  * own, and the shell no area's query code. Until the name is there, the kind of object, never its raw id.
  */
 function useObjectName(orgId: string, parent: string | undefined, id: string): string | null {
-  const project = useQuery<Project>({ queryKey: projectKeys.detail(id), enabled: false });
-  const reservation = useQuery<ReservationsGetResponse>({ queryKey: reservationKeys.detail(orgId, id), enabled: false });
-  const scim = useQuery<ScimIntegrationResponse>({ queryKey: securityKeys.scimIntegration(orgId, id), enabled: false });
-  if (parent === "projects") return project.data?.name ?? "Project";
-  if (parent === "reservations") return reservation.data?.items[0]?.product_line ?? "Reservation";
-  if (parent === "scim") return scim.data?.name ?? "Integration";
-  return null;
+  const object = parent === undefined ? undefined : OBJECTS.get(parent);
+  const data = useCachedData<unknown>(object ? object.key(orgId, id) : null);
+  if (!object) return null;
+  return (data === undefined ? undefined : object.name(data)) ?? object.kind;
 }
 
 function Crumb({ orgId, segments, index, labels }: { orgId: string; segments: string[]; index: number; labels: Record<string, string> }) {
