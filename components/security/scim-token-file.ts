@@ -1,10 +1,11 @@
 import type { OneTimeSecret } from "@/components/common/create-dialog";
+import { SCIM_BASE_PATH } from "@/lib/contract/constants";
 
 export const SCIM_TOKEN_ENV = { token: "SCIM_BEARER_TOKEN", id: "SCIM_TOKEN_ID", baseUrl: "SCIM_BASE_URL" } as const;
 
-/** The SCIM 2.0 base URL identity providers call: this server's /scim/v2. */
+/** The SCIM 2.0 base URL identity providers call: this server's /scim/v2 (the path alone on the server). */
 export function scimBaseUrl(): string {
-  return typeof window === "undefined" ? "/scim/v2" : `${window.location.origin}/scim/v2`;
+  return typeof window === "undefined" ? SCIM_BASE_PATH : `${window.location.origin}${SCIM_BASE_PATH}`;
 }
 
 /** "scim-token-okta-2025" from an alias, safe as a file name. */

@@ -12,6 +12,9 @@ export type ReservationStatus = (typeof RESERVATION_STATUSES)[number];
 export const MFA_METHODS = ["totp", "webauthn"] as const;
 export type MfaMethod = (typeof MFA_METHODS)[number];
 
+/** Where the SCIM 2.0 service provider answers, on the gateway and on the console's origin. */
+export const SCIM_BASE_PATH = "/scim/v2";
+
 /** Statuses of a SCIM integration. */
 export const SCIM_STATUSES = ["active", "inactive"] as const;
 export type ScimStatus = (typeof SCIM_STATUSES)[number];

@@ -5,6 +5,7 @@ import type { AppEnv } from "../../context";
 import { hashSecret } from "../../crypto";
 import { GatewayError } from "../../errors";
 import { callOrigin } from "../../origin";
+import { SCIM_BASE_PATH } from "@/lib/contract/constants";
 import type { Database } from "../../store/client";
 import {
   deleteGroup,
@@ -61,7 +62,7 @@ import {
  * members hold the role bindings the integration's group mappings name.
  */
 
-export const SCIM_BASE_PATH = "/scim/v2";
+export { SCIM_BASE_PATH };
 
 type ScimEnv = { Variables: AppEnv["Variables"] & { scim: ScimTokenAuth } };
 type ScimContext = Context<ScimEnv>;
