@@ -20,14 +20,19 @@ async function pagesOf(page: Page, orgId: string, who: Who): Promise<string[]> {
   const project = projects.items.find((p) => p.organization_id === orgId);
   const reservations = await api<{ items: Array<{ id: string }> }>(page, operationPath("getReservations", { organization_id: orgId }));
   const images = await api<{ items: Array<{ id: string }> }>(page, operationPath("listImages"));
+  // Those whose role does not grant SCIM integrations see none to open.
+  const scim = await page.request.get(`/api/cloud${operationPath("listSCIMIntegrations", { org_id: orgId })}`);
+  const integration = scim.ok() ? ((await scim.json()) as { integrations: Array<{ id: string }> }).integrations[0] : undefined;
   const pages = [
     base,
     `${base}/projects`,
     ...(project ? [`${base}/projects/${project.id}`] : []),
     `${base}/iam`,
+    `${base}/people`,
     `${base}/security/sso`,
     `${base}/security/mfa`,
     `${base}/security/scim`,
+    ...(integration ? [`${base}/security/scim/${integration.id}`] : []),
     `${base}/storage`,
     `${base}/billing`,
     `${base}/usage`,

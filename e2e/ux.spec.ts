@@ -145,7 +145,36 @@ test.describe("way-finding", () => {
     ] as const) {
       await page.goto(`/orgs/${demo.organization_id}/security/${segment}`);
       await expect(crumbs.locator('[aria-current="page"]')).toHaveText(crumb);
-      await expect(page.getByRole("heading", { level: 1 })).toHaveText(heading);
+      await expect(page.getByRole("heading", { name: heading, exact: true })).toBeVisible();
+    }
+  });
+
+  test("a detail page arrives whole from the server: its object's name is a heading of the server's HTML, and opened directly it hydrates without a mismatch", async ({ ownerPage: page, demo }) => {
+    const base = `/orgs/${demo.organization_id}`;
+    const project = await firstProject(page, demo.organization_id);
+    const reservations = await api<{ items: Array<{ id: string; product_line: string }> }>(page, operationPath("getReservations", { organization_id: demo.organization_id }));
+    const { integrations } = await api<{ integrations: Array<{ id: string; name: string }> }>(page, operationPath("listSCIMIntegrations", { org_id: demo.organization_id }));
+    const reservation = reservations.items[0];
+    const integration = integrations[0];
+    expect(reservation, "the demo has a reservation").toBeTruthy();
+    expect(integration, "the demo has a SCIM integration").toBeTruthy();
+    for (const [url, heading] of [
+      [`${base}/projects/${project.id}`, project.name],
+      [`${base}/reservations/${reservation!.id}`, `${reservation!.product_line} reservation`],
+      [`${base}/security/scim/${integration!.id}`, integration!.name],
+    ] as const) {
+      // The shell (its breadcrumb reads the object's name) renders before the page: were the shell to make
+      // the page's query first, the page would hydrate its data only after commit and render its
+      // loading state on the server.
+      const html = await (await page.request.get(url)).text();
+      expect(/aria-label="Loading the (project|reservation|SCIM integration)"/.test(html), `${url}: the page's loading state in the server's HTML`).toBe(false);
+      const headings = [...html.matchAll(/<h([1-3])[^>]*>([^]*?)<\/h\1>/g)].map((m) => m[2]!.replace(/<[^>]+>/g, ""));
+      expect(headings, `the headings of ${url} in the server's HTML`).toContain(heading.replace(/&/g, "&amp;").replace(/</g, "&lt;"));
+      // Opened directly (the fixture fails the test on a hydration error, such as text the browser renders
+      // differently from the server), with the breadcrumb naming the object once hydrated.
+      await page.goto(url);
+      await expect(page.getByRole("heading", { name: heading, exact: true })).toBeVisible();
+      await expect(page.getByRole("navigation", { name: "Breadcrumb" }).locator('[aria-current="page"]')).toHaveText(url.includes("/scim/") ? integration!.name : url.includes("/reservations/") ? reservation!.product_line : project.name);
     }
   });
 

@@ -153,7 +153,7 @@ export function PeopleView({ orgId, selfId }: { orgId: string; selfId: string })
       {
         accessorKey: "last_active_at",
         header: "Last active",
-        cell: ({ row }) => (seesAll ? <RelativeTime value={row.original.last_active_at || undefined} /> : <span className="text-slate-500">—</span>),
+        cell: ({ row }) => (seesAll ? <RelativeTime value={row.original.last_active_at || undefined} /> : <span className="text-slate-500 dark:text-slate-400">—</span>),
       },
       { accessorKey: "created_at", header: "Joined", cell: ({ row }) => <DateText value={row.original.created_at} /> },
       {

@@ -42,11 +42,11 @@ export function ScimProvisioned({ orgId, integrationId }: { orgId: string; integ
         <CardHeader title={`People (${data.user_count})`} description="Provisioned or matched by this integration" />
         <CardBody>
           {data.users.length === 0 ? (
-            <p className="text-sm text-slate-500">No one yet: people appear here when the identity provider creates or matches them.</p>
+            <p className="text-sm text-slate-500 dark:text-slate-400">No one yet: people appear here when the identity provider creates or matches them.</p>
           ) : (
             <table className="w-full text-sm" aria-label="Provisioned people">
               <thead>
-                <tr className="text-left text-xs text-slate-500">
+                <tr className="text-left text-xs text-slate-500 dark:text-slate-400">
                   <th className="py-1 font-medium">userName</th>
                   <th className="py-1 font-medium">Name</th>
                   <th className="py-1 font-medium">Status</th>
@@ -71,11 +71,11 @@ export function ScimProvisioned({ orgId, integrationId }: { orgId: string; integ
         <CardHeader title={`Groups (${data.group_count})`} description="Pushed by the identity provider" />
         <CardBody>
           {data.groups.length === 0 ? (
-            <p className="text-sm text-slate-500">No groups yet.</p>
+            <p className="text-sm text-slate-500 dark:text-slate-400">No groups yet.</p>
           ) : (
             <table className="w-full text-sm" aria-label="Provisioned groups">
               <thead>
-                <tr className="text-left text-xs text-slate-500">
+                <tr className="text-left text-xs text-slate-500 dark:text-slate-400">
                   <th className="py-1 font-medium">Group</th>
                   <th className="py-1 font-medium">Members</th>
                 </tr>
@@ -151,10 +151,10 @@ export function ScimGroupMappings({ orgId, integrationId, disabledReason }: { or
     <Card>
       <CardHeader title="Group mappings" description="Members of a group the identity provider pushes hold the role bindings mapped to its name." />
       <CardBody className="space-y-3">
-        {rows.length === 0 ? <p className="text-sm text-slate-500">No mappings: groups grant no roles.</p> : null}
+        {rows.length === 0 ? <p className="text-sm text-slate-500 dark:text-slate-400">No mappings: groups grant no roles.</p> : null}
         {rows.map((row, index) => (
           <div key={row.key} className="grid grid-cols-1 items-end gap-2 sm:grid-cols-[2fr_2fr_1fr_auto]" data-testid="scim-mapping-row">
-            <label className="text-xs text-slate-500">
+            <label className="text-xs text-slate-500 dark:text-slate-400">
               Group name
               <Input
                 aria-label={`Group name ${index + 1}`}
@@ -163,7 +163,7 @@ export function ScimGroupMappings({ orgId, integrationId, disabledReason }: { or
                 onChange={(e) => update(row.key, { group_display_name: e.target.value })}
               />
             </label>
-            <label className="text-xs text-slate-500">
+            <label className="text-xs text-slate-500 dark:text-slate-400">
               Role
               <Select
                 aria-label={`Role ${index + 1}`}
@@ -183,7 +183,7 @@ export function ScimGroupMappings({ orgId, integrationId, disabledReason }: { or
                 ))}
               </Select>
             </label>
-            <label className="text-xs text-slate-500">
+            <label className="text-xs text-slate-500 dark:text-slate-400">
               Scope
               {row.scope_type === "org" ? (
                 <Input aria-label={`Scope ${index + 1}`} value="Organization" readOnly disabled />
@@ -273,15 +273,15 @@ export function ScimActivity({ orgId, integrationId }: { orgId: string; integrat
         ) : activity.isError ? (
           <ErrorState error={activity.error} what="provisioning activity" onRetry={() => void activity.refetch()} />
         ) : activity.data.items.length === 0 ? (
-          <p className="text-sm text-slate-500">No provisioning activity yet.</p>
+          <p className="text-sm text-slate-500 dark:text-slate-400">No provisioning activity yet.</p>
         ) : (
           <ul className="divide-y divide-slate-100 text-sm dark:divide-slate-800" aria-label="Provisioning activity">
             {activity.data.items.map((e, i) => (
               <li key={`${i}-${e.start_time}-${e.action_detail}-${e.target_names.join(",")}`} className="flex flex-wrap items-baseline justify-between gap-2 py-1.5">
                 <span>
-                  {e.action_detail.replace(/^SCIM: /, "")} <span className="text-slate-500">{e.target_names.join(", ")}</span>
+                  {e.action_detail.replace(/^SCIM: /, "")} <span className="text-slate-500 dark:text-slate-400">{e.target_names.join(", ")}</span>
                 </span>
-                <span className="text-xs text-slate-500">
+                <span className="text-xs text-slate-500 dark:text-slate-400">
                   <RelativeTime value={e.start_time} />
                 </span>
               </li>
