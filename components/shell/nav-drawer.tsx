@@ -8,6 +8,9 @@ const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), selec
  * The phone's navigation drawer: a native modal <dialog> (showModal), so the page behind is inert,
  * focus moves into the drawer as it opens and back to the control that opened it as it closes, and
  * Escape closes it. Tab and Shift+Tab go round the drawer's own controls.
+ *
+ * Its content is in the page only while it is open: a second copy of the navigation in every
+ * page's HTML was a sixth of it (8.8 KB of the people page's 65).
  */
 export function NavDrawer({ open, onClose, label, children }: { open: boolean; onClose: () => void; label: string; children: ReactNode }) {
   const ref = useRef<HTMLDialogElement>(null);
@@ -45,7 +48,7 @@ export function NavDrawer({ open, onClose, label, children }: { open: boolean; o
       }}
       className="m-0 h-dvh max-h-none w-64 max-w-[85vw] overflow-y-auto bg-white p-0 text-slate-900 shadow-xl backdrop:bg-black/40 md:hidden dark:bg-slate-900 dark:text-slate-100"
     >
-      {children}
+      {open ? children : null}
     </dialog>
   );
 }

@@ -3,7 +3,6 @@
 import Link, { useLinkStatus } from "next/link";
 import { usePathname } from "next/navigation";
 import type * as React from "react";
-import { cn } from "@/lib/utils";
 
 export interface SideNavSection {
   title?: string;
@@ -45,10 +44,7 @@ export function SideNav({ sections, base, onSamePage }: { sections: SideNavSecti
                     href={item.href}
                     onClick={pathname === item.href ? onSamePage : undefined}
                     aria-current={active ? "page" : undefined}
-                    className={cn(
-                      "flex items-center gap-2 rounded-md px-2 py-1.5 text-sm text-slate-700 hover:bg-slate-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 dark:text-slate-300 dark:hover:bg-slate-800",
-                      active && "bg-slate-100 font-medium text-slate-900 dark:bg-slate-800 dark:text-white",
-                    )}
+                    className="nav-link"
                   >
                     {item.icon}
                     {item.label}
