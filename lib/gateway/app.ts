@@ -2,6 +2,7 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import { Hono, type Context } from "hono";
 import { SUPPORTED_METHODS } from "@/lib/client-address";
 import { HTTPException } from "hono/http-exception";
+import { SCIM_BASE_PATH } from "@/lib/contract/constants";
 import { VERSION_PREFIXES } from "@/lib/contract/operations";
 import { auditFailures, isMutating } from "./audit";
 import type { AppEnv, GatewayDeps } from "./context";
@@ -12,7 +13,7 @@ import { verifySignature } from "./middleware/verify-signature";
 import { buildOpenApiDocument } from "./openapi";
 import { createRouter, findOperation } from "./router";
 import { registerRoutes } from "./routes";
-import { createScimService, SCIM_BASE_PATH } from "./routes/scim/service";
+import { createScimService } from "./routes/scim/service";
 import { isWritable } from "./store/client";
 
 

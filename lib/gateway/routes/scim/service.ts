@@ -62,8 +62,6 @@ import {
  * members hold the role bindings the integration's group mappings name.
  */
 
-export { SCIM_BASE_PATH };
-
 type ScimEnv = { Variables: AppEnv["Variables"] & { scim: ScimTokenAuth } };
 type ScimContext = Context<ScimEnv>;
 
