@@ -7,6 +7,11 @@ import { grantsOf, relationsOf, type Grant, type Relation } from "./store/querie
 
 export type { Relation };
 
+function onlyOrganization(all: Map<string, Relation>, orgId: string): Map<string, Relation> {
+  const relation = all.get(orgId);
+  return relation === undefined ? new Map() : new Map([[orgId, relation]]);
+}
+
 /**
  * Permission names. Roles (seeded data) grant them; a binding at org scope grants
  * them across the organization, at project scope on that project only.
@@ -28,10 +33,13 @@ export class Access {
     readonly caller: Caller,
   ) {}
 
-  /** Organization id → the caller's relation to it. */
+  /** Organization id → the caller's relation to it; only the key's organization for a key that acts in one. */
   memberships(): Promise<Map<string, Relation>> {
-    const userId = this.caller.userId;
-    this.orgs ??= this.reads.get(`memberships:${userId}`, () => relationsOf(this.db, userId));
+    const { userId, organizationId: only } = this.caller;
+    if (!this.orgs) {
+      const all = this.reads.get(`memberships:${userId}`, () => relationsOf(this.db, userId));
+      this.orgs = only === undefined ? all : all.then((relations) => onlyOrganization(relations, only));
+    }
     return this.orgs;
   }
 

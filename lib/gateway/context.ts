@@ -25,6 +25,8 @@ export interface Caller {
   userId: string;
   email: string;
   accessKeyId: string;
+  /** The one organization this caller's key acts in (a key minted for an SSO session); absent: all of the account's. */
+  organizationId?: string;
 }
 
 export interface AuditMeta {

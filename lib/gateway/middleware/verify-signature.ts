@@ -61,7 +61,7 @@ function keyLookup(deps: GatewayDeps): KeyLookup {
       const found = await reads.get(`key:${accessKeyId}`, async (): Promise<CachedKey | null> => {
         const row = await findActiveApiKey(db, accessKeyId);
         if (!row) return null;
-        const key = { userId: row.userId, email: row.email, accessKeyId };
+        const key: Caller = { userId: row.userId, email: row.email, accessKeyId, ...(row.organizationId ? { organizationId: row.organizationId } : {}) };
         return { secret: decrypt(masterKey, row.secretCiphertext), key, expiresAt: row.expiresAt?.getTime() ?? null };
       });
       // Expiry is a moment, not a change to the store: checked at each use, the cached answer included.

@@ -10,7 +10,7 @@ export const getFeatureFlags: AppRouteHandler<typeof routes.getFeatureFlags> = a
   const { db } = c.get("deps");
   const caller = c.get("caller");
   if (projectId === undefined) {
-    const organizationId = await firstOrganization(db, caller.userId);
+    const organizationId = await firstOrganization(db, caller);
     return c.json({ feature_flags: await evaluateFlags(db, { userId: caller.userId, organizationId }) }, 200);
   }
   // An unknown project and a project the caller may not see are the same 403, so ids cannot be probed.

@@ -15,7 +15,7 @@ async function orgPermissions(access: Access, orgId: string): Promise<string[]> 
 export const getOrganizations: AppRouteHandler<typeof routes.getOrganizations> = async (c) => {
   const { db } = c.get("deps");
   const caller = c.get("caller");
-  const rows = await listActiveOrganizations(db, caller.userId);
+  const rows = await listActiveOrganizations(db, caller);
   const mfa = await mfaMethodsByOrganization(db, rows.map((r) => r.org.id));
   const items = await Promise.all(
     rows.map(async ({ org, relation }) =>

@@ -20,7 +20,7 @@ export const createCcrToken: AppRouteHandler<typeof routes.createCcrToken> = asy
   const caller = c.get("caller");
   const { db } = c.get("deps");
   // The operation names no organization, so the token belongs to the caller's first one.
-  const organizationId = await firstOrganization(db, caller.userId);
+  const organizationId = await firstOrganization(db, caller);
   const audit = auditAs(c, {
     organizationId,
     action: "Create",

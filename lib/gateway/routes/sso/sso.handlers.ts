@@ -9,7 +9,7 @@ import {
   findSsoProvider,
   insertSsoProvider,
   listSsoProviders as listProviderRows,
-  lockOrganization,
+  lockEmailDomains,
   toSsoProvider,
   updateSsoProviderRow,
 } from "../../store/queries/sso";
@@ -40,14 +40,19 @@ export const createSsoProvider: AppRouteHandler<typeof routes.createSsoProvider>
   if (isLoopbackUrl(body.issuer_uri) && !deps.ssoLoopbackIssuers) throw badRequest("body.issuer_uri", "must be an https URL with a host name");
   const domains = [...new Set(body.email_domains)];
   const row = await mutate(c, audit, async (tx, meta) => {
-    // One provider per e-mail domain in an organization, so sign-in knows where to send a user;
-    // the organization's row lock makes concurrent creates check one after the other.
-    await lockOrganization(tx, orgId);
-    const claimed = await claimedEmailDomains(tx, orgId);
+    // One provider per e-mail domain, in all organizations, so sign-in knows where to send a user
+    // (and no organization's provider answers for another's people); concurrent creates, in any
+    // organization, check one after the other.
+    await lockEmailDomains(tx);
+    const claimed = await claimedEmailDomains(tx, domains);
     const index = body.email_domains.findIndex((d) => claimed.has(d));
-    if (index >= 0) {
-      const domain = body.email_domains[index] ?? "";
-      throw badRequest(`body.email_domains[${index}]`, `${domain} is already served by SSO provider ${claimed.get(domain)}`);
+    const claim = claimed.get(body.email_domains[index] ?? "");
+    if (claim) {
+      const domain = body.email_domains[index];
+      throw badRequest(
+        `body.email_domains[${index}]`,
+        claim.organizationId === orgId ? `${domain} is already served by SSO provider ${claim.providerId}` : `${domain} is already served by another organization's SSO provider`,
+      );
     }
     const created = await insertSsoProvider(tx, {
       organizationId: orgId,

@@ -110,6 +110,23 @@ describe("creating SSO providers", () => {
     expect(entries.map((e) => e.result)).toEqual(["INVALID_ARGUMENT"]);
   });
 
+  it("refuses a domain another organization's provider serves: one organization answers for a domain", async () => {
+    // Otherwise an admin of one organization could send another's people to an identity provider of their choosing.
+    const globex = (await t.opJson<{ items: Array<{ id: string }> }>("outsider", "getOrganizations")).body.items[0]!.id;
+    const claim = { ...valid, email_domains: ["globex-corp.example"] };
+    const theirs = await t.opJson<Provider>("outsider", "createSSOProvider", { params: { organization_id: globex }, body: claim });
+    expect(theirs.status).toBe(200);
+    const before = (await list()).body.sso_providers.length;
+    const res = await create({ ...valid, email_domains: ["fine.example", "Globex-Corp.example"] });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe("body.email_domains[1]: globex-corp.example is already served by another organization's SSO provider");
+    expect((await list()).body.sso_providers).toHaveLength(before);
+    // Which provider serves it stays the other organization's secret.
+    expect(res.body.message).not.toContain(globex);
+    expect(res.body.message).not.toContain(theirs.body.id);
+    await t.op("outsider", "deleteSSOProvider", { params: { organization_id: globex, provider_id: theirs.body.id } });
+  });
+
   it.each(["member", "outsider"] as const)("refuses the %s with 403 and audits it", async (who) => {
     const before = (await list()).body.sso_providers.length;
     const { result: res, entries } = await audited(() => create({ ...valid, email_domains: ["x.acme.example"] }, who));

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Database } from "../client";
 import { apiKeys, ssoProviders, users } from "../schema";
 
@@ -9,6 +9,12 @@ export interface ActiveApiKey {
   email: string;
   /** After this the key is refused; null never. */
   expiresAt: Date | null;
+  /**
+   * The one organization the key acts in; null for a key of the whole account. A key the console
+   * minted for an SSO session acts only in the organization of the provider that signed the person
+   * in: a provider vouches for people to its own organization, never to the others they belong to.
+   */
+  organizationId: string | null;
 }
 
 /**
@@ -17,11 +23,21 @@ export interface ActiveApiKey {
  */
 export async function findActiveApiKey(db: Database, accessKeyId: string): Promise<ActiveApiKey | undefined> {
   const [row] = await db
-    .select({ secretCiphertext: apiKeys.secretCiphertext, userId: users.id, email: users.email, expiresAt: apiKeys.expiresAt })
+    .select({
+      secretCiphertext: apiKeys.secretCiphertext,
+      userId: users.id,
+      email: users.email,
+      expiresAt: apiKeys.expiresAt,
+      organizationId: ssoProviders.organizationId,
+      // A minted key whose provider is gone is no key (deleting a provider deletes its keys too).
+      orphaned: sql<boolean>`${apiKeys.ssoProviderId} is not null and ${ssoProviders.id} is null`,
+    })
     .from(apiKeys)
     .innerJoin(users, eq(users.id, apiKeys.userId))
+    .leftJoin(ssoProviders, eq(ssoProviders.id, apiKeys.ssoProviderId))
     .where(and(eq(apiKeys.id, accessKeyId), isNull(apiKeys.revokedAt)));
-  return row;
+  if (!row || row.orphaned) return undefined;
+  return { secretCiphertext: row.secretCiphertext, userId: row.userId, email: row.email, expiresAt: row.expiresAt, organizationId: row.organizationId };
 }
 
 export async function insertApiKey(

@@ -1,17 +1,18 @@
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import type { Database } from "../client";
 import { memberships } from "../schema";
 
 /**
  * The caller's "first" organization, for operations that name none (registry tokens,
  * feature flags): the one they joined earliest, ties broken by id, so it stays the
- * same as the caller joins more organizations.
+ * same as the caller joins more organizations. A key that acts in one organization has that one.
  */
-export async function firstOrganization(db: Database, userId: string): Promise<string | undefined> {
+export async function firstOrganization(db: Database, caller: { userId: string; organizationId?: string }): Promise<string | undefined> {
+  const only = caller.organizationId;
   const [first] = await db
     .select({ organizationId: memberships.organizationId })
     .from(memberships)
-    .where(eq(memberships.userId, userId))
+    .where(and(eq(memberships.userId, caller.userId), only === undefined ? undefined : eq(memberships.organizationId, only)))
     .orderBy(asc(memberships.createdAt), asc(memberships.organizationId))
     .limit(1);
   return first?.organizationId;

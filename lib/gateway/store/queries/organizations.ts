@@ -44,12 +44,21 @@ export function toEntity(
   };
 }
 
-export async function listActiveOrganizations(db: Database, userId: string) {
+/** The caller's active organizations; only the key's own for a key that acts in one. */
+export async function listActiveOrganizations(db: Database, caller: { userId: string; organizationId?: string }) {
+  const only = caller.organizationId;
   return db
     .select({ org: organizations, relation: memberships.relation })
     .from(memberships)
     .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
-    .where(and(eq(memberships.userId, userId), eq(memberships.status, "active"), eq(organizations.state, "active")))
+    .where(
+      and(
+        eq(memberships.userId, caller.userId),
+        eq(memberships.status, "active"),
+        eq(organizations.state, "active"),
+        only === undefined ? undefined : eq(organizations.id, only),
+      ),
+    )
     .orderBy(organizations.name);
 }
 

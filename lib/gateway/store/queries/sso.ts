@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { and, arrayContains, asc, eq } from "drizzle-orm";
+import { and, arrayContains, arrayOverlaps, asc, eq, sql } from "drizzle-orm";
 import type { SsoProvider } from "@/lib/contract/sso";
 import type { Database } from "../client";
-import { apiKeys, organizations, ssoProviders } from "../schema";
+import { apiKeys, ssoProviders } from "../schema";
 
 export type SsoProviderRow = typeof ssoProviders.$inferSelect;
 
@@ -37,16 +37,30 @@ export async function findSsoProvider(db: Database, organizationId: string, prov
   return row;
 }
 
-/** Locks the organization's row, so that concurrent provider creations check domains one after the other. */
-export async function lockOrganization(tx: Database, orgId: string): Promise<void> {
-  await tx.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, orgId)).for("update");
+/** Any number that no other advisory lock of the store uses. */
+const SSO_DOMAINS_LOCK_ID = 727_411_003;
+
+/**
+ * Makes concurrent provider creations, in any organization, check domains one after the other
+ * (until the transaction ends): a domain is claimed by one organization only.
+ */
+export async function lockEmailDomains(tx: Database): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${SSO_DOMAINS_LOCK_ID})`);
 }
 
-/** The provider id serving each e-mail domain of the organization. */
-export async function claimedEmailDomains(tx: Database, orgId: string): Promise<Map<string, string>> {
-  const claimed = new Map<string, string>();
-  for (const provider of await listSsoProviders(tx, orgId)) {
-    for (const domain of provider.emailDomains) claimed.set(domain, provider.id);
+/** For each of these domains a provider serves: its id and organization. */
+export async function claimedEmailDomains(tx: Database, domains: string[]): Promise<Map<string, { providerId: string; organizationId: string }>> {
+  const claimed = new Map<string, { providerId: string; organizationId: string }>();
+  if (domains.length === 0) return claimed;
+  const rows = await tx
+    .select({ id: ssoProviders.id, organizationId: ssoProviders.organizationId, emailDomains: ssoProviders.emailDomains })
+    .from(ssoProviders)
+    .where(arrayOverlaps(ssoProviders.emailDomains, domains))
+    .orderBy(asc(ssoProviders.createdAt), asc(ssoProviders.id));
+  for (const row of rows) {
+    for (const domain of row.emailDomains) {
+      if (domains.includes(domain) && !claimed.has(domain)) claimed.set(domain, { providerId: row.id, organizationId: row.organizationId });
+    }
   }
   return claimed;
 }
