@@ -1,7 +1,9 @@
 import { PEOPLE_DEFAULT_LIMIT } from "@/lib/contract/people";
 import { auditAs, mutate } from "../../audit";
-import { requireOrgMember, requirePermission, type Permission } from "../../authz";
-import { badRequest, conflict, notFound } from "../../errors";
+import { requireOrgMember, requirePermission, type Access, type Permission } from "../../authz";
+import { badRequest, conflict, forbidden, notFound } from "../../errors";
+import type { Database } from "../../store/client";
+import { organizationsOfAccount } from "../../store/queries/access";
 import { projectExistsIn } from "../../store/queries/iam";
 import { resetPersonMfa } from "../../store/queries/mfa-factors";
 import { BASELINE_ROLE, findPerson, invitePerson, orgRolesByIds, otherOwnerCount, peoplePage, removePerson, roleIdByName, setSsoRequired, toPerson } from "../../store/queries/people";
@@ -82,6 +84,23 @@ export const removeOrganizationPerson: AppRouteHandler<typeof routes.removeOrgan
   return c.body(null, 204);
 };
 
+/**
+ * A person's second factors, and whether their key opens a console session, belong to their account,
+ * which other organizations may share: changing them takes the permission in each of the account's
+ * organizations, so that an admin of one cannot weaken or block another's sign-ins. A stranger to this
+ * organization is a 404 first, so that nothing is told of their other memberships. Checked before the
+ * change's transaction: the caller's access reads the store outside it.
+ */
+async function requireEveryOrganization(db: Database, access: Access, orgId: string, userId: string, permission: Permission, change: string): Promise<void> {
+  const organizations = await organizationsOfAccount(db, userId);
+  if (!organizations.includes(orgId)) throw notFound(`user ${userId} is not a person of this organization`);
+  for (const other of organizations) {
+    if (other !== orgId && !(await access.can(other, permission))) {
+      throw forbidden(`${change} applies to every organization of user ${userId}, and you do not hold ${permission} in all of them`);
+    }
+  }
+}
+
 export const updateOrganizationPerson: AppRouteHandler<typeof routes.updateOrganizationPerson> = async (c) => {
   const { org_id: orgId, user_id: userId } = c.req.valid("param");
   const body = c.req.valid("json");
@@ -92,7 +111,10 @@ export const updateOrganizationPerson: AppRouteHandler<typeof routes.updateOrgan
     targetType: "User",
     targetIds: [userId],
   });
-  await requirePermission(c.get("access"), orgId, "iam.write");
+  const access = c.get("access");
+  await requirePermission(access, orgId, "iam.write");
+  // Requiring SSO stops the person's key sign-in everywhere; lifting it is this organization's own business.
+  if (body.sso_required) await requireEveryOrganization(c.get("deps").db, access, orgId, userId, "iam.write", "Requiring SSO sign-in");
   const person = await mutate(c, audit, async (tx, meta) => {
     const updated = (await setSsoRequired(tx, orgId, userId, body.sso_required)) ? await findPerson(tx, orgId, userId) : undefined;
     if (!updated) throw notFound(`user ${userId} is not a person of this organization`);
@@ -105,7 +127,9 @@ export const updateOrganizationPerson: AppRouteHandler<typeof routes.updateOrgan
 export const resetOrganizationPersonMfa: AppRouteHandler<typeof routes.resetOrganizationPersonMfa> = async (c) => {
   const { org_id: orgId, user_id: userId } = c.req.valid("param");
   const audit = auditAs(c, { organizationId: orgId, action: "Delete", actionDetail: "Reset MFA", targetType: "User", targetIds: [userId] });
-  await requirePermission(c.get("access"), orgId, "mfa.manage");
+  const access = c.get("access");
+  await requirePermission(access, orgId, "mfa.manage");
+  await requireEveryOrganization(c.get("deps").db, access, orgId, userId, "mfa.manage", "Resetting second factors");
   const person = await mutate(c, audit, async (tx, meta) => {
     const found = await findPerson(tx, orgId, userId);
     if (!found) throw notFound(`user ${userId} is not a person of this organization`);

@@ -20,6 +20,12 @@ export async function relationsOf(db: Database, userId: string): Promise<Map<str
   return new Map(rows.map((r) => [r.organizationId, r.relation as Relation]));
 }
 
+/** Every organization the account belongs to, its suspended memberships included. */
+export async function organizationsOfAccount(db: Database, userId: string): Promise<string[]> {
+  const rows = await db.select({ organizationId: memberships.organizationId }).from(memberships).where(eq(memberships.userId, userId));
+  return rows.map((r) => r.organizationId);
+}
+
 /** The user's role bindings in one organization, with their roles' permissions. */
 export async function grantsOf(db: Database, userId: string, orgId: string): Promise<Grant[]> {
   return db
