@@ -176,6 +176,22 @@ describe("a sign-in where the organization requires MFA", () => {
     expect((await s.state()).status).toBe("mfa");
   });
 
+  it("counts codes sent together: of twenty wrong ones at once, five at most are checked", async () => {
+    await setMfaMethods(gw(), org(), ["totp"], new Date());
+    const now = new Date();
+    const { secret } = await enrolTotp(await signIn("member"), now);
+    const s = await signIn("member");
+    const session = await s.session();
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => messageOf(answerWithTotp(session, String(100_000 + i), now))));
+    const checked = answers.filter((m) => /not valid/.test(m)).length;
+    expect(checked).toBeLessThanOrEqual(5);
+    expect(answers.filter((m) => /Too many wrong codes/.test(m))).toHaveLength(20 - checked);
+    // Each code checked holds its attempt, the refused ones none: five wrong codes in all, then even the right one waits.
+    expect(await bed.db.select().from(signInAttempts)).toHaveLength(checked);
+    for (let i = checked; i < 5; i++) expect(await messageOf(answerWithTotp(session, "000000", now))).toMatch(/not valid/);
+    expect(await messageOf(answerWithTotp(await s.session(), await codeAt(secret, now), now))).toMatch(/Too many wrong codes/);
+  });
+
   it("lets enrolment wait within the grace period the admin set, and not once it is over", async () => {
     await setMfaMethods(gw(), org(), ["webauthn"], new Date());
     await setMfaGraceDays(gw(), org(), 7);

@@ -32,7 +32,7 @@ import {
   type MfaRequirement,
 } from "@/lib/gateway/store/queries/mfa-factors";
 import { gatewayIsEmbedded } from "./config";
-import { checkSignIn, clearSignInFailures, recordSignInFailure, retryMinutes, type SignInLimit } from "./rate-limit";
+import { clearSignInFailures, pruneSignInFailures, retryMinutes, takeAttempt, type SignInLimit } from "./rate-limit";
 import type { ConsoleSession } from "./session";
 import { consoleDb } from "./store/client";
 import { recordSessionFactor, setWebauthnChallenge, takeWebauthnChallenge } from "./vault";
@@ -140,9 +140,12 @@ async function grant(session: ConsoleSession, factor: string): Promise<{ satisfi
   return { satisfied };
 }
 
-/** Counts a wrong code against the person; throws once they have had too many. */
+/**
+ * Takes one of the person's attempts before their answer is checked (answers sent together each take
+ * one); throws once they have had too many. A right answer clears them, a wrong one keeps its attempt.
+ */
 async function gate(userId: string): Promise<void> {
-  const allowed = await checkSignIn(await consoleDb(), `mfa:${userId}`, MFA_ATTEMPT_LIMIT);
+  const allowed = await takeAttempt(await consoleDb(), `mfa:${userId}`, MFA_ATTEMPT_LIMIT);
   if (!allowed.allowed) {
     const minutes = retryMinutes(allowed.retryAfterMs);
     throw new MfaError(`Too many wrong codes; try again in ${minutes} ${minutes === 1 ? "minute" : "minutes"}`);
@@ -150,7 +153,7 @@ async function gate(userId: string): Promise<void> {
 }
 
 async function refuse(userId: string, message: string): Promise<never> {
-  await recordSignInFailure(await consoleDb(), `mfa:${userId}`, MFA_ATTEMPT_LIMIT);
+  await pruneSignInFailures(await consoleDb(), `mfa:${userId}`, MFA_ATTEMPT_LIMIT);
   throw new MfaError(message);
 }
 

@@ -3,7 +3,9 @@ import { freshStoreOptions } from "@/lib/gateway/testing";
 import { createServer, request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import { installRequestGuard, PEER_ADDRESS_HEADER } from "@/lib/client-address";
-import { checkSignIn, clearSignInFailures, clientAddress, recordSignInFailure, retryMinutes, type SignInLimit } from "./rate-limit";
+import { eq } from "drizzle-orm";
+import { checkSignIn, clearSignInFailures, clientAddress, pruneSignInFailures, retryMinutes, returnAttempt, takeAttempt, type SignInLimit } from "./rate-limit";
+import { signInAttempts } from "./store/schema";
 import { openConsoleStore, type ConsoleStore } from "./store/client";
 
 const limit: SignInLimit = { maxFailures: 5, windowMs: 5 * 60_000 };
@@ -23,35 +25,52 @@ afterAll(async () => {
 const at = (t0: Date, seconds: number) => new Date(t0.getTime() + seconds * 1000);
 
 describe("sign-in rate limit", () => {
-  it("allows four failures, refuses after the fifth until the oldest leaves the window", async () => {
+  it("lets five attempts through, refuses the sixth until the oldest leaves the window", async () => {
     const t0 = new Date("2030-02-01T12:00:00Z");
     const ip = "203.0.113.1";
-    for (let i = 0; i < 4; i++) {
-      expect(await checkSignIn(store.db, ip, limit, at(t0, i * 10))).toEqual({ allowed: true });
-      await recordSignInFailure(store.db, ip, limit, at(t0, i * 10));
+    for (let i = 0; i < 5; i++) {
+      const taken = await takeAttempt(store.db, ip, limit, at(t0, i * 10));
+      expect(taken).toEqual({ allowed: true, attemptId: expect.any(Number) });
+      await pruneSignInFailures(store.db, ip, limit, at(t0, i * 10));
     }
-    expect((await checkSignIn(store.db, ip, limit, at(t0, 40))).allowed).toBe(true);
-    await recordSignInFailure(store.db, ip, limit, at(t0, 40));
-
-    const refused = await checkSignIn(store.db, ip, limit, at(t0, 60));
+    const refused = await takeAttempt(store.db, ip, limit, at(t0, 60));
     expect(refused).toEqual({ allowed: false, retryAfterMs: 240_000 });
     expect(retryMinutes(240_000)).toBe(4);
-    // Still refused a second before the first failure is 5 minutes old, allowed after.
-    expect((await checkSignIn(store.db, ip, limit, at(t0, 299))).allowed).toBe(false);
-    expect((await checkSignIn(store.db, ip, limit, at(t0, 301))).allowed).toBe(true);
+    // Still refused a second before the first attempt is 5 minutes old (a refusal takes none), allowed after.
+    expect((await takeAttempt(store.db, ip, limit, at(t0, 299))).allowed).toBe(false);
+    expect((await takeAttempt(store.db, ip, limit, at(t0, 301))).allowed).toBe(true);
+    expect((await takeAttempt(store.db, ip, limit, at(t0, 302))).allowed).toBe(false);
   });
 
-  it("counts each client on its own", async () => {
+  it("counts attempts sent together: of twelve at once, five at most get through, and no more after them", async () => {
+    const t0 = new Date("2030-02-04T12:00:00Z");
+    const ip = "192.0.2.77";
+    const taken = await Promise.all(Array.from({ length: 12 }, () => takeAttempt(store.db, ip, limit, t0)));
+    const through = taken.filter((g) => g.allowed).length;
+    // How many depends on how the twelve interleave (on PGlite, one statement at a time: none, as all
+    // twelve are counted before any is given back); never more than the limit.
+    expect(through).toBeLessThanOrEqual(5);
+    expect(await store.db.select().from(signInAttempts).where(eq(signInAttempts.clientKey, ip))).toHaveLength(through);
+    for (let i = through; i < 5; i++) expect((await takeAttempt(store.db, ip, limit, t0)).allowed).toBe(true);
+    expect((await takeAttempt(store.db, ip, limit, t0)).allowed).toBe(false);
+  });
+
+  it("counts each client on its own, and an attempt given back is not counted", async () => {
     const t0 = new Date("2030-02-02T12:00:00Z");
-    for (let i = 0; i < 5; i++) await recordSignInFailure(store.db, "198.51.100.7", limit, at(t0, i));
-    expect((await checkSignIn(store.db, "198.51.100.7", limit, at(t0, 10))).allowed).toBe(false);
-    expect((await checkSignIn(store.db, "198.51.100.8", limit, at(t0, 10))).allowed).toBe(true);
+    const taken = [];
+    for (let i = 0; i < 5; i++) taken.push(await takeAttempt(store.db, "198.51.100.7", limit, at(t0, i)));
+    expect((await takeAttempt(store.db, "198.51.100.7", limit, at(t0, 10))).allowed).toBe(false);
+    expect((await takeAttempt(store.db, "198.51.100.8", limit, at(t0, 10))).allowed).toBe(true);
+    const last = taken[4]!;
+    if (!last.allowed || last.attemptId === undefined) throw new Error("the fifth attempt was not taken");
+    await returnAttempt(store.db, last.attemptId);
+    expect((await takeAttempt(store.db, "198.51.100.7", limit, at(t0, 11))).allowed).toBe(true);
   });
 
   it("a successful sign-in clears the count", async () => {
     const t0 = new Date("2030-02-03T12:00:00Z");
     const ip = "192.0.2.9";
-    for (let i = 0; i < 5; i++) await recordSignInFailure(store.db, ip, limit, at(t0, i));
+    for (let i = 0; i < 5; i++) await takeAttempt(store.db, ip, limit, at(t0, i));
     await clearSignInFailures(store.db, ip);
     expect((await checkSignIn(store.db, ip, limit, at(t0, 10))).allowed).toBe(true);
   });

@@ -1,20 +1,21 @@
 import "server-only";
 import { addressFrom, trustedPeerAddress } from "@/lib/client-address";
-import { and, desc, eq, gt, lt } from "drizzle-orm";
+import { and, count, desc, eq, gt, lt } from "drizzle-orm";
 import type { ConsoleDb } from "./store/client";
 import { signInAttempts } from "./store/schema";
 
 /**
  * Failed sign-ins per client, counted in the console's store so every replica
  * sees the same counts: after `maxFailures` within `windowMs` the client waits
- * until the oldest of those failures leaves the window.
+ * until the oldest of those failures leaves the window. An attempt counts from
+ * the moment it is made (`takeAttempt`) until it succeeds.
  */
 export interface SignInLimit {
   maxFailures: number;
   windowMs: number;
 }
 
-export type SignInGate = { allowed: true } | { allowed: false; retryAfterMs: number };
+export type SignInGate = { allowed: true; /** The attempt `takeAttempt` counted. */ attemptId?: number } | { allowed: false; retryAfterMs: number };
 
 export async function checkSignIn(db: ConsoleDb, clientKey: string, limit: SignInLimit, now = new Date()): Promise<SignInGate> {
   const since = new Date(now.getTime() - limit.windowMs);
@@ -29,8 +30,33 @@ export async function checkSignIn(db: ConsoleDb, clientKey: string, limit: SignI
   return { allowed: false, retryAfterMs: Math.max(1_000, blocking.failedAt.getTime() + limit.windowMs - now.getTime()) };
 }
 
-export async function recordSignInFailure(db: ConsoleDb, clientKey: string, limit: SignInLimit, now = new Date()): Promise<void> {
-  await db.insert(signInAttempts).values({ clientKey, failedAt: now });
+/**
+ * Counts an attempt before it is checked, for checks an attacker could send many of at once (a second
+ * factor's six digits): each attempt is written first and the window counted after, so attempts sent
+ * together cannot all pass a count taken before any of them failed. An attempt beyond the limit takes
+ * its row back and is refused; the others keep theirs, as their failure unless a success clears the
+ * slate (`clearSignInFailures`).
+ */
+export async function takeAttempt(db: ConsoleDb, clientKey: string, limit: SignInLimit, now = new Date()): Promise<SignInGate> {
+  const [taken] = await db.insert(signInAttempts).values({ clientKey, failedAt: now }).returning({ id: signInAttempts.id });
+  const since = new Date(now.getTime() - limit.windowMs);
+  const [counted] = await db
+    .select({ attempts: count() })
+    .from(signInAttempts)
+    .where(and(eq(signInAttempts.clientKey, clientKey), gt(signInAttempts.failedAt, since)));
+  if ((counted?.attempts ?? 0) <= limit.maxFailures) return { allowed: true, attemptId: taken!.id };
+  await returnAttempt(db, taken!.id);
+  const gate = await checkSignIn(db, clientKey, limit, now);
+  return gate.allowed ? { allowed: false, retryAfterMs: 1_000 } : gate;
+}
+
+/** An attempt `takeAttempt` counted that turned out not to be one (nothing was checked): it is given back. */
+export async function returnAttempt(db: ConsoleDb, attemptId: number): Promise<void> {
+  await db.delete(signInAttempts).where(eq(signInAttempts.id, attemptId));
+}
+
+/** An attempt `takeAttempt` let through failed: its row stays; older ones leave the window for good. */
+export async function pruneSignInFailures(db: ConsoleDb, clientKey: string, limit: SignInLimit, now = new Date()): Promise<void> {
   await db.delete(signInAttempts).where(and(eq(signInAttempts.clientKey, clientKey), lt(signInAttempts.failedAt, new Date(now.getTime() - limit.windowMs))));
 }
 

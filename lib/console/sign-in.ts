@@ -1,7 +1,7 @@
 import "server-only";
 import { vaultKey, vaultLimits, signInLimit, gatewayIsEmbedded } from "@/lib/console/config";
 import { gatewayFetch } from "@/lib/console/gateway-client";
-import { checkSignIn, clearSignInFailures, recordSignInFailure, retryMinutes } from "@/lib/console/rate-limit";
+import { clearSignInFailures, pruneSignInFailures, retryMinutes, returnAttempt, takeAttempt } from "@/lib/console/rate-limit";
 import { consoleDb } from "@/lib/console/store/client";
 import { createVaultSession, type Credentials } from "@/lib/console/vault";
 import { secondFactorOwed } from "./mfa";
@@ -79,14 +79,21 @@ export interface SignInInput {
 export async function signInWithKey(input: SignInInput): Promise<ConsoleSession> {
   const db = await consoleDb();
   const limit = signInLimit();
+  let attemptId: number | undefined;
   if (input.rateLimited) {
-    const gate = await checkSignIn(db, input.clientIp, limit);
+    // Counted before the key is checked, so that sign-ins sent together each count.
+    const gate = await takeAttempt(db, input.clientIp, limit);
     if (!gate.allowed) throw new SignInError(rateLimitedCode(retryMinutes(gate.retryAfterMs)));
+    attemptId = gate.attemptId;
   }
   const check = await checkApiKey(input.credentials, input.clientIp);
   if (!check.ok) {
-    if (check.reason === "unavailable") throw new SignInError(SIGN_IN_ERROR.gatewayUnavailable);
-    if (input.rateLimited) await recordSignInFailure(db, input.clientIp, limit);
+    if (check.reason === "unavailable") {
+      // Nothing was checked: no attempt of the client's.
+      if (attemptId !== undefined) await returnAttempt(db, attemptId);
+      throw new SignInError(SIGN_IN_ERROR.gatewayUnavailable);
+    }
+    if (input.rateLimited) await pruneSignInFailures(db, input.clientIp, limit);
     throw new SignInError(SIGN_IN_ERROR.invalidKey);
   }
   if (input.rateLimited) await clearSignInFailures(db, input.clientIp);
