@@ -454,6 +454,21 @@ describe("error cases", () => {
     expect(res.status).toBe(201);
     expect(res.body.id).toBe(t.demo.outsider.user_id);
   });
+
+  it("renames such an account here only: the other organization keeps the account's own name", async () => {
+    const id = t.demo.outsider.user_id;
+    // Provisioned here by the test above (run alone, by this one).
+    expect([201, 409]).toContain((await scim(oktaToken, "POST", "/Users", { schemas: [USER], userName: t.demo.outsider.email })).status);
+    const globex = (await t.json<{ items: Array<{ id: string }> }>("outsider", "GET", opPath("getOrganizations"))).body.items[0]!.id;
+    const nameInGlobex = async () =>
+      (await t.json<{ items: Array<{ id: string; name: string }> }>("outsider", "GET", opPath("listOrganizationPeople", { org_id: globex }))).body.items.find((p) => p.id === id)?.name;
+    const before = await nameInGlobex();
+    expect(before).toBeTruthy();
+    const res = await scim(oktaToken, "PATCH", `/Users/${id}`, { schemas: [PATCH], Operations: [{ op: "replace", path: "displayName", value: "Renamed By Acme" }] });
+    expect(res.status).toBe(200);
+    expect(res.body.displayName).toBe("Renamed By Acme");
+    expect(await nameInGlobex()).toBe(before);
+  });
 });
 
 describe("the integration's computed numbers", () => {
