@@ -1,3 +1,4 @@
+import { parse as parseScimFilter } from "scim2-parse-filter";
 import type { PersonRow, GroupRow } from "../../store/queries/scim-service";
 
 /** SCIM 2.0 (RFC 7643 / 7644) resources as this service reads and writes them. */
@@ -37,6 +38,118 @@ export const invalidValue = (detail: string) => new ScimError(400, detail, "inva
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export type ResourceKind = "User" | "Group";
+
+/** Attribute names as a schema spells them, lower-cased to look them up, each with its sub-attributes'. */
+type Spelling = Map<string, { name: string; sub: Spelling }>;
+
+function spelling(attributes: Record<string, string[] | Spelling>): Spelling {
+  return new Map(
+    Object.entries(attributes).map(([name, sub]) => [name.toLowerCase(), { name, sub: Array.isArray(sub) ? spelling(Object.fromEntries(sub.map((s) => [s, []]))) : sub }]),
+  );
+}
+
+const MULTI_VALUED = ["value", "display", "type", "primary"];
+const REFERENCES = ["value", "$ref", "display", "type"];
+
+/**
+ * Names are case-insensitive (RFC 7643 §2.1), and a resource is kept with them spelled as here, so
+ * that what reads it (this file, scim-patch, the store's filters) finds them however a client wrote
+ * them: the core User attributes of RFC 7643 §4.1 (those not read here are kept as sent), the
+ * enterprise extension's under its URN, and Group's. id, meta and schemas are the service's own.
+ */
+const SPELLINGS: Record<ResourceKind, Spelling> = {
+  User: spelling({
+    userName: [],
+    name: ["formatted", "familyName", "givenName", "middleName", "honorificPrefix", "honorificSuffix"],
+    displayName: [],
+    nickName: [],
+    profileUrl: [],
+    title: [],
+    userType: [],
+    preferredLanguage: [],
+    locale: [],
+    timezone: [],
+    active: [],
+    password: [],
+    emails: MULTI_VALUED,
+    phoneNumbers: MULTI_VALUED,
+    ims: MULTI_VALUED,
+    photos: MULTI_VALUED,
+    addresses: ["formatted", "streetAddress", "locality", "region", "postalCode", "country", "type", "primary"],
+    groups: REFERENCES,
+    entitlements: MULTI_VALUED,
+    roles: MULTI_VALUED,
+    x509Certificates: MULTI_VALUED,
+    externalId: [],
+    [ENTERPRISE_USER]: spelling({
+      employeeNumber: [],
+      costCenter: [],
+      organization: [],
+      division: [],
+      department: [],
+      manager: ["value", "$ref", "displayName"],
+    }),
+  }),
+  Group: spelling({ displayName: [], members: REFERENCES, externalId: [] }),
+};
+const CORE_SCHEMA: Record<ResourceKind, string> = { User: CORE_USER, Group: CORE_GROUP };
+
+/** A value with its attributes' names (each entry's, in a list) spelled as the schema does; other names as sent. */
+export function spelled(value: unknown, names: Spelling): unknown {
+  if (Array.isArray(value)) return value.map((v) => spelled(v, names));
+  if (!isObject(value) || names.size === 0) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, v]) => {
+      const attribute = names.get(key.toLowerCase());
+      return attribute ? [attribute.name, spelled(v, attribute.sub)] : [key, v];
+    }),
+  );
+}
+
+/** A User or Group resource with its attributes' names spelled as the schemas do. */
+export const spelledResource = (kind: ResourceKind, resource: Json): Json => spelled(resource, SPELLINGS[kind]) as Json;
+
+const ATTRIBUTE_NAME = "[A-Za-z$][\\w$-]*";
+/** RFC 7644 §3.5.2's PATH: an attribute (after its schema's URN), a value filter in brackets, a sub-attribute. */
+const PATH = new RegExp(`^(?:(urn:[^\\[\\]]+):)?(${ATTRIBUTE_NAME})(?:\\[(.+)\\])?(?:\\.(${ATTRIBUTE_NAME}))?$`, "i");
+
+/**
+ * A PATCH path (or a key of a value without one) with its names spelled as the schemas do, the
+ * resource's own schema URN left out (scim-patch reads the rest), and the spelling of the value it
+ * takes; undefined when it is no attribute path or its filter does not parse.
+ */
+export function spelledPath(kind: ResourceKind, path: string): { path: string; names: Spelling } | undefined {
+  const whole = SPELLINGS[kind].get(path.trim().toLowerCase());
+  if (whole) return { path: whole.name, names: whole.sub };
+  const match = PATH.exec(path.trim());
+  if (!match) return undefined;
+  const [, urn, , filter, sub] = match;
+  const name = match[2]!;
+  if (filter !== undefined) {
+    try {
+      parseScimFilter(filter);
+    } catch {
+      return undefined;
+    }
+  }
+  let names = SPELLINGS[kind];
+  let prefix = "";
+  if (urn !== undefined && urn.toLowerCase() !== CORE_SCHEMA[kind].toLowerCase()) {
+    const extension = names.get(urn.toLowerCase());
+    // An extension this service does not know is kept as sent.
+    if (!extension) return { path: path.trim(), names: new Map() };
+    prefix = `${extension.name}:`;
+    names = extension.sub;
+  }
+  const attribute = names.get(name.toLowerCase());
+  const subAttribute = sub === undefined ? undefined : attribute?.sub.get(sub.toLowerCase());
+  return {
+    path: `${prefix}${attribute?.name ?? name}${filter !== undefined ? `[${filter}]` : ""}${sub !== undefined ? `.${subAttribute?.name ?? sub}` : ""}`,
+    names: (sub !== undefined ? subAttribute?.sub : attribute?.sub) ?? new Map(),
+  };
+}
 
 /** Attributes the service keeps itself (never taken from the stored rest of the resource). */
 const OWN_ATTRIBUTES = new Set(["id", "meta", "schemas", "username", "externalid", "active", "password", "groups"]);
@@ -113,8 +226,9 @@ export interface UserInput {
 }
 
 /** A User resource from a POST or PUT body, or from the result of a PATCH. */
-export function parseUser(body: unknown): UserInput {
-  if (!isObject(body)) throw new ScimError(400, "the body must be a JSON object", "invalidSyntax");
+export function parseUser(sent: unknown): UserInput {
+  if (!isObject(sent)) throw new ScimError(400, "the body must be a JSON object", "invalidSyntax");
+  const body = spelledResource("User", sent);
   const userName = body.userName;
   if (typeof userName !== "string" || userName.trim() === "") throw invalidValue("userName is required and must be a non-empty string");
   if (userName.length > 256) throw invalidValue("userName is longer than 256 characters");
@@ -161,8 +275,9 @@ export interface GroupInput {
   members: string[] | null;
 }
 
-export function parseGroup(body: unknown): GroupInput {
-  if (!isObject(body)) throw new ScimError(400, "the body must be a JSON object", "invalidSyntax");
+export function parseGroup(sent: unknown): GroupInput {
+  if (!isObject(sent)) throw new ScimError(400, "the body must be a JSON object", "invalidSyntax");
+  const body = spelledResource("Group", sent);
   const displayName = body.displayName;
   if (typeof displayName !== "string" || displayName.trim() === "") throw invalidValue("displayName is required and must be a non-empty string");
   if (displayName.length > 256) throw invalidValue("displayName is longer than 256 characters");

@@ -21,6 +21,7 @@ let oktaIntegration: string;
 let entraIntegration: string;
 
 const USER = "urn:ietf:params:scim:schemas:core:2.0:User";
+const GROUP = "urn:ietf:params:scim:schemas:core:2.0:Group";
 const ENTERPRISE = "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User";
 const PATCH = "urn:ietf:params:scim:api:messages:2.0:PatchOp";
 const ERROR = "urn:ietf:params:scim:api:messages:2.0:Error";
@@ -87,6 +88,10 @@ describe("authentication and discovery", () => {
     expect((await scim(extra.token, "GET", "/Users")).status).toBe(401);
     expect((await t.call("owner", "DELETE", opPath("deleteSCIMIntegration", { org_id: orgId, integration_id: extra.id }))).status).toBe(204);
     expect((await scim(extra.token, "GET", "/Users")).status).toBe(401);
+  });
+
+  it("names the Bearer scheme in WWW-Authenticate on a 401 (RFC 6750 §3)", async () => {
+    for (const token of [null, "scim_nope"]) expect((await scim(token, "GET", "/Users")).headers.get("www-authenticate")).toBe("Bearer");
   });
 
   it("marks the token used and the integration active on an accepted call", async () => {
@@ -410,6 +415,88 @@ describe("filters, paging and projections", () => {
     const without = await scim(oktaToken, "GET", `/Users?filter=${encodeURIComponent('userName eq "pager00@paging.example"')}&excludedAttributes=emails,name`);
     expect(without.body.Resources![0]).not.toHaveProperty("emails");
     expect(without.body.Resources![0]).toHaveProperty("userName");
+  });
+});
+
+describe("names, PATCH and paging as RFC 7643 and 7644 ask", () => {
+  let n = 0;
+  /** A new person of the organization, to change freely. */
+  async function person(): Promise<string> {
+    const res = await scim(oktaToken, "POST", "/Users", { schemas: [USER], userName: `rfc${n++}@rfc.example` });
+    expect(res.status).toBe(201);
+    return String(res.body.id);
+  }
+  const patch = (type: "Users" | "Groups", id: string, ...ops: unknown[]) => scim(oktaToken, "PATCH", `/${type}/${id}`, { schemas: [PATCH], Operations: ops });
+  const memberIds = (res: { body: Json }) => ((res.body.members ?? []) as Array<{ value: string }>).map((m) => m.value).sort();
+
+  it("reads attribute names case-insensitively in a POST body", async () => {
+    const res = await scim(oktaToken, "POST", "/Users", {
+      schemas: [USER],
+      UserName: "Casey.Case@rfc.example",
+      DisplayName: "Casey Case",
+      NAME: { GivenName: "Casey" },
+      Emails: [{ Value: "casey.case@rfc.example", Primary: "True" }],
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ userName: "Casey.Case@rfc.example", displayName: "Casey Case", name: { givenName: "Casey" }, emails: [{ value: "casey.case@rfc.example", primary: true }] });
+    expect(res.body).not.toHaveProperty("UserName");
+  });
+
+  it("reads attribute names case-insensitively in PATCH paths and path-less values", async () => {
+    const id = await person();
+    const off = await patch("Users", id, { op: "replace", path: "Active", value: false });
+    expect(off.status).toBe(200);
+    expect(off.body.active).toBe(false);
+    const on = await patch("Users", id, { op: "replace", value: { Active: true, "Name.GivenName": "Rae", Title: "Lead" } });
+    expect(on.body).toMatchObject({ active: true, name: { givenName: "Rae" }, title: "Lead" });
+    const more = await patch(
+      "Users",
+      id,
+      { op: "add", path: `${USER}:DisplayName`, value: "Rae Lead" },
+      { op: "add", path: `${ENTERPRISE}:Department`, value: "Sales" },
+      { op: "replace", path: 'EMAILS[type eq "work"].Value', value: "rae@rfc.example" },
+    );
+    expect(more.status).toBe(200);
+    expect(more.body).toMatchObject({ displayName: "Rae Lead", [ENTERPRISE]: { department: "Sales" }, emails: [{ value: "rae@rfc.example" }] });
+    expect(Object.keys(more.body).filter((k) => /^(title|displayName|emails)$/i.test(k)).sort()).toEqual(["displayName", "emails", "title"]);
+  });
+
+  it("treats a replace of an attribute the person lacks as an add (RFC 7644 §3.5.2.3)", async () => {
+    const id = await person();
+    const res = await patch("Users", id, { op: "replace", path: 'phoneNumbers[type eq "work"].value', value: "+1 555 0100" });
+    expect(res.status).toBe(200);
+    expect(res.body.phoneNumbers).toEqual([{ type: "work", value: "+1 555 0100" }]);
+    expect((await scim(oktaToken, "GET", `/Users/${id}`)).body.phoneNumbers).toEqual([{ type: "work", value: "+1 555 0100" }]);
+  });
+
+  it("answers noTarget for a value filter that matches no member, and invalidPath for a malformed path", async () => {
+    const group = await scim(oktaToken, "POST", "/Groups", { schemas: [GROUP], displayName: "No targets" });
+    const none = await patch("Groups", String(group.body.id), { op: "replace", path: 'members[value eq "nobody"]', value: { display: "x" } });
+    expect(none.status).toBe(400);
+    expect(none.body).toMatchObject({ schemas: [ERROR], scimType: "noTarget" });
+    const id = await person();
+    for (const path of ['emails[type eq "work"', 'emails[type zz "work"].value', "name..givenName"]) {
+      const bad = await patch("Users", id, { op: "replace", path, value: "x" });
+      expect(bad.status, path).toBe(400);
+      expect(bad.body.scimType, path).toBe("invalidPath");
+    }
+  });
+
+  it("removes members given as one object, and through the fully qualified path", async () => {
+    const [a, b, c] = [await person(), await person(), await person()];
+    const group = await scim(oktaToken, "POST", "/Groups", { schemas: [GROUP], displayName: "Removals", members: [{ value: a }, { value: b }, { value: c }] });
+    expect(group.status).toBe(201);
+    const gid = String(group.body.id);
+    expect(memberIds(await patch("Groups", gid, { op: "remove", path: "members", value: { value: a } }))).toEqual([b, c].sort());
+    expect(memberIds(await patch("Groups", gid, { op: "remove", path: `${GROUP}:members`, value: { value: b } }))).toEqual([c]);
+    expect(memberIds(await patch("Groups", gid, { op: "remove", path: `${GROUP}:members`, value: [{ value: c }] }))).toEqual([]);
+  });
+
+  it("caps a count above the maximum at the maximum, and a negative one at 0 (RFC 7644 §3.4.2.4)", async () => {
+    const huge = await scim(oktaToken, "GET", "/Users?count=99999999999");
+    expect(huge.status).toBe(200);
+    expect(huge.body.itemsPerPage).toBe(Math.min(Number(huge.body.totalResults), 200));
+    expect((await scim(oktaToken, "GET", "/Users?count=-99999999999")).body).toMatchObject({ totalResults: huge.body.totalResults, itemsPerPage: 0 });
   });
 });
 

@@ -51,8 +51,12 @@ import {
   ScimError,
   scimErrorBody,
   serviceProviderConfig,
+  spelled,
+  spelledPath,
+  spelledResource,
   userResource,
   wantsMembers,
+  type ResourceKind,
   type UserInput,
 } from "./resources";
 
@@ -89,7 +93,9 @@ function onScimError(err: Error, c: Context): Response {
   else if (err instanceof HTTPException) [status, detail] = [err.status, err.message || "request refused"];
   else c.get("deps")?.logger.error("unhandled error", { request_id: c.get("requestId") ?? "", error: err.stack ?? String(err) });
   c.set("errorMessage", detail);
-  return c.body(JSON.stringify(scimErrorBody(status, detail, scimType)), status as 400, { "Content-Type": `${SCIM_MEDIA_TYPE}; charset=utf-8` });
+  // RFC 6750 §3: a 401 names the scheme the service takes.
+  const challenge: Record<string, string> = status === 401 ? { "WWW-Authenticate": "Bearer" } : {};
+  return c.body(JSON.stringify(scimErrorBody(status, detail, scimType)), status as 400, { "Content-Type": `${SCIM_MEDIA_TYPE}; charset=utf-8`, ...challenge });
 }
 
 /** The server root as the caller reached it, so Location and meta.location work behind the console's server too. */
@@ -178,11 +184,12 @@ async function change<T>(
 function paging(c: ScimContext): { offset: number; limit: number; startIndex: number } {
   const parseInt10 = (name: string, raw: string | undefined): number | undefined => {
     if (raw === undefined || raw === "") return undefined;
-    if (!/^-?\d{1,9}$/.test(raw.trim())) throw invalidValue(`${name} must be an integer`);
+    if (!/^-?\d+$/.test(raw.trim())) throw invalidValue(`${name} must be an integer`);
     return Number(raw);
   };
-  // RFC 7644 §3.4.2.4: startIndex below 1 is 1; a negative count is 0.
+  // RFC 7644 §3.4.2.4: startIndex below 1 is 1; a negative count is 0, one above the maximum the maximum.
   const startIndex = Math.max(1, parseInt10("startIndex", c.req.query("startIndex")) ?? 1);
+  if (!Number.isSafeInteger(startIndex)) throw invalidValue("startIndex is too large");
   const count = Math.min(MAX_RESULTS, Math.max(0, parseInt10("count", c.req.query("count")) ?? MAX_RESULTS));
   return { offset: startIndex - 1, limit: count, startIndex };
 }
@@ -201,7 +208,7 @@ async function existingPerson(db: Database, orgId: string, id: string): Promise<
 }
 
 /** PATCH operations as Okta and Entra ID send them, made what the PATCH library reads. */
-function patchOperations(body: unknown): ScimPatchOperation[] {
+function patchOperations(body: unknown, kind: ResourceKind): ScimPatchOperation[] {
   if (typeof body !== "object" || body === null || Array.isArray(body)) throw new ScimError(400, "the body must be a PatchOp object", "invalidSyntax");
   const schemasSent = (body as { schemas?: unknown }).schemas;
   if (schemasSent !== undefined && !(Array.isArray(schemasSent) && schemasSent.includes(PATCH_OP))) {
@@ -218,29 +225,41 @@ function patchOperations(body: unknown): ScimPatchOperation[] {
     if (path !== undefined && typeof path !== "string") throw new ScimError(400, `Operations[${i}].path must be a string`, "invalidPath");
     // Read-only attributes echoed back are ignored.
     if (typeof path === "string" && /^(id|meta(\..*)?|schemas)$/i.test(path.trim())) return;
+    // scim-patch matches names exactly, and they are case-insensitive: path and value are spelled as the schemas do.
+    const target = path ? spelledPath(kind, path) : undefined;
+    if (path && !target) throw new ScimError(400, `Operations[${i}].path ${path.slice(0, 64)} is not an attribute path`, "invalidPath");
+    const sent = target ? spelled(value, target.names) : value;
     if (name === "remove") {
-      if (!path) throw new ScimError(400, `Operations[${i}]: remove needs a path`, "noTarget");
-      // Entra ID: path "members" with the values to remove; each becomes a value filter, as Okta sends it.
-      if (/^[A-Za-z]+$/.test(path) && Array.isArray(value)) {
-        for (const [j, item] of value.entries()) {
+      if (!target) throw new ScimError(400, `Operations[${i}]: remove needs a path`, "noTarget");
+      // Entra ID: path "members" with the values to remove (a list, or one); each becomes a value filter, as Okta sends it.
+      if (/^[A-Za-z]+$/.test(target.path) && typeof sent === "object" && sent !== null) {
+        for (const [j, item] of (Array.isArray(sent) ? sent : [sent]).entries()) {
           const id = (item as { value?: unknown } | null)?.value;
-          if (typeof id !== "string") throw new ScimError(400, `Operations[${i}].value[${j}].value must be a string`, "invalidValue");
-          out.push({ op: "remove", path: `${path}[value eq ${JSON.stringify(id)}]` } as ScimPatchOperation);
+          if (typeof id !== "string") throw new ScimError(400, `Operations[${i}].value${Array.isArray(sent) ? `[${j}]` : ""}.value must be a string`, "invalidValue");
+          out.push({ op: "remove", path: `${target.path}[value eq ${JSON.stringify(id)}]` } as ScimPatchOperation);
         }
         return;
       }
-      out.push({ op: "remove", path, ...(value !== undefined ? { value } : {}) } as ScimPatchOperation);
+      out.push({ op: "remove", path: target.path, ...(sent !== undefined ? { value: sent } : {}) } as ScimPatchOperation);
       return;
     }
-    if (!path) {
+    if (!target) {
       if (typeof value !== "object" || value === null || Array.isArray(value)) throw new ScimError(400, `Operations[${i}].value must be an object when there is no path`, "invalidValue");
-      const rest = Object.fromEntries(Object.entries(value).filter(([k]) => !/^(id|meta|schemas)$/i.test(k)));
+      // Each key is an attribute path (RFC 7644 §3.5.2.1).
+      const rest = Object.fromEntries(
+        Object.entries(value)
+          .filter(([k]) => !/^(id|meta|schemas)$/i.test(k))
+          .map(([k, v]) => {
+            const key = spelledPath(kind, k);
+            return key ? [key.path, spelled(v, key.names)] : [k, v];
+          }),
+      );
       if (Object.keys(rest).length === 0) return;
       out.push({ op: name, value: rest } as ScimPatchOperation);
       return;
     }
     if (value === undefined) throw new ScimError(400, `Operations[${i}].value is required for ${name}`, "invalidValue");
-    out.push({ op: name, path, value } as ScimPatchOperation);
+    out.push({ op: name, path: target.path, value: sent } as ScimPatchOperation);
   });
   return out;
 }
@@ -248,11 +267,12 @@ function patchOperations(body: unknown): ScimPatchOperation[] {
 function applyPatch<T extends object>(resource: T, ops: ScimPatchOperation[]): T {
   if (ops.length === 0) return resource;
   try {
-    return scimPatch(resource as never, ops, { mutateDocument: false }) as T;
+    // Any options drop the library's default treatMissingAsAdd: a replace of a missing attribute is an add (RFC 7644 §3.5.2.3).
+    return scimPatch(resource as never, ops, { mutateDocument: false, treatMissingAsAdd: true }) as T;
   } catch (error) {
-    const e = error as { scimType?: string; message?: string };
-    const scimType = e.scimType === "noTarget" || e.scimType === "invalidPath" ? e.scimType : "invalidValue";
-    throw new ScimError(400, `the patch cannot be applied: ${String(e.message ?? error).slice(0, 200)}`, scimType);
+    // scim-patch's scimCode is noTarget or invalidSyntax; paths were checked before, so the rest is the value's fault.
+    const e = error as { scimCode?: string; message?: string };
+    throw new ScimError(400, `the patch cannot be applied: ${String(e.message ?? error).slice(0, 200)}`, e.scimCode === "noTarget" ? "noTarget" : "invalidValue");
   }
 }
 
@@ -358,8 +378,9 @@ async function putUser(c: ScimContext): Promise<Response> {
 
 async function patchUser(c: ScimContext): Promise<Response> {
   const existing = await existingPerson(c.get("deps").db, c.get("scim").organizationId, c.req.param("id")!);
-  const ops = patchOperations(await readBody(c));
-  const current = userResource(existing, baseUrl(c));
+  const ops = patchOperations(await readBody(c), "User");
+  // Spelled as the patch is: attributes stored before names were spelled are matched too.
+  const current = spelledResource("User", userResource(existing, baseUrl(c)));
   const patched = applyPatch(current, ops);
   return replaceUser(c, existing, parseUser(patched), "SCIM: Update User");
 }
@@ -479,7 +500,7 @@ async function putGroup(c: ScimContext): Promise<Response> {
 async function patchGroup(c: ScimContext): Promise<Response> {
   const id = c.req.param("id")!;
   if (!UUID.test(id)) throw groupNotFound(id);
-  const ops = patchOperations(await readBody(c));
+  const ops = patchOperations(await readBody(c), "Group");
   const current = await groupView(c, id);
   // Entra ID removes members with path "members" and a list of values: the library removes those values.
   const patched = applyPatch({ ...current, members: (current.members as unknown[] | undefined) ?? [] }, ops);
