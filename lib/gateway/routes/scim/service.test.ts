@@ -512,6 +512,9 @@ describe("error cases", () => {
     ["an unknown user", "GET", "/Users/not-an-id", undefined, undefined, 404, undefined],
     ["a group without displayName", "POST", "/Groups", { members: [] }, undefined, 400, "invalidValue"],
     ["a bad count", "GET", "/Users?count=abc", undefined, undefined, 400, "invalidValue"],
+    // Text PostgreSQL cannot hold reaches the store, which refuses it: the request's fault, not a 500.
+    ["a NUL in a filter's value", "GET", `/Users?filter=${encodeURIComponent('userName eq "a\u0000b@x.example"')}`, undefined, undefined, 400, "invalidFilter"],
+    ["a NUL in a userName", "POST", "/Users", { schemas: [USER], userName: "nul\u0000@x.example" }, undefined, 400, "invalidValue"],
   ])("answers %s with a SCIM error", async (_name, method, path, body, raw, status, scimType) => {
     const res = await scim(oktaToken, method, path, body, raw);
     expect(res.status).toBe(status);

@@ -3,7 +3,7 @@ import { HTTPException } from "hono/http-exception";
 import { scimPatch, type ScimPatchOperation } from "scim-patch";
 import type { AppEnv } from "../../context";
 import { hashSecret } from "../../crypto";
-import { GatewayError } from "../../errors";
+import { fromDatabaseError, GatewayError, RETRY_AFTER_SECONDS } from "../../errors";
 import { callOrigin } from "../../origin";
 import { SCIM_BASE_PATH } from "@/lib/contract/constants";
 import type { Database } from "../../store/client";
@@ -83,18 +83,20 @@ function scimJson(c: ScimContext, body: unknown, status = 200, headers: Record<s
   return c.body(JSON.stringify(body), status as 200, { "Content-Type": `${SCIM_MEDIA_TYPE}; charset=utf-8`, ...headers });
 }
 
-function onScimError(err: Error, c: Context): Response {
+function onScimError(thrown: Error, c: Context): Response {
+  // What the store refused (text it cannot hold) is the request's fault; a store away for a failover is a 503.
+  const err = fromDatabaseError(thrown) ?? thrown;
   let status = 500;
   let detail = "internal error";
   let scimType: string | undefined;
   if (err instanceof ScimError) ({ status, detail, scimType } = err);
   else if (err instanceof ScimFilterError) [status, detail, scimType] = [400, err.message, "invalidFilter"];
-  else if (err instanceof GatewayError) [status, detail] = [err.status, err.message];
+  else if (err instanceof GatewayError) [status, detail, scimType] = [err.status, err.message, err.status === 400 ? "invalidValue" : undefined];
   else if (err instanceof HTTPException) [status, detail] = [err.status, err.message || "request refused"];
   else c.get("deps")?.logger.error("unhandled error", { request_id: c.get("requestId") ?? "", error: err.stack ?? String(err) });
   c.set("errorMessage", detail);
   // RFC 6750 §3: a 401 names the scheme the service takes.
-  const challenge: Record<string, string> = status === 401 ? { "WWW-Authenticate": "Bearer" } : {};
+  const challenge: Record<string, string> = status === 401 ? { "WWW-Authenticate": "Bearer" } : status === 503 ? { "Retry-After": String(RETRY_AFTER_SECONDS) } : {};
   return c.body(JSON.stringify(scimErrorBody(status, detail, scimType)), status as 400, { "Content-Type": `${SCIM_MEDIA_TYPE}; charset=utf-8`, ...challenge });
 }
 
