@@ -353,6 +353,28 @@ describe("filters, paging and projections", () => {
     }
   });
 
+  it("compares meta dates as moments, however the date-time is written (RFC 7644 §3.4.2.2)", async () => {
+    const found = await scim(oktaToken, "GET", `/Users?filter=${encodeURIComponent('userName eq "pager03@paging.example"')}`);
+    const user = found.body.Resources![0]!;
+    const modified = (user.meta as { lastModified: string }).lastModified;
+    const moment = new Date(modified);
+    const ids = async (filter: string) =>
+      (await scim(oktaToken, "GET", `/Users?count=200&filter=${encodeURIComponent(filter)}`)).body.Resources?.map((r) => r.id) ?? [];
+    // The same moment two hours east, and the second it falls in without its milliseconds.
+    const east = new Date(moment.getTime() + 2 * 3_600_000).toISOString().replace(/\.(\d{3})Z$/, ".$1+02:00");
+    const second = new Date(Math.floor(moment.getTime() / 1000) * 1000).toISOString().replace(".000Z", "Z");
+    expect(await ids(`meta.lastModified eq "${modified}"`)).toContain(user.id);
+    expect(await ids(`meta.lastModified eq "${east}"`)).toContain(user.id);
+    expect(await ids(`meta.lastModified ge "${second}"`)).toContain(user.id);
+    expect(await ids(`meta.lastModified gt "${modified}" and userName eq "pager03@paging.example"`)).toEqual([]);
+    expect(await ids(`meta.created le "${new Date(Date.now() + 60_000).toISOString()}" and userName eq "pager03@paging.example"`)).toEqual([user.id]);
+    for (const filter of ['meta.lastModified gt "yesterday"', 'meta.created co "2026"', 'active eq "banana"']) {
+      const res = await scim(oktaToken, "GET", `/Users?filter=${encodeURIComponent(filter)}`);
+      expect(res.status, filter).toBe(400);
+      expect(res.body.scimType, filter).toBe("invalidFilter");
+    }
+  });
+
   it("pages 1-based with totalResults and itemsPerPage = the number returned", async () => {
     const filter = encodeURIComponent('userName sw "pager"');
     const first = await scim(oktaToken, "GET", `/Users?filter=${filter}&startIndex=1&count=5`);

@@ -169,6 +169,35 @@ function stringCompare(expr: SQL, op: string, value: unknown, attr: string): SQL
   }
 }
 
+/** RFC 3339 date-times, as SCIM's dateTime is (RFC 7643 §2.3.5): a date with a time and a zone or Z. */
+const DATE_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/i;
+
+/** A dateTime attribute compared as a moment (RFC 7644 §3.4.2.2), not as the text it is written as. */
+function dateCompare(column: SQL, op: string, value: unknown, attr: string): SQL {
+  if (op === "pr") return sql`${column} is not null`;
+  const at = typeof value === "string" && DATE_TIME.test(value) ? new Date(value) : undefined;
+  if (!at || Number.isNaN(at.getTime())) throw new ScimFilterError(`${attr} is compared with an RFC 3339 date-time`);
+  // Stored to the microsecond and answered to the millisecond: a moment is its whole millisecond.
+  const ms = sql`date_trunc('milliseconds', ${column})`;
+  const moment = at.toISOString();
+  switch (op) {
+    case "eq":
+      return sql`${ms} = ${moment}::timestamptz`;
+    case "ne":
+      return sql`${ms} <> ${moment}::timestamptz`;
+    case "gt":
+      return sql`${ms} > ${moment}::timestamptz`;
+    case "ge":
+      return sql`${ms} >= ${moment}::timestamptz`;
+    case "lt":
+      return sql`${ms} < ${moment}::timestamptz`;
+    case "le":
+      return sql`${ms} <= ${moment}::timestamptz`;
+    default:
+      throw new ScimFilterError(`${attr} is compared with eq, ne, gt, ge, lt or le`);
+  }
+}
+
 function parseFilter(text: string): Filter {
   try {
     return parseScimFilter(text);
@@ -223,14 +252,15 @@ function userCondition(orgId: string, f: Filter, names: Lookups = new Map()): SQ
       return stringCompare(sql`(${memberships.scimAttributes}->'name'->>'formatted')`, f.op, value, "name.formatted");
     case "active": {
       if (f.op === "pr") return sql`true`;
-      const active = typeof value === "string" ? value.toLowerCase() === "true" : value;
+      // Entra ID writes booleans as strings ("True"); any other string is no boolean.
+      const active = typeof value === "string" ? ({ true: true, false: false } as Record<string, boolean>)[value.toLowerCase()] : value;
       if (typeof active !== "boolean" || (f.op !== "eq" && f.op !== "ne")) throw new ScimFilterError("active is compared with eq or ne and a boolean");
       return (f.op === "eq") === active ? eq(memberships.status, "active") : ne(memberships.status, "active");
     }
     case "meta.created":
-      return stringCompare(sql`to_char(${memberships.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`, f.op, value, "meta.created");
+      return dateCompare(sql`${memberships.createdAt}`, f.op, value, "meta.created");
     case "meta.lastmodified":
-      return stringCompare(sql`to_char(${memberships.updatedAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`, f.op, value, "meta.lastModified");
+      return dateCompare(sql`${memberships.updatedAt}`, f.op, value, "meta.lastModified");
     default:
       throw new ScimFilterError(`filtering on ${e.attrPath} is not supported`);
   }
