@@ -13,7 +13,8 @@ import { verifySignature } from "./middleware/verify-signature";
 import { buildOpenApiDocument } from "./openapi";
 import { createRouter, findOperation } from "./router";
 import { registerRoutes } from "./routes";
-import { createScimService } from "./routes/scim/service";
+import { ScimError } from "./routes/scim/resources";
+import { createScimService, onScimError } from "./routes/scim/service";
 import { isWritable } from "./store/client";
 
 
@@ -80,11 +81,16 @@ export function createApi(): OpenAPIHono<AppEnv> {
   return api;
 }
 
+/** Whether a request is for the SCIM service, whose clients read SCIM errors only. */
+const forScim = (c: Context<AppEnv>) => c.req.path === SCIM_BASE_PATH || c.req.path.startsWith(`${SCIM_BASE_PATH}/`);
+
 export function createApp(deps: GatewayDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>({ router: new MemoRouter() });
-  app.use("*", requestFrame(deps, onError));
+  // The frame's own failures (a body over the limit, a deadline passed) in the protocol of the service asked.
+  app.use("*", requestFrame(deps, (error, c) => (forScim(c) ? onScimError(error, c) : onError(error, c))));
   app.onError(onError);
   app.notFound((c) => {
+    if (forScim(c)) return onScimError(new ScimError(404, `no endpoint ${c.req.method} ${c.req.path}`), c);
     if (!SUPPORTED_METHODS.has(c.req.method)) return methodNotAllowed(c);
     c.set("errorMessage", "no such operation");
     return c.json(errorBody(404, "not_found", `no operation ${c.req.method} ${new URL(c.req.url).pathname}`, c.get("requestId") ?? ""), 404);

@@ -1,4 +1,5 @@
 import { createServer, type AddressInfo } from "node:net";
+import { request as httpRequest } from "node:http";
 import { serve, type ServerType } from "@hono/node-server";
 import { and, desc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -541,6 +542,33 @@ describe("error cases", () => {
     const res = await scim(oktaToken, method, path, body, raw);
     expect(res.status).toBe(status);
     expect(res.body).toMatchObject({ schemas: [ERROR], status: String(status), ...(scimType ? { scimType } : {}) });
+  });
+
+  it("answers in SCIM what the gateway refuses before the service: a body over the limit, an unknown endpoint", async () => {
+    // On a connection of its own: the server answers before reading the body and closes it.
+    const big = JSON.stringify({ schemas: [GROUP], displayName: "Big", members: [], filler: "x".repeat(2 * 1024 * 1024) });
+    const tooLarge = await new Promise<{ status: number; type: string; body: Json }>((resolve, reject) => {
+      const req = httpRequest(`${root}/scim/v2/Groups`, {
+        method: "POST",
+        agent: false,
+        headers: { Authorization: `Bearer ${oktaToken}`, "Content-Type": "application/scim+json", "Content-Length": Buffer.byteLength(big) },
+      });
+      req.on("response", (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => (text += chunk));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, type: String(res.headers["content-type"]), body: JSON.parse(text) as Json }));
+      });
+      // The server may close the connection before the whole body is written.
+      req.on("error", (error: NodeJS.ErrnoException) => (error.code === "EPIPE" || error.code === "ECONNRESET" ? undefined : reject(error)));
+      req.end(big);
+    });
+    expect(tooLarge.status).toBe(413);
+    expect(tooLarge.body).toMatchObject({ schemas: [ERROR], status: "413" });
+    expect(tooLarge.type).toContain("application/scim+json");
+    const unknown = await scim(oktaToken, "GET", "/Nothing");
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toMatchObject({ schemas: [ERROR], status: "404" });
   });
 
   it("answers a PATCH with a bad op as a 400", async () => {

@@ -83,7 +83,8 @@ function scimJson(c: ScimContext, body: unknown, status = 200, headers: Record<s
   return c.body(JSON.stringify(body), status as 200, { "Content-Type": `${SCIM_MEDIA_TYPE}; charset=utf-8`, ...headers });
 }
 
-function onScimError(thrown: Error, c: Context): Response {
+/** A failure as a SCIM error (RFC 7644 §3.12); also the gateway frame's own (413, 504) for requests to the service. */
+export function onScimError(thrown: Error, c: Context): Response {
   // What the store refused (text it cannot hold) is the request's fault; a store away for a failover is a 503.
   const err = fromDatabaseError(thrown) ?? thrown;
   let status = 500;
