@@ -294,36 +294,70 @@ export function parseGroup(sent: unknown): GroupInput {
   return { displayName, externalId, members };
 }
 
+const CORE_URN_PREFIX = /^urn:ietf:params:scim:schemas:core:2\.0:(User|Group):/i;
+
+const keyOf = (value: Json, name: string) => Object.keys(value).find((k) => k.toLowerCase() === name.toLowerCase());
+
+/**
+ * An attribute path of `attributes` or `excludedAttributes` as the names it walks: "name.givenName",
+ * "emails.type" (in every entry), an extension's URN alone, or an attribute within it
+ * ("urn:…:enterprise:2.0:User:manager.value"). The core schema's URN may precede any core attribute.
+ */
+function attributeSegments(resource: Json, raw: string): string[] {
+  const path = raw.trim().replace(CORE_URN_PREFIX, "");
+  if (!/^urn:/i.test(path)) return path.split(".");
+  const whole = keyOf(resource, path);
+  if (whole) return [whole];
+  const at = path.lastIndexOf(":");
+  return [path.slice(0, at), ...path.slice(at + 1).split(".")];
+}
+
+/** Only what the path names of a value (in each entry of a list), or undefined when it names nothing there. */
+function picked(value: unknown, segments: string[]): unknown {
+  if (segments.length === 0) return value;
+  if (Array.isArray(value)) return value.map((entry) => picked(entry, segments) ?? {});
+  if (!isObject(value)) return undefined;
+  const key = keyOf(value, segments[0]!);
+  if (key === undefined) return undefined;
+  const inner = picked(value[key], segments.slice(1));
+  return inner === undefined ? undefined : { [key]: inner };
+}
+
+/** Two picks of one value together. */
+function merged(a: unknown, b: unknown): unknown {
+  if (Array.isArray(a) && Array.isArray(b)) return a.map((entry, i) => merged(entry, b[i]));
+  if (isObject(a) && isObject(b)) {
+    const out: Json = { ...a };
+    for (const [key, value] of Object.entries(b)) out[key] = key in out ? merged(out[key], value) : value;
+    return out;
+  }
+  return b ?? a;
+}
+
+/** A value without what the path names (in each entry of a list). */
+function dropped(value: unknown, segments: string[]): unknown {
+  if (Array.isArray(value)) return value.map((entry) => dropped(entry, segments));
+  if (!isObject(value)) return value;
+  const key = keyOf(value, segments[0]!);
+  if (key === undefined) return value;
+  const { [key]: inner, ...rest } = value;
+  return segments.length === 1 ? rest : { ...value, [key]: dropped(inner, segments.slice(1)) };
+}
+
 /** RFC 7644 §3.4.2.5: `attributes` keeps only those (id and schemas always), `excludedAttributes` drops those. */
 export function project(resource: Json, attributes: string[] | null, excluded: string[] | null): Json {
   if (attributes && attributes.length) {
-    const out: Json = { schemas: resource.schemas, id: resource.id };
-    for (const raw of attributes) {
-      const path = raw.replace(/^urn:ietf:params:scim:schemas:core:2\.0:(User|Group):/i, "");
-      const ext = path.match(/^(urn:.*):([^:]+)$/);
-      const [head, sub] = ext ? [ext[1]!, ext[2]] : (path.split(".", 2) as [string, string | undefined]);
-      const key = Object.keys(resource).find((k) => k.toLowerCase() === head.toLowerCase());
-      if (!key) continue;
-      const value = resource[key];
-      if (sub && isObject(value)) {
-        const subKey = Object.keys(value).find((k) => k.toLowerCase() === sub.toLowerCase());
-        if (subKey) out[key] = { ...(isObject(out[key]) ? out[key] : {}), [subKey]: value[subKey] };
-      } else if (sub && Array.isArray(value)) {
-        out[key] = value.map((v) => (isObject(v) ? Object.fromEntries(Object.entries(v).filter(([k]) => k.toLowerCase() === sub.toLowerCase())) : v));
-      } else out[key] = value;
-    }
+    let out: Json = { schemas: resource.schemas, id: resource.id };
+    for (const raw of attributes) out = merged(out, picked(resource, attributeSegments(resource, raw))) as Json;
     return out;
   }
   if (excluded && excluded.length) {
-    const out: Json = { ...resource };
+    let out: Json = resource;
     for (const raw of excluded) {
-      const path = raw.replace(/^urn:ietf:params:scim:schemas:core:2\.0:(User|Group):/i, "");
-      const [head, sub] = path.split(".", 2) as [string, string | undefined];
-      const key = Object.keys(out).find((k) => k.toLowerCase() === head.toLowerCase());
-      if (!key || key === "id" || key === "schemas") continue;
-      const value = out[key];
-      if (sub && isObject(value)) out[key] = Object.fromEntries(Object.entries(value).filter(([k]) => k.toLowerCase() !== sub.toLowerCase()));
-      else if (!sub) delete out[key];
+      const segments = attributeSegments(resource, raw);
+      const top = segments[0]!.toLowerCase();
+      if (segments.length === 1 && (top === "id" || top === "schemas")) continue;
+      out = dropped(out, segments) as Json;
     }
     return out;
   }

@@ -439,6 +439,28 @@ describe("filters, paging and projections", () => {
     expect(without.body.Resources![0]).not.toHaveProperty("emails");
     expect(without.body.Resources![0]).toHaveProperty("userName");
   });
+
+  it("projects the enterprise extension by its URN, and sub-attributes in every entry of a list", async () => {
+    const made = await scim(oktaToken, "POST", "/Users", {
+      schemas: [USER, ENTERPRISE],
+      userName: "projected@paging.example",
+      emails: [{ value: "projected@paging.example", type: "work", primary: true }],
+      [ENTERPRISE]: { department: "Research", manager: { value: "m-9" } },
+    });
+    expect(made.status).toBe(201);
+    const view = async (query: string) =>
+      (await scim(oktaToken, "GET", `/Users?filter=${encodeURIComponent('userName eq "projected@paging.example"')}&${query}`)).body.Resources![0]!;
+    const extension = await view(`attributes=${ENTERPRISE}`);
+    expect(Object.keys(extension).sort()).toEqual(["id", "schemas", ENTERPRISE].sort());
+    expect(extension[ENTERPRISE]).toEqual({ department: "Research", manager: { value: "m-9" } });
+    const department = await view(`attributes=${ENTERPRISE}:department,userName`);
+    expect(department[ENTERPRISE]).toEqual({ department: "Research" });
+    expect(department.userName).toBe("projected@paging.example");
+    expect((await view(`excludedAttributes=${ENTERPRISE}:manager`))[ENTERPRISE]).toEqual({ department: "Research" });
+    expect(await view(`excludedAttributes=${ENTERPRISE}`)).not.toHaveProperty(ENTERPRISE);
+    expect((await view("excludedAttributes=emails.type")).emails).toEqual([{ value: "projected@paging.example", primary: true }]);
+    expect((await view("attributes=emails.value")).emails).toEqual([{ value: "projected@paging.example" }]);
+  });
 });
 
 describe("names, PATCH and paging as RFC 7643 and 7644 ask", () => {
