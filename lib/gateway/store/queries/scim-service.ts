@@ -172,30 +172,17 @@ function stringCompare(expr: SQL, op: string, value: unknown, attr: string): SQL
 /** RFC 3339 date-times, as SCIM's dateTime is (RFC 7643 §2.3.5): a date with a time and a zone or Z. */
 const DATE_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/i;
 
+const DATE_OPERATORS: Record<string, string> = { eq: "=", ne: "<>", gt: ">", ge: ">=", lt: "<", le: "<=" };
+
 /** A dateTime attribute compared as a moment (RFC 7644 §3.4.2.2), not as the text it is written as. */
 function dateCompare(column: SQL, op: string, value: unknown, attr: string): SQL {
   if (op === "pr") return sql`${column} is not null`;
   const at = typeof value === "string" && DATE_TIME.test(value) ? new Date(value) : undefined;
   if (!at || Number.isNaN(at.getTime())) throw new ScimFilterError(`${attr} is compared with an RFC 3339 date-time`);
+  const operator = Object.hasOwn(DATE_OPERATORS, op) ? DATE_OPERATORS[op] : undefined;
+  if (!operator) throw new ScimFilterError(`${attr} is compared with eq, ne, gt, ge, lt or le`);
   // Stored to the microsecond and answered to the millisecond: a moment is its whole millisecond.
-  const ms = sql`date_trunc('milliseconds', ${column})`;
-  const moment = at.toISOString();
-  switch (op) {
-    case "eq":
-      return sql`${ms} = ${moment}::timestamptz`;
-    case "ne":
-      return sql`${ms} <> ${moment}::timestamptz`;
-    case "gt":
-      return sql`${ms} > ${moment}::timestamptz`;
-    case "ge":
-      return sql`${ms} >= ${moment}::timestamptz`;
-    case "lt":
-      return sql`${ms} < ${moment}::timestamptz`;
-    case "le":
-      return sql`${ms} <= ${moment}::timestamptz`;
-    default:
-      throw new ScimFilterError(`${attr} is compared with eq, ne, gt, ge, lt or le`);
-  }
+  return sql`date_trunc('milliseconds', ${column}) ${sql.raw(operator)} ${at.toISOString()}::timestamptz`;
 }
 
 function parseFilter(text: string): Filter {
