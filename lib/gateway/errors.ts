@@ -114,12 +114,24 @@ const UNIQUE_FIELDS: Record<string, string> = {
  */
 export function fromDatabaseError(error: unknown): GatewayError | null {
   if (isStoreUnavailable(error)) return new GatewayError("unavailable", "the store is unavailable for a moment (restart or failover): retry shortly");
-  const e = error as { code?: unknown; constraint?: unknown; cause?: unknown };
-  const code = e?.code ?? (e?.cause as { code?: unknown } | undefined)?.code;
-  const constraint = e?.constraint ?? (e?.cause as { constraint?: unknown } | undefined)?.constraint;
+  const { code, constraint } = databaseError(error);
   // Text PostgreSQL cannot store (NUL, unpaired surrogates) that no validation caught.
   if (code === "22021" || code === "22P05") return new GatewayError("bad_request", "request: text must not contain NUL characters or unpaired surrogates");
   if (code !== "23505") return null;
-  const known = typeof constraint === "string" ? UNIQUE_FIELDS[constraint] : undefined;
+  const known = constraint ? UNIQUE_FIELDS[constraint] : undefined;
   return new GatewayError("bad_request", known ?? "body: conflicts with an existing resource");
+}
+
+/** The unique constraint a database error clashed on, if that is what it is. */
+export function uniqueClash(error: unknown): string | undefined {
+  const { code, constraint } = databaseError(error);
+  return code === "23505" ? constraint : undefined;
+}
+
+/** A driver's error code and constraint, on the error itself or on its cause (Drizzle wraps them). */
+function databaseError(error: unknown): { code?: unknown; constraint?: string } {
+  const e = error as { code?: unknown; constraint?: unknown; cause?: unknown } | undefined;
+  const cause = e?.cause as { code?: unknown; constraint?: unknown } | undefined;
+  const constraint = e?.constraint ?? cause?.constraint;
+  return { code: e?.code ?? cause?.code, constraint: typeof constraint === "string" ? constraint : undefined };
 }

@@ -633,6 +633,44 @@ describe("error cases", () => {
   });
 });
 
+describe("uniqueness under concurrent requests", () => {
+  // On PostgreSQL these requests run side by side (on PGlite one at a time): the store, not a
+  // read before the write, must keep the name unique.
+  const settled = (requests: Array<Promise<{ status: number; body: Json }>>) => Promise.all(requests);
+
+  it("creates one person when several arrive at once with one userName, in any case", async () => {
+    const results = await settled(
+      Array.from({ length: 8 }, (_, i) => scim(oktaToken, "POST", "/Users", { schemas: [USER], userName: i % 2 ? "Racer" : "racer", emails: [{ value: `racer-${i}@race.example`, primary: true }] })),
+    );
+    expect(results.filter((r) => r.status === 201)).toHaveLength(1);
+    for (const r of results.filter((r) => r.status !== 201)) expect(r).toMatchObject({ status: 409, body: { schemas: [ERROR], scimType: "uniqueness" } });
+    const found = await scim(oktaToken, "GET", `/Users?filter=${encodeURIComponent('userName eq "RACER"')}`);
+    expect(found.body.totalResults).toBe(1);
+  });
+
+  it("renames one of two people when both are renamed at once to one userName", async () => {
+    const ids: string[] = [];
+    for (const name of ["rename-a@race.example", "rename-b@race.example"]) {
+      const res = await scim(oktaToken, "POST", "/Users", { schemas: [USER], userName: name });
+      expect(res.status).toBe(201);
+      ids.push(String(res.body.id));
+    }
+    const results = await settled(ids.map((id) => scim(oktaToken, "PATCH", `/Users/${id}`, { schemas: [PATCH], Operations: [{ op: "replace", path: "userName", value: "renamed@race.example" }] })));
+    expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect(results.find((r) => r.status === 409)?.body).toMatchObject({ schemas: [ERROR], scimType: "uniqueness" });
+    const found = await scim(oktaToken, "GET", `/Users?filter=${encodeURIComponent('userName eq "renamed@race.example"')}`);
+    expect(found.body.totalResults).toBe(1);
+  });
+
+  it("creates one group when several arrive at once with one displayName", async () => {
+    const results = await settled(Array.from({ length: 8 }, (_, i) => scim(oktaToken, "POST", "/Groups", { schemas: [GROUP], displayName: i % 2 ? "Racers" : "RACERS", members: [] })));
+    expect(results.filter((r) => r.status === 201)).toHaveLength(1);
+    for (const r of results.filter((r) => r.status !== 201)) expect(r).toMatchObject({ status: 409, body: { schemas: [ERROR], scimType: "uniqueness" } });
+    const found = await scim(oktaToken, "GET", `/Groups?filter=${encodeURIComponent('displayName eq "racers"')}`);
+    expect(found.body.totalResults).toBe(1);
+  });
+});
+
 describe("the integration's computed numbers", () => {
   it("counts the people the integration provisioned, never a seeded number", async () => {
     const res = await t.json<{ user_count: number }>("owner", "GET", opPath("getSCIMIntegration", { org_id: orgId, integration_id: oktaIntegration }));

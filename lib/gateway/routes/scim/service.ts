@@ -3,7 +3,7 @@ import { HTTPException } from "hono/http-exception";
 import { scimPatch, type ScimPatchOperation } from "scim-patch";
 import type { AppEnv } from "../../context";
 import { hashSecret } from "../../crypto";
-import { fromDatabaseError, GatewayError, RETRY_AFTER_SECONDS } from "../../errors";
+import { fromDatabaseError, GatewayError, RETRY_AFTER_SECONDS, uniqueClash } from "../../errors";
 import { callOrigin } from "../../origin";
 import { SCIM_BASE_PATH } from "@/lib/contract/constants";
 import type { Database } from "../../store/client";
@@ -84,9 +84,16 @@ function scimJson(c: ScimContext, body: unknown, status = 200, headers: Record<s
 }
 
 /** A failure as a SCIM error (RFC 7644 §3.12); also the gateway frame's own (413, 504) for requests to the service. */
+/** The store's unique indexes on SCIM names (migration 0012), as the 409 the service's own check answers. */
+const SCIM_UNIQUE_NAMES = new Map([
+  ["memberships_scim_user_name_uq", new ScimError(409, "the userName is already taken in this organization", "uniqueness")],
+  ["scim_groups_name_uq", new ScimError(409, "a group with this displayName exists already", "uniqueness")],
+]);
+
 export function onScimError(thrown: Error, c: Context): Response {
-  // What the store refused (text it cannot hold) is the request's fault; a store away for a failover is a 503.
-  const err = fromDatabaseError(thrown) ?? thrown;
+  // What the store refused (text it cannot hold, a name another request took meanwhile) is the
+  // request's fault; a store away for a failover is a 503.
+  const err = SCIM_UNIQUE_NAMES.get(uniqueClash(thrown) ?? "") ?? fromDatabaseError(thrown) ?? thrown;
   let status = 500;
   let detail = "internal error";
   let scimType: string | undefined;

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
@@ -75,7 +75,8 @@ export const memberships = pgTable(
   (t) => [
     primaryKey({ columns: [t.organizationId, t.userId] }),
     index("memberships_user_idx").on(t.userId),
-    index("memberships_scim_user_name_idx").on(t.organizationId, sql`lower(${t.scimUserName})`),
+    // Unique, so that two requests at once cannot both take a name (migration 0012).
+    uniqueIndex("memberships_scim_user_name_uq").on(t.organizationId, sql`lower(${t.scimUserName})`),
     index("memberships_external_id_idx").on(t.organizationId, t.externalId),
     index("memberships_scim_emails_idx").using("gin", t.scimEmails),
     // SCIM lists people in creation order, a page at a time.

@@ -64,7 +64,7 @@ export const scimGroups = pgTable(
     createdAt: ts("created_at").notNull().defaultNow(),
     updatedAt: ts("updated_at").notNull().defaultNow(),
   },
-  (t) => [index("scim_groups_org_idx").on(t.organizationId, t.integrationId), index("scim_groups_name_idx").on(t.integrationId, sql`lower(${t.displayName})`)],
+  (t) => [index("scim_groups_org_idx").on(t.organizationId, t.integrationId), uniqueIndex("scim_groups_name_uq").on(t.integrationId, sql`lower(${t.displayName})`)],
 );
 
 export const scimGroupMembers = pgTable(

@@ -1,0 +1,67 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { drizzle } from "drizzle-orm/pglite";
+import { afterAll, describe, expect, it } from "vitest";
+import { migrateDatabase } from "@/lib/db/open";
+import { MIGRATIONS_FOLDER, resultRows } from "./client";
+
+/**
+ * Migration 0012 makes SCIM names unique. A store written before it may hold a name a race
+ * doubled: the migration must keep every row and still create its indexes.
+ */
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+/** The migrations folder as it was before the named migration. */
+function migrationsBefore(tag: string): string {
+  const dir = mkdtempSync(path.join(tmpdir(), "stratus-migrations-"));
+  dirs.push(dir);
+  cpSync(MIGRATIONS_FOLDER, dir, { recursive: true });
+  const journalPath = path.join(dir, "meta/_journal.json");
+  const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: Array<{ tag: string }> };
+  const at = journal.entries.findIndex((e) => e.tag === tag);
+  expect(at).toBeGreaterThan(0);
+  writeFileSync(journalPath, JSON.stringify({ ...journal, entries: journal.entries.slice(0, at) }));
+  return dir;
+}
+
+describe("migration 0012: unique SCIM names", { timeout: 120_000 }, () => {
+  it("keeps names a race doubled, each later holder with its id appended, and then refuses a clash", async () => {
+    const client = new PGlite();
+    const db = drizzle({ client });
+    try {
+      await migrateDatabase(db, "pglite", { folder: migrationsBefore("0012_scim_names_unique"), lockId: 1 });
+      await client.exec(`
+        INSERT INTO organizations (id, name) VALUES ('org-1', 'One');
+        INSERT INTO scim_integrations (id, organization_id, name, identity_provider, created_by) VALUES ('int-1', 'org-1', 'Okta', 'okta', 'u-1');
+        INSERT INTO users (id, email, name) VALUES ('u-1', 'a@x.example', 'A'), ('u-2', 'b@x.example', 'B'), ('u-3', 'c@x.example', 'C');
+        INSERT INTO memberships (organization_id, user_id, relation, scim_user_name, created_at) VALUES
+          ('org-1', 'u-1', 'member', 'Racer', '2026-01-01'), ('org-1', 'u-2', 'member', 'racer', '2026-01-02'), ('org-1', 'u-3', 'member', 'other', '2026-01-03');
+        INSERT INTO scim_groups (id, organization_id, integration_id, display_name, created_at) VALUES
+          ('g-1', 'org-1', 'int-1', 'Admins', '2026-01-01'), ('g-2', 'org-1', 'int-1', 'ADMINS', '2026-01-02');
+      `);
+      await migrateDatabase(db, "pglite", { folder: MIGRATIONS_FOLDER, lockId: 1 });
+      const people = resultRows<{ user_id: string; scim_user_name: string }>(await client.query("SELECT user_id, scim_user_name FROM memberships ORDER BY user_id"));
+      expect(people).toEqual([
+        { user_id: "u-1", scim_user_name: "Racer" },
+        { user_id: "u-2", scim_user_name: "racer (u-2)" },
+        { user_id: "u-3", scim_user_name: "other" },
+      ]);
+      const groups = resultRows<{ id: string; display_name: string }>(await client.query("SELECT id, display_name FROM scim_groups ORDER BY id"));
+      expect(groups).toEqual([
+        { id: "g-1", display_name: "Admins" },
+        { id: "g-2", display_name: "ADMINS (g-2)" },
+      ]);
+      await expect(client.query("UPDATE memberships SET scim_user_name = 'RACER' WHERE user_id = 'u-3'")).rejects.toMatchObject({ code: "23505", constraint: "memberships_scim_user_name_uq" });
+      await expect(client.query("INSERT INTO scim_groups (id, organization_id, integration_id, display_name) VALUES ('g-3', 'org-1', 'int-1', 'admins')")).rejects.toMatchObject({
+        code: "23505",
+        constraint: "scim_groups_name_uq",
+      });
+    } finally {
+      await client.close();
+    }
+  });
+});
