@@ -202,8 +202,36 @@ test("where the organization requires MFA, SSO is the first factor only: the per
     expect((await page.request.get(bffPath("getOrganizations"))).status()).toBe(200);
     await page.goto("/account/security");
     await expect(page.getByTestId("session-factors")).toHaveText("Single sign-on + Authenticator app");
+    // Her account is this organization's alone: her SSO session manages her factors.
+    await expect(page.getByRole("button", { name: "Add an authenticator app" })).toBeVisible();
+    await expect(page.getByRole("note")).toHaveCount(0);
   } finally {
     await ownerPage.request.patch(mfa, { data: { intended_methods: [] } });
+  }
+});
+
+test("a person of two organizations signed in through one's SSO sees their second factors but changes them only after a key sign-in", async ({ page, demo, baseURL }) => {
+  // Globex's owner adds Grace (any organization may add an existing account): her factors then serve Globex too.
+  const asOutsider = async (method: "GET" | "POST" | "DELETE", path: string, body?: unknown) => {
+    const url = `${baseURL}${path}`;
+    // Distinct timestamps: the gateway refuses a mutation's signature it has already seen.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const credentials = { accessKeyId: demo.outsider.access_key_id, secretKey: demo.outsider.secret_key };
+    const res = await page.request.fetch(url, { method, headers: { ...signedHeaders(credentials, { method, url }), "content-type": "application/json" }, data: body });
+    expect(res.status(), `${method} ${path}`).toBeLessThan(300);
+    return res.status() === 204 ? {} : ((await res.json()) as Record<string, unknown>);
+  };
+  const globex = ((await asOutsider("GET", operationPath("getOrganizations"))).items as Array<{ id: string }>)[0]!.id;
+  const grace = (await asOutsider("POST", operationPath("inviteOrganizationPerson", { org_id: globex }), { email: "grace@sso.example" })) as { id: string };
+  try {
+    await ssoSignIn(page, "grace@sso.example");
+    await expect(page).toHaveURL(/\/orgs/);
+    await page.goto("/account/security");
+    await expect(page.getByRole("note")).toHaveText("Your second factors also serve your other organizations: sign in with your API key to change them.");
+    await expect(page.getByRole("button", { name: "Add an authenticator app" })).toBeHidden();
+    await expect(page.getByRole("button", { name: "Generate new codes" })).toBeHidden();
+  } finally {
+    await asOutsider("DELETE", operationPath("removeOrganizationPerson", { org_id: globex, user_id: grace.id }));
   }
 });
 

@@ -10,6 +10,7 @@ import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { newRecoveryCodesAction, removeFactorAction } from "@/lib/console/mfa-actions";
 import type { FactorSummary } from "@/lib/console/mfa";
+import { FACTORS_MANAGED_ELSEWHERE } from "@/lib/contract/sign-in-messages";
 import { lazyComponent } from "@/components/common/lazy";
 import type { Enrolled } from "./totp-enrolment";
 
@@ -29,8 +30,20 @@ const FACTOR_NAMES: Record<string, string> = {
 
 type Adding = "totp" | "webauthn" | null;
 
-/** The signed-in person's factors: add an app or a passkey, remove one, get new recovery codes. */
-export function AccountSecurity({ own, sessionFactors }: { own: { factors: FactorSummary[]; recoveryCodesLeft: number } | null; sessionFactors: string[] }) {
+/**
+ * The signed-in person's factors: add an app or a passkey, remove one, get new recovery codes.
+ * `locked`: this session may only look (signed in through one organization's SSO, while the
+ * factors serve other organizations of the account too; the server refuses the changes anyway).
+ */
+export function AccountSecurity({
+  own,
+  sessionFactors,
+  locked = false,
+}: {
+  own: { factors: FactorSummary[]; recoveryCodesLeft: number } | null;
+  sessionFactors: string[];
+  locked?: boolean;
+}) {
   const router = useRouter();
   const [adding, setAdding] = useState<Adding>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
@@ -95,6 +108,11 @@ export function AccountSecurity({ own, sessionFactors }: { own: { factors: Facto
           <Card>
             <CardHeader title="Second factors" description="Any of these proves it is you when an organization of yours requires MFA." />
             <CardBody>
+              {locked ? (
+                <p role="note" className="mb-4 rounded-md bg-amber-50 p-3 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100">
+                  {FACTORS_MANAGED_ELSEWHERE}.
+                </p>
+              ) : null}
               {own.factors.length === 0 ? (
                 <p className="text-sm text-slate-600 dark:text-slate-400">You have not set up a second factor yet.</p>
               ) : (
@@ -110,14 +128,16 @@ export function AccountSecurity({ own, sessionFactors }: { own: { factors: Facto
                           </p>
                         </div>
                       </div>
-                      <Button type="button" size="sm" variant="ghost-danger" aria-label={`Remove ${f.name}`} onClick={() => setRemoving(f)}>
-                        Remove
-                      </Button>
+                      {locked ? null : (
+                        <Button type="button" size="sm" variant="ghost-danger" aria-label={`Remove ${f.name}`} onClick={() => setRemoving(f)}>
+                          Remove
+                        </Button>
+                      )}
                     </li>
                   ))}
                 </ul>
               )}
-              <div className="mt-4 flex flex-wrap gap-2 border-t border-slate-100 pt-4 dark:border-slate-800">
+              <div hidden={locked} className="mt-4 flex flex-wrap gap-2 border-t border-slate-100 pt-4 dark:border-slate-800">
                 <Button type="button" variant={adding === "totp" ? "primary" : "secondary"} size="sm" onClick={() => setAdding(adding === "totp" ? null : "totp")}>
                   <Smartphone aria-hidden /> Add an authenticator app
                 </Button>
@@ -149,9 +169,11 @@ export function AccountSecurity({ own, sessionFactors }: { own: { factors: Facto
                 <KeyRound className="mr-1 inline size-4 text-slate-500" aria-hidden />
                 {own.recoveryCodesLeft} of 10 left
               </p>
-              <Button type="button" variant="secondary" size="sm" className="mt-3" disabled={busy || own.factors.length === 0} onClick={() => void regenerate()}>
-                Generate new codes
-              </Button>
+              {locked ? null : (
+                <Button type="button" variant="secondary" size="sm" className="mt-3" disabled={busy || own.factors.length === 0} onClick={() => void regenerate()}>
+                  Generate new codes
+                </Button>
+              )}
             </CardBody>
           </Card>
         </>

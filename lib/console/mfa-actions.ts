@@ -9,10 +9,10 @@ import {
   answerWithTotp,
   confirmTotpEnrolment,
   MfaError,
-  newRecoveryCodes,
   passkeyAssertionOptions,
   passkeyRegistrationOptions,
   postponeEnrolment,
+  regenerateRecoveryCodes,
   registerPasskey,
   relyingPartyOf,
   removeOwnFactor,
@@ -116,14 +116,14 @@ export async function answerPasskeyAction(response: unknown): Promise<ActionResu
 }
 
 export async function newRecoveryCodesAction(): Promise<ActionResult<{ recoveryCodes: string[] }>> {
-  return withSession("active", async (s) => ({ ok: true, recoveryCodes: await newRecoveryCodes(s.userId) }));
+  return withSession("active", async (s) => ({ ok: true, recoveryCodes: await regenerateRecoveryCodes(s) }));
 }
 
 export async function removeFactorAction(factorId: unknown): Promise<ActionResult> {
   const id = z.uuid().safeParse(factorId);
   if (!id.success) return bad("credential", "No such factor");
   return withSession("active", async (s) => {
-    await removeOwnFactor(s.userId, id.data);
+    await removeOwnFactor(s, id.data);
     return { ok: true };
   });
 }

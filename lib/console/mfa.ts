@@ -13,6 +13,7 @@ import {
 import { generateSecret, generateURI, verify as verifyTotp } from "otplib";
 import QRCode from "qrcode";
 import type { MfaMethod } from "@/lib/contract/constants";
+import { FACTORS_MANAGED_ELSEWHERE } from "@/lib/contract/sign-in-messages";
 import { decrypt, encrypt } from "@/lib/gateway/crypto";
 import { embeddedGateway } from "@/lib/gateway/runtime";
 import type { Database } from "@/lib/gateway/store/client";
@@ -31,6 +32,8 @@ import {
   type FactorRow,
   type MfaRequirement,
 } from "@/lib/gateway/store/queries/mfa-factors";
+import { memberElsewhere } from "@/lib/gateway/store/queries/people";
+import { findSsoProviderById } from "@/lib/gateway/store/queries/sso";
 import { gatewayIsEmbedded } from "./config";
 import { clearSignInFailures, pruneSignInFailures, retryMinutes, takeAttempt, type SignInLimit } from "./rate-limit";
 import type { ConsoleSession } from "./session";
@@ -204,6 +207,31 @@ function normalizeRecoveryCode(code: string): string {
 
 const RECOVERY_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
 
+/**
+ * Whether this session may change the account's second factors. A session an SSO provider signed
+ * in acts in the provider's organization only (its key is scoped to it), while the factors serve
+ * every organization of the account: such a session changes them only while the account belongs to
+ * that organization alone. Otherwise one organization's identity provider could plant a factor (or
+ * recovery codes) the others then accept, or remove the ones they rely on. The enrolment the MFA
+ * step asks for to finish a sign-in stays open (mayEnrol), so nobody is locked out of signing in.
+ */
+export async function factorsManagedElsewhere(session: ConsoleSession): Promise<boolean> {
+  if (!session.ssoProviderId) return false;
+  const { db } = await store();
+  const provider = await findSsoProviderById(db, session.ssoProviderId);
+  return !provider || (await memberElsewhere(db, session.userId, provider.organizationId));
+}
+
+async function mayManageFactors(session: ConsoleSession): Promise<void> {
+  if (await factorsManagedElsewhere(session)) throw new MfaError(FACTORS_MANAGED_ELSEWHERE, "session");
+}
+
+/** New recovery codes asked for on the account's page (they replace the old ones). */
+export async function regenerateRecoveryCodes(session: ConsoleSession): Promise<string[]> {
+  await mayManageFactors(session);
+  return newRecoveryCodes(session.userId);
+}
+
 /** Ten new one-time codes replace the person's old ones; returned once, kept only as hashes. */
 export async function newRecoveryCodes(userId: string): Promise<string[]> {
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, () => {
@@ -249,7 +277,7 @@ export interface TotpEnrolment {
  * authenticator and pass. An active session may add any.
  */
 async function mayEnrol(session: ConsoleSession, method: MfaMethod): Promise<void> {
-  if (!session.mfaPending) return;
+  if (!session.mfaPending) return mayManageFactors(session);
   if (!(await mfaStepState(session)).enrol.includes(method)) throw new MfaError("Sign in with a second factor you already have first", "session");
 }
 
@@ -424,6 +452,7 @@ export async function ownFactors(userId: string): Promise<{ factors: FactorSumma
   return { factors, recoveryCodesLeft: await recoveryCodesLeft(db, userId) };
 }
 
-export async function removeOwnFactor(userId: string, factorId: string): Promise<void> {
-  if (!(await deleteFactor((await store()).db, userId, factorId))) throw new MfaError("No such factor", "credential");
+export async function removeOwnFactor(session: ConsoleSession, factorId: string): Promise<void> {
+  await mayManageFactors(session);
+  if (!(await deleteFactor((await store()).db, session.userId, factorId))) throw new MfaError("No such factor", "credential");
 }

@@ -24,6 +24,8 @@ export interface ConsoleSession {
   mfaPending: boolean;
   /** How the session was signed in ("api_key" or "sso", then the second factor given). */
   factors: readonly string[];
+  /** The SSO provider that signed the session in; its key acts in the provider's organization only. */
+  ssoProviderId?: string;
 }
 
 /**

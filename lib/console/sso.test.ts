@@ -4,13 +4,14 @@ import NextAuth from "next-auth/next";
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { signInAtTestProvider, type TestOidcProvider } from "@/e2e/oidc-provider";
-import { SIGN_IN_ERROR } from "@/lib/contract/sign-in-messages";
+import { FACTORS_MANAGED_ELSEWHERE, SIGN_IN_ERROR } from "@/lib/contract/sign-in-messages";
 import { createSsoTestbed, type ConsoleTestbed, type SsoTestbed } from "@/lib/console/testing";
 import { setMfaMethods } from "@/lib/gateway/store/queries/mfa";
 import { insertSsoProvider } from "@/lib/gateway/store/queries/sso";
-import { apiKeys, auditLog, memberships, roleBindings, roles, users } from "@/lib/gateway/store/schema";
+import { apiKeys, auditLog, memberships, roleBindings, roles, userMfaFactors, users } from "@/lib/gateway/store/schema";
 import { getAuthOptions } from "./auth-options";
 import { sessionCookieName } from "./cookies";
+import { factorsManagedElsewhere, passkeyRegistrationOptions, regenerateRecoveryCodes, relyingPartyOf, removeOwnFactor, startTotpEnrolment } from "./mfa";
 import { sessionStateFromCookies } from "./session";
 import { loadSsoProvider, signInWithSso } from "./sso";
 import { ssoAuthOptions, startSsoSignIn, type NextAuthCall } from "./sso-auth";
@@ -370,6 +371,42 @@ describe("a provider answers for its own organization only", () => {
     // The organizations the account reaches with a key of its own are unchanged.
     const own = await bed.t.gateway.store.db.select().from(memberships).where(eq(memberships.userId, session.userId));
     expect(own.map((m) => m.organizationId).sort()).toEqual([globex, orgId].sort());
+  });
+
+  it("lets such a session change the account's second factors only while the account is the organization's alone", async () => {
+    // Grace belongs to Globex too (the test above): her factors serve it as well.
+    const grace = new Browser();
+    await grace.signIn("grace@sso.example");
+    const shared = await activeSession(grace);
+    expect(await factorsManagedElsewhere(shared)).toBe(true);
+    const refused = { name: "MfaError", message: FACTORS_MANAGED_ELSEWHERE };
+    await expect(startTotpEnrolment(shared)).rejects.toMatchObject(refused);
+    await expect(passkeyRegistrationOptions(shared, relyingPartyOf(CONSOLE))).rejects.toMatchObject(refused);
+    await expect(regenerateRecoveryCodes(shared)).rejects.toMatchObject(refused);
+    await expect(removeOwnFactor(shared, "00000000-0000-4000-8000-000000000000")).rejects.toMatchObject(refused);
+    expect(await bed.t.gateway.store.db.select().from(userMfaFactors).where(eq(userMfaFactors.userId, shared.userId))).toEqual([]);
+
+    // The enrolment a sign-in needs stays open: the organization requires MFA and she has no factor yet.
+    await setMfaMethods(bed.t.gateway.store.db, orgId, ["totp"], new Date());
+    try {
+      const pending = new Browser();
+      await pending.signIn("grace@sso.example");
+      const state = await pending.session();
+      if (state.status !== "mfa") throw new Error(`expected a session owing its second factor, got ${state.status}`);
+      expect((await startTotpEnrolment(state.session)).factorId).toMatch(/^[0-9a-f-]{36}$/);
+    } finally {
+      await setMfaMethods(bed.t.gateway.store.db, orgId, [], new Date());
+      await bed.t.gateway.store.db.delete(userMfaFactors).where(eq(userMfaFactors.userId, shared.userId));
+    }
+
+    // Ada belongs to this organization alone: her SSO session manages her factors.
+    const ada = new Browser();
+    await ada.signIn("ada@sso.example");
+    const alone = await activeSession(ada);
+    expect(await factorsManagedElsewhere(alone)).toBe(false);
+    const enrolment = await startTotpEnrolment(alone);
+    await removeOwnFactor(alone, enrolment.factorId);
+    expect(await bed.t.gateway.store.db.select().from(userMfaFactors).where(eq(userMfaFactors.userId, alone.userId))).toEqual([]);
   });
 });
 
