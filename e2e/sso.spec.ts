@@ -3,6 +3,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { generate } from "otplib";
 import { operationPath } from "@/lib/contract/operations";
+import { FACTORS_MANAGED_ELSEWHERE } from "@/lib/contract/sign-in-messages";
 import { signedHeaders } from "@/lib/signing";
 import { bffPath, expect, openWith, SERVER_LOG, test } from "./fixtures";
 import { TEST_SSO_DOMAIN } from "./oidc-provider";
@@ -210,8 +211,8 @@ test("where the organization requires MFA, SSO is the first factor only: the per
   }
 });
 
-test("a person of two organizations signed in through one's SSO sees their second factors but changes them only after a key sign-in", async ({ page, demo, baseURL }) => {
-  // Globex's owner adds Grace (any organization may add an existing account): her factors then serve Globex too.
+test("a person who joined another organization first sees their second factors read-only in a session of this one's SSO", async ({ page, demo, baseURL }) => {
+  // Globex's owner adds Grace before her first SSO sign-in here: Globex is her account's home organization.
   const asOutsider = async (method: "GET" | "POST" | "DELETE", path: string, body?: unknown) => {
     const url = `${baseURL}${path}`;
     // Distinct timestamps: the gateway refuses a mutation's signature it has already seen.
@@ -227,7 +228,7 @@ test("a person of two organizations signed in through one's SSO sees their secon
     await ssoSignIn(page, "grace@sso.example");
     await expect(page).toHaveURL(/\/orgs/);
     await page.goto("/account/security");
-    await expect(page.getByRole("note")).toHaveText("Your second factors also serve your other organizations: sign in with your API key to change them.");
+    await expect(page.getByRole("note")).toHaveText(`${FACTORS_MANAGED_ELSEWHERE}.`);
     await expect(page.getByRole("button", { name: "Add an authenticator app" })).toBeHidden();
     await expect(page.getByRole("button", { name: "Generate new codes" })).toBeHidden();
   } finally {

@@ -351,7 +351,7 @@ describe("the provider's ID token is verified", () => {
 
 describe("a provider answers for its own organization only", () => {
   it("signs a person of other organizations in to its own: the session's key acts in no other", async () => {
-    // Globex's owner brings the person in first (any organization may invite an existing account).
+    // Globex's owner adds the person too (any organization may invite an existing account).
     const globex = (await bed.t.opJson<{ items: Array<{ id: string }> }>("outsider", "getOrganizations")).body.items[0]!.id;
     const invited = await bed.t.opJson<{ id: string }>("outsider", "inviteOrganizationPerson", { params: { org_id: globex }, body: { email: "grace@sso.example" } });
     expect(invited.status).toBe(201);
@@ -373,42 +373,47 @@ describe("a provider answers for its own organization only", () => {
     expect(own.map((m) => m.organizationId).sort()).toEqual([globex, orgId].sort());
   });
 
-  it("lets such a session change the account's second factors only while the account is the organization's alone", async () => {
-    // Grace belongs to Globex too (the test above): her factors serve it as well.
-    const grace = new Browser();
-    await grace.signIn("grace@sso.example");
-    const shared = await activeSession(grace);
-    expect(await factorsManagedElsewhere(shared)).toBe(true);
+  it("lets such a session change the account's second factors only where the account joined first", async () => {
+    const db = bed.t.gateway.store.db;
+    const factorsOf = (userId: string) => db.select().from(userMfaFactors).where(eq(userMfaFactors.userId, userId));
+    // Grace joined this organization (her first SSO sign-in, above) before Globex added her (the test above).
+    const home = await activeSession(await signedIn("grace@sso.example"));
+    expect(await factorsManagedElsewhere(home)).toBe(false);
+    const enrolment = await startTotpEnrolment(home);
+    await removeOwnFactor(home, enrolment.factorId);
+    expect(await factorsOf(home.userId)).toEqual([]);
+
+    // She leaves; signing in again joins her anew, now after Globex: Globex is her account's home.
+    expect((await bed.t.op("owner", "removeOrganizationPerson", { params: { org_id: orgId, user_id: home.userId } })).status).toBe(204);
+    const joinedLater = await activeSession(await signedIn("grace@sso.example"));
+    expect(joinedLater.userId).toBe(home.userId);
+    expect(await factorsManagedElsewhere(joinedLater)).toBe(true);
     const refused = { name: "MfaError", message: FACTORS_MANAGED_ELSEWHERE };
-    await expect(startTotpEnrolment(shared)).rejects.toMatchObject(refused);
-    await expect(passkeyRegistrationOptions(shared, relyingPartyOf(CONSOLE))).rejects.toMatchObject(refused);
-    await expect(regenerateRecoveryCodes(shared)).rejects.toMatchObject(refused);
-    await expect(removeOwnFactor(shared, "00000000-0000-4000-8000-000000000000")).rejects.toMatchObject(refused);
-    expect(await bed.t.gateway.store.db.select().from(userMfaFactors).where(eq(userMfaFactors.userId, shared.userId))).toEqual([]);
+    await expect(startTotpEnrolment(joinedLater)).rejects.toMatchObject(refused);
+    await expect(passkeyRegistrationOptions(joinedLater, relyingPartyOf(CONSOLE))).rejects.toMatchObject(refused);
+    await expect(regenerateRecoveryCodes(joinedLater)).rejects.toMatchObject(refused);
+    await expect(removeOwnFactor(joinedLater, "00000000-0000-4000-8000-000000000000")).rejects.toMatchObject(refused);
+    expect(await factorsOf(joinedLater.userId)).toEqual([]);
 
     // The enrolment a sign-in needs stays open: the organization requires MFA and she has no factor yet.
-    await setMfaMethods(bed.t.gateway.store.db, orgId, ["totp"], new Date());
+    await setMfaMethods(db, orgId, ["totp"], new Date());
     try {
-      const pending = new Browser();
-      await pending.signIn("grace@sso.example");
-      const state = await pending.session();
+      const state = await (await signedIn("grace@sso.example")).session();
       if (state.status !== "mfa") throw new Error(`expected a session owing its second factor, got ${state.status}`);
       expect((await startTotpEnrolment(state.session)).factorId).toMatch(/^[0-9a-f-]{36}$/);
     } finally {
-      await setMfaMethods(bed.t.gateway.store.db, orgId, [], new Date());
-      await bed.t.gateway.store.db.delete(userMfaFactors).where(eq(userMfaFactors.userId, shared.userId));
+      await setMfaMethods(db, orgId, [], new Date());
+      await db.delete(userMfaFactors).where(eq(userMfaFactors.userId, joinedLater.userId));
     }
-
-    // Ada belongs to this organization alone: her SSO session manages her factors.
-    const ada = new Browser();
-    await ada.signIn("ada@sso.example");
-    const alone = await activeSession(ada);
-    expect(await factorsManagedElsewhere(alone)).toBe(false);
-    const enrolment = await startTotpEnrolment(alone);
-    await removeOwnFactor(alone, enrolment.factorId);
-    expect(await bed.t.gateway.store.db.select().from(userMfaFactors).where(eq(userMfaFactors.userId, alone.userId))).toEqual([]);
   });
 });
+
+/** A fresh browser signed in through the provider as this person. */
+async function signedIn(email: string): Promise<Browser> {
+  const browser = new Browser();
+  expect(await browser.signIn(email)).toBe(`${CONSOLE}/orgs`);
+  return browser;
+}
 
 describe("leaving the organization", () => {
   it("deletes the keys minted for the person's SSO sessions at once: they sign nothing more", async () => {

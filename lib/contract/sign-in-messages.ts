@@ -26,8 +26,9 @@ export const SIGN_IN_ERROR = {
 
 export { MFA_REQUIRED, MFA_STEP_PATH } from "./mfa-step";
 
-/** Why a session signed in through one organization's SSO may not change factors other organizations of the account rely on. */
-export const FACTORS_MANAGED_ELSEWHERE = "Your second factors also serve your other organizations: sign in with your API key to change them";
+/** Why a session signed in through the SSO of an organization the account joined later may not change its second factors. */
+export const FACTORS_MANAGED_ELSEWHERE =
+  "Your second factors belong to the organization you joined first: sign in with your API key, or through that organization's single sign-on, to change them";
 
 export function rateLimitedCode(minutes: number): string {
   return `${SIGN_IN_ERROR.rateLimitedPrefix}${minutes}`;

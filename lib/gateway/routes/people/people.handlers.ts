@@ -86,17 +86,20 @@ export const removeOrganizationPerson: AppRouteHandler<typeof routes.removeOrgan
 
 /**
  * A person's second factors, and whether their key opens a console session, belong to their account,
- * which other organizations may share: changing them takes the permission in each of the account's
- * organizations, so that an admin of one cannot weaken or block another's sign-ins. A stranger to this
- * organization is a 404 first, so that nothing is told of their other memberships. Checked before the
- * change's transaction: the caller's access reads the store outside it.
+ * which other organizations may share. The organizations it joined first decide: changing them takes
+ * the permission in this organization and in every one the account joined before it, so that an
+ * organization that adds an existing account can neither weaken or block the sign-ins of those that
+ * had it first, nor stop them from managing it (its home organization, the first, decides alone). A
+ * stranger to this organization is a 404 first, so that nothing is told of their other memberships.
+ * Checked before the change's transaction: the caller's access reads the store outside it.
  */
-async function requireEveryOrganization(db: Database, access: Access, orgId: string, userId: string, permission: Permission, change: string): Promise<void> {
+async function requireEarlierOrganizations(db: Database, access: Access, orgId: string, userId: string, permission: Permission, change: string): Promise<void> {
   const organizations = await organizationsOfAccount(db, userId);
-  if (!organizations.includes(orgId)) throw notFound(`user ${userId} is not a person of this organization`);
-  for (const other of organizations) {
-    if (other !== orgId && !(await access.can(other, permission))) {
-      throw forbidden(`${change} applies to every organization of user ${userId}, and you do not hold ${permission} in all of them`);
+  const joined = organizations.indexOf(orgId);
+  if (joined === -1) throw notFound(`user ${userId} is not a person of this organization`);
+  for (const earlier of organizations.slice(0, joined)) {
+    if (!(await access.can(earlier, permission))) {
+      throw forbidden(`${change} applies to every organization of user ${userId}; those it joined before this one decide, and you do not hold ${permission} in all of them`);
     }
   }
 }
@@ -114,7 +117,7 @@ export const updateOrganizationPerson: AppRouteHandler<typeof routes.updateOrgan
   const access = c.get("access");
   await requirePermission(access, orgId, "iam.write");
   // Requiring SSO stops the person's key sign-in everywhere; lifting it is this organization's own business.
-  if (body.sso_required) await requireEveryOrganization(c.get("deps").db, access, orgId, userId, "iam.write", "Requiring SSO sign-in");
+  if (body.sso_required) await requireEarlierOrganizations(c.get("deps").db, access, orgId, userId, "iam.write", "Requiring SSO sign-in");
   const person = await mutate(c, audit, async (tx, meta) => {
     const updated = (await setSsoRequired(tx, orgId, userId, body.sso_required)) ? await findPerson(tx, orgId, userId) : undefined;
     if (!updated) throw notFound(`user ${userId} is not a person of this organization`);
@@ -129,7 +132,7 @@ export const resetOrganizationPersonMfa: AppRouteHandler<typeof routes.resetOrga
   const audit = auditAs(c, { organizationId: orgId, action: "Delete", actionDetail: "Reset MFA", targetType: "User", targetIds: [userId] });
   const access = c.get("access");
   await requirePermission(access, orgId, "mfa.manage");
-  await requireEveryOrganization(c.get("deps").db, access, orgId, userId, "mfa.manage", "Resetting second factors");
+  await requireEarlierOrganizations(c.get("deps").db, access, orgId, userId, "mfa.manage", "Resetting second factors");
   const person = await mutate(c, audit, async (tx, meta) => {
     const found = await findPerson(tx, orgId, userId);
     if (!found) throw notFound(`user ${userId} is not a person of this organization`);

@@ -244,8 +244,8 @@ describe("DELETE /organizations/{org_id}/users/{user_id}/mfa", () => {
 describe("a person of two organizations", () => {
   const db = () => t.gateway.store.db;
 
-  it("keeps their second factors and key sign-in out of either organization's sole reach", async () => {
-    // Two organizations invite the same address: one account, two memberships.
+  it("leaves their second factors and key sign-in to the organization they joined first", async () => {
+    // Two organizations invite the same address, Acme first: one account, two memberships, Acme its home.
     const globex = (await t.json<{ items: Array<{ id: string }> }>("outsider", "GET", opPath("getOrganizations"))).body.items[0]!.id;
     const invite = (who: "owner" | "outsider", orgId: string) =>
       t.json<Person>(who, "POST", opPath("inviteOrganizationPerson", { org_id: orgId }), { body: { email: "shared@two-orgs.example" } });
@@ -254,36 +254,44 @@ describe("a person of two organizations", () => {
     expect([inAcme.status, inGlobex.status]).toEqual([201, 201]);
     const userId = inAcme.body.id;
     expect(inGlobex.body.id).toBe(userId);
-    const pending = await createPendingTotp(db(), userId, "sealed-secret", "Authenticator app");
-    expect(await acceptTotpStep(db(), pending, 1_000)).toBe(true);
-    await replaceRecoveryCodes(db(), userId, ["h1"]);
+    const enrol = async () => {
+      const pending = await createPendingTotp(db(), userId, "sealed-secret", "Authenticator app");
+      expect(await acceptTotpStep(db(), pending, 1_000)).toBe(true);
+      await replaceRecoveryCodes(db(), userId, ["h1"]);
+    };
+    await enrol();
 
     const reset = (who: "owner" | "outsider", orgId: string) =>
       t.json<{ message: string }>(who, "DELETE", opPath("resetOrganizationPersonMfa", { org_id: orgId, user_id: userId }));
     const requireSso = (who: "owner" | "outsider", orgId: string, on: boolean) =>
       t.json<Person & { message: string }>(who, "PATCH", opPath("updateOrganizationPerson", { org_id: orgId, user_id: userId }), { body: { sso_required: on } });
 
-    // Each owner holds mfa.manage and iam.write in their own organization only.
-    for (const [who, orgId] of [["outsider", globex], ["owner", org]] as const) {
-      const refused = await reset(who, orgId);
-      expect(refused.status).toBe(403);
-      expect(refused.body.message).toBe(`Resetting second factors applies to every organization of user ${userId}, and you do not hold mfa.manage in all of them`);
-      expect((await requireSso(who, orgId, true)).status).toBe(403);
-    }
+    // Globex, which added the account later, holds mfa.manage and iam.write in Globex only: refused.
+    const refused = await reset("outsider", globex);
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toBe(`Resetting second factors applies to every organization of user ${userId}; those it joined before this one decide, and you do not hold mfa.manage in all of them`);
+    expect((await requireSso("outsider", globex, true)).status).toBe(403);
     expect((await listFactors(db(), userId)).map((f) => f.method)).toEqual(["totp"]);
     expect(await recoveryCodesLeft(db(), userId)).toBe(1);
-    const [entry] = await db().select().from(auditLog).where(eq(auditLog.organizationId, org)).orderBy(desc(auditLog.seq)).limit(1);
+    const [entry] = await db().select().from(auditLog).where(eq(auditLog.organizationId, globex)).orderBy(desc(auditLog.seq)).limit(1);
     expect(entry).toMatchObject({ actionDetail: "Require SSO sign-in", targetIds: [userId], result: "PERMISSION_DENIED" });
     // Lifting the requirement is each organization's own business.
     const lifted = await requireSso("outsider", globex, false);
     expect([lifted.status, lifted.body.sso_required]).toEqual([200, false]);
 
-    // Once the account belongs to one organization only, that organization's admins decide alone.
-    expect((await t.call("outsider", "DELETE", opPath("removeOrganizationPerson", { org_id: globex, user_id: userId }))).status).toBe(204);
+    // Acme, the account's home, decides alone: Globex joining later takes nothing from it.
     expect((await reset("owner", org)).status).toBe(200);
     expect(await listFactors(db(), userId)).toEqual([]);
     expect((await requireSso("owner", org, true)).body.sso_required).toBe(true);
+    expect((await requireSso("owner", org, false)).body.sso_required).toBe(false);
+
+    // Once Acme lets the person go, Globex is the account's home and decides alone.
+    await enrol();
     expect((await t.call("owner", "DELETE", opPath("removeOrganizationPerson", { org_id: org, user_id: userId }))).status).toBe(204);
+    expect((await reset("outsider", globex)).status).toBe(200);
+    expect(await listFactors(db(), userId)).toEqual([]);
+    expect((await requireSso("outsider", globex, true)).body.sso_required).toBe(true);
+    expect((await t.call("outsider", "DELETE", opPath("removeOrganizationPerson", { org_id: globex, user_id: userId }))).status).toBe(204);
   });
 });
 

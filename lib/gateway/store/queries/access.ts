@@ -1,4 +1,4 @@
-import { and, eq, max } from "drizzle-orm";
+import { and, asc, eq, max } from "drizzle-orm";
 import type { Database } from "../client";
 import { memberships, roleBindings, roles } from "../schema";
 
@@ -20,9 +20,16 @@ export async function relationsOf(db: Database, userId: string): Promise<Map<str
   return new Map(rows.map((r) => [r.organizationId, r.relation as Relation]));
 }
 
-/** Every organization the account belongs to, its suspended memberships included. */
+/**
+ * Every organization the account belongs to, its suspended memberships included, in the order the
+ * account joined them: the first is its home organization, which governs what belongs to the account.
+ */
 export async function organizationsOfAccount(db: Database, userId: string): Promise<string[]> {
-  const rows = await db.select({ organizationId: memberships.organizationId }).from(memberships).where(eq(memberships.userId, userId));
+  const rows = await db
+    .select({ organizationId: memberships.organizationId })
+    .from(memberships)
+    .where(eq(memberships.userId, userId))
+    .orderBy(asc(memberships.createdAt), asc(memberships.organizationId));
   return rows.map((r) => r.organizationId);
 }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, desc, eq, gt, ilike, inArray, isNull, lt, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gt, ilike, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Person } from "@/lib/contract/people";
 import type { Database } from "../client";
 import { deleteOrganizationSsoKeys } from "./api-keys";
@@ -80,16 +80,6 @@ export async function setSsoRequired(tx: Database, orgId: string, userId: string
     .where(and(eq(memberships.organizationId, orgId), eq(memberships.userId, userId)))
     .returning({ userId: memberships.userId });
   return rows.length > 0;
-}
-
-/** Whether the account belongs to an organization other than this one. */
-export async function memberElsewhere(db: Database, userId: string, orgId: string): Promise<boolean> {
-  const [row] = await db
-    .select({ userId: memberships.userId })
-    .from(memberships)
-    .where(and(eq(memberships.userId, userId), ne(memberships.organizationId, orgId)))
-    .limit(1);
-  return row !== undefined;
 }
 
 /** Whether any organization of this account requires it to sign in through SSO (the console's key sign-in asks). */
