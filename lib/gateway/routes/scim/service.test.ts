@@ -621,7 +621,7 @@ describe("error cases", () => {
     const id = t.demo.outsider.user_id;
     // Provisioned here by the test above (run alone, by this one).
     expect([201, 409]).toContain((await scim(oktaToken, "POST", "/Users", { schemas: [USER], userName: t.demo.outsider.email })).status);
-    const globex = (await t.json<{ items: Array<{ id: string }> }>("outsider", "GET", opPath("getOrganizations"))).body.items[0]!.id;
+    const globex = (await t.json<{ items: Array<{ id: string }> }>("outsider", "GET", opPath("getOrganizations"))).body.items.find((o) => o.id !== orgId)!.id;
     const nameInGlobex = async () =>
       (await t.json<{ items: Array<{ id: string; name: string }> }>("outsider", "GET", opPath("listOrganizationPeople", { org_id: globex }))).body.items.find((p) => p.id === id)?.name;
     const before = await nameInGlobex();
@@ -630,6 +630,19 @@ describe("error cases", () => {
     expect(res.status).toBe(200);
     expect(res.body.displayName).toBe("Renamed By Acme");
     expect(await nameInGlobex()).toBe(before);
+  });
+
+  it("renames an account it provisioned first, wherever else the account has been added since", async () => {
+    const created = await scim(oktaToken, "POST", "/Users", { schemas: [USER], userName: "home@acme-first.example", displayName: "Home Before" });
+    expect(created.status).toBe(201);
+    const id = String(created.body.id);
+    // The outsider's own organization (the tests above made them a person of this one too).
+    const globex = (await t.json<{ items: Array<{ id: string }> }>("outsider", "GET", opPath("getOrganizations"))).body.items.find((o) => o.id !== orgId)!.id;
+    expect((await t.json("outsider", "POST", opPath("inviteOrganizationPerson", { org_id: globex }), { body: { email: "home@acme-first.example" } })).status).toBe(201);
+    const res = await scim(oktaToken, "PATCH", `/Users/${id}`, { schemas: [PATCH], Operations: [{ op: "replace", path: "displayName", value: "Home After" }] });
+    expect(res.status).toBe(200);
+    const inGlobex = await t.json<{ items: Array<{ id: string; name: string }> }>("outsider", "GET", opPath("listOrganizationPeople", { org_id: globex }));
+    expect(inGlobex.body.items.find((p) => p.id === id)?.name).toBe("Home After");
   });
 });
 

@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, count, eq, inArray, isNull, ne, notExists, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNull, ne, or, sql, type SQL } from "drizzle-orm";
 import { unionAll } from "drizzle-orm/pg-core";
 import { parse as parseScimFilter, type AttrExp, type Filter } from "scim2-parse-filter";
 import { resultRows, type Database } from "../client";
+import { organizationsOfAccount } from "./access";
 import { deleteOrganizationSsoKeys } from "./api-keys";
 import { memberships, roleBindings, roles, scimGroupMappings, scimGroupMembers, scimGroups, scimIntegrations, scimTokens, users } from "../schema";
 
@@ -429,18 +430,11 @@ export async function updatePerson(
     })
     .where(and(eq(memberships.organizationId, input.orgId), eq(memberships.userId, input.userId)));
   if (input.status === "suspended") await deleteOrganizationSsoKeys(db, input.orgId, input.userId);
-  // The account's own name only while the account is this organization's alone: another organization's
-  // people list must not show a name this organization's identity provider chose (its displayName is
-  // kept with the membership either way).
-  if (input.accountName !== undefined) {
-    const elsewhere = db
-      .select({ one: sql`1` })
-      .from(memberships)
-      .where(and(eq(memberships.userId, input.userId), ne(memberships.organizationId, input.orgId)));
-    await db
-      .update(users)
-      .set({ name: input.accountName })
-      .where(and(eq(users.id, input.userId), notExists(elsewhere)));
+  // The account's own name only where the account is at home (the organization it joined first, which
+  // governs the account): an organization that added the account later must not rename it in the
+  // others' people lists (its displayName is kept with the membership either way).
+  if (input.accountName !== undefined && (await organizationsOfAccount(db, input.userId))[0] === input.orgId) {
+    await db.update(users).set({ name: input.accountName }).where(eq(users.id, input.userId));
   }
 }
 
