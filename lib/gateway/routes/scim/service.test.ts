@@ -2,10 +2,12 @@ import { createServer, type AddressInfo } from "node:net";
 import { request as httpRequest } from "node:http";
 import { serve, type ServerType } from "@hono/node-server";
 import { and, desc, eq } from "drizzle-orm";
+import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey, createUser } from "../../admin";
 import { apiKeys, auditLog, roleBindings, roles, scimIntegrations, scimTokens, ssoProviders } from "../../store/schema";
 import { createTestGateway, opPath, type TestGateway } from "../../testing";
+import { onScimError } from "./service";
 
 /**
  * The SCIM 2.0 service over real HTTP, replaying the request sequences Okta's and Microsoft
@@ -673,6 +675,21 @@ describe("uniqueness under concurrent requests", () => {
     expect(results.find((r) => r.status === 409)?.body).toMatchObject({ schemas: [ERROR], scimType: "uniqueness" });
     const found = await scim(oktaToken, "GET", `/Users?filter=${encodeURIComponent('userName eq "renamed@race.example"')}`);
     expect(found.body.totalResults).toBe(1);
+  });
+
+  it("answers the store's clash on either name as a 409 uniqueness, also when the driver's error is wrapped", async () => {
+    // What the requests above meet on PostgreSQL when both pass the service's check: deterministic here.
+    for (const [constraint, wrapped] of [["memberships_scim_user_name_uq", false], ["scim_groups_name_uq", true]] as const) {
+      const app = new Hono();
+      const clash = Object.assign(new Error("duplicate key value violates unique constraint"), { code: "23505", constraint });
+      app.get("/clash", () => {
+        throw wrapped ? Object.assign(new Error("Failed query"), { cause: clash }) : clash;
+      });
+      app.onError(onScimError);
+      const res = await app.request("/clash");
+      expect(res.status).toBe(409);
+      expect(await res.json()).toMatchObject({ schemas: [ERROR], status: "409", scimType: "uniqueness" });
+    }
   });
 
   it("creates one group when several arrive at once with one displayName", async () => {

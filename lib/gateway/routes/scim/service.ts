@@ -83,13 +83,13 @@ function scimJson(c: ScimContext, body: unknown, status = 200, headers: Record<s
   return c.body(JSON.stringify(body), status as 200, { "Content-Type": `${SCIM_MEDIA_TYPE}; charset=utf-8`, ...headers });
 }
 
-/** A failure as a SCIM error (RFC 7644 §3.12); also the gateway frame's own (413, 504) for requests to the service. */
 /** The store's unique indexes on SCIM names (migration 0012), as the 409 the service's own check answers. */
 const SCIM_UNIQUE_NAMES = new Map([
   ["memberships_scim_user_name_uq", new ScimError(409, "the userName is already taken in this organization", "uniqueness")],
   ["scim_groups_name_uq", new ScimError(409, "a group with this displayName exists already", "uniqueness")],
 ]);
 
+/** A failure as a SCIM error (RFC 7644 §3.12); also the gateway frame's own (413, 504) for requests to the service. */
 export function onScimError(thrown: Error, c: Context): Response {
   // What the store refused (text it cannot hold, a name another request took meanwhile) is the
   // request's fault; a store away for a failover is a 503.
