@@ -21,6 +21,8 @@ export interface TestAccount {
 export const TEST_ACCOUNTS = {
   "ada@sso.example": { email: "ada@sso.example", email_verified: true, name: "Ada Lovelace" },
   "grace@sso.example": { email: "grace@sso.example", email_verified: true, name: "Grace Hopper" },
+  // Another organization's person first (the tests add her there before her first sign-in here).
+  "hedy@sso.example": { email: "hedy@sso.example", email_verified: true, name: "Hedy Lamarr" },
   "unverified@sso.example": { email: "unverified@sso.example", email_verified: false, name: "Una Verified" },
   "eve@elsewhere.example": { email: "eve@elsewhere.example", email_verified: true, name: "Eve Elsewhere" },
 } satisfies Record<string, TestAccount>;

@@ -211,8 +211,8 @@ test("where the organization requires MFA, SSO is the first factor only: the per
   }
 });
 
-test("a person who joined another organization first sees their second factors read-only in a session of this one's SSO", async ({ page, demo, baseURL }) => {
-  // Globex's owner adds Grace before her first SSO sign-in here: Globex is her account's home organization.
+test("a person another organization had first sees their second factors read-only in a session of this one's SSO", async ({ page, demo, baseURL }) => {
+  // Globex's owner adds Hedy before her first SSO sign-in here: Globex is her account's home organization.
   const asOutsider = async (method: "GET" | "POST" | "DELETE", path: string, body?: unknown) => {
     const url = `${baseURL}${path}`;
     // Distinct timestamps: the gateway refuses a mutation's signature it has already seen.
@@ -222,17 +222,17 @@ test("a person who joined another organization first sees their second factors r
     expect(res.status(), `${method} ${path}`).toBeLessThan(300);
     return res.status() === 204 ? {} : ((await res.json()) as Record<string, unknown>);
   };
-  const globex = ((await asOutsider("GET", operationPath("getOrganizations"))).items as Array<{ id: string }>)[0]!.id;
-  const grace = (await asOutsider("POST", operationPath("inviteOrganizationPerson", { org_id: globex }), { email: "grace@sso.example" })) as { id: string };
+  const globex = ((await asOutsider("GET", operationPath("getOrganizations"))).items as Array<{ id: string }>).find((o) => o.id !== demo.organization_id)!.id;
+  const hedy = (await asOutsider("POST", operationPath("inviteOrganizationPerson", { org_id: globex }), { email: "hedy@sso.example" })) as { id: string };
   try {
-    await ssoSignIn(page, "grace@sso.example");
+    await ssoSignIn(page, "hedy@sso.example");
     await expect(page).toHaveURL(/\/orgs/);
     await page.goto("/account/security");
     await expect(page.getByRole("note")).toHaveText(`${FACTORS_MANAGED_ELSEWHERE}.`);
     await expect(page.getByRole("button", { name: "Add an authenticator app" })).toBeHidden();
     await expect(page.getByRole("button", { name: "Generate new codes" })).toBeHidden();
   } finally {
-    await asOutsider("DELETE", operationPath("removeOrganizationPerson", { org_id: globex, user_id: grace.id }));
+    await asOutsider("DELETE", operationPath("removeOrganizationPerson", { org_id: globex, user_id: hedy.id }));
   }
 });
 

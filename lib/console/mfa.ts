@@ -32,7 +32,7 @@ import {
   type FactorRow,
   type MfaRequirement,
 } from "@/lib/gateway/store/queries/mfa-factors";
-import { organizationsOfAccount } from "@/lib/gateway/store/queries/access";
+import { accountDeciders, decidesAlone } from "@/lib/gateway/store/queries/access";
 import { findSsoProviderById } from "@/lib/gateway/store/queries/sso";
 import { gatewayIsEmbedded } from "./config";
 import { clearSignInFailures, pruneSignInFailures, retryMinutes, takeAttempt, type SignInLimit } from "./rate-limit";
@@ -210,17 +210,18 @@ const RECOVERY_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
 /**
  * Whether this session may not change the account's second factors. A session an SSO provider
  * signed in acts in the provider's organization only (its key is scoped to it), while the factors
- * serve every organization of the account: such a session changes them only when that organization
- * is the account's home (the first it joined, lib/gateway/store/queries/access.ts). Otherwise an
- * organization that added an existing account could, through its own identity provider, plant a
- * factor (or recovery codes) the others then accept, or remove the ones they rely on. The enrolment
- * the MFA step asks for to finish a sign-in stays open (mayEnrol), so nobody is locked out.
+ * serve every organization of the account: such a session changes them only where that organization
+ * decides for the account (its home, or the only organization it belongs to; accountDeciders).
+ * Otherwise an organization that added an existing account could, through its own identity provider,
+ * plant a factor (or recovery codes) the others then accept, or remove the ones they rely on. The
+ * enrolment the MFA step asks for to finish a sign-in stays open (mayEnrol), so nobody is locked out.
  */
 export async function factorsManagedElsewhere(session: ConsoleSession): Promise<boolean> {
   if (!session.ssoProviderId) return false;
   const { db } = await store();
   const provider = await findSsoProviderById(db, session.ssoProviderId);
-  return !provider || (await organizationsOfAccount(db, session.userId))[0] !== provider.organizationId;
+  if (!provider) return true;
+  return !decidesAlone(await accountDeciders(db, session.userId), provider.organizationId);
 }
 
 async function mayManageFactors(session: ConsoleSession): Promise<void> {

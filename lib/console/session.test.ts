@@ -21,7 +21,7 @@ beforeAll(async () => {
 afterAll(() => bed.close());
 
 /** A browser's request carrying the session cookie of a fresh sign-in, as next-auth would have set it. */
-async function signedInRequest(who: "owner" | "member", path = `/api/cloud${operationPath("listProjects")}`) {
+async function signedInRequest(who: "owner" | "member" | "outsider", path = `/api/cloud${operationPath("listProjects")}`) {
   const user = bed.t.demo[who];
   const signedIn = await signInWithKey({ credentials: { accessKeyId: user.access_key_id, secretKey: user.secret_key }, clientIp: "203.0.113.90", rateLimited: false });
   const token = await encode({ token: { sid: signedIn.sessionId, uid: signedIn.userId, email: signedIn.email }, secret: authSecret() });
@@ -87,6 +87,33 @@ describe("the session a request's cookies name", () => {
     expect(await s.state()).toEqual({ status: "revoked" });
     const again = await signedInRequest("member", `/api/cloud${operationPath("listRoles")}`);
     expect((await through(again.request(), again.state)).status).toBe(200);
+  });
+
+  it("outlives a suspension in one organization while the person is active in another", async () => {
+    // Acme's identity provider provisions Globex's owner here, then suspends them here.
+    const orgId = bed.t.demo.organization_id;
+    const created = await bed.t.json<{ api_key_info: { api_key: string } }>("owner", "POST", opPath("createSCIMIntegration", { org_id: orgId }), {
+      body: { name: "Elsewhere test", identity_provider: "okta", token: { alias: "t2", expires_at: new Date(Date.now() + 86_400_000).toISOString() } },
+    });
+    const scim = (method: string, path: string, body?: unknown) =>
+      bed.t.gateway.app.request(`http://gateway.test/scim/v2${path}`, {
+        method,
+        headers: { authorization: `Bearer ${created.body.api_key_info.api_key}`, "content-type": "application/scim+json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    const outsider = bed.t.demo.outsider;
+    expect((await scim("POST", "/Users", { schemas: ["urn:ietf:params:scim:schemas:core:2.0:User"], userName: outsider.email })).status).toBe(201);
+    try {
+      const s = await signedInRequest("outsider", `/api/cloud${operationPath("getOrganizations")}`);
+      const suspend = await scim("PATCH", `/Users/${outsider.user_id}`, { schemas: ["urn:ietf:params:scim:api:messages:2.0:PatchOp"], Operations: [{ op: "replace", path: "active", value: false }] });
+      expect(suspend.status).toBe(200);
+      expect(await s.state()).toMatchObject({ status: "active" });
+      // The session goes on in Globex; Acme's data is refused by the gateway.
+      expect((await through(s.request(), s.state)).status).toBe(200);
+      expect((await through(s.request(`/api/cloud${operationPath("listOrganizationPeople", { org_id: orgId })}`), s.state)).status).toBe(403);
+    } finally {
+      expect((await scim("DELETE", `/Users/${outsider.user_id}`)).status).toBe(204);
+    }
   });
 
   it("no cookie, or one that does not decode, names none", async () => {

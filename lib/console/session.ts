@@ -11,7 +11,7 @@ import { latestSuspension } from "@/lib/gateway/store/queries/access";
 import { sessionCookieName } from "./cookies";
 import { MFA_STEP_PATH, type SignInReason } from "@/lib/contract/sign-in-messages";
 import { authSecret } from "./secret";
-import { ssoProviderExists } from "./sso";
+import { ssoProviderOrganization } from "./sso";
 import { sessionIdFromToken } from "./token";
 
 /** Server-only: reads the session cookie and the vault. */
@@ -53,12 +53,13 @@ export async function sessionStateFromCookies(jar: CookieReader): Promise<Sessio
   const found = await lookupVaultSession(db, sessionId, limits);
   if (found.status === "active") {
     const { ssoProviderId } = found.session;
+    const ssoOrganization = ssoProviderId ? await ssoProviderOrganization(ssoProviderId) : undefined;
     // Deleting an SSO provider ends every session it signed in, this one first.
-    if (ssoProviderId && !(await ssoProviderExists(ssoProviderId))) {
+    if (ssoProviderId && ssoOrganization === null) {
       await endSsoProviderSessions(db, ssoProviderId);
       return { status: "revoked" };
     }
-    if (!(await suspendedSinceStart(found.session))) return found.session.mfaPending ? { status: "mfa", session: found.session } : found;
+    if (!(await suspendedSinceStart(found.session, ssoOrganization ?? undefined))) return found.session.mfaPending ? { status: "mfa", session: found.session } : found;
     await markVaultSessionRevoked(db, sessionId);
     return { status: "revoked" };
   }
@@ -67,15 +68,17 @@ export async function sessionStateFromCookies(jar: CookieReader): Promise<Sessio
 }
 
 /**
- * Whether the person was suspended in an organization (SCIM `active: false`) after this session
- * began: such a session ends at once. Read through the embedded gateway's read cache, which any
- * store change empties, so the answer is immediate and costs nothing while nothing changes. (A
- * remote gateway refuses the suspended person's calls for that organization's data instead.)
+ * Whether, since this session began, a suspension (SCIM `active: false`) took everything it acts in:
+ * the SSO provider's organization for a session it signed in, every organization of the person for a
+ * key session. Such a session ends at once; one organization's suspension ends no session that still
+ * acts in another. Read through the embedded gateway's read cache, which any store change empties, so
+ * the answer is immediate and costs nothing while nothing changes. (The gateway refuses a suspended
+ * person's calls for that organization's data in any case, a remote one included.)
  */
-async function suspendedSinceStart(session: VaultSession): Promise<boolean> {
+async function suspendedSinceStart(session: VaultSession, ssoOrganization: string | undefined): Promise<boolean> {
   if (!gatewayIsEmbedded() || !session.userId || session.startedAt === undefined) return false;
   const { store, deps } = await embeddedGateway();
-  const at = await deps.reads.get(`suspended:${session.userId}`, () => latestSuspension(store.db, session.userId));
+  const at = await deps.reads.get(`suspended:${session.userId}:${ssoOrganization ?? ""}`, () => latestSuspension(store.db, session.userId, ssoOrganization));
   return at !== null && at >= session.startedAt;
 }
 

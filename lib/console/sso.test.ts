@@ -373,38 +373,44 @@ describe("a provider answers for its own organization only", () => {
     expect(own.map((m) => m.organizationId).sort()).toEqual([globex, orgId].sort());
   });
 
-  it("lets such a session change the account's second factors only where the account joined first", async () => {
+  it("lets such a session change the account's second factors only where the account is at home", async () => {
     const db = bed.t.gateway.store.db;
     const factorsOf = (userId: string) => db.select().from(userMfaFactors).where(eq(userMfaFactors.userId, userId));
-    // Grace joined this organization (her first SSO sign-in, above) before Globex added her (the test above).
+    const globex = (await bed.t.opJson<{ items: Array<{ id: string }> }>("outsider", "getOrganizations")).body.items.find((o) => o.id !== orgId)!.id;
+    // Grace's home is this organization (her first SSO sign-in, above), though Globex has added her since.
     const home = await activeSession(await signedIn("grace@sso.example"));
     expect(await factorsManagedElsewhere(home)).toBe(false);
     const enrolment = await startTotpEnrolment(home);
     await removeOwnFactor(home, enrolment.factorId);
     expect(await factorsOf(home.userId)).toEqual([]);
 
-    // She leaves; signing in again joins her anew, now after Globex: Globex is her account's home.
-    expect((await bed.t.op("owner", "removeOrganizationPerson", { params: { org_id: orgId, user_id: home.userId } })).status).toBe(204);
-    const joinedLater = await activeSession(await signedIn("grace@sso.example"));
-    expect(joinedLater.userId).toBe(home.userId);
-    expect(await factorsManagedElsewhere(joinedLater)).toBe(true);
+    // Globex had Hedy first: her factors are Globex's to govern, whatever this organization's SSO says.
+    const hedy = await bed.t.opJson<{ id: string }>("outsider", "inviteOrganizationPerson", { params: { org_id: globex }, body: { email: "hedy@sso.example" } });
+    expect(hedy.status).toBe(201);
+    const elsewhere = await activeSession(await signedIn("hedy@sso.example"));
+    expect(elsewhere.userId).toBe(hedy.body.id);
+    expect(await factorsManagedElsewhere(elsewhere)).toBe(true);
     const refused = { name: "MfaError", message: FACTORS_MANAGED_ELSEWHERE };
-    await expect(startTotpEnrolment(joinedLater)).rejects.toMatchObject(refused);
-    await expect(passkeyRegistrationOptions(joinedLater, relyingPartyOf(CONSOLE))).rejects.toMatchObject(refused);
-    await expect(regenerateRecoveryCodes(joinedLater)).rejects.toMatchObject(refused);
-    await expect(removeOwnFactor(joinedLater, "00000000-0000-4000-8000-000000000000")).rejects.toMatchObject(refused);
-    expect(await factorsOf(joinedLater.userId)).toEqual([]);
+    await expect(startTotpEnrolment(elsewhere)).rejects.toMatchObject(refused);
+    await expect(passkeyRegistrationOptions(elsewhere, relyingPartyOf(CONSOLE))).rejects.toMatchObject(refused);
+    await expect(regenerateRecoveryCodes(elsewhere)).rejects.toMatchObject(refused);
+    await expect(removeOwnFactor(elsewhere, "00000000-0000-4000-8000-000000000000")).rejects.toMatchObject(refused);
+    expect(await factorsOf(elsewhere.userId)).toEqual([]);
 
     // The enrolment a sign-in needs stays open: the organization requires MFA and she has no factor yet.
     await setMfaMethods(db, orgId, ["totp"], new Date());
     try {
-      const state = await (await signedIn("grace@sso.example")).session();
+      const state = await (await signedIn("hedy@sso.example")).session();
       if (state.status !== "mfa") throw new Error(`expected a session owing its second factor, got ${state.status}`);
       expect((await startTotpEnrolment(state.session)).factorId).toMatch(/^[0-9a-f-]{36}$/);
     } finally {
       await setMfaMethods(db, orgId, [], new Date());
-      await db.delete(userMfaFactors).where(eq(userMfaFactors.userId, joinedLater.userId));
+      await db.delete(userMfaFactors).where(eq(userMfaFactors.userId, elsewhere.userId));
     }
+
+    // Once Globex lets her go, this organization is the only one she belongs to: it decides.
+    expect((await bed.t.op("outsider", "removeOrganizationPerson", { params: { org_id: globex, user_id: elsewhere.userId } })).status).toBe(204);
+    expect(await factorsManagedElsewhere(elsewhere)).toBe(false);
   });
 });
 

@@ -84,10 +84,10 @@ export async function loadSsoProvider(providerId: string): Promise<SsoProviderCo
   };
 }
 
-/** Whether the provider still exists (read through the gateway's read cache: free while nothing changes). */
-export async function ssoProviderExists(providerId: string): Promise<boolean> {
+/** The organization the provider serves, or null once it is deleted (read through the gateway's read cache: free while nothing changes). */
+export async function ssoProviderOrganization(providerId: string): Promise<string | null> {
   const { store, deps } = await gateway();
-  return deps.reads.get(`sso-provider:${providerId}`, async () => (await findSsoProviderById(store.db, providerId)) !== undefined);
+  return deps.reads.get(`sso-provider:${providerId}`, async () => (await findSsoProviderById(store.db, providerId))?.organizationId ?? null);
 }
 
 /**

@@ -3,7 +3,7 @@ import { auditAs, mutate } from "../../audit";
 import { requireOrgMember, requirePermission, type Access, type Permission } from "../../authz";
 import { badRequest, conflict, forbidden, notFound } from "../../errors";
 import type { Database } from "../../store/client";
-import { organizationsOfAccount } from "../../store/queries/access";
+import { accountDeciders } from "../../store/queries/access";
 import { projectExistsIn } from "../../store/queries/iam";
 import { resetPersonMfa } from "../../store/queries/mfa-factors";
 import { BASELINE_ROLE, findPerson, invitePerson, orgRolesByIds, otherOwnerCount, peoplePage, removePerson, roleIdByName, setSsoRequired, toPerson } from "../../store/queries/people";
@@ -86,20 +86,20 @@ export const removeOrganizationPerson: AppRouteHandler<typeof routes.removeOrgan
 
 /**
  * A person's second factors, and whether their key opens a console session, belong to their account,
- * which other organizations may share. The organizations it joined first decide: changing them takes
- * the permission in this organization and in every one the account joined before it, so that an
- * organization that adds an existing account can neither weaken or block the sign-ins of those that
- * had it first, nor stop them from managing it (its home organization, the first, decides alone). A
- * stranger to this organization is a 404 first, so that nothing is told of their other memberships.
- * Checked before the change's transaction: the caller's access reads the store outside it.
+ * which other organizations may share. Changing them takes the permission in the organizations that
+ * decide for the account (accountDeciders: its home alone while it is a person there, otherwise all of
+ * them), so that an organization that adds an existing account can neither weaken nor block the home's
+ * sign-ins, nor stop the home from managing them. A stranger to this organization is a 404 first, so
+ * that nothing is told of their other memberships. Checked before the change's transaction: the
+ * caller's access reads the store outside it.
  */
-async function requireEarlierOrganizations(db: Database, access: Access, orgId: string, userId: string, permission: Permission, change: string): Promise<void> {
-  const organizations = await organizationsOfAccount(db, userId);
-  const joined = organizations.indexOf(orgId);
-  if (joined === -1) throw notFound(`user ${userId} is not a person of this organization`);
-  for (const earlier of organizations.slice(0, joined)) {
-    if (!(await access.can(earlier, permission))) {
-      throw forbidden(`${change} applies to every organization of user ${userId}; those it joined before this one decide, and you do not hold ${permission} in all of them`);
+async function requireAccountDeciders(db: Database, access: Access, orgId: string, userId: string, permission: Permission, change: string): Promise<void> {
+  const { organizations, deciders, home } = await accountDeciders(db, userId);
+  if (!organizations.includes(orgId)) throw notFound(`user ${userId} is not a person of this organization`);
+  for (const decider of deciders) {
+    if (decider !== orgId && !(await access.can(decider, permission))) {
+      const why = home ? `the account's home organization decides: you do not hold ${permission} there` : `you do not hold ${permission} in all of them`;
+      throw forbidden(`${change} applies to every organization of user ${userId}, and ${why}`);
     }
   }
 }
@@ -117,7 +117,7 @@ export const updateOrganizationPerson: AppRouteHandler<typeof routes.updateOrgan
   const access = c.get("access");
   await requirePermission(access, orgId, "iam.write");
   // Requiring SSO stops the person's key sign-in everywhere; lifting it is this organization's own business.
-  if (body.sso_required) await requireEarlierOrganizations(c.get("deps").db, access, orgId, userId, "iam.write", "Requiring SSO sign-in");
+  if (body.sso_required) await requireAccountDeciders(c.get("deps").db, access, orgId, userId, "iam.write", "Requiring SSO sign-in");
   const person = await mutate(c, audit, async (tx, meta) => {
     const updated = (await setSsoRequired(tx, orgId, userId, body.sso_required)) ? await findPerson(tx, orgId, userId) : undefined;
     if (!updated) throw notFound(`user ${userId} is not a person of this organization`);
@@ -132,7 +132,7 @@ export const resetOrganizationPersonMfa: AppRouteHandler<typeof routes.resetOrga
   const audit = auditAs(c, { organizationId: orgId, action: "Delete", actionDetail: "Reset MFA", targetType: "User", targetIds: [userId] });
   const access = c.get("access");
   await requirePermission(access, orgId, "mfa.manage");
-  await requireEarlierOrganizations(c.get("deps").db, access, orgId, userId, "mfa.manage", "Resetting second factors");
+  await requireAccountDeciders(c.get("deps").db, access, orgId, userId, "mfa.manage", "Resetting second factors");
   const person = await mutate(c, audit, async (tx, meta) => {
     const found = await findPerson(tx, orgId, userId);
     if (!found) throw notFound(`user ${userId} is not a person of this organization`);

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { desc, eq } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import type { CallerPermissions, ListPeopleResponse, Person } from "@/lib/contract/people";
 import { acceptTotpStep, addWebauthnFactor, createPendingTotp, listFactors, recoveryCodesLeft, replaceRecoveryCodes } from "../../store/queries/mfa-factors";
-import { auditLog } from "../../store/schema";
+import { auditLog, memberships } from "../../store/schema";
 import { createTestGateway, opPath, type TestGateway } from "../../testing";
 
 let t: TestGateway;
@@ -244,9 +244,9 @@ describe("DELETE /organizations/{org_id}/users/{user_id}/mfa", () => {
 describe("a person of two organizations", () => {
   const db = () => t.gateway.store.db;
 
-  it("leaves their second factors and key sign-in to the organization they joined first", async () => {
+  it("leaves their second factors and key sign-in to the account's home, the first organization that had it", async () => {
     // Two organizations invite the same address, Acme first: one account, two memberships, Acme its home.
-    const globex = (await t.json<{ items: Array<{ id: string }> }>("outsider", "GET", opPath("getOrganizations"))).body.items[0]!.id;
+    const globex = (await t.json<{ items: Array<{ id: string }> }>("outsider", "GET", opPath("getOrganizations"))).body.items.find((o) => o.id !== org)!.id;
     const invite = (who: "owner" | "outsider", orgId: string) =>
       t.json<Person>(who, "POST", opPath("inviteOrganizationPerson", { org_id: orgId }), { body: { email: "shared@two-orgs.example" } });
     const inAcme = await invite("owner", org);
@@ -254,6 +254,8 @@ describe("a person of two organizations", () => {
     expect([inAcme.status, inGlobex.status]).toEqual([201, 201]);
     const userId = inAcme.body.id;
     expect(inGlobex.body.id).toBe(userId);
+    // Made older than Acme's: the home is who had the account first, not whose membership is oldest.
+    await db().update(memberships).set({ createdAt: new Date("2020-01-01T00:00:00Z") }).where(and(eq(memberships.userId, userId), eq(memberships.organizationId, globex)));
     const enrol = async () => {
       const pending = await createPendingTotp(db(), userId, "sealed-secret", "Authenticator app");
       expect(await acceptTotpStep(db(), pending, 1_000)).toBe(true);
@@ -269,7 +271,7 @@ describe("a person of two organizations", () => {
     // Globex, which added the account later, holds mfa.manage and iam.write in Globex only: refused.
     const refused = await reset("outsider", globex);
     expect(refused.status).toBe(403);
-    expect(refused.body.message).toBe(`Resetting second factors applies to every organization of user ${userId}; those it joined before this one decide, and you do not hold mfa.manage in all of them`);
+    expect(refused.body.message).toBe(`Resetting second factors applies to every organization of user ${userId}, and the account's home organization decides: you do not hold mfa.manage there`);
     expect((await requireSso("outsider", globex, true)).status).toBe(403);
     expect((await listFactors(db(), userId)).map((f) => f.method)).toEqual(["totp"]);
     expect(await recoveryCodesLeft(db(), userId)).toBe(1);
@@ -279,19 +281,26 @@ describe("a person of two organizations", () => {
     const lifted = await requireSso("outsider", globex, false);
     expect([lifted.status, lifted.body.sso_required]).toEqual([200, false]);
 
-    // Acme, the account's home, decides alone: Globex joining later takes nothing from it.
+    // Acme, the home, decides alone: Globex having the account too takes nothing from it.
     expect((await reset("owner", org)).status).toBe(200);
     expect(await listFactors(db(), userId)).toEqual([]);
     expect((await requireSso("owner", org, true)).body.sso_required).toBe(true);
     expect((await requireSso("owner", org, false)).body.sso_required).toBe(false);
 
-    // Once Acme lets the person go, Globex is the account's home and decides alone.
+    // While Acme has let the person go, Globex, the only organization left, decides.
     await enrol();
     expect((await t.call("owner", "DELETE", opPath("removeOrganizationPerson", { org_id: org, user_id: userId }))).status).toBe(204);
     expect((await reset("outsider", globex)).status).toBe(200);
     expect(await listFactors(db(), userId)).toEqual([]);
-    expect((await requireSso("outsider", globex, true)).body.sso_required).toBe(true);
-    expect((await t.call("outsider", "DELETE", opPath("removeOrganizationPerson", { org_id: globex, user_id: userId }))).status).toBe(204);
+
+    // Back in Acme, the person's home is Acme again: Globex's say ends, it does not move to Globex.
+    expect((await invite("owner", org)).status).toBe(201);
+    await enrol();
+    expect((await reset("outsider", globex)).status).toBe(403);
+    expect((await reset("owner", org)).status).toBe(200);
+    for (const [who, orgId] of [["owner", org], ["outsider", globex]] as const) {
+      expect((await t.call(who, "DELETE", opPath("removeOrganizationPerson", { org_id: orgId, user_id: userId }))).status).toBe(204);
+    }
   });
 });
 

@@ -1,6 +1,6 @@
-import { and, asc, eq, max } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import type { Database } from "../client";
-import { memberships, roleBindings, roles } from "../schema";
+import { memberships, roleBindings, roles, users } from "../schema";
 
 export type Relation = "owner" | "member";
 
@@ -21,16 +21,28 @@ export async function relationsOf(db: Database, userId: string): Promise<Map<str
 }
 
 /**
- * Every organization the account belongs to, its suspended memberships included, in the order the
- * account joined them: the first is its home organization, which governs what belongs to the account.
+ * Who decides what belongs to an account (its second factors, whether its key opens a console
+ * session, its own name), among the organizations it belongs to (suspended memberships included):
+ * its home (`users.home_organization_id`, the first organization that had it) alone while the
+ * account is a person there, otherwise every one of them. So an organization that adds an existing
+ * account can neither change those for the home nor block the home from changing them, and none
+ * decides alone for the others once the home has let the person go.
  */
-export async function organizationsOfAccount(db: Database, userId: string): Promise<string[]> {
+export async function accountDeciders(db: Database, userId: string): Promise<{ organizations: string[]; deciders: string[]; home: string | null }> {
   const rows = await db
-    .select({ organizationId: memberships.organizationId })
+    .select({ organizationId: memberships.organizationId, home: users.homeOrganizationId })
     .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
     .where(eq(memberships.userId, userId))
-    .orderBy(asc(memberships.createdAt), asc(memberships.organizationId));
-  return rows.map((r) => r.organizationId);
+    .orderBy(asc(memberships.organizationId));
+  const organizations = rows.map((r) => r.organizationId);
+  const home = rows[0]?.home;
+  return home && organizations.includes(home) ? { organizations, deciders: [home], home } : { organizations, deciders: organizations, home: null };
+}
+
+/** Whether this organization decides alone for the account (its home, or the only organization it belongs to). */
+export function decidesAlone(account: { deciders: string[] }, orgId: string): boolean {
+  return account.deciders.length === 1 && account.deciders[0] === orgId;
 }
 
 /** The user's role bindings in one organization, with their roles' permissions. */
@@ -42,11 +54,18 @@ export async function grantsOf(db: Database, userId: string, orgId: string): Pro
     .where(and(eq(roleBindings.userId, userId), eq(roleBindings.organizationId, orgId)));
 }
 
-/** When the user was last suspended in any organization (SCIM `active: false`), if they are suspended anywhere. */
-export async function latestSuspension(db: Database, userId: string): Promise<number | null> {
-  const [row] = await db
-    .select({ at: max(memberships.updatedAt) })
+/**
+ * When a suspension (SCIM `active: false`) last reached everything a console session of the person
+ * acts in, if one does: with `organizationId` (a session an SSO provider of that organization signed
+ * in, its key scoped to it), a suspension there; without (a key session), the latest suspension once
+ * no organization has the person active. So one organization suspending a person ends no session
+ * that acts in another where they are still active.
+ */
+export async function latestSuspension(db: Database, userId: string, organizationId?: string): Promise<number | null> {
+  const rows = await db
+    .select({ status: memberships.status, at: memberships.updatedAt })
     .from(memberships)
-    .where(and(eq(memberships.userId, userId), eq(memberships.status, "suspended")));
-  return row?.at ? new Date(row.at).getTime() : null;
+    .where(organizationId ? and(eq(memberships.userId, userId), eq(memberships.organizationId, organizationId)) : eq(memberships.userId, userId));
+  if (rows.length === 0 || rows.some((r) => r.status !== "suspended")) return null;
+  return Math.max(...rows.map((r) => new Date(r.at).getTime()));
 }

@@ -3,7 +3,7 @@ import { and, asc, count, eq, inArray, isNull, ne, or, sql, type SQL } from "dri
 import { unionAll } from "drizzle-orm/pg-core";
 import { parse as parseScimFilter, type AttrExp, type Filter } from "scim2-parse-filter";
 import { resultRows, type Database } from "../client";
-import { organizationsOfAccount } from "./access";
+import { accountDeciders, decidesAlone } from "./access";
 import { deleteOrganizationSsoKeys } from "./api-keys";
 import { memberships, roleBindings, roles, scimGroupMappings, scimGroupMembers, scimGroups, scimIntegrations, scimTokens, users } from "../schema";
 
@@ -430,10 +430,10 @@ export async function updatePerson(
     })
     .where(and(eq(memberships.organizationId, input.orgId), eq(memberships.userId, input.userId)));
   if (input.status === "suspended") await deleteOrganizationSsoKeys(db, input.orgId, input.userId);
-  // The account's own name only where the account is at home (the organization it joined first, which
-  // governs the account): an organization that added the account later must not rename it in the
-  // others' people lists (its displayName is kept with the membership either way).
-  if (input.accountName !== undefined && (await organizationsOfAccount(db, input.userId))[0] === input.orgId) {
+  // The account's own name only where this organization decides for the account (its home, or the only
+  // one it belongs to): an organization that added the account later must not rename it in the others'
+  // people lists (its displayName is kept with the membership either way).
+  if (input.accountName !== undefined && decidesAlone(await accountDeciders(db, input.userId), input.orgId)) {
     await db.update(users).set({ name: input.accountName }).where(eq(users.id, input.userId));
   }
 }

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, type AnyPgColumn } from "drizzle-orm/pg-core";
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
@@ -8,6 +8,12 @@ export const users = pgTable("users", {
   email: text("email").notNull().unique(),
   name: text("name").notNull().default(""),
   createdAt: ts("created_at").notNull().defaultNow(),
+  /**
+   * The account's home: the first organization that had it as a person (set by a trigger on
+   * memberships, migration 0013; kept when the person leaves and comes back). While the account is a
+   * person there, it alone decides what belongs to the account (lib/gateway/store/queries/access.ts).
+   */
+  homeOrganizationId: text("home_organization_id").references((): AnyPgColumn => organizations.id, { onDelete: "set null" }),
 });
 
 export interface BillingAddress {

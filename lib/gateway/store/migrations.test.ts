@@ -1,0 +1,113 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { drizzle } from "drizzle-orm/pglite";
+import { afterAll, describe, expect, it } from "vitest";
+import { migrateDatabase } from "@/lib/db/open";
+import { MIGRATIONS_FOLDER, resultRows } from "./client";
+
+/**
+ * Migrations that change what a store already holds, applied to a store written before them:
+ * 0012 makes SCIM names unique (a name a race doubled must keep its rows and still let the
+ * indexes be created); 0013 gives every account its home organization.
+ */
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+/** The migrations folder as it was before the named migration. */
+function migrationsBefore(tag: string): string {
+  const dir = mkdtempSync(path.join(tmpdir(), "stratus-migrations-"));
+  dirs.push(dir);
+  cpSync(MIGRATIONS_FOLDER, dir, { recursive: true });
+  const journalPath = path.join(dir, "meta/_journal.json");
+  const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: Array<{ tag: string }> };
+  const at = journal.entries.findIndex((e) => e.tag === tag);
+  expect(at).toBeGreaterThan(0);
+  writeFileSync(journalPath, JSON.stringify({ ...journal, entries: journal.entries.slice(0, at) }));
+  return dir;
+}
+
+describe("migration 0012: unique SCIM names", { timeout: 120_000 }, () => {
+  it("keeps names a race doubled, each later holder with its id appended, and then refuses a clash", async () => {
+    const client = new PGlite();
+    const db = drizzle({ client });
+    try {
+      await migrateDatabase(db, "pglite", { folder: migrationsBefore("0012_scim_names_unique"), lockId: 1 });
+      await client.exec(`
+        INSERT INTO organizations (id, name) VALUES ('org-1', 'One');
+        INSERT INTO scim_integrations (id, organization_id, name, identity_provider, created_by) VALUES ('int-1', 'org-1', 'Okta', 'okta', 'u-1');
+        INSERT INTO users (id, email, name) VALUES ('u-1', 'a@x.example', 'A'), ('u-2', 'b@x.example', 'B'), ('u-3', 'c@x.example', 'C'), ('u-4', 'd@x.example', 'D'), ('u-5', 'e@x.example', 'E');
+        INSERT INTO memberships (organization_id, user_id, relation, scim_user_name, created_at) VALUES
+          ('org-1', 'u-2', 'member', 'racer', '2026-01-02'), ('org-1', 'u-1', 'member', 'Racer', '2026-01-01'), ('org-1', 'u-3', 'member', 'other', '2026-01-03'),
+          ('org-1', 'u-4', 'member', repeat('L', 256), '2026-01-04'), ('org-1', 'u-5', 'member', repeat('l', 256), '2026-01-05');
+        INSERT INTO scim_groups (id, organization_id, integration_id, display_name, created_at) VALUES
+          ('g-1', 'org-1', 'int-1', 'Admins', '2026-01-01'), ('g-2', 'org-1', 'int-1', 'ADMINS', '2026-01-02');
+      `);
+      await migrateDatabase(db, "pglite", { folder: MIGRATIONS_FOLDER, lockId: 1 });
+      const people = resultRows<{ user_id: string; scim_user_name: string }>(await client.query("SELECT user_id, scim_user_name FROM memberships ORDER BY user_id"));
+      expect(people).toEqual([
+        { user_id: "u-1", scim_user_name: "Racer" },
+        { user_id: "u-2", scim_user_name: "racer (u-2)" },
+        { user_id: "u-3", scim_user_name: "other" },
+        { user_id: "u-4", scim_user_name: "L".repeat(256) },
+        // Still within the service's 256 characters, so the person can be updated (and deprovisioned).
+        { user_id: "u-5", scim_user_name: `${"l".repeat(250)} (u-5)` },
+      ]);
+      const groups = resultRows<{ id: string; display_name: string }>(await client.query("SELECT id, display_name FROM scim_groups ORDER BY id"));
+      expect(groups).toEqual([
+        { id: "g-1", display_name: "Admins" },
+        { id: "g-2", display_name: "ADMINS (g-2)" },
+      ]);
+      await expect(client.query("UPDATE memberships SET scim_user_name = 'RACER' WHERE user_id = 'u-3'")).rejects.toMatchObject({ code: "23505", constraint: "memberships_scim_user_name_uq" });
+      await expect(client.query("INSERT INTO scim_groups (id, organization_id, integration_id, display_name) VALUES ('g-3', 'org-1', 'int-1', 'admins')")).rejects.toMatchObject({
+        code: "23505",
+        constraint: "scim_groups_name_uq",
+      });
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe("migration 0013: the account's home", { timeout: 120_000 }, () => {
+  it("makes the organization of an account's oldest membership its home, then the first to add a new account", async () => {
+    const client = new PGlite();
+    const db = drizzle({ client });
+    try {
+      await migrateDatabase(db, "pglite", { folder: migrationsBefore("0013_account_home"), lockId: 1 });
+      await client.exec(`
+        INSERT INTO organizations (id, name) VALUES ('org-a', 'A'), ('org-b', 'B');
+        INSERT INTO users (id, email, name) VALUES ('u-1', 'one@x.example', 'One'), ('u-2', 'two@x.example', 'Two');
+        INSERT INTO memberships (organization_id, user_id, relation, created_at) VALUES
+          ('org-a', 'u-1', 'member', '2026-02-01'), ('org-b', 'u-1', 'member', '2026-01-01'), ('org-a', 'u-2', 'member', '2026-03-01');
+      `);
+      await migrateDatabase(db, "pglite", { folder: MIGRATIONS_FOLDER, lockId: 1 });
+      const homes = async () => resultRows<{ id: string; home: string | null }>(await client.query("SELECT id, home_organization_id AS home FROM users ORDER BY id"));
+      expect(await homes()).toEqual([
+        { id: "u-1", home: "org-b" },
+        { id: "u-2", home: "org-a" },
+      ]);
+      // A new account: its first membership makes its home; a later one, or leaving and coming back, does not move it.
+      await client.exec(`
+        INSERT INTO users (id, email, name) VALUES ('u-3', 'three@x.example', 'Three');
+        INSERT INTO memberships (organization_id, user_id, relation) VALUES ('org-b', 'u-3', 'member');
+        INSERT INTO memberships (organization_id, user_id, relation) VALUES ('org-a', 'u-3', 'member');
+        DELETE FROM memberships WHERE organization_id = 'org-b' AND user_id = 'u-3';
+        INSERT INTO memberships (organization_id, user_id, relation) VALUES ('org-b', 'u-3', 'member');
+      `);
+      expect((await homes()).find((u) => u.id === "u-3")).toEqual({ id: "u-3", home: "org-b" });
+      // The home organization deleted: the account has none, and gets none from an organization adding it
+      // while it is a person elsewhere (every organization it belongs to decides).
+      await client.exec(`
+        DELETE FROM organizations WHERE id = 'org-b';
+        INSERT INTO organizations (id, name) VALUES ('org-c', 'C');
+        INSERT INTO memberships (organization_id, user_id, relation) VALUES ('org-c', 'u-3', 'member');
+      `);
+      expect((await homes()).find((u) => u.id === "u-3")).toEqual({ id: "u-3", home: null });
+    } finally {
+      await client.close();
+    }
+  });
+});
