@@ -303,7 +303,10 @@ export interface Enrolled {
 async function afterEnrolment(session: ConsoleSession, method: MfaMethod): Promise<Enrolled> {
   const { db } = await store();
   const first = (await listFactors(db, session.userId)).length === 1 && (await recoveryCodesLeft(db, session.userId)) === 0;
-  const recoveryCodes = first ? await newRecoveryCodes(session.userId) : null;
+  // Recovery codes satisfy every organization: the enrolment a sign-in through the SSO of an organization
+  // that does not decide for the account needs comes without them (a key session, or one of the home's
+  // SSO, gets them on the Sign-in security page).
+  const recoveryCodes = first && !(await factorsManagedElsewhere(session)) ? await newRecoveryCodes(session.userId) : null;
   const { satisfied } = await grant(session, method);
   return { satisfied, recoveryCodes };
 }

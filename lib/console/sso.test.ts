@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { NextAuthOptions } from "next-auth";
+import { generate } from "otplib";
 import NextAuth from "next-auth/next";
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -7,11 +8,12 @@ import { signInAtTestProvider, type TestOidcProvider } from "@/e2e/oidc-provider
 import { FACTORS_MANAGED_ELSEWHERE, SIGN_IN_ERROR } from "@/lib/contract/sign-in-messages";
 import { createSsoTestbed, type ConsoleTestbed, type SsoTestbed } from "@/lib/console/testing";
 import { setMfaMethods } from "@/lib/gateway/store/queries/mfa";
+import { recoveryCodesLeft } from "@/lib/gateway/store/queries/mfa-factors";
 import { insertSsoProvider } from "@/lib/gateway/store/queries/sso";
 import { apiKeys, auditLog, memberships, roleBindings, roles, userMfaFactors, users } from "@/lib/gateway/store/schema";
 import { getAuthOptions } from "./auth-options";
 import { sessionCookieName } from "./cookies";
-import { factorsManagedElsewhere, passkeyRegistrationOptions, regenerateRecoveryCodes, relyingPartyOf, removeOwnFactor, startTotpEnrolment } from "./mfa";
+import { confirmTotpEnrolment, factorsManagedElsewhere, passkeyRegistrationOptions, regenerateRecoveryCodes, relyingPartyOf, removeOwnFactor, startTotpEnrolment } from "./mfa";
 import { sessionStateFromCookies } from "./session";
 import { loadSsoProvider, signInWithSso } from "./sso";
 import { ssoAuthOptions, startSsoSignIn, type NextAuthCall } from "./sso-auth";
@@ -402,7 +404,11 @@ describe("a provider answers for its own organization only", () => {
     try {
       const state = await (await signedIn("hedy@sso.example")).session();
       if (state.status !== "mfa") throw new Error(`expected a session owing its second factor, got ${state.status}`);
-      expect((await startTotpEnrolment(state.session)).factorId).toMatch(/^[0-9a-f-]{36}$/);
+      const enrolling = await startTotpEnrolment(state.session);
+      const confirmed = await confirmTotpEnrolment(state.session, enrolling.factorId, await generate({ secret: enrolling.secret }));
+      // Her sign-in is complete, but without recovery codes: those would satisfy Globex too.
+      expect(confirmed).toEqual({ satisfied: true, recoveryCodes: null });
+      expect(await recoveryCodesLeft(db, elsewhere.userId)).toBe(0);
     } finally {
       await setMfaMethods(db, orgId, [], new Date());
       await db.delete(userMfaFactors).where(eq(userMfaFactors.userId, elsewhere.userId));
