@@ -185,7 +185,8 @@ export async function invitePerson(
   if (!user) {
     const [made] = await tx
       .insert(users)
-      .values({ id: randomUUID(), email, name: input.name ?? "" })
+      // Made with its home: this organization is the first to have it (the membership's trigger would otherwise write the row again).
+      .values({ id: randomUUID(), email, name: input.name ?? "", homeOrganizationId: input.organizationId })
       .onConflictDoNothing()
       .returning({ id: users.id, email: users.email, name: users.name });
     // None made: a concurrent invitation or first sign-in of the same address committed it first
