@@ -29,12 +29,21 @@ function migrationsBefore(tag: string): string {
   return dir;
 }
 
+/** A fresh PGlite migrated up to (not including) the named migration, given to `run` with the rest to apply; then closed. */
+async function storeBefore(tag: string, run: (client: PGlite, migrateRest: () => Promise<void>) => Promise<void>): Promise<void> {
+  const client = new PGlite();
+  const db = drizzle({ client });
+  try {
+    await migrateDatabase(db, "pglite", { folder: migrationsBefore(tag), lockId: 1 });
+    await run(client, () => migrateDatabase(db, "pglite", { folder: MIGRATIONS_FOLDER, lockId: 1 }));
+  } finally {
+    await client.close();
+  }
+}
+
 describe("migration 0012: unique SCIM names", { timeout: 120_000 }, () => {
   it("keeps names a race doubled, each later holder with its id appended, and then refuses a clash", async () => {
-    const client = new PGlite();
-    const db = drizzle({ client });
-    try {
-      await migrateDatabase(db, "pglite", { folder: migrationsBefore("0012_scim_names_unique"), lockId: 1 });
+    await storeBefore("0012_scim_names_unique", async (client, migrateRest) => {
       await client.exec(`
         INSERT INTO organizations (id, name) VALUES ('org-1', 'One');
         INSERT INTO scim_integrations (id, organization_id, name, identity_provider, created_by) VALUES ('int-1', 'org-1', 'Okta', 'okta', 'u-1');
@@ -45,7 +54,7 @@ describe("migration 0012: unique SCIM names", { timeout: 120_000 }, () => {
         INSERT INTO scim_groups (id, organization_id, integration_id, display_name, created_at) VALUES
           ('g-1', 'org-1', 'int-1', 'Admins', '2026-01-01'), ('g-2', 'org-1', 'int-1', 'ADMINS', '2026-01-02');
       `);
-      await migrateDatabase(db, "pglite", { folder: MIGRATIONS_FOLDER, lockId: 1 });
+      await migrateRest();
       const people = resultRows<{ user_id: string; scim_user_name: string }>(await client.query("SELECT user_id, scim_user_name FROM memberships ORDER BY user_id"));
       expect(people).toEqual([
         { user_id: "u-1", scim_user_name: "Racer" },
@@ -65,25 +74,20 @@ describe("migration 0012: unique SCIM names", { timeout: 120_000 }, () => {
         code: "23505",
         constraint: "scim_groups_name_uq",
       });
-    } finally {
-      await client.close();
-    }
+    });
   });
 });
 
 describe("migration 0013: the account's home", { timeout: 120_000 }, () => {
   it("makes the organization of an account's oldest membership its home, then the first to add a new account", async () => {
-    const client = new PGlite();
-    const db = drizzle({ client });
-    try {
-      await migrateDatabase(db, "pglite", { folder: migrationsBefore("0013_account_home"), lockId: 1 });
+    await storeBefore("0013_account_home", async (client, migrateRest) => {
       await client.exec(`
         INSERT INTO organizations (id, name) VALUES ('org-a', 'A'), ('org-b', 'B');
         INSERT INTO users (id, email, name) VALUES ('u-1', 'one@x.example', 'One'), ('u-2', 'two@x.example', 'Two');
         INSERT INTO memberships (organization_id, user_id, relation, created_at) VALUES
           ('org-a', 'u-1', 'member', '2026-02-01'), ('org-b', 'u-1', 'member', '2026-01-01'), ('org-a', 'u-2', 'member', '2026-03-01');
       `);
-      await migrateDatabase(db, "pglite", { folder: MIGRATIONS_FOLDER, lockId: 1 });
+      await migrateRest();
       const homes = async () => resultRows<{ id: string; home: string | null }>(await client.query("SELECT id, home_organization_id AS home FROM users ORDER BY id"));
       expect(await homes()).toEqual([
         { id: "u-1", home: "org-b" },
@@ -106,8 +110,6 @@ describe("migration 0013: the account's home", { timeout: 120_000 }, () => {
         INSERT INTO memberships (organization_id, user_id, relation) VALUES ('org-c', 'u-3', 'member');
       `);
       expect((await homes()).find((u) => u.id === "u-3")).toEqual({ id: "u-3", home: null });
-    } finally {
-      await client.close();
-    }
+    });
   });
 });
