@@ -423,6 +423,38 @@ describe("filters, paging and projections", () => {
     expect((await q('emails.value eq "moved@home.example"')).totalResults).toBe(1);
   });
 
+  it("pages the people one e-mail lookup finds: all of them counted, in creation order, none of another organization", async () => {
+    const shared = "family.box@paging.example";
+    const ids: string[] = [];
+    for (const name of ["first.sharer", "second.sharer", "third.sharer"]) {
+      const created = await scim(oktaToken, "POST", "/Users", {
+        schemas: [USER],
+        userName: `${name}@paging.example`,
+        emails: [
+          { value: `${name}@paging.example`, type: "work", primary: true },
+          { value: shared, type: "home" },
+        ],
+      });
+      expect(created.status).toBe(201);
+      ids.push(String(created.body.id));
+    }
+    const page = async (startIndex: number, count: number) =>
+      (await scim(oktaToken, "GET", `/Users?filter=${encodeURIComponent(`emails.value eq "${shared.toUpperCase()}"`)}&startIndex=${startIndex}&count=${count}`)).body;
+    expect(await page(1, 2)).toMatchObject({ totalResults: 3, itemsPerPage: 2, startIndex: 1 });
+    expect((await page(1, 2)).Resources?.map((r) => r.id)).toEqual(ids.slice(0, 2));
+    expect((await page(3, 2)).Resources?.map((r) => r.id)).toEqual(ids.slice(2));
+    expect(await page(4, 2)).toMatchObject({ totalResults: 3, itemsPerPage: 0, Resources: [] });
+    expect(await page(1, 0)).toMatchObject({ totalResults: 3, itemsPerPage: 0 });
+    // Another organization's identity provider finds none of them.
+    const globex = (await t.json<{ items: Array<{ id: string }> }>("outsider", "GET", opPath("getOrganizations"))).body.items.find((o) => o.id !== orgId)!.id;
+    const integration = await t.json<{ api_key_info: { api_key: string } }>("outsider", "POST", opPath("createSCIMIntegration", { org_id: globex }), {
+      body: { name: "Globex Okta", identity_provider: "okta", token: { alias: "globex-okta", expires_at: future() } },
+    });
+    expect(integration.status).toBe(200);
+    const elsewhere = await scim(integration.body.api_key_info.api_key, "GET", `/Users?filter=${encodeURIComponent(`emails.value eq "${shared}"`)}`);
+    expect(elsewhere.body).toMatchObject({ totalResults: 0, Resources: [] });
+  });
+
   it("lists everyone in creation order when no filter is given, the same people across pages", async () => {
     const all = await scim(oktaToken, "GET", "/Users?count=1000");
     const total = Number(all.body.totalResults);

@@ -296,11 +296,29 @@ export interface Page {
 }
 
 export async function listPeople(db: Database, orgId: string, filter: string | undefined, page: Page): Promise<{ total: number; rows: PersonRow[] }> {
+  const order = [asc(memberships.createdAt), asc(memberships.userId)];
   let condition: SQL | undefined;
   if (filter) {
     const parsed = parseFilter(filter);
     const names: Lookups = new Map();
     await resolveLookups(db, orgId, parsed, names);
+    // The lookup an identity provider makes before each create (`userName eq`, `emails.value eq`)
+    // found the organization's people already: they are the answer, counted without another statement.
+    const found = names.size === 1 && parsed.op === "eq" ? [...names.values()][0]! : undefined;
+    if (found) {
+      const rows =
+        found.length && page.limit > 0
+          ? await db
+              .select(personColumns)
+              .from(memberships)
+              .innerJoin(users, eq(users.id, memberships.userId))
+              .where(and(eq(memberships.organizationId, orgId), inArray(memberships.userId, found)))
+              .orderBy(...order)
+              .offset(page.offset)
+              .limit(page.limit)
+          : [];
+      return { total: found.length, rows };
+    }
     condition = userCondition(orgId, parsed, names);
   }
   const where = and(eq(memberships.organizationId, orgId), condition);
@@ -311,7 +329,6 @@ export async function listPeople(db: Database, orgId: string, filter: string | u
     : db.select({ userId: memberships.userId }).from(memberships).where(where);
   const [total] = await db.select({ n: count() }).from(ids().as("matching"));
   if (page.limit <= 0) return { total: total?.n ?? 0, rows: [] };
-  const order = [asc(memberships.createdAt), asc(memberships.userId)];
   const pageIds = (await ids().orderBy(...order).offset(page.offset).limit(page.limit)).map((r) => r.userId);
   const rows = pageIds.length
     ? await db
