@@ -302,6 +302,29 @@ describe("a person of two organizations", () => {
       expect((await t.call(who, "DELETE", opPath("removeOrganizationPerson", { org_id: orgId, user_id: userId }))).status).toBe(204);
     }
   });
+
+  it("takes the account's name from where the account decides, not from an organization that adds it later", async () => {
+    const globex = (await t.json<{ items: Array<{ id: string }> }>("outsider", "GET", opPath("getOrganizations"))).body.items.find((o) => o.id !== org)!.id;
+    const invite = (who: "owner" | "outsider", orgId: string, name?: string) =>
+      t.json<Person>(who, "POST", opPath("inviteOrganizationPerson", { org_id: orgId }), { body: { email: "unnamed@two-orgs.example", ...(name ? { name } : {}) } });
+    const nameIn = async (who: "owner" | "outsider", orgId: string, userId: string) =>
+      (await t.json<{ items: Person[] }>(who, "GET", opPath("listOrganizationPeople", { org_id: orgId }), { query: { q: "unnamed@" } })).body.items.find((p) => p.id === userId)?.name;
+
+    // Acme makes the account without a name; Globex, adding it later with one, does not name it for Acme.
+    const inAcme = await invite("owner", org);
+    expect(inAcme.status).toBe(201);
+    const userId = inAcme.body.id;
+    expect((await invite("outsider", globex, "Named By Globex")).status).toBe(201);
+    expect(await nameIn("owner", org, userId)).toBe("");
+    expect(await nameIn("outsider", globex, userId)).toBe("");
+
+    // Once Acme has let the person go, Globex is the only organization left and decides: re-added, its name fills the empty one.
+    expect((await t.call("outsider", "DELETE", opPath("removeOrganizationPerson", { org_id: globex, user_id: userId }))).status).toBe(204);
+    expect((await t.call("owner", "DELETE", opPath("removeOrganizationPerson", { org_id: org, user_id: userId }))).status).toBe(204);
+    expect((await invite("outsider", globex, "Named By Globex")).status).toBe(201);
+    expect(await nameIn("outsider", globex, userId)).toBe("Named By Globex");
+    expect((await t.call("outsider", "DELETE", opPath("removeOrganizationPerson", { org_id: globex, user_id: userId }))).status).toBe(204);
+  });
 });
 
 describe("GET /organizations/{org_id}/permissions", () => {

@@ -3,6 +3,7 @@ import { and, asc, desc, eq, gt, ilike, inArray, isNull, lt, or, sql, type SQL }
 import type { Person } from "@/lib/contract/people";
 import type { Database } from "../client";
 import { deleteOrganizationSsoKeys } from "./api-keys";
+import { accountDeciders, decidesAlone } from "./access";
 import { memberships, roleBindings, roles, userMfaFactors, users } from "../schema";
 
 /** The role every person of an organization holds there from the day they join. */
@@ -171,10 +172,10 @@ export async function roleIdByName(db: Database, orgId: string, name: string): P
 }
 
 /**
- * Invites a person: the account (made if new; a name given fills an empty one), the membership
- * (source "invite", or "sso" for a person a first SSO sign-in brings) and org-scope bindings of
- * the given roles, in the caller's transaction. Answers null when the account is already a person
- * of this organization.
+ * Invites a person: the account (made if new; a name given fills an empty one where this
+ * organization decides for the account), the membership (source "invite", or "sso" for a person a
+ * first SSO sign-in brings) and org-scope bindings of the given roles, in the caller's transaction.
+ * Answers null when the account is already a person of this organization.
  */
 export async function invitePerson(
   tx: Database,
@@ -193,8 +194,6 @@ export async function invitePerson(
     // (the insert waited for it); read committed, the next statement sees that account.
     user = made ?? (await findUserByEmail(tx, email));
     if (!user) throw new Error("the account was neither made nor found");
-  } else if (input.name && user.name === "") {
-    await tx.update(users).set({ name: input.name }).where(eq(users.id, user.id));
   }
   const joined = await tx
     .insert(memberships)
@@ -202,6 +201,12 @@ export async function invitePerson(
     .onConflictDoNothing()
     .returning({ userId: memberships.userId });
   if (joined.length === 0) return null;
+  // A name given fills an empty one only where this organization decides for the account (its home,
+  // or now the only organization it belongs to): one that adds an existing account later does not
+  // name it in the others' people lists.
+  if (input.name && user.name === "" && decidesAlone(await accountDeciders(tx, user.id), input.organizationId)) {
+    await tx.update(users).set({ name: input.name }).where(and(eq(users.id, user.id), eq(users.name, "")));
+  }
   const roleIds = [...new Set(input.roleIds)];
   if (roleIds.length > 0) {
     await tx.insert(roleBindings).values(
