@@ -295,8 +295,10 @@ export interface Page {
   limit: number;
 }
 
+/** SCIM lists people in creation order, then by id (the membership index `memberships_org_created_idx`). */
+const LISTING_ORDER = [asc(memberships.createdAt), asc(memberships.userId)];
+
 export async function listPeople(db: Database, orgId: string, filter: string | undefined, page: Page): Promise<{ total: number; rows: PersonRow[] }> {
-  const order = [asc(memberships.createdAt), asc(memberships.userId)];
   let condition: SQL | undefined;
   if (filter) {
     const parsed = parseFilter(filter);
@@ -306,17 +308,7 @@ export async function listPeople(db: Database, orgId: string, filter: string | u
     // found the organization's people already: they are the answer, counted without another statement.
     const found = names.size === 1 && parsed.op === "eq" ? [...names.values()][0]! : undefined;
     if (found) {
-      const rows =
-        found.length && page.limit > 0
-          ? await db
-              .select(personColumns)
-              .from(memberships)
-              .innerJoin(users, eq(users.id, memberships.userId))
-              .where(and(eq(memberships.organizationId, orgId), inArray(memberships.userId, found)))
-              .orderBy(...order)
-              .offset(page.offset)
-              .limit(page.limit)
-          : [];
+      const rows = found.length && page.limit > 0 ? await peopleByIds(db, orgId, found).offset(page.offset).limit(page.limit) : [];
       return { total: found.length, rows };
     }
     condition = userCondition(orgId, parsed, names);
@@ -329,16 +321,19 @@ export async function listPeople(db: Database, orgId: string, filter: string | u
     : db.select({ userId: memberships.userId }).from(memberships).where(where);
   const [total] = await db.select({ n: count() }).from(ids().as("matching"));
   if (page.limit <= 0) return { total: total?.n ?? 0, rows: [] };
-  const pageIds = (await ids().orderBy(...order).offset(page.offset).limit(page.limit)).map((r) => r.userId);
-  const rows = pageIds.length
-    ? await db
-        .select(personColumns)
-        .from(memberships)
-        .innerJoin(users, eq(users.id, memberships.userId))
-        .where(and(eq(memberships.organizationId, orgId), inArray(memberships.userId, pageIds)))
-        .orderBy(...order)
-    : [];
+  const pageIds = (await ids().orderBy(...LISTING_ORDER).offset(page.offset).limit(page.limit)).map((r) => r.userId);
+  const rows = pageIds.length ? await peopleByIds(db, orgId, pageIds) : [];
   return { total: total?.n ?? 0, rows };
+}
+
+/** The organization's people among these ids, in the order SCIM lists them (creation, then id). */
+function peopleByIds(db: Database, orgId: string, ids: string[]) {
+  return db
+    .select(personColumns)
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(and(eq(memberships.organizationId, orgId), inArray(memberships.userId, ids)))
+    .orderBy(...LISTING_ORDER);
 }
 
 export async function findPerson(db: Database, orgId: string, userId: string): Promise<PersonRow | undefined> {
