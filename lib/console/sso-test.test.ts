@@ -153,7 +153,7 @@ describe("starting a test", () => {
   });
 
   it("answers 404 for a provider of another organization, or none", async () => {
-    const globex = (await bed.t.opJson<{ items: Array<{ id: string }> }>("outsider", "getOrganizations")).body.items[0]!.id;
+    const globex = await bed.t.outsiderOrganizationId();
     const theirs = await bed.t.opJson<{ id: string }>("outsider", "createSSOProvider", {
       params: { organization_id: globex },
       body: { issuer_uri: idp.issuer, client_id: "c", client_secret: "s", email_domains: ["globex-sso.example"] },

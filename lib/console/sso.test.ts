@@ -178,7 +178,7 @@ describe("choosing the provider from the e-mail", () => {
   });
 
   it("refuses a domain that providers of two organizations claim", async () => {
-    const globex = (await bed.t.opJson<{ items: Array<{ id: string }> }>("outsider", "getOrganizations")).body.items[0]!.id;
+    const globex = await bed.t.outsiderOrganizationId();
     const body = { issuer_uri: "https://idp.shared.example", client_id: "c", client_secret: "s", email_domains: ["shared.example"] };
     expect((await bed.t.op("owner", "createSSOProvider", { params: { organization_id: orgId }, body })).status).toBe(200);
     // The gateway no longer lets a second organization claim it (lib/gateway/routes/sso); a store
@@ -354,7 +354,7 @@ describe("the provider's ID token is verified", () => {
 describe("a provider answers for its own organization only", () => {
   it("signs a person of other organizations in to its own: the session's key acts in no other", async () => {
     // Globex's owner adds the person too (any organization may invite an existing account).
-    const globex = (await bed.t.opJson<{ items: Array<{ id: string }> }>("outsider", "getOrganizations")).body.items[0]!.id;
+    const globex = await bed.t.outsiderOrganizationId();
     const invited = await bed.t.opJson<{ id: string }>("outsider", "inviteOrganizationPerson", { params: { org_id: globex }, body: { email: "grace@sso.example" } });
     expect(invited.status).toBe(201);
 
@@ -378,7 +378,7 @@ describe("a provider answers for its own organization only", () => {
   it("lets such a session change the account's second factors only where the account is at home", async () => {
     const db = bed.t.gateway.store.db;
     const factorsOf = (userId: string) => db.select().from(userMfaFactors).where(eq(userMfaFactors.userId, userId));
-    const globex = (await bed.t.opJson<{ items: Array<{ id: string }> }>("outsider", "getOrganizations")).body.items.find((o) => o.id !== orgId)!.id;
+    const globex = await bed.t.outsiderOrganizationId();
     // Grace's home is this organization (her first SSO sign-in, above), though Globex has added her since.
     const home = await activeSession(await signedIn("grace@sso.example"));
     expect(await factorsManagedElsewhere(home)).toBe(false);

@@ -55,6 +55,8 @@ export interface TestGateway {
   op(who: Who | DemoUser, id: OperationId, options?: OpOptions): Promise<Response>;
   /** Same, returning status and parsed JSON. */
   opJson<T = Record<string, unknown>>(who: Who | DemoUser, id: OperationId, options?: OpOptions): Promise<{ status: number; body: T }>;
+  /** The id of the demo outsider's own organization (Globex), also once the outsider has joined the demo organization. */
+  outsiderOrganizationId(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -131,6 +133,12 @@ export async function createTestGateway(): Promise<TestGateway> {
     json,
     op: (who, id, options) => call(who, ...route(id, options)),
     opJson: (who, id, options) => json(who, ...route(id, options)),
+    outsiderOrganizationId: async () => {
+      const { body } = await json<{ items: Array<{ id: string }> }>("outsider", ...route("getOrganizations"));
+      const own = body.items.find((o) => o.id !== demo.organization_id);
+      if (!own) throw new Error("the demo outsider belongs to no organization of their own");
+      return own.id;
+    },
     close: async () => {
       await gateway.close();
       await fresh.drop();

@@ -17,7 +17,7 @@ beforeAll(async () => {
   for (const r of roles.body.roles) role[r.role_name] = r.id;
   const rows = await t.gateway.store.db.select().from(projects).where(eq(projects.organizationId, t.demo.organization_id));
   for (const row of rows) project[row.name] = row.id;
-  globexId = (await t.opJson<{ items: Array<{ id: string }> }>("outsider", "getOrganizations")).body.items[0]!.id;
+  globexId = await t.outsiderOrganizationId();
 }, SETUP_MS);
 afterAll(() => t.close());
 

@@ -246,7 +246,7 @@ describe("a person of two organizations", () => {
 
   it("leaves their second factors and key sign-in to the account's home, the first organization that had it", async () => {
     // Two organizations invite the same address, Acme first: one account, two memberships, Acme its home.
-    const globex = (await t.json<{ items: Array<{ id: string }> }>("outsider", "GET", opPath("getOrganizations"))).body.items.find((o) => o.id !== org)!.id;
+    const globex = await t.outsiderOrganizationId();
     const invite = (who: "owner" | "outsider", orgId: string) =>
       t.json<Person>(who, "POST", opPath("inviteOrganizationPerson", { org_id: orgId }), { body: { email: "shared@two-orgs.example" } });
     const inAcme = await invite("owner", org);
@@ -304,7 +304,7 @@ describe("a person of two organizations", () => {
   });
 
   it("takes the account's name from where the account decides, not from an organization that adds it later", async () => {
-    const globex = (await t.json<{ items: Array<{ id: string }> }>("outsider", "GET", opPath("getOrganizations"))).body.items.find((o) => o.id !== org)!.id;
+    const globex = await t.outsiderOrganizationId();
     const invite = (who: "owner" | "outsider", orgId: string, name?: string) =>
       t.json<Person>(who, "POST", opPath("inviteOrganizationPerson", { org_id: orgId }), { body: { email: "unnamed@two-orgs.example", ...(name ? { name } : {}) } });
     const nameIn = async (who: "owner" | "outsider", orgId: string, userId: string) =>

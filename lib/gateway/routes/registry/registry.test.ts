@@ -33,10 +33,6 @@ async function newUser(email: string): Promise<DemoUser> {
   return { user_id: user.id, email: user.email, access_key_id: key.accessKeyId, secret_key: key.secretKey };
 }
 
-async function globexId(): Promise<string> {
-  return (await t.opJson<{ items: Array<{ id: string }> }>("outsider", "getOrganizations")).body.items[0]!.id;
-}
-
 const future = (days = 30) => new Date(Date.now() + days * 86_400_000).toISOString();
 
 describe("registry catalog", () => {
@@ -89,15 +85,15 @@ describe("POST /ccr/tokens", () => {
     const res = await t.opJson<{ token: string }>("outsider", "createCcrToken", { body: {} });
     expect(res.status).toBe(200);
     const [row] = await t.gateway.store.db.select().from(registryTokens).where(eq(registryTokens.tokenHash, hashSecret(res.body.token)));
-    expect(row?.organizationId).toBe(await globexId());
+    expect(row?.organizationId).toBe(await t.outsiderOrganizationId());
 
     // Joined Globex first, Acme later: Globex it is.
     const both = await newUser("two-orgs@acme.example");
-    await addMember(t.gateway.store.db, await globexId(), both.user_id, "member");
+    await addMember(t.gateway.store.db, await t.outsiderOrganizationId(), both.user_id, "member");
     await addMember(t.gateway.store.db, t.demo.organization_id, both.user_id, "member");
     const second = await t.opJson<{ token: string }>(both, "createCcrToken", { body: { alias: "x" } });
     const [row2] = await t.gateway.store.db.select().from(registryTokens).where(eq(registryTokens.tokenHash, hashSecret(second.body.token)));
-    expect(row2?.organizationId).toBe(await globexId());
+    expect(row2?.organizationId).toBe(await t.outsiderOrganizationId());
   });
 
   it("answers 400 to a caller who belongs to no organization", async () => {

@@ -174,7 +174,7 @@ describe("deleting S3 keys", () => {
   it("refuses an outsider with 403, and does not reach keys of another organization", async () => {
     const key = (await list()).body.items[0]!;
     expect((await t.opJson("outsider", "deleteS3Key", { params: { org_id: t.demo.organization_id, access_key_id: key.access_key_id } })).status).toBe(403);
-    const globex = (await t.opJson<{ items: Array<{ id: string }> }>("outsider", "getOrganizations")).body.items[0]!.id;
+    const globex = await t.outsiderOrganizationId();
     const theirs = (await t.opJson<{ items: S3Key[] }>("outsider", "listS3Keys", { params: { org_id: globex } })).body.items[0]!;
     expect((await t.opJson("owner", "deleteS3Key", { params: { org_id: t.demo.organization_id, access_key_id: theirs.access_key_id } })).status).toBe(404);
     expect((await t.opJson("owner", "deleteS3Key", { params: { org_id: globex, access_key_id: theirs.access_key_id } })).status).toBe(403);

@@ -118,7 +118,7 @@ describe("reading SCIM integrations", () => {
   });
 
   it("does not show another organization's integration through this organization's path", async () => {
-    const globex = (await t.opJson<{ integrations: Integration[] }>("outsider", "listSCIMIntegrations", { params: { org_id: (await otherOrg()) } })).body.integrations[0]!;
+    const globex = (await t.opJson<{ integrations: Integration[] }>("outsider", "listSCIMIntegrations", { params: { org_id: (await t.outsiderOrganizationId()) } })).body.integrations[0]!;
     expect((await t.opJson("owner", "getSCIMIntegration", { params: { org_id: t.demo.organization_id, integration_id: globex.id } })).status).toBe(404);
   });
 
@@ -126,11 +126,6 @@ describe("reading SCIM integrations", () => {
     expect((await t.gateway.app.request(`http://gateway.test/v1${base}`)).status).toBe(401);
   });
 });
-
-async function otherOrg(): Promise<string> {
-  const res = await t.opJson<{ items: Array<{ id: string }> }>("outsider", "getOrganizations");
-  return res.body.items[0]!.id;
-}
 
 describe("creating, updating and deleting integrations", () => {
   it("creates an integration without a token: no api_key_info, audited", async () => {

@@ -446,7 +446,7 @@ describe("filters, paging and projections", () => {
     expect(await page(4, 2)).toMatchObject({ totalResults: 3, itemsPerPage: 0, Resources: [] });
     expect(await page(1, 0)).toMatchObject({ totalResults: 3, itemsPerPage: 0 });
     // Another organization's identity provider finds none of them.
-    const globex = (await t.json<{ items: Array<{ id: string }> }>("outsider", "GET", opPath("getOrganizations"))).body.items.find((o) => o.id !== orgId)!.id;
+    const globex = await t.outsiderOrganizationId();
     const integration = await t.json<{ api_key_info: { api_key: string } }>("outsider", "POST", opPath("createSCIMIntegration", { org_id: globex }), {
       body: { name: "Globex Okta", identity_provider: "okta", token: { alias: "globex-okta", expires_at: future() } },
     });
@@ -655,7 +655,7 @@ describe("error cases", () => {
     const id = t.demo.outsider.user_id;
     // Provisioned here by the test above (run alone, by this one).
     expect([201, 409]).toContain((await scim(oktaToken, "POST", "/Users", { schemas: [USER], userName: t.demo.outsider.email })).status);
-    const globex = (await t.json<{ items: Array<{ id: string }> }>("outsider", "GET", opPath("getOrganizations"))).body.items.find((o) => o.id !== orgId)!.id;
+    const globex = await t.outsiderOrganizationId();
     const nameInGlobex = async () =>
       (await t.json<{ items: Array<{ id: string; name: string }> }>("outsider", "GET", opPath("listOrganizationPeople", { org_id: globex }))).body.items.find((p) => p.id === id)?.name;
     const before = await nameInGlobex();
@@ -671,7 +671,7 @@ describe("error cases", () => {
     expect(created.status).toBe(201);
     const id = String(created.body.id);
     // The outsider's own organization (the tests above made them a person of this one too).
-    const globex = (await t.json<{ items: Array<{ id: string }> }>("outsider", "GET", opPath("getOrganizations"))).body.items.find((o) => o.id !== orgId)!.id;
+    const globex = await t.outsiderOrganizationId();
     expect((await t.json("outsider", "POST", opPath("inviteOrganizationPerson", { org_id: globex }), { body: { email: "home@acme-first.example" } })).status).toBe(201);
     const res = await scim(oktaToken, "PATCH", `/Users/${id}`, { schemas: [PATCH], Operations: [{ op: "replace", path: "displayName", value: "Home After" }] });
     expect(res.status).toBe(200);

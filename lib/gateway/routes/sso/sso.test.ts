@@ -112,7 +112,7 @@ describe("creating SSO providers", () => {
 
   it("refuses a domain another organization's provider serves: one organization answers for a domain", async () => {
     // Otherwise an admin of one organization could send another's people to an identity provider of their choosing.
-    const globex = (await t.opJson<{ items: Array<{ id: string }> }>("outsider", "getOrganizations")).body.items[0]!.id;
+    const globex = await t.outsiderOrganizationId();
     const claim = { ...valid, email_domains: ["globex-corp.example"] };
     const theirs = await t.opJson<Provider>("outsider", "createSSOProvider", { params: { organization_id: globex }, body: claim });
     expect(theirs.status).toBe(200);
@@ -164,7 +164,7 @@ describe("deleting SSO providers", () => {
   });
 
   it("does not delete another organization's provider through this organization's path", async () => {
-    const globex = (await t.opJson<{ items: Array<{ id: string }> }>("outsider", "getOrganizations")).body.items[0]!.id;
+    const globex = await t.outsiderOrganizationId();
     const theirs = (await t.opJson<{ sso_providers: Provider[] }>("outsider", "listSSOProviders", { params: { organization_id: globex } })).body.sso_providers[0]!;
     expect((await t.opJson("owner", "deleteSSOProvider", { params: { organization_id: t.demo.organization_id, provider_id: theirs.id } })).status).toBe(404);
     expect((await t.opJson<{ sso_providers: Provider[] }>("outsider", "listSSOProviders", { params: { organization_id: globex } })).body.sso_providers).toHaveLength(1);
@@ -224,7 +224,7 @@ describe("the client secret", () => {
     const params = { organization_id: t.demo.organization_id, provider_id: provider.id };
     expect((await t.opJson("member", "updateSSOProvider", { params, body: { client_secret: "x" } })).status).toBe(403);
     expect(await storedSecret(provider.id)).toBeNull();
-    const globex = (await t.opJson<{ items: Array<{ id: string }> }>("outsider", "getOrganizations")).body.items[0]!.id;
+    const globex = await t.outsiderOrganizationId();
     const theirs = (await t.opJson<{ sso_providers: Provider[] }>("outsider", "listSSOProviders", { params: { organization_id: globex } })).body.sso_providers[0]!;
     const res = await t.opJson("owner", "updateSSOProvider", { params: { organization_id: t.demo.organization_id, provider_id: theirs.id }, body: { client_secret: "x" } });
     expect(res.status).toBe(404);
