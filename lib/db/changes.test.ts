@@ -21,6 +21,8 @@ describe("watchPglite", () => {
     await client.query("select * from t");
     await client.query("  SELECT pg_advisory_lock(1)");
     await client.query("select pg_advisory_unlock(1)");
+    // A union, as Drizzle writes it: each select in parentheses.
+    await client.query("(select id from t where id = $1) union all (select id from t where id = $2)", [1, 2]);
     // The console's own tables are never cached from.
     await client.query('insert into "console_notes" values (1)');
     await client.query('update "console_notes" set id = 2');
@@ -50,6 +52,9 @@ describe("watchPglite", () => {
     const before = changes.version;
     await client.query("select * from scim_provision_person($1)", [7]);
     expect(changes.version).toBeGreaterThan(before);
+    const afterOne = changes.version;
+    await client.query("(select * from scim_provision_person($1)) union all (select 0)", [8]);
+    expect(changes.version).toBeGreaterThan(afterOne);
   });
 });
 

@@ -44,8 +44,14 @@ export class StoreChanges {
 /** The tables a SCIM token's lookup reads, and the one whose deletes remove them by cascade. */
 const SCIM_TOKEN_TABLES = new Set(["scim_tokens", "scim_integrations", "organizations"]);
 
-/** Statements that cannot change data: plain selects (advisory-lock calls included). Anything else counts as a write. */
-const READ = /^\s*select\b/i;
+/**
+ * Statements that cannot change data: plain selects (advisory-lock calls included), and unions of
+ * them, whose first select is in parentheses (Drizzle's `union all`). Anything else counts as a
+ * write, a `with` query too (its parts may write). A lookup counted as a write emptied every
+ * cache of reads: SCIM's `userName eq`, which an identity provider sends before each create, is
+ * such a union.
+ */
+const READ = /^[\s(]*select\b/i;
 /**
  * Writes to the console's own tables (sessions, sign-in counters), which share the
  * embedded store but are never read through a cache: counting them would empty the

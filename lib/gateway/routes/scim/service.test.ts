@@ -455,6 +455,26 @@ describe("filters, paging and projections", () => {
     expect(elsewhere.body).toMatchObject({ totalResults: 0, Resources: [] });
   });
 
+  it("answers the lookups an identity provider makes as reads: the store's caches of reads are kept", async () => {
+    const { listGroups, listPeople } = await import("../../store/queries/scim-service");
+    const { db, changes } = t.gateway.store;
+    // Other writes' change notices (PostgreSQL) arrive after their commits: wait for a quiet store.
+    for (let last = -1; last !== changes.version; ) {
+      last = changes.version;
+      await new Promise((resolve) => setTimeout(resolve, 150));
+    }
+    const before = { version: changes.version, tokens: changes.scimTokensVersion };
+    const all = { offset: 0, limit: 200 };
+    const found = await listPeople(db, orgId, 'userName eq "FIRST.SHARER@paging.example"', all);
+    expect(found.total).toBe(1);
+    expect((await listPeople(db, orgId, 'emails.value eq "family.box@paging.example"', all)).total).toBe(3);
+    await listPeople(db, orgId, 'externalId eq "nobody"', all);
+    await listPeople(db, orgId, 'userName sw "first" or name.familyName eq "x"', all);
+    await listPeople(db, orgId, undefined, { offset: 1, limit: 2 });
+    await listGroups(db, oktaIntegration, 'displayName eq "nobody"', all);
+    expect({ version: changes.version, tokens: changes.scimTokensVersion }).toEqual(before);
+  });
+
   it("lists everyone in creation order when no filter is given, the same people across pages", async () => {
     const all = await scim(oktaToken, "GET", "/Users?count=1000");
     const total = Number(all.body.totalResults);
