@@ -17,7 +17,12 @@ import { formatInt, formatMs, nowMs, percentile } from "./stats";
  */
 const PROVISIONING_RATIO_BUDGET = 0.5;
 const BATCH = 100;
-const P95_BUDGET_MS = 25;
+/**
+ * A lookup through SCIM as a multiple of the store answering it. Beside the store's reading, a
+ * request finds its bearer token (in memory), reads its query, renders and serializes the
+ * resources: at most as much work again as the reading, the allowance provisioning has.
+ */
+const LOOKUP_RATIO_BUDGET = 2;
 const PATCH_OP = "urn:ietf:params:scim:api:messages:2.0:PatchOp";
 
 export async function run(scale: Scale): Promise<Row[]> {
@@ -110,30 +115,92 @@ export async function run(scale: Scale): Promise<Row[]> {
     const groupsSeconds = (nowMs() - t1) / 1000;
     const usersPerSecond = scale.scimUsers / usersSeconds;
 
+    // Each lookup an identity provider makes, asked through GET /scim/v2 and answered by the store
+    // itself: the same query functions with the same values the handler passes (the filter is
+    // parsed inside the store), in turns, so the host's drift over the section falls on both.
+    const { findPerson, groupsOfPerson, listPeople, listGroups, findGroup, groupMemberIds, displayNames } = await import("@/lib/gateway/store/queries/scim-service");
+    const { MAX_RESULTS } = await import("@/lib/gateway/routes/scim/resources");
+    const db = gateway.deps.db;
+    const all = { offset: 0, limit: MAX_RESULTS };
     const pick = (i: number) => String((i * 7919) % scale.scimUsers).padStart(6, "0");
-    const queries: Array<[string, (i: number) => string]> = [
-      ["userName eq", (i) => `/Users?filter=${encodeURIComponent(`userName eq "USER${pick(i)}@bench.example"`)}`],
-      ["externalId eq", (i) => `/Users?filter=${encodeURIComponent(`externalId eq "ext-${pick(i)}"`)}`],
-      ["emails.value eq", (i) => `/Users?filter=${encodeURIComponent(`emails.value eq "user${pick(i)}@bench.example"`)}`],
-      ["id eq", (i) => `/Users?filter=${encodeURIComponent(`id eq "${userIds[(i * 7919) % userIds.length]}"`)}`],
-      ["GET /Users/{id}", (i) => `/Users/${userIds[(i * 7919) % userIds.length]}`],
-      ["page of 100 at startIndex 5,001", () => `/Users?startIndex=${Math.floor(scale.scimUsers / 2) + 1}&count=100`],
-      ["Groups displayName eq", (i) => `/Groups?filter=${encodeURIComponent(`displayName eq "group ${i % scale.scimGroups}"`)}&excludedAttributes=members`],
-      ["GET /Groups/{id} with members", (i) => `/Groups/${groupIds[i % groupIds.length]}`],
+    const someone = (i: number) => userIds[(i * 7919) % userIds.length]!;
+    const middle = Math.floor(scale.scimUsers / 2);
+    const people = (filter: string) => ({
+      request: `/Users?filter=${encodeURIComponent(filter)}`,
+      store: () => listPeople(db, orgId, filter, all),
+    });
+    const lookups: Array<[string, (i: number) => { request: string; store: () => Promise<unknown> }]> = [
+      ["userName eq", (i) => people(`userName eq "USER${pick(i)}@bench.example"`)],
+      ["externalId eq", (i) => people(`externalId eq "ext-${pick(i)}"`)],
+      ["emails.value eq", (i) => people(`emails.value eq "user${pick(i)}@bench.example"`)],
+      ["id eq", (i) => people(`id eq "${someone(i)}"`)],
+      [
+        "GET /Users/{id}",
+        (i) => ({
+          request: `/Users/${someone(i)}`,
+          store: async () => [await findPerson(db, orgId, someone(i)), await groupsOfPerson(db, orgId, someone(i))],
+        }),
+      ],
+      [
+        `page of 100 at startIndex ${formatInt(middle + 1)}`,
+        () => ({ request: `/Users?startIndex=${middle + 1}&count=100`, store: () => listPeople(db, orgId, undefined, { offset: middle, limit: 100 }) }),
+      ],
+      [
+        "Groups displayName eq",
+        (i) => {
+          const filter = `displayName eq "group ${i % scale.scimGroups}"`;
+          return { request: `/Groups?filter=${encodeURIComponent(filter)}&excludedAttributes=members`, store: () => listGroups(db, integrationId, filter, all) };
+        },
+      ],
+      [
+        "GET /Groups/{id} with members",
+        (i) => {
+          const groupId = groupIds[i % groupIds.length]!;
+          return {
+            request: `/Groups/${groupId}`,
+            store: async () => {
+              const group = await findGroup(db, integrationId, groupId);
+              const ids = (await groupMemberIds(db, [groupId])).get(groupId) ?? [];
+              return [group, await displayNames(db, orgId, ids)];
+            },
+          };
+        },
+      ],
     ];
-    const rounds = Math.max(50, scale.queryRepeats * 5);
-    const results: Array<[string, number]> = [];
-    for (const [name, path] of queries) {
-      for (let i = 0; i < 10; i++) await (await scim("GET", path(i))).text();
-      const times: number[] = [];
-      for (let i = 0; i < rounds; i++) {
-        const s = nowMs();
-        await (await scim("GET", path(i))).text();
-        times.push(nowMs() - s);
+    // Twice the p95 of a millisecond-long read is decided by a few samples: 400 of each at full size.
+    const rounds = Math.max(100, scale.queryRepeats * 10);
+    const results: Array<{ name: string; request: number; store: number; ratio: number }> = [];
+    for (const [name, lookup] of lookups) {
+      for (let i = 0; i < 10; i++) {
+        await (await scim("GET", lookup(i).request)).text();
+        await lookup(i).store();
       }
-      results.push([name, percentile(times, 95)]);
+      const requestTimes: number[] = [];
+      const storeTimes: number[] = [];
+      const viaRequest = async (i: number) => {
+        const s = nowMs();
+        await (await scim("GET", lookup(i).request)).text();
+        requestTimes.push(nowMs() - s);
+      };
+      const viaStore = async (i: number) => {
+        const s = nowMs();
+        await lookup(i).store();
+        storeTimes.push(nowMs() - s);
+      };
+      for (let i = 0; i < rounds; i++) {
+        if (i % 2 === 0) {
+          await viaRequest(i);
+          await viaStore(i);
+        } else {
+          await viaStore(i);
+          await viaRequest(i);
+        }
+      }
+      const request = percentile(requestTimes, 95);
+      const store = percentile(storeTimes, 95);
+      results.push({ name, request, store, ratio: request / store });
     }
-    const worst = results.reduce((a, b) => (b[1] > a[1] ? b : a));
+    const worst = results.reduce((a, b) => (b.ratio > a.ratio ? b : a));
     return [
       {
         what: "SCIM provisioning",
@@ -149,10 +216,14 @@ export async function run(scale: Scale): Promise<Row[]> {
       },
       {
         what: "SCIM list and filter",
-        how: `at that size (twice the people: those written each way): each lookup an identity provider makes, ${rounds} times after 10 warm-up calls (different values each time)`,
-        measured: `worst p95 ${formatMs(worst[1])} (${worst[0]}); ${results.map(([n, p]) => `${n} ${formatMs(p)}`).join(", ")}`,
-        budget: `every lookup p95 ≤ ${P95_BUDGET_MS} ms`,
-        pass: worst[1] <= P95_BUDGET_MS,
+        how:
+          `at that size (twice the people: those written each way): each lookup an identity provider makes, ${rounds} times after 10 warm-up calls (different values each time), ` +
+          `as GET /scim/v2 through the gateway's fetch handler vs the store answering it: the query functions the handler calls, with the values it passes, called directly; the two in turns, alternating which goes first; p95 of each`,
+        measured:
+          `worst ${worst.ratio.toFixed(2)} × (${worst.name}); ` +
+          results.map((r) => `${r.name} ${formatMs(r.request)} vs ${formatMs(r.store)} = ${r.ratio.toFixed(2)}`).join(", "),
+        budget: `every lookup p95 ≤ ${LOOKUP_RATIO_BUDGET} × the store's p95`,
+        pass: worst.ratio <= LOOKUP_RATIO_BUDGET,
       },
     ];
   } finally {
