@@ -1,5 +1,7 @@
 import fc from "fast-check";
-import { FORMULA_TRIGGERS } from "./csv-formula";
+import Papa from "papaparse";
+import { expect } from "vitest";
+import { FORMULA_START, FORMULA_TRIGGERS } from "./csv-formula";
 
 /** For tests: text rich in what matters to CSV (trigger characters, separators, quotes, line breaks, the prefix itself). */
 export const csvishString = fc.string({
@@ -9,3 +11,13 @@ export const csvishString = fc.string({
   ),
   maxLength: 12,
 });
+
+/** For tests: the rows of CSV text as a spreadsheet reads them. */
+export const parseCsv = (text: string) => Papa.parse<string[]>(text.replace(/\n$/, ""), { newline: "\n", delimiter: "," }).data;
+
+/** For tests: a written cell is safe: it does not start like a formula, or it is a prefixed original. */
+export function expectSafe(written: string, original: string): void {
+  if (FORMULA_START.test(original)) expect(written).toBe(`'${original}`);
+  else expect(written).toBe(original);
+  expect(FORMULA_START.test(written)).toBe(false);
+}
