@@ -294,6 +294,23 @@ describe("a first sign-in", () => {
     expect(await bed.t.gateway.store.db.select().from(apiKeys).where(eq(apiKeys.id, credentials.accessKeyId))).toEqual([]);
   });
 
+  it("refuses an e-mail that is another person's SCIM userName in the organization, and creates no one", async () => {
+    const provider = (await loadSsoProvider(providerId))!;
+    const member = bed.t.demo.member.user_id;
+    const named = and(eq(memberships.userId, member), eq(memberships.organizationId, orgId));
+    // The identity provider's directory names the demo member by an address that is not their account's.
+    await bed.t.gateway.store.db.update(memberships).set({ scimUserName: "Directory.Name@sso.example" }).where(named);
+    try {
+      await expect(signInWithSso(provider, { sub: "x", email: "directory.name@sso.example", email_verified: true }, "203.0.113.7")).rejects.toMatchObject({
+        code: SIGN_IN_ERROR.ssoUserNameTaken,
+      });
+      expect(await personRow("directory.name@sso.example")).toBeUndefined();
+      expect(await bed.t.gateway.store.db.select().from(users).where(eq(users.email, "directory.name@sso.example"))).toEqual([]);
+    } finally {
+      await bed.t.gateway.store.db.update(memberships).set({ scimUserName: null }).where(named);
+    }
+  });
+
   it("refuses a suspended person", async () => {
     const browser = new Browser();
     expect(await browser.signIn("grace@sso.example")).toBe(`${CONSOLE}/orgs`);

@@ -5,7 +5,7 @@ import { decrypt } from "@/lib/gateway/crypto";
 import { embeddedGateway } from "@/lib/gateway/runtime";
 import type { Database } from "@/lib/gateway/store/client";
 import { insertAuditEntry } from "@/lib/gateway/store/queries/audit-logs";
-import { BASELINE_ROLE, findPerson, findUserByEmail, invitePerson, roleIdByName } from "@/lib/gateway/store/queries/people";
+import { BASELINE_ROLE, findPerson, findUserByEmail, invitePerson, roleIdByName, UserNameTaken } from "@/lib/gateway/store/queries/people";
 import { findSsoProviderById, ssoProvidersForDomain, type SsoProviderRow } from "@/lib/gateway/store/queries/sso";
 import { gatewayIsEmbedded, vaultKey, vaultLimits } from "./config";
 import { secondFactorOwed } from "./mfa";
@@ -103,7 +103,11 @@ async function personFor(provider: SsoProviderConfig, email: string, name: strin
     if (existing) return { userId: existing.id, status: existing.status };
     const baseline = await roleIdByName(tx, provider.organizationId, BASELINE_ROLE);
     const startTime = new Date();
-    const made = await invitePerson(tx, { organizationId: provider.organizationId, email, name: name || undefined, roleIds: baseline ? [baseline] : [], source: "sso" });
+    const made = await invitePerson(tx, { organizationId: provider.organizationId, email, name: name || undefined, roleIds: baseline ? [baseline] : [], source: "sso" }).catch(
+      (error: unknown) => {
+        throw error instanceof UserNameTaken ? new SignInError(SIGN_IN_ERROR.ssoUserNameTaken) : error;
+      },
+    );
     if (!made) {
       // Joined meanwhile by a sign-in of theirs in another tab (it committed first): that person it is.
       const joined = await findUserByEmail(tx, email);

@@ -18,6 +18,7 @@ export const SIGN_IN_ERROR = {
   ssoWrongDomain: "sso_wrong_domain",
   ssoSuspended: "sso_suspended",
   ssoRequired: "sso_required",
+  ssoUserNameTaken: "sso_user_name_taken",
   /** next-auth's own: the provider could not be reached to start a sign-in. */
   ssoStartFailed: "OAuthSignin",
   /** next-auth's own: the provider's answer failed a check (state, PKCE, ID token signature, iss, aud, exp, nonce). */
@@ -67,6 +68,8 @@ export function signInErrorMessage(code: string | null | undefined): string | nu
       return "Your identity provider has not verified your e-mail address, so it cannot sign you in here";
     case SIGN_IN_ERROR.ssoWrongDomain:
       return "Your identity provider answered with an e-mail address outside your organization's SSO domains";
+    case SIGN_IN_ERROR.ssoUserNameTaken:
+      return "Another person of your organization already has your e-mail address as their user name in its directory, so it cannot sign you in; ask your administrator";
     case SIGN_IN_ERROR.ssoSuspended:
       return "Your membership of this organization is suspended; ask your administrator";
     case SIGN_IN_ERROR.ssoStartFailed:

@@ -6,7 +6,19 @@ import type { Database } from "../../store/client";
 import { accountDeciders } from "../../store/queries/access";
 import { projectExistsIn } from "../../store/queries/iam";
 import { resetPersonMfa } from "../../store/queries/mfa-factors";
-import { BASELINE_ROLE, findPerson, invitePerson, orgRolesByIds, otherOwnerCount, peoplePage, removePerson, roleIdByName, setSsoRequired, toPerson } from "../../store/queries/people";
+import {
+  BASELINE_ROLE,
+  findPerson,
+  invitePerson,
+  orgRolesByIds,
+  otherOwnerCount,
+  peoplePage,
+  removePerson,
+  roleIdByName,
+  setSsoRequired,
+  toPerson,
+  UserNameTaken,
+} from "../../store/queries/people";
 import type { AppRouteHandler } from "../shared";
 import { decodePeopleToken, encodePeopleToken } from "./page-token";
 import type * as routes from "./people.routes";
@@ -53,7 +65,9 @@ export const inviteOrganizationPerson: AppRouteHandler<typeof routes.inviteOrgan
   const roleIds = [...new Set([...(baseline ? [baseline] : []), ...requested])];
 
   const person = await mutate(c, audit, async (tx, meta) => {
-    const made = await invitePerson(tx, { organizationId: orgId, email: body.email, name: body.name || undefined, roleIds });
+    const made = await invitePerson(tx, { organizationId: orgId, email: body.email, name: body.name || undefined, roleIds }).catch((error: unknown) => {
+      throw error instanceof UserNameTaken ? conflict(error.message) : error;
+    });
     if (!made) throw conflict(`${body.email.toLowerCase()} is already a person of this organization`);
     meta.targetIds = [made.id];
     return made;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, desc, eq } from "drizzle-orm";
 import type { CallerPermissions, ListPeopleResponse, Person } from "@/lib/contract/people";
 import { acceptTotpStep, addWebauthnFactor, createPendingTotp, listFactors, recoveryCodesLeft, replaceRecoveryCodes } from "../../store/queries/mfa-factors";
-import { auditLog, memberships } from "../../store/schema";
+import { auditLog, memberships, users } from "../../store/schema";
 import { createTestGateway, opPath, type TestGateway } from "../../testing";
 
 let t: TestGateway;
@@ -109,6 +109,25 @@ describe("POST and DELETE /organizations/{org_id}/users", () => {
   it("answers 409 for someone already a person of the organization", async () => {
     const res = await t.call("owner", "POST", opPath("inviteOrganizationPerson", { org_id: org }), { body: { email: "MEMBER@acme.example" } });
     expect(res.status).toBe(409);
+  });
+
+  it("answers 409 for an address that is another person's SCIM userName, of an existing account or a new one", async () => {
+    const named = and(eq(memberships.userId, t.demo.member.user_id), eq(memberships.organizationId, org));
+    try {
+      for (const taken of ["Directory.Name@acme.example", "outsider@globex.example"]) {
+        // The identity provider names the demo member by this address, which is not their account's.
+        await t.gateway.store.db.update(memberships).set({ scimUserName: taken }).where(named);
+        const emails = async () => (await people("owner")).body.items.map((p) => p.email);
+        const before = await emails();
+        const { status, body } = await t.json<{ message: string }>("owner", "POST", opPath("inviteOrganizationPerson", { org_id: org }), { body: { email: taken.toUpperCase() } });
+        expect(status).toBe(409);
+        expect(body.message).toBe(`${taken.toLowerCase()} is the SCIM userName of another person of this organization`);
+        expect(await emails()).toEqual(before);
+      }
+      expect(await t.gateway.store.db.select().from(users).where(eq(users.email, "directory.name@acme.example"))).toEqual([]);
+    } finally {
+      await t.gateway.store.db.update(memberships).set({ scimUserName: null }).where(named);
+    }
   });
 
   it("adds an account of another organization without making a new one", async () => {

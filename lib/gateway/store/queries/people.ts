@@ -4,6 +4,7 @@ import type { Person } from "@/lib/contract/people";
 import type { Database } from "../client";
 import { deleteOrganizationSsoKeys } from "./api-keys";
 import { accountDeciders, decidesAlone } from "./access";
+import { userIdsByUserName } from "./scim-service";
 import { memberships, roleBindings, roles, userMfaFactors, users } from "../schema";
 
 /** The role every person of an organization holds there from the day they join. */
@@ -172,10 +173,22 @@ export async function roleIdByName(db: Database, orgId: string, name: string): P
 }
 
 /**
+ * Thrown by invitePerson: the address is the SCIM userName of another person of the organization.
+ * A person without a SCIM userName answers SCIM with their account's e-mail, and a userName names
+ * one person (RFC 7643 §4.1.1): an identity provider's lookup by it must not find two.
+ */
+export class UserNameTaken extends Error {
+  constructor(readonly email: string) {
+    super(`${email} is the SCIM userName of another person of this organization`);
+  }
+}
+
+/**
  * Invites a person: the account (made if new; a name given fills an empty one where this
  * organization decides for the account), the membership (source "invite", or "sso" for a person a
  * first SSO sign-in brings) and org-scope bindings of the given roles, in the caller's transaction.
- * Answers null when the account is already a person of this organization.
+ * Answers null when the account is already a person of this organization; throws UserNameTaken
+ * when its e-mail is another person's SCIM userName there.
  */
 export async function invitePerson(
   tx: Database,
@@ -201,6 +214,8 @@ export async function invitePerson(
     .onConflictDoNothing()
     .returning({ userId: memberships.userId });
   if (joined.length === 0) return null;
+  // Once joined, the account answers to its e-mail as a userName: no one else may answer to it.
+  if ((await userIdsByUserName(tx, input.organizationId, email)).some((id) => id !== user.id)) throw new UserNameTaken(email);
   // A name given fills an empty one only where this organization decides for the account (its home,
   // or now the only organization it belongs to): one that adds an existing account later does not
   // name it in the others' people lists.
