@@ -475,6 +475,45 @@ describe("filters, paging and projections", () => {
     expect({ version: changes.version, tokens: changes.scimTokensVersion }).toEqual(before);
   });
 
+  it.skipIf(!process.env.TEST_DATABASE_URL)("gives a name to one person when an invitation, a SCIM create and a SCIM rename ask for it at once (PostgreSQL)", async () => {
+    const { drizzle } = await import("drizzle-orm/node-postgres");
+    const { lockUserName } = await import("../../store/queries/scim-service");
+    const renamer = await scim(oktaToken, "POST", "/Users", { schemas: [USER], userName: "renamer@lock.example", emails: [{ value: "renamer@lock.example", primary: true }] });
+    expect(renamer.status).toBe(201);
+    const contested = "Contested@lock.example";
+    // Another transaction holds the name's lock: each of the three must wait for it, then check.
+    const pool = (t.gateway.store.db as unknown as { $client: import("pg").Pool }).$client;
+    const holder = await pool.connect();
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const holding = drizzle(holder).transaction(async (tx) => {
+      await lockUserName(tx as never, orgId, contested);
+      await released;
+    });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const settled: string[] = [];
+      const asks = [
+        t.call("owner", "POST", opPath("inviteOrganizationPerson", { org_id: orgId }), { body: { email: contested.toLowerCase() } }).then((r) => r.status),
+        scim(oktaToken, "POST", "/Users", { schemas: [USER], userName: contested, emails: [{ value: "someone.else@lock.example", primary: true }] }).then((r) => r.status),
+        scim(oktaToken, "PUT", `/Users/${String(renamer.body.id)}`, { schemas: [USER], userName: contested, emails: [{ value: "renamer@lock.example", primary: true }] }).then((r) => r.status),
+      ].map((ask, i) => ask.finally(() => settled.push(String(i))));
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(settled).toEqual([]);
+      release();
+      await holding;
+      const statuses = await Promise.all(asks);
+      expect(statuses.filter((s) => s === 200 || s === 201)).toHaveLength(1);
+      expect(statuses.filter((s) => s === 409)).toHaveLength(2);
+      const found = await scim(oktaToken, "GET", `/Users?filter=${encodeURIComponent(`userName eq "${contested}"`)}`);
+      expect(found.body.totalResults).toBe(1);
+    } finally {
+      release();
+      await holding.catch(() => undefined);
+      holder.release();
+    }
+  });
+
   it("lists everyone in creation order when no filter is given, the same people across pages", async () => {
     const all = await scim(oktaToken, "GET", "/Users?count=1000");
     const total = Number(all.body.totalResults);

@@ -23,6 +23,7 @@ import {
   provisionPerson,
   listGroups,
   listPeople,
+  lockUserName,
   otherActiveOwners,
   peopleAmong,
   refreshProvisioningStatistics,
@@ -338,12 +339,13 @@ async function replaceUser(c: ScimContext, existing: PersonRow, input: UserInput
   const { db } = c.get("deps");
   const scim = c.get("scim");
   const orgId = scim.organizationId;
-  if (await findPersonByUserName(db, orgId, input.userName, existing.userId)) {
-    throw new ScimError(409, `userName ${input.userName.slice(0, 64)} is already taken in this organization`, "uniqueness");
-  }
   const suspending = !input.active && existing.status === "active";
   const action = suspending ? "SCIM: Suspend User" : input.active && existing.status !== "active" ? "SCIM: Reactivate User" : detail;
   await change(c, { action: "Update", detail: action, targetType: "User", targetIds: [existing.userId], targetNames: [input.userName] }, async (tx) => {
+    await lockUserName(tx, orgId, input.userName);
+    if (await findPersonByUserName(tx, orgId, input.userName, existing.userId)) {
+      throw new ScimError(409, `userName ${input.userName.slice(0, 64)} is already taken in this organization`, "uniqueness");
+    }
     if (suspending && existing.relation === "owner" && (await otherActiveOwners(tx, orgId, existing.userId)) === 0) {
       throw new ScimError(400, "the organization's last active owner cannot be suspended", "mutability");
     }

@@ -4,7 +4,7 @@ import type { Person } from "@/lib/contract/people";
 import type { Database } from "../client";
 import { deleteOrganizationSsoKeys } from "./api-keys";
 import { accountDeciders, decidesAlone } from "./access";
-import { userIdsByUserName } from "./scim-service";
+import { lockUserName, userIdsByUserName } from "./scim-service";
 import { memberships, roleBindings, roles, userMfaFactors, users } from "../schema";
 
 /** The role every person of an organization holds there from the day they join. */
@@ -195,6 +195,7 @@ export async function invitePerson(
   input: { organizationId: string; email: string; name?: string; roleIds: string[]; source?: "invite" | "sso" },
 ): Promise<Row | null> {
   const email = input.email.toLowerCase();
+  await lockUserName(tx, input.organizationId, email);
   let user = await findUserByEmail(tx, email);
   if (!user) {
     const [made] = await tx

@@ -83,6 +83,16 @@ const personColumns = {
 /** The userName a person answers to: as the provider set it, else the account's e-mail. */
 const userNameSql = sql`coalesce(${memberships.scimUserName}, ${users.email})`;
 
+/**
+ * Takes the transaction's advisory lock on a name people of the organization answer SCIM to (a
+ * userName, or the e-mail of a person without one), before checking that no one else has it: the
+ * provisioning function takes the same lock (migration 0014), so two requests giving one name to
+ * two people run one after the other, and the second finds the first's person.
+ */
+export async function lockUserName(tx: Database, orgId: string, name: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended('stratus.scim_user_name:' || ${orgId}::text || ':' || lower(${name}::text), 0))`);
+}
+
 /** Ids of the organization's people whose userName is this one, compared case-insensitively: two index lookups. */
 export async function userIdsByUserName(db: Database, orgId: string, value: string): Promise<string[]> {
   const rows = await unionAll(
