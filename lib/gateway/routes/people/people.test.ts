@@ -113,11 +113,11 @@ describe("POST and DELETE /organizations/{org_id}/users", () => {
 
   it("answers 409 for an address that is another person's SCIM userName, of an existing account or a new one", async () => {
     const named = and(eq(memberships.userId, t.demo.member.user_id), eq(memberships.organizationId, org));
+    const emails = async () => (await people("owner")).body.items.map((p) => p.email);
     try {
       for (const taken of ["Directory.Name@acme.example", "outsider@globex.example"]) {
         // The identity provider names the demo member by this address, which is not their account's.
         await t.gateway.store.db.update(memberships).set({ scimUserName: taken }).where(named);
-        const emails = async () => (await people("owner")).body.items.map((p) => p.email);
         const before = await emails();
         const { status, body } = await t.json<{ message: string }>("owner", "POST", opPath("inviteOrganizationPerson", { org_id: org }), { body: { email: taken.toUpperCase() } });
         expect(status).toBe(409);
