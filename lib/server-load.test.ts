@@ -23,7 +23,7 @@ describe("server load", () => {
   it("pauses only for a turn of the event loop while no request is answered", async () => {
     // Past the burst gap of any request answered before.
     await new Promise((resolve) => setTimeout(resolve, 1050));
-    const pace = pacer();
+    const pace = pacer().step;
     work(100);
     const started = performance.now();
     await pace();
@@ -33,7 +33,7 @@ describe("server load", () => {
   it("waits while a request is answered, until the server is idle again", async () => {
     const response = new EventEmitter();
     countRequest(response);
-    const pace = pacer();
+    const pace = pacer().step;
     let resumed = false;
     const paused = pace().then(() => (resumed = true));
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -49,7 +49,7 @@ describe("server load", () => {
     const response = new EventEmitter();
     countRequest(response);
     try {
-      const pace = pacer();
+      const pace = pacer().step;
       const started = performance.now();
       await pace();
       const paused = performance.now() - started;
@@ -68,7 +68,7 @@ describe("server load", () => {
     const waiting = waitedFor(work);
     try {
       expect(requestsWaiting()).toBeGreaterThan(0);
-      const pace = pacer();
+      const pace = pacer().step;
       const started = performance.now();
       await pace();
       expect(performance.now() - started).toBeLessThan(50);
@@ -83,7 +83,7 @@ describe("server load", () => {
   it("goes on as soon as a request starts waiting for the work", async () => {
     const response = new EventEmitter();
     countRequest(response);
-    const pace = pacer();
+    const pace = pacer().step;
     let resumed = false;
     const paused = pace().then(() => (resumed = true));
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -103,11 +103,67 @@ describe("server load", () => {
     countRequest(response);
     response.emit("close");
     expect(serverBusy()).toBe(true);
-    const pace = pacer();
+    const pace = pacer().step;
     const started = performance.now();
     await pace();
     expect(performance.now() - started).toBeGreaterThanOrEqual(900);
     await new Promise((resolve) => setTimeout(resolve, 1050));
     expect(serverBusy()).toBe(false);
+  });
+});
+
+describe("pauses before a statement of background work", () => {
+  it("lets a statement go on at once, without a turn of the event loop, while no request is answered", async () => {
+    await new Promise((resolve) => setTimeout(resolve, 1050));
+    expect(pacer().statement()).toBeUndefined();
+  });
+
+  it("pauses a statement while a request is answered, until the server is idle again", async () => {
+    const response = new EventEmitter();
+    countRequest(response);
+    const pause = pacer().statement();
+    expect(pause).toBeInstanceOf(Promise);
+    let resumed = false;
+    const paused = pause!.then(() => (resumed = true));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(resumed).toBe(false);
+    const closed = performance.now();
+    response.emit("close");
+    await paused;
+    expect(performance.now() - closed).toBeGreaterThanOrEqual(950);
+  });
+
+  it("lets a statement go on while a request waits for the work", async () => {
+    const response = new EventEmitter();
+    countRequest(response);
+    let finish: () => void = () => undefined;
+    const waiting = waitedFor(new Promise<void>((resolve) => (finish = resolve)));
+    try {
+      expect(pacer().statement()).toBeUndefined();
+    } finally {
+      finish();
+      await waiting;
+      response.emit("close");
+    }
+  });
+
+  it("after a pause cut short by a request that stays open, runs unpaused for as long before pausing again", async () => {
+    const response = new EventEmitter();
+    countRequest(response);
+    try {
+      const pace = pacer();
+      const started = performance.now();
+      await pace.statement();
+      expect(performance.now() - started).toBeGreaterThanOrEqual(1_950);
+      // The same request is still open: the next statements and steps go on.
+      expect(pace.statement()).toBeUndefined();
+      const stepped = performance.now();
+      await pace.step();
+      expect(performance.now() - stepped).toBeLessThan(50);
+      // Another work of its own pauses as before.
+      expect(pacer().statement()).toBeInstanceOf(Promise);
+    } finally {
+      response.emit("close");
+    }
   });
 });

@@ -65,22 +65,46 @@ export function requestsWaiting(): number {
   return load().waiting;
 }
 
+/** How background work gives way to the requests being answered (see `pacer`). */
+export interface Pacer {
+  /** Between two steps of the work: a turn of the event loop, then the pause `statement` would take. */
+  step(): Promise<void>;
+  /** Before one statement of the work (lib/db/background.ts): undefined to go on at once, or the pause to take first. */
+  statement(): Promise<void> | undefined;
+}
+
 /**
- * A pause for background work, taken between its steps: a turn of the event loop when the server
- * is not busy, or when a request waits for the work (it must not wait for itself); otherwise,
- * while requests are answered and for a moment after (BURST_GAP_MS), the work waits until the
- * server is idle or a request starts waiting for it, at most MAX_PAUSE_MS. A fresh start's first page then shares
- * the machine only with the browser showing it (`npm run bench`, first page after a fresh start).
+ * Pauses for background work. It goes on at once when the server is not busy, or when a request
+ * waits for the work (it must not wait for itself); otherwise, while requests are answered and
+ * for a moment after (BURST_GAP_MS), it waits until the server is idle or a request starts
+ * waiting for it, at most MAX_PAUSE_MS. A pause cut short by MAX_PAUSE_MS (a request that stays
+ * open: a long export, a stream) lets the work run unpaused for as long again, so that request
+ * can slow the work down, not stop it. A fresh start's first page then shares the machine only
+ * with the browser showing it (`npm run bench`, first page after a fresh start).
  */
-export function pacer(): () => Promise<void> {
-  return async () => {
-    await new Promise<void>((resolve) => setImmediate(resolve));
+export function pacer(): Pacer {
+  let unpausedUntil = Number.NEGATIVE_INFINITY;
+  const mayGoOn = () => !serverBusy() || requestsWaiting() > 0 || performance.now() < unpausedUntil;
+  const pause = async () => {
     const until = performance.now() + MAX_PAUSE_MS;
-    while (serverBusy() && requestsWaiting() === 0 && performance.now() < until) await new Promise<void>((resolve) => setTimeout(resolve, RECHECK_MS));
+    while (!mayGoOn()) {
+      if (performance.now() >= until) {
+        unpausedUntil = performance.now() + MAX_PAUSE_MS;
+        return;
+      }
+      await new Promise<void>((resolve) => setTimeout(resolve, RECHECK_MS));
+    }
+  };
+  return {
+    step: async () => {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (!mayGoOn()) await pause();
+    },
+    statement: () => (mayGoOn() ? undefined : pause()),
   };
 }
 
 /** How often paused background work looks again whether it may go on. */
 const RECHECK_MS = 25;
-/** The longest pause between two steps: a request that stays open (a long export, a stream) cannot stop the work. */
+/** The longest pause at a time: a request that stays open (a long export, a stream) cannot stop the work. */
 const MAX_PAUSE_MS = 2_000;

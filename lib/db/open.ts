@@ -8,6 +8,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
+import { gatePglite } from "./background";
 import { listenForChanges, StoreChanges, watchPglite, watchPool, type ChangeListener } from "./changes";
 import { HostList, parseDatabaseUrl } from "./hosts";
 
@@ -150,6 +151,7 @@ export async function openDatabase<S extends Record<string, unknown>>(
   } else {
     client = await PGlite.create();
   }
+  gatePglite(client);
   watchPglite(client, changes);
   const db = drizzlePglite({ client, schema });
   try {

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Hono } from "hono";
+import { inBackground } from "@/lib/db/background";
 import { ReadCache } from "@/lib/db/read-cache";
 import { pacer, waitedFor } from "@/lib/server-load";
 import { env } from "@/lib/env";
@@ -91,8 +92,10 @@ async function seedIfEmpty(db: Database, masterKey: Buffer): Promise<DemoCredent
     const tx = txRaw as unknown as Database;
     await tx.execute(sql`select pg_advisory_xact_lock(${SEED_LOCK_ID})`);
     if (!(await isEmpty(tx))) return null;
-    // Written while the server may already answer (instrumentation.ts): it gives way to requests.
-    return seedDemo(tx, masterKey, { pace: pacer() });
+    // Written while the server may already answer (instrumentation.ts): it gives way to requests,
+    // between its steps and before each statement.
+    const pace = pacer();
+    return inBackground(pace.statement, () => seedDemo(tx, masterKey, { pace: pace.step }));
   });
 }
 
