@@ -23,6 +23,8 @@ export const TEST_ACCOUNTS = {
   "grace@sso.example": { email: "grace@sso.example", email_verified: true, name: "Grace Hopper" },
   // Another organization's person first (the tests add her there before her first sign-in here).
   "hedy@sso.example": { email: "hedy@sso.example", email_verified: true, name: "Hedy Lamarr" },
+  // Whose address a directory gives another person of the organization as user name (the tests provision that person over SCIM).
+  "katherine@sso.example": { email: "katherine@sso.example", email_verified: true, name: "Katherine Johnson" },
   "unverified@sso.example": { email: "unverified@sso.example", email_verified: false, name: "Una Verified" },
   "eve@elsewhere.example": { email: "eve@elsewhere.example", email_verified: true, name: "Eve Elsewhere" },
 } satisfies Record<string, TestAccount>;

@@ -265,6 +265,43 @@ test.describe("refusals", () => {
     }
   });
 
+  test("an address another person of the organization answers to as their SCIM user name", async ({ page, ownerPage, demo }) => {
+    // The directory provisions a person whose user name is that address and whose mailbox is elsewhere: an SSO
+    // sign-in making a new person of it would give an identity provider's `userName eq` two people.
+    const expiresAt = new Date(Date.now() + 86_400_000).toISOString();
+    const created = await ownerPage.request.post(bffPath("createSCIMIntegration", { org_id: demo.organization_id }), {
+      data: { name: "Directory", identity_provider: "okta", token: { alias: "directory-token", expires_at: expiresAt } },
+    });
+    expect(created.status()).toBe(200);
+    const { integration, api_key_info } = (await created.json()) as { integration: { id: string }; api_key_info: { api_key: string } };
+    const headers = { Authorization: `Bearer ${api_key_info.api_key}`, "Content-Type": "application/scim+json" };
+    let userId = "";
+    try {
+      const user = await page.request.post("/scim/v2/Users", {
+        headers,
+        data: {
+          schemas: ["urn:ietf:params:scim:schemas:core:2.0:User"],
+          userName: "katherine@sso.example",
+          name: { givenName: "Katherine", familyName: "Johnson" },
+          emails: [{ value: "katherine@directory.example", primary: true }],
+        },
+      });
+      expect(user.status()).toBe(201);
+      userId = ((await user.json()) as { id: string }).id;
+
+      await ssoSignIn(page, "katherine@sso.example");
+      await expect(page).toHaveURL(/\/sign-in\?error=sso_user_name_taken/);
+      await expect(page.getByText("already has your e-mail address as their user name in its directory")).toBeVisible();
+      expect((await page.request.get(bffPath("getOrganizations"))).status()).toBe(401);
+      // Nobody was made: the directory's person is still the only one answering to the name.
+      const found = await page.request.get(`/scim/v2/Users?filter=${encodeURIComponent('userName eq "katherine@sso.example"')}`, { headers });
+      expect(((await found.json()) as { totalResults: number }).totalResults).toBe(1);
+    } finally {
+      if (userId) expect((await page.request.delete(`/scim/v2/Users/${userId}`, { headers })).status()).toBe(204);
+      expect((await ownerPage.request.delete(bffPath("deleteSCIMIntegration", { org_id: demo.organization_id, integration_id: integration.id }))).status()).toBeLessThan(300);
+    }
+  });
+
   test("an address outside the provider's domains, as the provider answers it", async ({ page }) => {
     await ssoSignIn(page, "grace@sso.example", "eve@elsewhere.example");
     await expect(page).toHaveURL(/\/sign-in\?error=sso_wrong_domain/);
