@@ -95,12 +95,13 @@ export function pacer(): Pacer {
       await new Promise<void>((resolve) => setTimeout(resolve, RECHECK_MS));
     }
   };
+  const statement = () => (mayGoOn() ? undefined : pause());
   return {
     step: async () => {
       await new Promise<void>((resolve) => setImmediate(resolve));
-      if (!mayGoOn()) await pause();
+      await statement();
     },
-    statement: () => (mayGoOn() ? undefined : pause()),
+    statement,
   };
 }
 
