@@ -81,6 +81,10 @@ async function planBindingChanges(
     if (input.customer_id !== userId) throw badRequest(`${at}.customer_id`, "must be the user_id of the path");
     const role = rolesById.get(input.role_id);
     if (!role || !callerOrgs.has(role.organizationId)) throw badRequest(`${at}.role_id`, `role ${input.role_id} not found`);
+    // Authorized before anything else is looked up, so that a caller without iam.write learns nothing
+    // of which projects or people exist there (a refusal is audited in the role's organization).
+    audit.organizationId ??= role.organizationId;
+    await requirePermission(access, role.organizationId, "iam.write");
     if (!role.allowedScopes.includes(input.scope_type)) {
       throw badRequest(`${at}.scope_type`, `role ${role.roleName} cannot be bound at ${input.scope_type} scope (allowed: ${role.allowedScopes.join(", ")})`);
     }
@@ -94,8 +98,6 @@ async function planBindingChanges(
     const key = `${input.role_id}|${input.scope_type}|${input.scope_object_id}`;
     if (seen.has(key)) throw badRequest(at, "the same binding is listed twice");
     seen.add(key);
-    audit.organizationId ??= role.organizationId;
-    await requirePermission(access, role.organizationId, "iam.write");
     creates.push({ index, organizationId: role.organizationId, roleId: input.role_id, scopeType: input.scope_type, scopeObjectId: input.scope_object_id });
   }
 
@@ -107,14 +109,14 @@ async function planBindingChanges(
     if (!binding || binding.userId !== userId || !callerOrgs.has(binding.organizationId)) {
       throw badRequest(`bindings_to_delete[${index}]`, `role binding ${id} of this user not found`);
     }
+    audit.organizationId ??= binding.organizationId;
+    await requirePermission(access, binding.organizationId, "iam.write");
     if (binding.viaGroupId !== "") {
       throw badRequest(
         `bindings_to_delete[${index}]`,
         `role binding ${id} is granted through a SCIM group mapping; it goes when the person leaves the group or the mapping changes`,
       );
     }
-    audit.organizationId ??= binding.organizationId;
-    await requirePermission(access, binding.organizationId, "iam.write");
   }
 
   let organizationId = audit.organizationId;

@@ -352,6 +352,12 @@ describe("POST /iam/users/{user_id}/role-bindings", () => {
 
     const removal = await apply("member", t.demo.owner.user_id, { bindings_to_create: [], bindings_to_delete: [] });
     expect(removal.status).toBe(403);
+
+    // Refused before anything else is looked up: whether a project exists tells a caller without iam.write nothing.
+    for (const scope of [UNKNOWN, project["staging"]!]) {
+      const probe = await apply("member", member(), { bindings_to_create: [input(member(), "Project Member", "project", scope)], bindings_to_delete: [] });
+      expect(probe.status).toBe(403);
+    }
   });
 
   it("does not let the outsider change the demo organization's bindings, nor see them", async () => {

@@ -11,7 +11,7 @@ import {
   findPerson,
   invitePerson,
   orgRolesByIds,
-  otherOwnerCount,
+  otherActiveOwner,
   peoplePage,
   removePerson,
   roleIdByName,
@@ -84,19 +84,29 @@ export const removeOrganizationPerson: AppRouteHandler<typeof routes.removeOrgan
   const person = await findPerson(db, orgId, userId);
   if (!person) throw notFound(`user ${userId} is not a person of this organization`);
   audit.targetNames = [person.email];
-  if (person.relation === "owner" && (await access.relation(orgId)) !== "owner") {
-    throw badRequest("user_id", "only an owner of the organization may remove an owner");
-  }
+  await requireOwnerForOwner(access, orgId, person, "remove");
   await mutate(c, audit, async (tx) => {
     const current = await findPerson(tx, orgId, userId);
     if (!current) throw notFound(`user ${userId} is not a person of this organization`);
-    if (current.relation === "owner" && (await otherOwnerCount(tx, orgId, userId)) === 0) {
-      throw badRequest("user_id", "the last owner of the organization cannot be removed; make another person an owner first");
+    // An owner who is suspended (by the organization's SCIM) does not count: someone must be able to act as owner.
+    if (current.relation === "owner" && !(await otherActiveOwner(tx, orgId, userId))) {
+      throw badRequest("user_id", "the last active owner of the organization cannot be removed; make another person an owner first");
     }
     await removePerson(tx, orgId, userId);
   });
   return c.body(null, 204);
 };
+
+/**
+ * What locks a person out or weakens their sign-in (removal, requiring or lifting SSO, resetting their
+ * second factors) is done to an owner only by an owner: holding iam.write or mfa.manage, as an
+ * Organization Admin does, does not reach above the holder's own relation.
+ */
+async function requireOwnerForOwner(access: Access, orgId: string, person: { relation: string }, change: string): Promise<void> {
+  if (person.relation === "owner" && (await access.relation(orgId)) !== "owner") {
+    throw forbidden(`only an owner of the organization may ${change} an owner`);
+  }
+}
 
 /**
  * A person's second factors, and whether their key opens a console session, belong to their account,
@@ -130,6 +140,9 @@ export const updateOrganizationPerson: AppRouteHandler<typeof routes.updateOrgan
   });
   const access = c.get("access");
   await requirePermission(access, orgId, "iam.write");
+  const target = await findPerson(c.get("deps").db, orgId, userId);
+  if (!target) throw notFound(`user ${userId} is not a person of this organization`);
+  await requireOwnerForOwner(access, orgId, target, body.sso_required ? "require SSO sign-in of" : "lift SSO sign-in of");
   // Requiring SSO stops the person's key sign-in everywhere; lifting it is this organization's own business.
   if (body.sso_required) await requireAccountDeciders(c.get("deps").db, access, orgId, userId, "iam.write", "Requiring SSO sign-in");
   const person = await mutate(c, audit, async (tx, meta) => {
@@ -146,6 +159,9 @@ export const resetOrganizationPersonMfa: AppRouteHandler<typeof routes.resetOrga
   const audit = auditAs(c, { organizationId: orgId, action: "Delete", actionDetail: "Reset MFA", targetType: "User", targetIds: [userId] });
   const access = c.get("access");
   await requirePermission(access, orgId, "mfa.manage");
+  const target = await findPerson(c.get("deps").db, orgId, userId);
+  if (!target) throw notFound(`user ${userId} is not a person of this organization`);
+  await requireOwnerForOwner(access, orgId, target, "reset the second factors of");
   await requireAccountDeciders(c.get("deps").db, access, orgId, userId, "mfa.manage", "Resetting second factors");
   const person = await mutate(c, audit, async (tx, meta) => {
     const found = await findPerson(tx, orgId, userId);
@@ -162,7 +178,10 @@ export const getCallerPermissions: AppRouteHandler<typeof routes.getCallerPermis
   const { project_id: projectId } = c.req.valid("query");
   const access = c.get("access");
   const relation = await requireOrgMember(access, orgId);
-  if (projectId !== undefined && !(await projectExistsIn(c.get("deps").db, projectId, [orgId]))) throw notFound(`project ${projectId} not found`);
+  // A project the caller cannot see is not found, as it is everywhere else (nothing tells that it exists).
+  if (projectId !== undefined && (!(await projectExistsIn(c.get("deps").db, projectId, [orgId])) || !(await access.projectRelation(orgId, projectId)))) {
+    throw notFound(`project ${projectId} not found`);
+  }
   const projects: Record<string, Permission[]> = {};
   if (projectId === undefined) {
     for (const bound of await access.boundProjects(orgId)) projects[bound] = await access.permissions(orgId, bound);

@@ -188,7 +188,7 @@ describe("POST and DELETE /organizations/{org_id}/users", () => {
   it("never removes the last owner", async () => {
     const res = await t.json<{ message: string }>("owner", "DELETE", opPath("removeOrganizationPerson", { org_id: org, user_id: t.demo.owner.user_id }));
     expect(res.status).toBe(400);
-    expect(res.body.message).toMatch(/last owner/);
+    expect(res.body.message).toMatch(/last active owner/);
     expect((await people("owner", { q: "owner@" })).body.items).toHaveLength(1);
   });
 });
@@ -364,7 +364,9 @@ describe("GET /organizations/{org_id}/permissions", () => {
     const other = projects.body.items.find((p) => p.name === "staging")!;
     expect((await perms("member", { project_id: admin.id })).body.permissions).toEqual(["projects.read", "projects.update", "projects.delete"]);
     expect((await perms("member", { project_id: user.id })).body.permissions).toEqual(["projects.read"]);
-    expect((await perms("member", { project_id: other.id })).body.permissions).toEqual([]);
+    // A project the member cannot see is not found, as everywhere else.
+    expect((await perms("member", { project_id: other.id })).status).toBe(404);
+    expect((await perms("auditor", { project_id: other.id })).status).toBe(404);
     expect((await perms("member", { project_id: "no-such-project" })).status).toBe(404);
     // Without a project: each bound project's permissions at once.
     expect((await perms("member")).body.projects).toEqual({

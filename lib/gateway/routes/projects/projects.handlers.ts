@@ -40,7 +40,9 @@ export const listProjects: AppRouteHandler<typeof routes.listProjects> = async (
   const access = c.get("access");
   if (orgId !== undefined) await requireOrgOwner(access, orgId);
   // What one caller sees for one query is the same until the store changes: kept as the answer's text.
-  const key = JSON.stringify(["projects", access.caller.userId, orgId ?? null, name ?? null, skip === true]);
+  // The caller is the account and the organization its key acts in (a key minted for an SSO session
+  // sees that organization only), not the account alone.
+  const key = JSON.stringify(["projects", access.caller.userId, access.caller.organizationId ?? null, orgId ?? null, name ?? null, skip === true]);
   const body = await reads.get(key, async () => {
     let visible: Array<{ row: ProjectRow; relation: string }>;
     if (orgId !== undefined) {

@@ -1,6 +1,9 @@
+import { randomUUID } from "node:crypto";
 import { and, asc, countDistinct, eq, gt, inArray, max, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditLog, disks, networkInterfaces, projects, roleBindings, vms } from "../../store/schema";
+import { addMember, createApiKey, createUser } from "../../admin";
+import type { DemoUser } from "../../seed";
+import { auditLog, disks, networkInterfaces, projects, roleBindings, roles, ssoProviders, vms } from "../../store/schema";
 import { createTestGateway, type TestGateway, type Who } from "../../testing";
 
 /** A fresh store with the whole demo seeded; slow on a busy machine. */
@@ -104,6 +107,29 @@ describe("GET /organizations/projects", () => {
     const res = await list("outsider");
     expect(res.status).toBe(200);
     expect(res.body.items.map((p) => p.name)).toEqual(["globex-default"]);
+  });
+
+  it("lists to a key that acts in one organization (an SSO session's) only that organization's projects, whichever key asks first", async () => {
+    const db = t.gateway.store.db;
+    const globex = await t.outsiderOrganizationId();
+    // An account that owns Globex and is a project member in Acme, with its own key and an Acme SSO session's key.
+    const user = await createUser(db, { email: "two-orgs@globex.example" });
+    await addMember(db, globex, user.id, "owner");
+    await addMember(db, t.demo.organization_id, user.id, "member");
+    const [role] = await db.select().from(roles).where(and(eq(roles.organizationId, t.demo.organization_id), eq(roles.roleName, "Project Member")));
+    await db.insert(roleBindings).values({ id: randomUUID(), organizationId: t.demo.organization_id, userId: user.id, roleId: role!.id, scopeType: "project", scopeObjectId: ids.staging! });
+    const [provider] = await db.select().from(ssoProviders).where(eq(ssoProviders.organizationId, t.demo.organization_id));
+    const asUser = async (ssoProviderId: string | null): Promise<DemoUser> => {
+      const key = await createApiKey(db, t.gateway.deps.masterKey, user.id, "test", null, ssoProviderId);
+      return { user_id: user.id, email: user.email, access_key_id: key.accessKeyId, secret_key: key.secretKey };
+    };
+    const full = await asUser(null);
+    const scoped = await asUser(provider!.id);
+    // Each order with its own query, so that neither finds the other's answer kept already.
+    const names = async (who: DemoUser, query: Record<string, string>) => (await t.opJson<Answer>(who, "listProjects", { query })).body.items.map((p) => p.name);
+    for (const [order, query] of [[[full, scoped], { skip_loading_project_resources: "true" }], [[scoped, full], {}]] as const) {
+      for (const who of order) expect(await names(who, query)).toEqual(who === full ? ["globex-default", "staging"] : ["staging"]);
+    }
   });
 
   it("filters by organization for its owner, and refuses that filter to others with 403", async () => {

@@ -24,7 +24,6 @@ import {
   listGroups,
   listPeople,
   lockUserName,
-  otherActiveOwners,
   peopleAmong,
   refreshProvisioningStatistics,
   ScimFilterError,
@@ -36,6 +35,7 @@ import {
   type PersonRow,
   type ScimTokenAuth,
 } from "../../store/queries/scim-service";
+import { lockOwners } from "../../store/queries/people";
 import {
   attributeList,
   groupResource,
@@ -334,6 +334,22 @@ async function createUser(c: ScimContext): Promise<Response> {
   return scimJson(c, resource, 201, { Location: String((resource.meta as { location: string }).location) });
 }
 
+/**
+ * Before an owner is suspended or removed: the token must be one an active owner made (a holder of
+ * scim.manage who is no owner cannot reach past their own relation through a token of theirs), and
+ * another active owner must stay. The owners' rows are locked first (lockOwners), so two such changes
+ * at once wait for each other.
+ */
+async function keepOwner(tx: Database, scim: ScimTokenAuth, userId: string, what: "suspended" | "removed"): Promise<void> {
+  const owners = await lockOwners(tx, scim.organizationId);
+  if (!owners.some((o) => o.userId === scim.madeBy && o.active)) {
+    throw new ScimError(403, `an owner is ${what} over SCIM only with a token an active owner of the organization made`);
+  }
+  if (!owners.some((o) => o.userId !== userId && o.active)) {
+    throw new ScimError(400, `the organization's last active owner cannot be ${what}`, "mutability");
+  }
+}
+
 /** Writes a person's new state (PUT, or PATCH's result): userName unique, the last owner kept active. */
 async function replaceUser(c: ScimContext, existing: PersonRow, input: UserInput, detail: string): Promise<Response> {
   const { db } = c.get("deps");
@@ -346,9 +362,7 @@ async function replaceUser(c: ScimContext, existing: PersonRow, input: UserInput
     if (await findPersonByUserName(tx, orgId, input.userName, existing.userId)) {
       throw new ScimError(409, `userName ${input.userName.slice(0, 64)} is already taken in this organization`, "uniqueness");
     }
-    if (suspending && existing.relation === "owner" && (await otherActiveOwners(tx, orgId, existing.userId)) === 0) {
-      throw new ScimError(400, "the organization's last active owner cannot be suspended", "mutability");
-    }
+    if (suspending && existing.relation === "owner") await keepOwner(tx, scim, existing.userId, "suspended");
     await updatePerson(tx, {
       orgId,
       userId: existing.userId,
@@ -404,9 +418,7 @@ async function deleteUser(c: ScimContext): Promise<Response> {
     c,
     { action: "Delete", detail: "SCIM: Delete User", targetType: "User", targetIds: [existing.userId], targetNames: [existing.scimUserName ?? existing.email] },
     async (tx) => {
-      if (existing.relation === "owner" && (await otherActiveOwners(tx, scim.organizationId, existing.userId)) === 0) {
-        throw new ScimError(400, "the organization's last active owner cannot be removed", "mutability");
-      }
+      if (existing.relation === "owner") await keepOwner(tx, scim, existing.userId, "removed");
       if (!(await deletePerson(tx, scim.organizationId, existing.userId))) throw userNotFound(existing.userId);
     },
   );

@@ -239,14 +239,25 @@ export async function invitePerson(
   return (await findPerson(tx, input.organizationId, user.id)) ?? null;
 }
 
-/** Owners of the organization other than this user, counted inside the caller's transaction (rows locked). */
-export async function otherOwnerCount(tx: Database, orgId: string, userId: string): Promise<number> {
+/**
+ * The organization's owners and their status, their rows locked for the caller's transaction. Every
+ * change that must keep an active owner locks all of them, in one order, before it checks: two such
+ * changes at once (two owners removing or suspending each other) then wait for each other, and the
+ * second sees the first's result, instead of both passing the check or deadlocking.
+ */
+export async function lockOwners(tx: Database, orgId: string): Promise<Array<{ userId: string; active: boolean }>> {
   const rows = await tx
-    .select({ userId: memberships.userId })
+    .select({ userId: memberships.userId, status: memberships.status })
     .from(memberships)
-    .where(and(eq(memberships.organizationId, orgId), eq(memberships.relation, "owner"), sql`${memberships.userId} <> ${userId}`))
+    .where(and(eq(memberships.organizationId, orgId), eq(memberships.relation, "owner")))
+    .orderBy(asc(memberships.userId))
     .for("update");
-  return rows.length;
+  return rows.map((r) => ({ userId: r.userId, active: r.status === "active" }));
+}
+
+/** Whether an active owner other than this user is left (the owners' rows locked, see lockOwners). */
+export async function otherActiveOwner(tx: Database, orgId: string, userId: string): Promise<boolean> {
+  return (await lockOwners(tx, orgId)).some((o) => o.userId !== userId && o.active);
 }
 
 /** Removes a person from the organization with every role binding they hold there; the account stays. */

@@ -21,6 +21,8 @@ export interface ScimTokenAuth {
   organizationId: string;
   integrationName: string;
   integrationStatus: string;
+  /** Who made the token: it suspends or removes an owner only while they are an active owner (see lockOwners). */
+  madeBy: string;
   expiresAt: Date;
   lastUsedAt: Date | null;
 }
@@ -33,6 +35,7 @@ export async function findScimTokenByHash(db: Database, secretHash: string): Pro
       organizationId: scimTokens.organizationId,
       integrationName: scimIntegrations.name,
       integrationStatus: scimIntegrations.status,
+      madeBy: scimTokens.userId,
       expiresAt: scimTokens.expiresAt,
       lastUsedAt: scimTokens.lastUsedAt,
     })
@@ -461,14 +464,6 @@ export async function updatePerson(
 }
 
 /** Active owners of the organization other than this person. */
-export async function otherActiveOwners(db: Database, orgId: string, userId: string): Promise<number> {
-  const [row] = await db
-    .select({ n: count() })
-    .from(memberships)
-    .where(and(eq(memberships.organizationId, orgId), eq(memberships.relation, "owner"), eq(memberships.status, "active"), ne(memberships.userId, userId)));
-  return row?.n ?? 0;
-}
-
 /** Removes the person from the organization: their bindings and group memberships there go too (the account stays). */
 export async function deletePerson(db: Database, orgId: string, userId: string): Promise<boolean> {
   await deleteOrganizationSsoKeys(db, orgId, userId);

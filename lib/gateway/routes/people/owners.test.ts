@@ -1,0 +1,179 @@
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Person } from "@/lib/contract/people";
+import { addMember, createApiKey, createUser } from "../../admin";
+import type { DemoUser } from "../../seed";
+import type { Database } from "../../store/client";
+import { acceptTotpStep, createPendingTotp, listFactors } from "../../store/queries/mfa-factors";
+import { lockOwners } from "../../store/queries/people";
+import { memberships, roles } from "../../store/schema";
+import { createTestGateway, opPath, type TestGateway } from "../../testing";
+
+/**
+ * An owner is reached only by an owner: an Organization Admin holds every permission, but neither
+ * directly (removal, SSO requirement, MFA reset) nor through a SCIM token of their own can they lock
+ * an owner out; and an active owner always stays, whichever way people are removed or suspended.
+ */
+
+let t: TestGateway;
+let org: string;
+/** An Organization Admin who is no owner. */
+let admin: DemoUser;
+/** A second owner. */
+let owner2: DemoUser;
+
+const PATCH_OP = "urn:ietf:params:scim:api:messages:2.0:PatchOp";
+
+async function newPerson(email: string, relation: "owner" | "member"): Promise<DemoUser> {
+  const { db } = t.gateway.store;
+  const user = await createUser(db, { email });
+  await addMember(db, org, user.id, relation);
+  const key = await createApiKey(db, t.gateway.deps.masterKey, user.id, "test");
+  return { user_id: user.id, email: user.email, access_key_id: key.accessKeyId, secret_key: key.secretKey };
+}
+
+async function scimToken(maker: DemoUser): Promise<string> {
+  const res = await t.json<{ api_key_info: { api_key: string } }>(maker, "POST", opPath("createSCIMIntegration", { org_id: org }), {
+    body: { name: `IdP of ${maker.email}`, identity_provider: "okta", token: { alias: "t", expires_at: new Date(Date.now() + 86_400_000).toISOString() } },
+  });
+  expect(res.status).toBe(200);
+  return res.body.api_key_info.api_key;
+}
+
+async function scim(token: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await t.gateway.app.request(`http://gateway.test/scim/v2${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/scim+json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+}
+
+const setActive = (token: string, userId: string, active: boolean) =>
+  scim(token, "PATCH", `/Users/${userId}`, { schemas: [PATCH_OP], Operations: [{ op: "replace", path: "active", value: active }] });
+
+async function statusOf(userId: string): Promise<string | undefined> {
+  const [row] = await t.gateway.store.db
+    .select({ status: memberships.status })
+    .from(memberships)
+    .where(and(eq(memberships.organizationId, org), eq(memberships.userId, userId)));
+  return row?.status;
+}
+
+beforeAll(async () => {
+  t = await createTestGateway();
+  org = t.demo.organization_id;
+  admin = await newPerson("admin@acme.example", "member");
+  const [role] = await t.gateway.store.db.select().from(roles).where(and(eq(roles.organizationId, org), eq(roles.roleName, "Organization Admin")));
+  const granted = await t.call("owner", "POST", opPath("applyRoleBindings", { user_id: admin.user_id }), {
+    body: { bindings_to_create: [{ customer_id: admin.user_id, role_id: role!.id, scope_type: "org", scope_object_id: org }], bindings_to_delete: [] },
+  });
+  expect(granted.status).toBe(200);
+  owner2 = await newPerson("owner2@acme.example", "owner");
+});
+afterAll(() => t.close());
+
+describe("an Organization Admin who is no owner", () => {
+  it("may not remove an owner, require or lift SSO sign-in of one, or reset their second factors (403), and changes nothing", async () => {
+    const { db } = t.gateway.store;
+    const pending = await createPendingTotp(db, owner2.user_id, "sealed", "Authenticator app");
+    expect(await acceptTotpStep(db, pending, 1_000)).toBe(true);
+
+    const remove = await t.json<{ message: string }>(admin, "DELETE", opPath("removeOrganizationPerson", { org_id: org, user_id: owner2.user_id }));
+    expect(remove.status).toBe(403);
+    expect(remove.body.message).toMatch(/only an owner of the organization may remove an owner/);
+    for (const ssoRequired of [true, false]) {
+      const res = await t.call(admin, "PATCH", opPath("updateOrganizationPerson", { org_id: org, user_id: owner2.user_id }), { body: { sso_required: ssoRequired } });
+      expect(res.status).toBe(403);
+    }
+    expect((await t.call(admin, "DELETE", opPath("resetOrganizationPersonMfa", { org_id: org, user_id: owner2.user_id }))).status).toBe(403);
+
+    expect(await statusOf(owner2.user_id)).toBe("active");
+    expect((await listFactors(db, owner2.user_id)).map((f) => f.method)).toEqual(["totp"]);
+    const listed = await t.json<{ items: Person[] }>("owner", "GET", opPath("listOrganizationPeople", { org_id: org }), { query: { q: "owner2@" } });
+    expect(listed.body.items[0]).toMatchObject({ id: owner2.user_id, sso_required: false, mfa_methods: ["totp"] });
+  });
+
+  it("still does all of it to a person who is no owner, and an owner does it to an owner", async () => {
+    const path = opPath("updateOrganizationPerson", { org_id: org, user_id: t.demo.member.user_id });
+    expect((await t.call(admin, "PATCH", path, { body: { sso_required: true } })).status).toBe(200);
+    expect((await t.call(admin, "PATCH", path, { body: { sso_required: false } })).status).toBe(200);
+    expect((await t.call(admin, "DELETE", opPath("resetOrganizationPersonMfa", { org_id: org, user_id: t.demo.member.user_id }))).status).toBe(200);
+    expect((await t.call("owner", "DELETE", opPath("resetOrganizationPersonMfa", { org_id: org, user_id: owner2.user_id }))).status).toBe(200);
+    expect(await listFactors(t.gateway.store.db, owner2.user_id)).toEqual([]);
+  });
+
+  it("may not suspend or remove an owner with a SCIM token of their own (a SCIM 403); an owner's token may", async () => {
+    const adminsToken = await scimToken(admin);
+    const off = await setActive(adminsToken, owner2.user_id, false);
+    expect(off.status).toBe(403);
+    expect(off.body).toMatchObject({ status: "403", detail: expect.stringMatching(/token an active owner of the organization made/) });
+    expect((await scim(adminsToken, "DELETE", `/Users/${owner2.user_id}`)).status).toBe(403);
+    expect(await statusOf(owner2.user_id)).toBe("active");
+    // The same token still manages the people who are no owners.
+    expect((await setActive(adminsToken, t.demo.member.user_id, false)).status).toBe(200);
+    expect((await setActive(adminsToken, t.demo.member.user_id, true)).status).toBe(200);
+
+    const ownersToken = await scimToken(t.demo.owner);
+    expect((await setActive(ownersToken, owner2.user_id, false)).status).toBe(200);
+    expect(await statusOf(owner2.user_id)).toBe("suspended");
+    expect((await setActive(ownersToken, owner2.user_id, true)).status).toBe(200);
+    expect(await statusOf(owner2.user_id)).toBe("active");
+  });
+
+  it("an owner's token reaches owners only while its maker is an active owner", async () => {
+    const owner2sToken = await scimToken(owner2);
+    const ownersToken = await scimToken(t.demo.owner);
+    expect((await setActive(ownersToken, owner2.user_id, false)).status).toBe(200);
+    expect((await setActive(owner2sToken, t.demo.owner.user_id, false)).status).toBe(403);
+    expect(await statusOf(t.demo.owner.user_id)).toBe("active");
+    expect((await setActive(ownersToken, owner2.user_id, true)).status).toBe(200);
+  });
+});
+
+describe("an active owner always stays", () => {
+  it("an owner cannot leave while the only other owner is suspended; once reactivated, they can be removed", async () => {
+    const ownersToken = await scimToken(t.demo.owner);
+    expect((await setActive(ownersToken, owner2.user_id, false)).status).toBe(200);
+    const leave = await t.json<{ message: string }>("owner", "DELETE", opPath("removeOrganizationPerson", { org_id: org, user_id: t.demo.owner.user_id }));
+    expect(leave.status).toBe(400);
+    expect(leave.body.message).toMatch(/last active owner/);
+    expect(await statusOf(t.demo.owner.user_id)).toBe("active");
+    expect((await setActive(ownersToken, owner2.user_id, true)).status).toBe(200);
+  });
+
+  it("of two owners suspending each other over SCIM at once, one wins and one active owner stays", async () => {
+    const ownersToken = await scimToken(t.demo.owner);
+    const owner2sToken = await scimToken(owner2);
+    const results = await Promise.all([setActive(ownersToken, owner2.user_id, false), setActive(owner2sToken, t.demo.owner.user_id, false)]);
+    expect(results.map((r) => r.status).sort()).toEqual([200, 403]);
+    const statuses = [await statusOf(t.demo.owner.user_id), await statusOf(owner2.user_id)];
+    expect(statuses.filter((s) => s === "active")).toHaveLength(1);
+    // Whoever stayed brings the other back.
+    const winner = results[0]!.status === 200 ? ownersToken : owner2sToken;
+    const loser = results[0]!.status === 200 ? owner2.user_id : t.demo.owner.user_id;
+    expect((await setActive(winner, loser, true)).status).toBe(200);
+  });
+
+  it("a change that must keep an owner holds the owners' rows until it ends: the next such change waits and sees its result", async () => {
+    const { db } = t.gateway.store;
+    let firstEnded = false;
+    let locked!: () => void;
+    const firstLocked = new Promise<void>((resolve) => (locked = resolve));
+    const first = db.transaction(async (tx) => {
+      await lockOwners(tx as unknown as Database, org);
+      locked();
+      // Held while the second asks (a PostgreSQL server serves both at once; PGlite runs them one after the other).
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      firstEnded = true;
+    });
+    await firstLocked;
+    const second = db.transaction(async (tx) => {
+      const owners = await lockOwners(tx as unknown as Database, org);
+      return { sawFirstEnd: firstEnded, owners: owners.map((o) => o.userId).sort() };
+    });
+    await first;
+    expect(await second).toEqual({ sawFirstEnd: true, owners: [t.demo.owner.user_id, owner2.user_id].sort() });
+  });
+});
