@@ -5,7 +5,7 @@ import { callOrigin } from "./origin";
 import { matchOperation } from "@/lib/contract/operations";
 import type { Database } from "./store/client";
 import { firstOrganization } from "./store/queries/first-organization";
-import { insertAuditEntry } from "./store/queries/audit-logs";
+import { boundText, insertAuditEntry } from "./store/queries/audit-logs";
 
 export type AuditedMeta = AuditMeta & { organizationId: string };
 
@@ -75,8 +75,7 @@ const MAX_VALUES = 20;
 
 /** Caller-chosen text made safe to file: control and format characters (bidi overrides, zero-width) shown as U+FFFD, and bounded. */
 export function neutralise(text: string, max: number): string {
-  const plain = text.replace(/[\p{Cc}\p{Cf}]/gu, "\uFFFD");
-  return plain.length > max ? `${plain.slice(0, max - 1)}…` : plain;
+  return boundText(text.replace(/[\p{Cc}\p{Cf}]/gu, "\uFFFD"), max);
 }
 
 /** Every string the request carried: path parameters, query values and the JSON body's strings. */

@@ -39,6 +39,18 @@ describe("store unavailability", () => {
   });
 });
 
+describe("unique clashes", () => {
+  it.each([
+    ["projects_org_name_uq", "body.name"],
+    ["role_bindings_uq", "bindings_to_create"],
+    ["scim_group_mappings_uq", "body.mappings"],
+  ])("answers a clash on %s with a 400 naming %s", (constraint, field) => {
+    const error = fromDatabaseError(wrapped(Object.assign(pgError("23505"), { constraint })));
+    expect(error?.status).toBe(400);
+    expect(error?.message.startsWith(`${field}: `)).toBe(true);
+  });
+});
+
 describe("the gateway while its store is away", () => {
   it("answers 503 with Retry-After (never 500), and /readyz says unavailable", async () => {
     const t = await createTestGateway();

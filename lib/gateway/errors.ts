@@ -106,6 +106,8 @@ export function isStoreUnavailable(error: unknown): boolean {
 const UNIQUE_FIELDS: Record<string, string> = {
   projects_org_name_uq: "body.name: a project with this name already exists in this organization",
   role_bindings_uq: "bindings_to_create: the user already has this binding",
+  // The store compares group names with PostgreSQL's lower(), which folds a few letters (final sigma) unlike JavaScript's.
+  scim_group_mappings_uq: "body.mappings: the same mapping is listed twice (group names compared without case)",
 };
 
 /**

@@ -37,20 +37,28 @@ const TARGET_NAMES: Record<string, string> = { json: "body", query: "query", par
 
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
+/** How deep a stored JSON value may nest: far beyond any resource's shape, far below the stack's limit. */
+export const MAX_JSON_DEPTH = 32;
+
 /**
- * The name of the first string in a validated input that PostgreSQL cannot store
- * (a NUL, or half of a surrogate pair), e.g. "body.billing_addr.city"; null when none.
+ * The first value in an input that the store cannot keep as sent, named as in "body.billing_addr.city",
+ * with why: a string (or key) holding a NUL or half of a surrogate pair, a number JSON cannot write
+ * back (1e400 parses as Infinity, stored as null), or nesting deeper than MAX_JSON_DEPTH; null when none.
  */
-export function unstorableField(value: unknown, at: string): string | null {
-  if (typeof value === "string") return UNSTORABLE.test(value) ? at : null;
+export function unstorable(value: unknown, at: string, depth = 0): { at: string; why: string } | null {
+  if (typeof value === "string") return UNSTORABLE.test(value) ? { at, why: "must not contain NUL characters or unpaired surrogates" } : null;
+  if (typeof value === "number") return Number.isFinite(value) ? null : { at, why: "must be a finite number" };
+  if (value === null || typeof value !== "object") return null;
+  if (depth >= MAX_JSON_DEPTH) return { at, why: `must not nest deeper than ${MAX_JSON_DEPTH} levels` };
+  const name = (key: string | number) => (typeof key === "number" ? `${at}[${key}]` : at ? `${at}.${key}` : key);
   if (Array.isArray(value)) {
     for (const [i, item] of value.entries()) {
-      const found = unstorableField(item, `${at}[${i}]`);
+      const found = unstorable(item, name(i), depth + 1);
       if (found) return found;
     }
-  } else if (value !== null && typeof value === "object") {
+  } else {
     for (const [key, item] of Object.entries(value)) {
-      const found = unstorableField(key, `${at}.${key}`) ?? unstorableField(item, `${at}.${key}`);
+      const found = unstorable(key, name(key)) ?? unstorable(item, name(key), depth + 1);
       if (found) return found;
     }
   }
@@ -105,8 +113,8 @@ export function createRouter(): OpenAPIHono<AppEnv> {
         throw new GatewayError("bad_request", describeZodError(result.error as ZodError, target, (result as { data?: unknown }).data));
       }
       // Valid to the schema but not storable: a 400 naming the field, not a database error.
-      const field = unstorableField(result.data, target);
-      if (field) throw new GatewayError("bad_request", `${field}: must not contain NUL characters or unpaired surrogates`);
+      const found = unstorable(result.data, target);
+      if (found) throw new GatewayError("bad_request", `${found.at}: ${found.why}`);
     },
   });
   const register = router.openapi;

@@ -1,4 +1,5 @@
 import { parse as parseScimFilter } from "scim2-parse-filter";
+import { unstorable } from "../../router";
 import type { PersonRow, GroupRow } from "../../store/queries/scim-service";
 
 /** SCIM 2.0 (RFC 7643 / 7644) resources as this service reads and writes them. */
@@ -208,11 +209,23 @@ export function scimBoolean(value: unknown, field: string): boolean {
   throw invalidValue(`${field} must be a boolean`);
 }
 
+/** The longest userName, externalId or group displayName: each is indexed, and a longer one fits no index row. */
+const MAX_NAME = 256;
+
 function optionalString(body: Json, field: string): string | null {
   const value = body[field];
   if (value === undefined || value === null) return null;
   if (typeof value !== "string") throw invalidValue(`${field} must be a string`);
+  if (value.length > MAX_NAME) throw invalidValue(`${field} is longer than ${MAX_NAME} characters`);
   return value;
+}
+
+/** A resource as sent, refused when the store could not keep it as it is (see unstorable). */
+function storableResource(sent: unknown): Json {
+  if (!isObject(sent)) throw new ScimError(400, "the body must be a JSON object", "invalidSyntax");
+  const found = unstorable(sent, "");
+  if (found) throw invalidValue(`${found.at}: ${found.why}`);
+  return sent;
 }
 
 export interface UserInput {
@@ -227,11 +240,10 @@ export interface UserInput {
 
 /** A User resource from a POST or PUT body, or from the result of a PATCH. */
 export function parseUser(sent: unknown): UserInput {
-  if (!isObject(sent)) throw new ScimError(400, "the body must be a JSON object", "invalidSyntax");
-  const body = spelledResource("User", sent);
+  const body = spelledResource("User", storableResource(sent));
   const userName = body.userName;
   if (typeof userName !== "string" || userName.trim() === "") throw invalidValue("userName is required and must be a non-empty string");
-  if (userName.length > 256) throw invalidValue("userName is longer than 256 characters");
+  if (userName.length > MAX_NAME) throw invalidValue(`userName is longer than ${MAX_NAME} characters`);
   const externalId = optionalString(body, "externalId");
   const active = body.active === undefined || body.active === null ? true : scimBoolean(body.active, "active");
   const attributes: Json = {};
@@ -276,11 +288,10 @@ export interface GroupInput {
 }
 
 export function parseGroup(sent: unknown): GroupInput {
-  if (!isObject(sent)) throw new ScimError(400, "the body must be a JSON object", "invalidSyntax");
-  const body = spelledResource("Group", sent);
+  const body = spelledResource("Group", storableResource(sent));
   const displayName = body.displayName;
   if (typeof displayName !== "string" || displayName.trim() === "") throw invalidValue("displayName is required and must be a non-empty string");
-  if (displayName.length > 256) throw invalidValue("displayName is longer than 256 characters");
+  if (displayName.length > MAX_NAME) throw invalidValue(`displayName is longer than ${MAX_NAME} characters`);
   const externalId = optionalString(body, "externalId");
   let members: string[] | null = null;
   if (body.members !== undefined && body.members !== null) {

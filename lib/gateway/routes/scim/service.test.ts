@@ -326,6 +326,13 @@ describe("Entra ID's provisioning sequence", () => {
     expect(held).toHaveLength(1);
     // The member may refuse mapping changes: owner only.
     expect((await t.call("member", "PUT", opPath("putSCIMGroupMappings", { org_id: orgId, integration_id: entraIntegration }), { body: { mappings: [] } })).status).toBe(403);
+    // Group names the store folds alike (PostgreSQL's lower() turns a final sigma into σ, JavaScript's into ς):
+    // one mapping or two, as the store's collation decides, but a clash is a 400 naming the mappings, never a 500.
+    const sigma = await t.json<{ message?: string }>("owner", "PUT", opPath("putSCIMGroupMappings", { org_id: orgId, integration_id: entraIntegration }), {
+      body: { mappings: [{ ...mapping, group_display_name: "ΑΣ" }, { ...mapping, group_display_name: "ασ" }] },
+    });
+    expect([200, 400]).toContain(sigma.status);
+    if (sigma.status === 400) expect(sigma.body.message).toMatch(/^body\.mappings/);
     // Removing the mapping removes the bindings.
     await t.call("owner", "PUT", opPath("putSCIMGroupMappings", { org_id: orgId, integration_id: entraIntegration }), { body: { mappings: [] } });
     expect(await t.gateway.store.db.select().from(roleBindings).where(eq(roleBindings.viaGroupId, groupId))).toHaveLength(0);
@@ -657,6 +664,46 @@ describe("error cases", () => {
     const res = await scim(oktaToken, method, path, body, raw);
     expect(res.status).toBe(status);
     expect(res.body).toMatchObject({ schemas: [ERROR], status: String(status), ...(scimType ? { scimType } : {}) });
+  });
+
+  // What the store could not keep as sent (or could not plan) is refused before it, naming what: never a 500,
+  // never a value stored other than sent.
+  const filtered = (filter: string) => `/Users?filter=${encodeURIComponent(filter)}`;
+  const someone = (extra: Record<string, unknown>) => ({ schemas: [USER], userName: "unstorable@x.example", ...extra });
+  it.each([
+    ["an unpaired surrogate in an attribute", "POST", "/Users", someone({ displayName: "a\uD800b" }), "invalidValue", /^displayName: must not contain NUL characters or unpaired surrogates/],
+    ["a NUL in a nested attribute", "POST", "/Users", someone({ name: { givenName: "a\u0000" } }), "invalidValue", /^name\.givenName: /],
+    ["an unpaired surrogate in a key", "POST", "/Users", someone({ [ENTERPRISE]: { ["x\uDC00"]: "y" } }), "invalidValue", /must not contain NUL/],
+    ["a number JSON cannot write back", "POST", "/Users", undefined, "invalidValue", /^nickName: must be a finite number/, '{"userName":"n@x.example","nickName":1e400}'],
+    ["nesting deeper than 32 levels", "POST", "/Users", someone({ deep: JSON.parse(`${"[".repeat(40)}${"]".repeat(40)}`) as unknown }), "invalidValue", /must not nest deeper than 32 levels/],
+    ["an externalId longer than 256 characters", "POST", "/Users", someone({ externalId: "k".repeat(257) }), "invalidValue", /^externalId is longer than 256 characters/],
+    ["a group externalId longer than 256 characters", "POST", "/Groups", { schemas: [GROUP], displayName: "long", externalId: "k".repeat(257) }, "invalidValue", /^externalId is longer/],
+    ["a filter nested deeper than 16 levels", "GET", filtered(`${"not (".repeat(20)}userName eq "x"${")".repeat(20)}`), undefined, "invalidFilter", /nests deeper than 16 levels/],
+    ["a filter of more than 50 comparisons", "GET", filtered(Array.from({ length: 51 }, (_, i) => `emails.value co "q${i}"`).join(" or ")), undefined, "invalidFilter", /more than 50 comparisons/],
+    ["a filter longer than 4,096 characters", "GET", filtered(`userName eq "${"x".repeat(4_100)}"`), undefined, "invalidFilter", /longer than 4096 characters/],
+    ["a date before the year 1", "GET", filtered('meta.created gt "0000-01-01T00:00:00Z"'), undefined, "invalidFilter", /real day between the years 0001 and 9999/],
+    ["a date past 9999 in UTC", "GET", filtered('meta.lastModified lt "9999-12-31T23:59:59-00:01"'), undefined, "invalidFilter", /real day/],
+    ["a day no calendar has", "GET", filtered('meta.created gt "2024-02-30T00:00:00Z"'), undefined, "invalidFilter", /real day/],
+  ] as Array<[string, string, string, unknown, string, RegExp, string?]>)("refuses %s with a SCIM 400 naming it, and stores nothing", async (_name, method, path, body, scimType, detail, raw) => {
+    const res = await scim(oktaToken, method, path, body, raw);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ schemas: [ERROR], status: "400", scimType });
+    expect(String(res.body.detail)).toMatch(detail);
+    expect((await scim(oktaToken, "GET", filtered('userName eq "unstorable@x.example" or userName eq "n@x.example"'))).body.totalResults).toBe(0);
+  });
+
+  it("refuses a PATCH whose result the store could not keep, and keeps the person as they were", async () => {
+    const before = await scim(oktaToken, "GET", `/Users/${t.demo.member.user_id}`);
+    const res = await scim(oktaToken, "PATCH", `/Users/${t.demo.member.user_id}`, { schemas: [PATCH], Operations: [{ op: "replace", path: "nickName", value: "\uD800" }] });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ scimType: "invalidValue", detail: expect.stringMatching(/^nickName: /) });
+    expect((await scim(oktaToken, "GET", `/Users/${t.demo.member.user_id}`)).body).toEqual(before.body);
+  });
+
+  it("still takes the dates RFC 3339 allows: without seconds, in lower case, with an offset", async () => {
+    for (const date of ["2024-01-01T00:00Z", "2024-01-01t00:00:00z", "2024-02-29T23:59:59.5+05:30"]) {
+      expect((await scim(oktaToken, "GET", filtered(`meta.created gt "${date}"`))).status, date).toBe(200);
+    }
   });
 
   it("answers in SCIM what the gateway refuses before the service: a body over the limit, an unknown endpoint", async () => {

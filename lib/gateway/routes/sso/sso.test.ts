@@ -77,6 +77,19 @@ describe("creating SSO providers", () => {
     expect(entries[0]).toMatchObject({ organizationId: t.demo.organization_id, action: "Create", result: "OK", targetType: "SSOProvider", targetIds: [res.body.id], targetNames: [valid.issuer_uri] });
   });
 
+  it("files a long issuer's audit entry with its name cut to 256 characters, so that it fits the target search", async () => {
+    // 1,000 characters of three bytes each: within the issuer's limit, beyond what one index row holds.
+    const issuer = `https://idp.long.example/${"\u4e00".repeat(1_000)}`;
+    const { result: res, entries } = await audited(() => create({ ...valid, issuer_uri: issuer, email_domains: ["long.acme.example"] }));
+    expect(res.status).toBe(200);
+    expect(res.body.issuer_uri).toBe(issuer);
+    expect(entries).toHaveLength(1);
+    const [name] = entries[0]!.targetNames;
+    expect(name).toHaveLength(256);
+    expect(name).toBe(`${issuer.slice(0, 255)}…`);
+    expect((await t.opJson("owner", "deleteSSOProvider", { params: { organization_id: t.demo.organization_id, provider_id: res.body.id } })).status).toBe(200);
+  });
+
   it.each([
     ["an http issuer", { ...valid, issuer_uri: "http://idp.acme.example" }, "body.issuer_uri: must be an https URL"],
     ["an issuer that is not a URL", { ...valid, issuer_uri: "idp.acme.example" }, "body.issuer_uri"],

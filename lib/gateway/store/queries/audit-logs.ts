@@ -224,9 +224,18 @@ function toLogEntry(row: Row): LogEntry {
 export type NewAuditEntry = Omit<typeof auditLog.$inferInsert, "id" | "organizationName">;
 
 /** Files an entry under its organization (named as it is now); false when the organization does not exist. */
+/** Text cut to at most `max` characters, an ellipsis marking the cut. */
+export function boundText(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** The longest target id or name filed: each is a row of the target search's index (audit_log_targets), which a long one would not fit. */
+const MAX_TARGET = 256;
+
 export async function insertAuditEntry(db: Database, entry: NewAuditEntry): Promise<boolean> {
   const [org] = await db.select({ name: organizations.name }).from(organizations).where(eq(organizations.id, entry.organizationId));
   if (!org) return false;
-  await db.insert(auditLog).values({ id: randomUUID(), organizationName: org.name, ...entry });
+  const targets = (values: string[] | undefined) => values?.map((v) => boundText(v, MAX_TARGET));
+  await db.insert(auditLog).values({ id: randomUUID(), organizationName: org.name, ...entry, targetIds: targets(entry.targetIds), targetNames: targets(entry.targetNames) });
   return true;
 }

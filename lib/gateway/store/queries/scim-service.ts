@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, asc, count, eq, inArray, isNull, ne, or, sql, type SQL } from "drizzle-orm";
 import { unionAll } from "drizzle-orm/pg-core";
 import { parse as parseScimFilter, type AttrExp, type Filter } from "scim2-parse-filter";
+import { timestampSchema } from "@/lib/contract/time";
 import { resultRows, type Database } from "../client";
 import { accountDeciders, decidesAlone } from "./access";
 import { deleteOrganizationSsoKeys } from "./api-keys";
@@ -191,20 +192,52 @@ const DATE_OPERATORS: Record<string, string> = { eq: "=", ne: "<>", gt: ">", ge:
 /** A dateTime attribute compared as a moment (RFC 7644 §3.4.2.2), not as the text it is written as. */
 function dateCompare(column: SQL, op: string, value: unknown, attr: string): SQL {
   if (op === "pr") return sql`${column} is not null`;
-  const at = typeof value === "string" && DATE_TIME.test(value) ? new Date(value) : undefined;
-  if (!at || Number.isNaN(at.getTime())) throw new ScimFilterError(`${attr} is compared with an RFC 3339 date-time`);
+  // The contract's own timestamp rule (a real calendar date, years 0001-9999 in UTC), on the value
+  // written as it takes it: seconds given and upper case (RFC 3339 allows both omitted and lower).
+  const written = typeof value === "string" && DATE_TIME.test(value) ? value.toUpperCase().replace(/T(\d\d:\d\d)(?=Z|[+-])/, "T$1:00") : undefined;
+  if (!written || !timestampSchema.safeParse(written).success) {
+    throw new ScimFilterError(`${attr} is compared with an RFC 3339 date-time of a real day between the years 0001 and 9999`);
+  }
+  const at = new Date(written);
   const operator = Object.hasOwn(DATE_OPERATORS, op) ? DATE_OPERATORS[op] : undefined;
   if (!operator) throw new ScimFilterError(`${attr} is compared with eq, ne, gt, ge, lt or le`);
   // Stored to the microsecond and answered to the millisecond: a moment is its whole millisecond.
   return sql`date_trunc('milliseconds', ${column}) ${sql.raw(operator)} ${at.toISOString()}::timestamptz`;
 }
 
+/**
+ * How large a filter may be. Identity providers send one or two terms (`userName eq "…"`); these
+ * bounds are far above that, and keep a filter from building a query the store cannot plan or
+ * from holding the store (one connection on PGlite) with hundreds of scans.
+ */
+export const FILTER_LIMITS = { length: 4_096, depth: 16, terms: 50 } as const;
+
+/** The filter's deepest nesting and its number of attribute expressions. */
+function filterSize(f: Filter, depth = 1): { depth: number; terms: number } {
+  const children = f.op === "and" || f.op === "or" ? f.filters : f.op === "not" ? [f.filter] : f.op === "[]" ? [f.valFilter] : [];
+  if (children.length === 0) return { depth, terms: 1 };
+  let deepest = depth;
+  let terms = 0;
+  for (const child of children) {
+    const size = filterSize(child, depth + 1);
+    deepest = Math.max(deepest, size.depth);
+    terms += size.terms;
+  }
+  return { depth: deepest, terms };
+}
+
 function parseFilter(text: string): Filter {
+  if (text.length > FILTER_LIMITS.length) throw new ScimFilterError(`the filter is longer than ${FILTER_LIMITS.length} characters`);
+  let parsed: Filter;
   try {
-    return parseScimFilter(text);
+    parsed = parseScimFilter(text);
   } catch (error) {
     throw new ScimFilterError(`the filter cannot be parsed: ${error instanceof Error ? error.message : String(error)}`);
   }
+  const size = filterSize(parsed);
+  if (size.depth > FILTER_LIMITS.depth) throw new ScimFilterError(`the filter nests deeper than ${FILTER_LIMITS.depth} levels`);
+  if (size.terms > FILTER_LIMITS.terms) throw new ScimFilterError(`the filter has more than ${FILTER_LIMITS.terms} comparisons`);
+  return parsed;
 }
 
 const lowerAttr = (attr: string) => attr.replace(/^urn:ietf:params:scim:schemas:core:2\.0:(user|group):/i, "").toLowerCase();
