@@ -48,6 +48,45 @@ describe("the request frame", () => {
     expect(await small.text()).toBe("hello");
   });
 
+  // A body with and without a declared length: the limit reads the second itself.
+  const sent = (body: BodyInit, length?: number): RequestInit =>
+    ({ method: "POST", body, duplex: "half", headers: length === undefined ? {} : { "content-length": String(length) } }) as RequestInit;
+
+  it("refuses a body that is not UTF-8 with a 400 rather than read its bad bytes as U+FFFD, and takes one that is", async () => {
+    const { app, lines } = appWithLog();
+    const bad = new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]);
+    for (const length of [undefined, bad.length]) {
+      const res = await app.request("http://gateway.test/echo", sent(bad, length));
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({ code: "400", reason: "bad_request", message: "body: is not valid UTF-8" });
+    }
+    expect(lines.map((l) => l.status)).toEqual([400, 400]);
+    const good = new TextEncoder().encode("héllo ✓");
+    for (const length of [undefined, good.length]) expect(await (await app.request("http://gateway.test/echo", sent(good, length))).text()).toBe("héllo ✓");
+    // Above the limit it is still a 413, declared or not.
+    expect((await app.request("http://gateway.test/echo", sent("x".repeat(100), 100))).status).toBe(413);
+  });
+
+  it("answers an upload that breaks off with a 400, logged as the caller's failure, not an unhandled error", async () => {
+    const { app, lines } = appWithLog();
+    const broken = () =>
+      new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode("{"));
+          controller.error(new Error("aborted"));
+        },
+      });
+    for (const length of [undefined, 10]) {
+      const res = await app.request("http://gateway.test/echo", sent(broken(), length));
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({ message: "body: the upload broke off before its end" });
+    }
+    expect(lines.map((l) => [l.level, l.status])).toEqual([
+      ["info", 400],
+      ["info", 400],
+    ]);
+  });
+
   it("keeps a sane incoming request id, logs one line per request without the query", async () => {
     const { app, lines } = appWithLog();
     const res = await app.request("http://gateway.test/healthz?token=secret", { headers: { "x-request-id": "trace-0123456789" } });

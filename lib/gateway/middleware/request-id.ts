@@ -1,3 +1,4 @@
+import { isUtf8 } from "node:buffer";
 import { randomUUID } from "node:crypto";
 import type { Context, ErrorHandler, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
@@ -19,7 +20,9 @@ const INCOMING_ID = /^[A-Za-z0-9._-]{8,64}$/;
  *   cached, sniffed or framed. Given to each answer as it is made (plain-headers.ts),
  *   so the server writes them without reopening the answer;
  * - a request id (an incoming X-Request-Id is kept when sane), echoed in the answer;
- * - the body size limit (413), for methods that carry a body;
+ * - the body size limit (413), for methods that carry a body, and its text: a body that
+ *   is not UTF-8, or that breaks off before its end, is a 400 (read as it was, its bad
+ *   bytes would be stored as U+FFFD: data other than sent);
  * - the deadline to the first byte of the answer (504, `Deadlines`); a streamed
  *   export keeps streaming after it;
  * - one log line when done: id, method, path, status, duration, user; never headers,
@@ -36,6 +39,29 @@ export function requestFrame(deps: GatewayDeps, onError: ErrorHandler<AppEnv>): 
   });
   const timeoutMs = deps.requestTimeoutMs;
   const deadlines = new Deadlines(timeoutMs, () => new HTTPException(504, { message: `the request took longer than ${timeoutMs} ms` }));
+
+  /**
+   * The body, within the limit, read once (the routes read it from Hono's cache of it) and
+   * refused when it is not UTF-8. A read that fails is the caller's upload breaking off: the
+   * limit reads a body of no declared length itself, so a failure of its own (not its 413, not
+   * the route's) is that too.
+   */
+  async function readBody(c: Context<AppEnv>, next: () => Promise<void>): Promise<void> {
+    const brokeOff = () => new GatewayError("bad_request", "body: the upload broke off before its end");
+    let read = false;
+    try {
+      await limitBody(c, async () => {
+        read = true;
+        if (c.req.raw.body) {
+          const bytes = await c.req.arrayBuffer().catch(() => Promise.reject(brokeOff()));
+          if (!isUtf8(bytes)) throw new GatewayError("bad_request", "body: is not valid UTF-8");
+        }
+        await next();
+      });
+    } catch (error) {
+      throw read || error instanceof GatewayError ? error : brokeOff();
+    }
+  }
 
   return async (c, next) => {
     const started = performance.now();
@@ -55,7 +81,7 @@ export function requestFrame(deps: GatewayDeps, onError: ErrorHandler<AppEnv>): 
       const method = c.req.method;
       // GET and HEAD carry no body to limit; asking for one would build the full Request
       // object the server otherwise spares.
-      await deadlines.race(method === "GET" || method === "HEAD" ? next() : limitBody(c, next), started);
+      await deadlines.race(method === "GET" || method === "HEAD" ? next() : readBody(c, next), started);
     } catch (error) {
       c.res = await onError(error instanceof Error ? error : new Error(String(error)), c);
     }
@@ -63,6 +89,7 @@ export function requestFrame(deps: GatewayDeps, onError: ErrorHandler<AppEnv>): 
     logRequest(c, requestId, started);
   };
 }
+
 
 /**
  * The deadlines of the requests in flight, kept by the tick they started in (a tenth of the
