@@ -10,7 +10,7 @@ import { createSsoTestbed, type ConsoleTestbed, type SsoTestbed } from "@/lib/co
 import { setMfaMethods } from "@/lib/gateway/store/queries/mfa";
 import { recoveryCodesLeft } from "@/lib/gateway/store/queries/mfa-factors";
 import { insertSsoProvider } from "@/lib/gateway/store/queries/sso";
-import { apiKeys, auditLog, memberships, roleBindings, roles, userMfaFactors, users } from "@/lib/gateway/store/schema";
+import { apiKeys, auditLog, memberships, roleBindings, roles, ssoProviders, userMfaFactors, users } from "@/lib/gateway/store/schema";
 import { getAuthOptions } from "./auth-options";
 import { sessionCookieName } from "./cookies";
 import { confirmTotpEnrolment, factorsManagedElsewhere, passkeyRegistrationOptions, regenerateRecoveryCodes, relyingPartyOf, removeOwnFactor, startTotpEnrolment } from "./mfa";
@@ -184,7 +184,7 @@ describe("choosing the provider from the e-mail", () => {
     // The gateway no longer lets a second organization claim it (lib/gateway/routes/sso); a store
     // written before that rule may still hold both claims, and sign-in refuses to choose.
     expect((await bed.t.op("outsider", "createSSOProvider", { params: { organization_id: globex }, body })).status).toBe(400);
-    await insertSsoProvider(bed.t.gateway.store.db, { organizationId: globex, clientId: "c", clientSecretCiphertext: null, issuerUri: body.issuer_uri, emailDomains: body.email_domains });
+    await insertSsoProvider(bed.t.gateway.store.db, { organizationId: globex, clientId: "c", clientSecretCiphertext: null, issuerUri: body.issuer_uri, emailDomains: body.email_domains, signsInOwners: true });
     expect(await new Browser().startSso("someone@shared.example")).toBe(`/sign-in?error=${SIGN_IN_ERROR.ssoDomainAmbiguous}`);
   });
 
@@ -323,6 +323,30 @@ describe("a first sign-in", () => {
       expect(await new Browser().signIn("grace@sso.example")).toBe(`/sign-in?error=${SIGN_IN_ERROR.ssoSuspended}`);
     } finally {
       await bed.t.gateway.store.db.update(memberships).set({ status: "active" }).where(and(eq(memberships.userId, grace.userId), eq(memberships.organizationId, orgId)));
+    }
+  });
+
+  it("signs an owner in only through a provider an owner added; the other people, through any of the organization's", async () => {
+    const db = bed.t.gateway.store.db;
+    expect(await new Browser().signIn("grace@sso.example")).toBe(`${CONSOLE}/orgs`);
+    const grace = (await personRow("grace@sso.example"))!;
+    const made = async (signsInOwners: boolean) => db.update(ssoProviders).set({ signsInOwners }).where(eq(ssoProviders.id, providerId));
+    const relation = async (value: "owner" | "member") =>
+      db.update(memberships).set({ relation: value }).where(and(eq(memberships.userId, grace.userId), eq(memberships.organizationId, orgId)));
+    try {
+      await relation("owner");
+      // The owner added the test provider: it signs owners in.
+      expect(await new Browser().signIn("grace@sso.example")).toBe(`${CONSOLE}/orgs`);
+      // Added by someone who owns nothing here: not an owner, and no session is opened for her.
+      await made(false);
+      const refused = new Browser();
+      expect(await refused.signIn("grace@sso.example")).toBe(`/sign-in?error=${SIGN_IN_ERROR.ssoOwnerUntrusted}`);
+      expect((await refused.session()).status).not.toBe("active");
+      await relation("member");
+      expect(await new Browser().signIn("grace@sso.example")).toBe(`${CONSOLE}/orgs`);
+    } finally {
+      await made(true);
+      await relation("member");
     }
   });
 });

@@ -27,6 +27,8 @@ export interface SsoProviderConfig {
   clientId: string;
   clientSecret: string;
   emailDomains: string[];
+  /** Whether it signs in the organization's owners (an owner added it). */
+  signsInOwners: boolean;
 }
 
 /** Claims of the verified ID token, completed from the provider's userinfo answer. */
@@ -81,6 +83,7 @@ export async function loadSsoProvider(providerId: string): Promise<SsoProviderCo
     clientId: row.clientId,
     clientSecret: decrypt(deps.masterKey, row.clientSecretCiphertext),
     emailDomains: row.emailDomains,
+    signsInOwners: row.signsInOwners,
   };
 }
 
@@ -94,13 +97,13 @@ export async function ssoProviderOrganization(providerId: string): Promise<strin
  * The person the verified claims name, in the provider's organization: found, or joined now with
  * the baseline role only (source "sso"), audited in the same transaction.
  */
-async function personFor(provider: SsoProviderConfig, email: string, name: string, clientIp: string): Promise<{ userId: string; status: string }> {
+async function personFor(provider: SsoProviderConfig, email: string, name: string, clientIp: string): Promise<{ userId: string; status: string; relation: string }> {
   const { store } = await gateway();
   return store.db.transaction(async (txRaw) => {
     const tx = txRaw as unknown as Database;
     const account = await findUserByEmail(tx, email);
     const existing = account ? await findPerson(tx, provider.organizationId, account.id) : undefined;
-    if (existing) return { userId: existing.id, status: existing.status };
+    if (existing) return { userId: existing.id, status: existing.status, relation: existing.relation };
     const baseline = await roleIdByName(tx, provider.organizationId, BASELINE_ROLE);
     const startTime = new Date();
     const made = await invitePerson(tx, { organizationId: provider.organizationId, email, name: name || undefined, roleIds: baseline ? [baseline] : [], source: "sso" }).catch(
@@ -113,7 +116,7 @@ async function personFor(provider: SsoProviderConfig, email: string, name: strin
       const joined = await findUserByEmail(tx, email);
       const person = joined ? await findPerson(tx, provider.organizationId, joined.id) : undefined;
       if (!person) throw new Error("the person could not be joined");
-      return { userId: person.id, status: person.status };
+      return { userId: person.id, status: person.status, relation: person.relation };
     }
     await insertAuditEntry(tx, {
       organizationId: provider.organizationId,
@@ -135,7 +138,7 @@ async function personFor(provider: SsoProviderConfig, email: string, name: strin
       targetNames: [email],
       targetType: "User",
     });
-    return { userId: made.id, status: made.status };
+    return { userId: made.id, status: made.status, relation: made.relation };
   });
 }
 
@@ -170,6 +173,9 @@ export async function signInWithSso(
   const name = typeof claims.name === "string" ? claims.name.trim().slice(0, 200) : "";
   const person = await personFor(provider, email, name, clientIp);
   if (person.status !== "active") throw new SignInError(SIGN_IN_ERROR.ssoSuspended);
+  // An owner is signed in only by a provider an owner added: otherwise whoever holds sso.manage could
+  // add a provider of their own for the owners' domain and sign in as an owner.
+  if (person.relation === "owner" && !provider.signsInOwners) throw new SignInError(SIGN_IN_ERROR.ssoOwnerUntrusted);
 
   const limits = vaultLimits();
   const credentials = await mintSessionKey(person.userId, sessionEnd(limits, now), provider.id);

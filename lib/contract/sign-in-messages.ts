@@ -19,6 +19,7 @@ export const SIGN_IN_ERROR = {
   ssoSuspended: "sso_suspended",
   ssoRequired: "sso_required",
   ssoUserNameTaken: "sso_user_name_taken",
+  ssoOwnerUntrusted: "sso_owner_untrusted",
   /** next-auth's own: the provider could not be reached to start a sign-in. */
   ssoStartFailed: "OAuthSignin",
   /** next-auth's own: the provider's answer failed a check (state, PKCE, ID token signature, iss, aud, exp, nonce). */
@@ -70,6 +71,8 @@ export function signInErrorMessage(code: string | null | undefined): string | nu
       return "Your identity provider answered with an e-mail address outside your organization's SSO domains";
     case SIGN_IN_ERROR.ssoUserNameTaken:
       return "Another person of your organization already has your e-mail address as their user name in its directory, so it cannot sign you in; ask your administrator";
+    case SIGN_IN_ERROR.ssoOwnerUntrusted:
+      return "You own this organization, and its SSO provider was added by someone who does not: sign in with your API key, and add the provider again yourself to sign in with it";
     case SIGN_IN_ERROR.ssoSuspended:
       return "Your membership of this organization is suspended; ask your administrator";
     case SIGN_IN_ERROR.ssoStartFailed:

@@ -80,6 +80,7 @@ export async function seedSecurity(db: Database, input: SecurityInput): Promise<
       clientId: "0oa8f3k2l1acmeSSO697",
       issuerUri: "https://acme.okta.example/oauth2/default",
       emailDomains: ["acme.example", "acme-ai.example"],
+      signsInOwners: true,
       createdAt: ago(100),
     },
     {
@@ -88,6 +89,7 @@ export async function seedSecurity(db: Database, input: SecurityInput): Promise<
       clientId: "globex-console",
       issuerUri: "https://login.globex.example",
       emailDomains: ["globex.example"],
+      signsInOwners: true,
       createdAt: ago(50),
     },
   ]);

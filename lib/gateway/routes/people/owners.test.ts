@@ -5,8 +5,8 @@ import { addMember, createApiKey, createUser } from "../../admin";
 import type { DemoUser } from "../../seed";
 import type { Database } from "../../store/client";
 import { acceptTotpStep, createPendingTotp, listFactors } from "../../store/queries/mfa-factors";
-import { lockOwners } from "../../store/queries/people";
-import { memberships, roles } from "../../store/schema";
+import { lockOwners, setSsoRequired, ssoRequiredAnywhere } from "../../store/queries/people";
+import { memberships, roles, ssoProviders } from "../../store/schema";
 import { createTestGateway, opPath, type TestGateway } from "../../testing";
 
 /**
@@ -175,5 +175,40 @@ describe("an active owner always stays", () => {
     });
     await first;
     expect(await second).toEqual({ sawFirstEnd: true, owners: [t.demo.owner.user_id, owner2.user_id].sort() });
+  });
+});
+
+describe("single sign-on and owners", () => {
+  const addProvider = async (who: DemoUser, domain: string) => {
+    const res = await t.json<{ id: string }>(who, "POST", opPath("createSSOProvider", { organization_id: org }), {
+      body: { client_id: "c", client_secret: "s", issuer_uri: `https://idp.${domain}`, email_domains: [domain] },
+    });
+    expect(res.status).toBe(200);
+    const [row] = await t.gateway.store.db.select().from(ssoProviders).where(eq(ssoProviders.id, res.body.id));
+    return row!;
+  };
+
+  it("a provider signs owners in only when an owner added it", async () => {
+    expect((await addProvider(admin, "admins-idp.example")).signsInOwners).toBe(false);
+    expect((await addProvider(t.demo.owner, "owners-idp.example")).signsInOwners).toBe(true);
+  });
+
+  it("requiring SSO locks a key out only where a provider can sign the person in: for an owner, one an owner added", async () => {
+    const { db } = t.gateway.store;
+    // owner2@acme.example: the demo's provider for acme.example was added by the owner.
+    await setSsoRequired(db, org, owner2.user_id, true);
+    try {
+      expect(await ssoRequiredAnywhere(db, owner2.user_id)).toBe(true);
+      await db.update(ssoProviders).set({ signsInOwners: false }).where(eq(ssoProviders.organizationId, org));
+      expect(await ssoRequiredAnywhere(db, owner2.user_id)).toBe(false);
+      // A person who is no owner is held to it by any provider of the organization for their domain.
+      await setSsoRequired(db, org, admin.user_id, true);
+      expect(await ssoRequiredAnywhere(db, admin.user_id)).toBe(true);
+      await db.update(ssoProviders).set({ emailDomains: ["elsewhere.example"] }).where(and(eq(ssoProviders.organizationId, org), eq(ssoProviders.signsInOwners, false)));
+      expect(await ssoRequiredAnywhere(db, admin.user_id)).toBe(false);
+    } finally {
+      await setSsoRequired(db, org, owner2.user_id, false);
+      await setSsoRequired(db, org, admin.user_id, false);
+    }
   });
 });

@@ -35,7 +35,10 @@ export const createSsoProvider: AppRouteHandler<typeof routes.createSsoProvider>
     targetType: "SSOProvider",
     targetNames: [body.issuer_uri],
   });
-  await requirePermission(c.get("access"), orgId, "sso.manage");
+  const access = c.get("access");
+  await requirePermission(access, orgId, "sso.manage");
+  // A provider an owner adds signs in owners too; one added by anyone else, only the other people.
+  const signsInOwners = (await access.relation(orgId)) === "owner";
   const deps = c.get("deps");
   if (isLoopbackUrl(body.issuer_uri) && !deps.ssoLoopbackIssuers) throw badRequest("body.issuer_uri", "must be an https URL with a host name");
   const domains = [...new Set(body.email_domains)];
@@ -60,6 +63,7 @@ export const createSsoProvider: AppRouteHandler<typeof routes.createSsoProvider>
       clientSecretCiphertext: body.client_secret === undefined ? null : encrypt(deps.masterKey, body.client_secret),
       issuerUri: body.issuer_uri,
       emailDomains: domains,
+      signsInOwners,
     });
     meta.targetIds = [created.id];
     return created;

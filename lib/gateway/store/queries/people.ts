@@ -5,7 +5,7 @@ import type { Database } from "../client";
 import { deleteOrganizationSsoKeys } from "./api-keys";
 import { accountDeciders, decidesAlone } from "./access";
 import { lockUserName, userIdsByUserName } from "./scim-service";
-import { memberships, roleBindings, roles, userMfaFactors, users } from "../schema";
+import { memberships, roleBindings, roles, ssoProviders, userMfaFactors, users } from "../schema";
 
 /** The role every person of an organization holds there from the day they join. */
 export const BASELINE_ROLE = "Organization Member";
@@ -84,11 +84,26 @@ export async function setSsoRequired(tx: Database, orgId: string, userId: string
   return rows.length > 0;
 }
 
-/** Whether any organization of this account requires it to sign in through SSO (the console's key sign-in asks). */
+/**
+ * Whether an organization of this account requires it to sign in through SSO (the console's key
+ * sign-in asks) and can: it has a provider for the account's e-mail domain that signs this person in
+ * (one an owner added, for an owner). A requirement no provider can meet does not lock the person
+ * out, whoever deleted or replaced the provider. (A provider still without its client secret counts:
+ * finishing its set-up is the way in.)
+ */
 export async function ssoRequiredAnywhere(db: Database, userId: string): Promise<boolean> {
   const [row] = await db
     .select({ userId: memberships.userId })
     .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .innerJoin(
+      ssoProviders,
+      and(
+        eq(ssoProviders.organizationId, memberships.organizationId),
+        sql`split_part(lower(${users.email}), '@', 2) = any(${ssoProviders.emailDomains})`,
+        or(sql`${memberships.relation} <> 'owner'`, eq(ssoProviders.signsInOwners, true)),
+      ),
+    )
     .where(and(eq(memberships.userId, userId), eq(memberships.ssoRequired, true)))
     .limit(1);
   return row !== undefined;

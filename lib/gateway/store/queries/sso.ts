@@ -67,7 +67,7 @@ export async function claimedEmailDomains(tx: Database, domains: string[]): Prom
 
 export async function insertSsoProvider(
   tx: Database,
-  p: { organizationId: string; clientId: string; clientSecretCiphertext: string | null; issuerUri: string; emailDomains: string[] },
+  p: { organizationId: string; clientId: string; clientSecretCiphertext: string | null; issuerUri: string; emailDomains: string[]; signsInOwners: boolean },
 ): Promise<SsoProviderRow> {
   const [created] = await tx.insert(ssoProviders).values({ id: randomUUID(), ...p }).returning();
   if (!created) throw new Error("provider insert returned nothing");

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { roles } from "./iam";
 import { organizations, users } from "./identity";
 
@@ -117,6 +117,12 @@ export const ssoProviders = pgTable(
     issuerUri: text("issuer_uri").notNull(),
     /** Lower-case domain names whose users sign in through this provider. */
     emailDomains: text("email_domains").array().notNull(),
+    /**
+     * Whether the provider signs in the organization's owners: only when an owner added it (or it was
+     * added before this rule, migration 0015), so that holding sso.manage does not reach an owner's
+     * account through a provider of one's own.
+     */
+    signsInOwners: boolean("signs_in_owners").notNull().default(false),
     createdAt: ts("created_at").notNull().defaultNow(),
   },
   (t) => [index("sso_providers_org_idx").on(t.organizationId)],
