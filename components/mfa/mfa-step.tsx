@@ -8,6 +8,7 @@ import { Field, Input } from "@/components/ui/field";
 import { DateText } from "@/components/common/dates";
 import { answerPasskeyAction, answerRecoveryCodeAction, answerTotpAction, passkeyAssertionOptionsAction, postponeAction } from "@/lib/console/mfa-actions";
 import type { MfaStepState } from "@/lib/console/mfa";
+import { FACTORS_MANAGED_ELSEWHERE } from "@/lib/contract/sign-in-messages";
 import { PasskeyRegistration, webauthnFailure } from "./passkey-registration";
 import { RecoveryCodes } from "./recovery-codes";
 import { TotpEnrolmentPanel, type Enrolled } from "./totp-enrolment";
@@ -94,12 +95,16 @@ export function MfaStep({ step, callbackPath }: { step: MfaStepState; callbackPa
         </Button>
       ) : null}
 
-      {step.enrol.length > 0 && !useRecovery ? (
+      {(step.enrol.length > 0 || step.enrolElsewhere) && !useRecovery ? (
         <section aria-labelledby="enrol-heading" className="space-y-4">
           <h2 id="enrol-heading" className="text-base font-semibold">
             Set up a second factor
           </h2>
-          <p className="text-sm text-slate-600 dark:text-slate-400">Choose {step.enrol.map((m) => METHOD_NAMES[m]).join(" or ")}.</p>
+          {step.enrolElsewhere ? (
+            <p className="text-sm text-slate-600 dark:text-slate-400">{FACTORS_MANAGED_ELSEWHERE}.</p>
+          ) : (
+            <p className="text-sm text-slate-600 dark:text-slate-400">Choose {step.enrol.map((m) => METHOD_NAMES[m]).join(" or ")}.</p>
+          )}
           {step.enrol.includes("totp") ? <TotpEnrolmentPanel onEnrolled={enrolled} /> : null}
           {step.enrol.includes("webauthn") ? <PasskeyRegistration onEnrolled={enrolled} /> : null}
           {step.postponeUntil ? (

@@ -100,6 +100,12 @@ export interface MfaStepState {
   /** Until when enrolment may wait (every unsatisfied organization still grants grace); null when it may not. */
   postponeUntil: string | null;
   recoveryCodesLeft: number;
+  /**
+   * A factor must be enrolled, but not through this session: it was signed in by the SSO of an
+   * organization that does not decide for the account (factorsManagedElsewhere). A factor is the
+   * account's, so one planted here would answer for the account's home as well.
+   */
+  enrolElsewhere: boolean;
 }
 
 /** What the MFA step of sign-in shows this session. */
@@ -119,6 +125,8 @@ export async function mfaStepState(session: ConsoleSession, now = new Date()): P
     if (usable.length > 0 || !r.graceUntil || r.graceUntil <= now) postpone = null;
     else if (postpone && r.graceUntil < postpone) postpone = r.graceUntil;
   }
+  const enrolElsewhere = enrol.size > 0 && (await factorsManagedElsewhere(session));
+  if (enrolElsewhere) enrol.clear();
   return {
     organizations: requirements.map((r) => ({
       name: r.organizationName,
@@ -130,6 +138,7 @@ export async function mfaStepState(session: ConsoleSession, now = new Date()): P
     enrol: [...enrol].sort(),
     postponeUntil: postpone?.toISOString() ?? null,
     recoveryCodesLeft: await recoveryCodesLeft(db, session.userId),
+    enrolElsewhere,
   };
 }
 
@@ -280,7 +289,9 @@ export interface TotpEnrolment {
  */
 async function mayEnrol(session: ConsoleSession, method: MfaMethod): Promise<void> {
   if (!session.mfaPending) return mayManageFactors(session);
-  if (!(await mfaStepState(session)).enrol.includes(method)) throw new MfaError("Sign in with a second factor you already have first", "session");
+  const step = await mfaStepState(session);
+  if (step.enrolElsewhere) throw new MfaError(FACTORS_MANAGED_ELSEWHERE, "session");
+  if (!step.enrol.includes(method)) throw new MfaError("Sign in with a second factor you already have first", "session");
 }
 
 /** Starts adding an authenticator app: a pending factor, confirmed by its first code. */

@@ -64,6 +64,34 @@ describe("the session a request's cookies name", () => {
     }
   });
 
+  it("ends at its next request when its key is revoked, though nothing calls the gateway meanwhile", async () => {
+    const s = await signedInRequest("member");
+    expect(await s.state()).toMatchObject({ status: "active" });
+    await bed.t.gateway.store.db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, bed.t.demo.member.access_key_id));
+    try {
+      // Only the session is read (as the MFA step's and the account page's actions do): no gateway call.
+      expect(await s.state()).toEqual({ status: "revoked" });
+    } finally {
+      await bed.t.gateway.store.db.update(apiKeys).set({ revokedAt: null }).where(eq(apiKeys.id, bed.t.demo.member.access_key_id));
+    }
+    expect(await s.state()).toEqual({ status: "revoked" });
+    expect(await (await signedInRequest("member")).state()).toMatchObject({ status: "active" });
+  });
+
+  it("ends when an owner requires the person to sign in through SSO: a key session does not outlive the requirement", async () => {
+    const s = await signedInRequest("member");
+    expect(await s.state()).toMatchObject({ status: "active" });
+    const require = (sso_required: boolean) =>
+      bed.t.call("owner", "PATCH", opPath("updateOrganizationPerson", { org_id: bed.t.demo.organization_id, user_id: bed.t.demo.member.user_id }), { body: { sso_required } });
+    expect((await require(true)).status).toBe(200);
+    try {
+      expect(await s.state()).toEqual({ status: "revoked" });
+    } finally {
+      expect((await require(false)).status).toBe(200);
+    }
+    expect(await (await signedInRequest("member")).state()).toMatchObject({ status: "active" });
+  });
+
   it("ends at once when SCIM suspends the person, and a sign-in after reactivation works", async () => {
     const orgId = bed.t.demo.organization_id;
     const created = await bed.t.json<{ api_key_info: { api_key: string } }>("owner", "POST", opPath("createSCIMIntegration", { org_id: orgId }), {

@@ -5,9 +5,11 @@ import { cache } from "react";
 import { vaultLimits } from "@/lib/console/config";
 import { consoleDb } from "@/lib/console/store/client";
 import { gatewayIsEmbedded } from "@/lib/console/config";
-import { endSsoProviderSessions, lookupVaultSession, markVaultSessionRevoked, sweepExpiredSessions, type VaultSession } from "@/lib/console/vault";
+import { endSsoProviderSessions, lookupVaultSession, markVaultSessionRevoked, sessionAccessKeyId, sweepExpiredSessions, type VaultSession } from "@/lib/console/vault";
 import { embeddedGateway } from "@/lib/gateway/runtime";
 import { latestSuspension } from "@/lib/gateway/store/queries/access";
+import { findActiveApiKey } from "@/lib/gateway/store/queries/api-keys";
+import { ssoRequiredAnywhere } from "@/lib/gateway/store/queries/people";
 import { sessionCookieName } from "./cookies";
 import { MFA_STEP_PATH, type SignInReason } from "@/lib/contract/sign-in-messages";
 import { authSecret } from "./secret";
@@ -59,7 +61,9 @@ export async function sessionStateFromCookies(jar: CookieReader): Promise<Sessio
       await endSsoProviderSessions(db, ssoProviderId);
       return { status: "revoked" };
     }
-    if (!(await suspendedSinceStart(found.session, ssoOrganization ?? undefined))) return found.session.mfaPending ? { status: "mfa", session: found.session } : found;
+    if (!(await suspendedSinceStart(found.session, ssoOrganization ?? undefined)) && !(await noLongerAdmitted(found.session))) {
+      return found.session.mfaPending ? { status: "mfa", session: found.session } : found;
+    }
     await markVaultSessionRevoked(db, sessionId);
     return { status: "revoked" };
   }
@@ -80,6 +84,25 @@ async function suspendedSinceStart(session: VaultSession, ssoOrganization: strin
   const { store, deps } = await embeddedGateway();
   const at = await deps.reads.get(`suspended:${session.userId}:${ssoOrganization ?? ""}`, () => latestSuspension(store.db, session.userId, ssoOrganization));
   return at !== null && at >= session.startedAt;
+}
+
+/**
+ * Whether what let the session in no longer does: its key was revoked, deleted or has expired (the usual
+ * answer to a stolen key, with an MFA reset: a session open with it must not go on adding factors), or,
+ * for a key session, the person must now sign in through SSO. Checked at every request, not only at the
+ * next gateway call, which the MFA step's and the account page's actions never make. Read through the
+ * embedded gateway's read cache, as suspensions are: free while nothing changes.
+ */
+async function noLongerAdmitted(session: VaultSession): Promise<boolean> {
+  const accessKeyId = sessionAccessKeyId(session);
+  if (!gatewayIsEmbedded() || !session.userId || !accessKeyId) return false;
+  const { store, deps } = await embeddedGateway();
+  const key = await deps.reads.get(`console-key:${accessKeyId}`, async () => {
+    const found = await findActiveApiKey(store.db, accessKeyId);
+    return found ? { userId: found.userId, expiresAt: found.expiresAt } : null;
+  });
+  if (!key || key.userId !== session.userId || (key.expiresAt !== null && key.expiresAt.getTime() <= Date.now())) return true;
+  return !session.ssoProviderId && (await deps.reads.get(`sso-required:${session.userId}`, () => ssoRequiredAnywhere(store.db, session.userId)));
 }
 
 /** Once per request (layout and page share it). */

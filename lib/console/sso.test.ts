@@ -1,6 +1,5 @@
 import { and, eq } from "drizzle-orm";
 import type { NextAuthOptions } from "next-auth";
-import { generate } from "otplib";
 import NextAuth from "next-auth/next";
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -8,12 +7,12 @@ import { signInAtTestProvider, type TestOidcProvider } from "@/e2e/oidc-provider
 import { FACTORS_MANAGED_ELSEWHERE, SIGN_IN_ERROR } from "@/lib/contract/sign-in-messages";
 import { createSsoTestbed, type ConsoleTestbed, type SsoTestbed } from "@/lib/console/testing";
 import { setMfaMethods } from "@/lib/gateway/store/queries/mfa";
-import { recoveryCodesLeft } from "@/lib/gateway/store/queries/mfa-factors";
+import { acceptTotpStep, createPendingTotp, recoveryCodesLeft } from "@/lib/gateway/store/queries/mfa-factors";
 import { insertSsoProvider } from "@/lib/gateway/store/queries/sso";
 import { apiKeys, auditLog, memberships, roleBindings, roles, ssoProviders, userMfaFactors, users } from "@/lib/gateway/store/schema";
 import { getAuthOptions } from "./auth-options";
 import { sessionCookieName } from "./cookies";
-import { confirmTotpEnrolment, factorsManagedElsewhere, passkeyRegistrationOptions, regenerateRecoveryCodes, relyingPartyOf, removeOwnFactor, startTotpEnrolment } from "./mfa";
+import { factorsManagedElsewhere, mfaStepState, passkeyRegistrationOptions, regenerateRecoveryCodes, relyingPartyOf, removeOwnFactor, startTotpEnrolment } from "./mfa";
 import { sessionStateFromCookies } from "./session";
 import { loadSsoProvider, signInWithSso } from "./sso";
 import { ssoAuthOptions, startSsoSignIn, type NextAuthCall } from "./sso-auth";
@@ -440,15 +439,21 @@ describe("a provider answers for its own organization only", () => {
     await expect(removeOwnFactor(elsewhere, "00000000-0000-4000-8000-000000000000")).rejects.toMatchObject(refused);
     expect(await factorsOf(elsewhere.userId)).toEqual([]);
 
-    // The enrolment a sign-in needs stays open: the organization requires MFA and she has no factor yet.
+    // Even the enrolment a sign-in needs is not made here: a factor is the account's, and one planted
+    // through this organization's SSO would answer for Globex as well (and leave Hedy none of her own).
+    // She enrols where her account is at home, then answers here with it.
     await setMfaMethods(db, orgId, ["totp"], new Date());
     try {
       const state = await (await signedIn("hedy@sso.example")).session();
       if (state.status !== "mfa") throw new Error(`expected a session owing its second factor, got ${state.status}`);
-      const enrolling = await startTotpEnrolment(state.session);
-      const confirmed = await confirmTotpEnrolment(state.session, enrolling.factorId, await generate({ secret: enrolling.secret }));
-      // Her sign-in is complete, but without recovery codes: those would satisfy Globex too.
-      expect(confirmed).toEqual({ satisfied: true, recoveryCodes: null });
+      expect(await mfaStepState(state.session)).toMatchObject({ enrol: [], answer: [], enrolElsewhere: true });
+      await expect(startTotpEnrolment(state.session)).rejects.toMatchObject(refused);
+      await expect(passkeyRegistrationOptions(state.session, relyingPartyOf(CONSOLE))).rejects.toMatchObject(refused);
+      expect(await factorsOf(elsewhere.userId)).toEqual([]);
+
+      const pending = await createPendingTotp(db, elsewhere.userId, "sealed", "Authenticator app");
+      expect(await acceptTotpStep(db, pending, 1_000)).toBe(true);
+      expect(await mfaStepState(state.session)).toMatchObject({ enrol: [], answer: ["totp"], enrolElsewhere: false });
       expect(await recoveryCodesLeft(db, elsewhere.userId)).toBe(0);
     } finally {
       await setMfaMethods(db, orgId, [], new Date());

@@ -303,6 +303,11 @@ export async function lookupVaultSession(db: ConsoleDb, sessionId: string, limit
   return { status: "active", session };
 }
 
+/** The id (not the secret) of the key a session read from the vault signs with. */
+export function sessionAccessKeyId(session: VaultSession): string | undefined {
+  return registry.bySession.get(session)?.accessKeyId;
+}
+
 /** The key a live session signs with; null when the session has ended. */
 export async function vaultCredentials(db: ConsoleDb, key: Buffer, sessionId: string): Promise<Credentials | null> {
   const [row] = await db
