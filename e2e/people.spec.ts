@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { bffPath, expect, openWith, test } from "./fixtures";
+import { authFile, bffPath, expect, openWith, test } from "./fixtures";
 
 const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
 
@@ -110,8 +110,10 @@ test.describe("People", () => {
     await expect(personRow(page, demo.owner.email)).toContainText("Olivia Owner");
   });
 
-  test("the owner requires SSO of a person: their key no longer opens the console until it is lifted", async ({ ownerPage: page, browser, demo }) => {
+  test("the owner requires SSO of a person: their open key session ends, and their key opens no other until it is lifted", async ({ ownerPage: page, auditorPage, browser, demo }) => {
     const lift = () => page.request.patch(bffPath("updateOrganizationPerson", { org_id: demo.organization_id, user_id: demo.auditor.user_id }), { data: { sso_required: false } });
+    await auditorPage.goto(`/orgs/${demo.organization_id}`);
+    await expect(auditorPage).toHaveURL(new RegExp(`/orgs/${demo.organization_id}$`));
     try {
       await page.goto(`/orgs/${demo.organization_id}/people`);
       const row = personRow(page, demo.auditor.email);
@@ -119,6 +121,9 @@ test.describe("People", () => {
       // The table hydrates after the rest of the page: clicked until it answers (requiring SSO twice is harmless).
       await openWith(row.getByRole("button", { name: `Require ${demo.auditor.email} to sign in with SSO` }), row.getByText("SSO only", { exact: true }));
       await expect(row.getByRole("button", { name: `Allow ${demo.auditor.email} to sign in with an API key` })).toBeVisible();
+      // The auditor's session, opened with the key before, ends at its next request.
+      await auditorPage.goto(`/orgs/${demo.organization_id}`);
+      await expect(auditorPage).toHaveURL(/\/sign-in\?reason=revoked/);
 
       const context = await browser.newContext();
       const other = await context.newPage();
@@ -133,6 +138,8 @@ test.describe("People", () => {
         await other.goto("/sign-in");
         await other.getByRole("button", { name: "Sign in as demo auditor" }).click();
         await expect(other).toHaveURL(new RegExp(`/orgs/${demo.organization_id}$`));
+        // The specs after this one open the auditor's pages with this session: the one they had has ended.
+        await context.storageState({ path: authFile("auditor") });
       } finally {
         await context.close();
       }
