@@ -15,7 +15,7 @@ import {
   roleExistsIn,
   rolesByIds,
   toRole,
-  userOrganizationIds,
+  userOrganizationRelations,
   type BindingPlan,
 } from "../../store/queries/iam";
 import type { AppRouteHandler } from "../shared";
@@ -71,8 +71,12 @@ async function planBindingChanges(
   audit: AuditMeta,
 ): Promise<BindingPlan & { organizationId: string }> {
   const rolesById = await rolesByIds(db, [...new Set(body.bindings_to_create.map((b) => b.role_id))]);
-  const targetOrgs = await userOrganizationIds(db, userId);
+  const targetOrgs = await userOrganizationRelations(db, userId);
   const callerOrgs = await access.memberships();
+  // An owner's bindings are changed only by an owner, as everything else of theirs (people.handlers.ts).
+  const ownerOnlyByOwner = async (orgId: string) => {
+    if (targetOrgs.get(orgId) === "owner" && callerOrgs.get(orgId) !== "owner") throw forbidden("only an owner of the organization may change an owner's role bindings");
+  };
 
   const creates: BindingPlan["creates"] = [];
   const seen = new Set<string>();
@@ -85,6 +89,7 @@ async function planBindingChanges(
     // of which projects or people exist there (a refusal is audited in the role's organization).
     audit.organizationId ??= role.organizationId;
     await requirePermission(access, role.organizationId, "iam.write");
+    await ownerOnlyByOwner(role.organizationId);
     if (!role.allowedScopes.includes(input.scope_type)) {
       throw badRequest(`${at}.scope_type`, `role ${role.roleName} cannot be bound at ${input.scope_type} scope (allowed: ${role.allowedScopes.join(", ")})`);
     }
@@ -111,6 +116,7 @@ async function planBindingChanges(
     }
     audit.organizationId ??= binding.organizationId;
     await requirePermission(access, binding.organizationId, "iam.write");
+    await ownerOnlyByOwner(binding.organizationId);
     if (binding.viaGroupId !== "") {
       throw badRequest(
         `bindings_to_delete[${index}]`,
@@ -122,7 +128,7 @@ async function planBindingChanges(
   let organizationId = audit.organizationId;
   if (!organizationId) {
     // Nothing to change: still an authorized, audited call in one of the user's organizations.
-    organizationId = [...targetOrgs].find((org) => callerOrgs.has(org));
+    organizationId = [...targetOrgs.keys()].find((org) => callerOrgs.has(org));
     if (!organizationId) throw notFound(`user ${userId} not found`);
     audit.organizationId = organizationId;
     await requirePermission(access, organizationId, "iam.write");

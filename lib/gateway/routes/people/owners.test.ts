@@ -95,6 +95,22 @@ describe("an Organization Admin who is no owner", () => {
     expect(listed.body.items[0]).toMatchObject({ id: owner2.user_id, sso_required: false, mfa_methods: ["totp"] });
   });
 
+  it("may not change an owner's role bindings (403); an owner may", async () => {
+    const apply = (who: DemoUser, body: unknown) => t.call(who, "POST", opPath("applyRoleBindings", { user_id: owner2.user_id }), { body });
+    const bindingsOf = async () =>
+      (await t.json<{ role_bindings: Array<{ id: string; role_name: string }> }>("owner", "GET", opPath("listRoleBindings"), { query: { user_id: owner2.user_id } })).body.role_bindings;
+    const [auditor] = await t.gateway.store.db.select().from(roles).where(and(eq(roles.organizationId, org), eq(roles.roleName, "Auditor")));
+    const create = { bindings_to_create: [{ customer_id: owner2.user_id, role_id: auditor!.id, scope_type: "org", scope_object_id: org }], bindings_to_delete: [] };
+    const before = await bindingsOf();
+    expect((await apply(admin, create)).status).toBe(403);
+    expect((await apply(admin, { bindings_to_create: [], bindings_to_delete: [before[0]!.id] })).status).toBe(403);
+    expect(await bindingsOf()).toEqual(before);
+    expect((await apply(t.demo.owner, create)).status).toBe(200);
+    const added = (await bindingsOf()).find((b) => b.role_name === "Auditor")!;
+    expect((await apply(t.demo.owner, { bindings_to_create: [], bindings_to_delete: [added.id] })).status).toBe(200);
+    expect(await bindingsOf()).toEqual(before);
+  });
+
   it("still does all of it to a person who is no owner, and an owner does it to an owner", async () => {
     const path = opPath("updateOrganizationPerson", { org_id: org, user_id: t.demo.member.user_id });
     expect((await t.call(admin, "PATCH", path, { body: { sso_required: true } })).status).toBe(200);

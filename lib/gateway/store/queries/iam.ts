@@ -54,9 +54,10 @@ export async function findUser(db: Database, userId: string): Promise<{ id: stri
 }
 
 /** The organizations a user belongs to. */
-export async function userOrganizationIds(db: Database, userId: string): Promise<Set<string>> {
-  const rows = await db.select({ org: memberships.organizationId }).from(memberships).where(eq(memberships.userId, userId));
-  return new Set(rows.map((m) => m.org));
+/** The organizations the user belongs to (suspended memberships included), with their relation to each. */
+export async function userOrganizationRelations(db: Database, userId: string): Promise<Map<string, string>> {
+  const rows = await db.select({ org: memberships.organizationId, relation: memberships.relation }).from(memberships).where(eq(memberships.userId, userId));
+  return new Map(rows.map((m) => [m.org, m.relation]));
 }
 
 export async function isMemberOfAny(db: Database, userId: string, orgIds: string[]): Promise<boolean> {
