@@ -105,6 +105,18 @@ export async function requireOrgOwner(access: Access, orgId: string): Promise<vo
   if ((await access.relation(orgId)) !== "owner") throw forbidden("only an owner of the organization may do this");
 }
 
+/**
+ * What locks a person out, weakens their sign-in or changes their roles (removal, requiring or lifting
+ * SSO, resetting their second factors, their role bindings) is done to an owner only by an owner:
+ * holding iam.write or mfa.manage, as an Organization Admin does, does not reach past the holder's own
+ * relation. `targetRelation` is the person's relation to the organization, if any.
+ */
+export async function requireOwnerForOwner(access: Access, orgId: string, targetRelation: string | undefined, change: string): Promise<void> {
+  if (targetRelation === "owner" && (await access.relation(orgId)) !== "owner") {
+    throw forbidden(`only an owner of the organization may ${change} an owner`);
+  }
+}
+
 export async function requirePermission(access: Access, orgId: string, permission: Permission, projectId?: string): Promise<void> {
   await requireOrgMember(access, orgId);
   if (!(await access.can(orgId, permission, projectId))) {

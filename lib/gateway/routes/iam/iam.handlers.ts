@@ -1,7 +1,7 @@
 import type { ApplyRoleBindingRequest } from "@/lib/contract/iam";
 import { auditAs, mutate } from "../../audit";
 import type { AuditMeta } from "../../context";
-import { requirePermission, type Access } from "../../authz";
+import { requireOwnerForOwner, requirePermission, type Access } from "../../authz";
 import { badRequest, forbidden, notFound } from "../../errors";
 import type { Database } from "../../store/client";
 import {
@@ -73,10 +73,6 @@ async function planBindingChanges(
   const rolesById = await rolesByIds(db, [...new Set(body.bindings_to_create.map((b) => b.role_id))]);
   const targetOrgs = await userOrganizationRelations(db, userId);
   const callerOrgs = await access.memberships();
-  // An owner's bindings are changed only by an owner, as everything else of theirs (people.handlers.ts).
-  const ownerOnlyByOwner = async (orgId: string) => {
-    if (targetOrgs.get(orgId) === "owner" && callerOrgs.get(orgId) !== "owner") throw forbidden("only an owner of the organization may change an owner's role bindings");
-  };
 
   const creates: BindingPlan["creates"] = [];
   const seen = new Set<string>();
@@ -89,7 +85,7 @@ async function planBindingChanges(
     // of which projects or people exist there (a refusal is audited in the role's organization).
     audit.organizationId ??= role.organizationId;
     await requirePermission(access, role.organizationId, "iam.write");
-    await ownerOnlyByOwner(role.organizationId);
+    await requireOwnerForOwner(access, role.organizationId, targetOrgs.get(role.organizationId), "change the role bindings of");
     if (!role.allowedScopes.includes(input.scope_type)) {
       throw badRequest(`${at}.scope_type`, `role ${role.roleName} cannot be bound at ${input.scope_type} scope (allowed: ${role.allowedScopes.join(", ")})`);
     }
@@ -116,7 +112,7 @@ async function planBindingChanges(
     }
     audit.organizationId ??= binding.organizationId;
     await requirePermission(access, binding.organizationId, "iam.write");
-    await ownerOnlyByOwner(binding.organizationId);
+    await requireOwnerForOwner(access, binding.organizationId, targetOrgs.get(binding.organizationId), "change the role bindings of");
     if (binding.viaGroupId !== "") {
       throw badRequest(
         `bindings_to_delete[${index}]`,

@@ -1,6 +1,6 @@
 import { PEOPLE_DEFAULT_LIMIT } from "@/lib/contract/people";
 import { auditAs, mutate } from "../../audit";
-import { requireOrgMember, requirePermission, type Access, type Permission } from "../../authz";
+import { requireOrgMember, requireOwnerForOwner, requirePermission, type Access, type Permission } from "../../authz";
 import { badRequest, conflict, forbidden, notFound } from "../../errors";
 import type { Database } from "../../store/client";
 import { accountDeciders } from "../../store/queries/access";
@@ -84,7 +84,7 @@ export const removeOrganizationPerson: AppRouteHandler<typeof routes.removeOrgan
   const person = await findPerson(db, orgId, userId);
   if (!person) throw notFound(`user ${userId} is not a person of this organization`);
   audit.targetNames = [person.email];
-  await requireOwnerForOwner(access, orgId, person, "remove");
+  await requireOwnerForOwner(access, orgId, person.relation, "remove");
   await mutate(c, audit, async (tx) => {
     const current = await findPerson(tx, orgId, userId);
     if (!current) throw notFound(`user ${userId} is not a person of this organization`);
@@ -96,17 +96,6 @@ export const removeOrganizationPerson: AppRouteHandler<typeof routes.removeOrgan
   });
   return c.body(null, 204);
 };
-
-/**
- * What locks a person out or weakens their sign-in (removal, requiring or lifting SSO, resetting their
- * second factors) is done to an owner only by an owner: holding iam.write or mfa.manage, as an
- * Organization Admin does, does not reach above the holder's own relation.
- */
-async function requireOwnerForOwner(access: Access, orgId: string, person: { relation: string }, change: string): Promise<void> {
-  if (person.relation === "owner" && (await access.relation(orgId)) !== "owner") {
-    throw forbidden(`only an owner of the organization may ${change} an owner`);
-  }
-}
 
 /**
  * A person's second factors, and whether their key opens a console session, belong to their account,
@@ -142,7 +131,7 @@ export const updateOrganizationPerson: AppRouteHandler<typeof routes.updateOrgan
   await requirePermission(access, orgId, "iam.write");
   const target = await findPerson(c.get("deps").db, orgId, userId);
   if (!target) throw notFound(`user ${userId} is not a person of this organization`);
-  await requireOwnerForOwner(access, orgId, target, body.sso_required ? "require SSO sign-in of" : "lift SSO sign-in of");
+  await requireOwnerForOwner(access, orgId, target.relation, body.sso_required ? "require SSO sign-in of" : "lift SSO sign-in of");
   // Requiring SSO stops the person's key sign-in everywhere; lifting it is this organization's own business.
   if (body.sso_required) await requireAccountDeciders(c.get("deps").db, access, orgId, userId, "iam.write", "Requiring SSO sign-in");
   const person = await mutate(c, audit, async (tx, meta) => {
@@ -161,7 +150,7 @@ export const resetOrganizationPersonMfa: AppRouteHandler<typeof routes.resetOrga
   await requirePermission(access, orgId, "mfa.manage");
   const target = await findPerson(c.get("deps").db, orgId, userId);
   if (!target) throw notFound(`user ${userId} is not a person of this organization`);
-  await requireOwnerForOwner(access, orgId, target, "reset the second factors of");
+  await requireOwnerForOwner(access, orgId, target.relation, "reset the second factors of");
   await requireAccountDeciders(c.get("deps").db, access, orgId, userId, "mfa.manage", "Resetting second factors");
   const person = await mutate(c, audit, async (tx, meta) => {
     const found = await findPerson(tx, orgId, userId);
