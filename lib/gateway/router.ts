@@ -50,19 +50,23 @@ export function unstorable(value: unknown, at: string, depth = 0): { at: string;
   if (typeof value === "number") return Number.isFinite(value) ? null : { at, why: "must be a finite number" };
   if (value === null || typeof value !== "object") return null;
   if (depth >= MAX_JSON_DEPTH) return { at, why: `must not nest deeper than ${MAX_JSON_DEPTH} levels` };
-  const name = (key: string | number) => (typeof key === "number" ? `${at}[${key}]` : at ? `${at}.${key}` : key);
   if (Array.isArray(value)) {
     for (const [i, item] of value.entries()) {
-      const found = unstorable(item, name(i), depth + 1);
+      const found = unstorable(item, memberName(at, i), depth + 1);
       if (found) return found;
     }
   } else {
     for (const [key, item] of Object.entries(value)) {
-      const found = unstorable(key, name(key)) ?? unstorable(item, name(key), depth + 1);
+      const found = unstorable(key, memberName(at, key)) ?? unstorable(item, memberName(at, key), depth + 1);
       if (found) return found;
     }
   }
   return null;
+}
+
+/** "body.x", "body.x[1]": a function of its own, not a closure per object (made on every request's query). */
+function memberName(at: string, key: string | number): string {
+  return typeof key === "number" ? `${at}[${key}]` : at ? `${at}.${key}` : key;
 }
 
 /** Distinct query inputs remembered per operation; beyond that the memory starts over. */
@@ -103,6 +107,9 @@ function deepFreeze(value: unknown): void {
   for (const item of Object.values(value)) deepFreeze(item);
 }
 
+/** Frozen inputs found storable: they cannot change since. */
+const walked = new WeakSet<object>();
+
 /** A router whose validation failures are 400s that name the field. */
 export function createRouter(): OpenAPIHono<AppEnv> {
   const router = new OpenAPIHono<AppEnv>({
@@ -113,8 +120,12 @@ export function createRouter(): OpenAPIHono<AppEnv> {
         throw new GatewayError("bad_request", describeZodError(result.error as ZodError, target, (result as { data?: unknown }).data));
       }
       // Valid to the schema but not storable: a 400 naming the field, not a database error.
-      const found = unstorable(result.data, target);
+      // A remembered query (frozen, see rememberParses) is walked once, not on every request.
+      const data = result.data as unknown;
+      if (typeof data === "object" && data !== null && walked.has(data)) return;
+      const found = unstorable(data, target);
       if (found) throw new GatewayError("bad_request", `${found.at}: ${found.why}`);
+      if (typeof data === "object" && data !== null && Object.isFrozen(data)) walked.add(data);
     },
   });
   const register = router.openapi;

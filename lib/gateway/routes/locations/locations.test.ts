@@ -151,6 +151,17 @@ describe("text the store cannot hold", () => {
     expect(res.body.message).toBe(`${field}: must not contain NUL characters or unpaired surrogates`);
   });
 
+  it("refuses a remembered query every time it is sent, and answers a storable one every time", async () => {
+    // Queries are parsed once and remembered (router.ts); what the store cannot hold is refused on each request.
+    for (let i = 0; i < 3; i++) {
+      const bad = await t.json<ErrorBody>("owner", "GET", opPath("listProjects"), { query: { project_name: "twice\u0000" } });
+      expect(bad.status).toBe(400);
+      expect(bad.body.message).toBe("query.project_name: must not contain NUL characters or unpaired surrogates");
+      const good = await t.json("owner", "GET", opPath("listProjects"), { query: { project_name: "twice" } });
+      expect(good.status).toBe(200);
+    }
+  });
+
   it("keeps well-formed text outside the Basic Multilingual Plane", async () => {
     const res = await t.opJson<{ entity: { company_name: string } }>("owner", "updateOrganization", {
       query: { org_id: org() },
