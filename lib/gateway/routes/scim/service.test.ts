@@ -675,6 +675,8 @@ describe("error cases", () => {
     ["a NUL in a nested attribute", "POST", "/Users", someone({ name: { givenName: "a\u0000" } }), "invalidValue", /^name\.givenName: /],
     ["an unpaired surrogate in a key", "POST", "/Users", someone({ [ENTERPRISE]: { ["x\uDC00"]: "y" } }), "invalidValue", /must not contain NUL/],
     ["a number JSON cannot write back", "POST", "/Users", undefined, "invalidValue", /^nickName: must be a finite number/, '{"userName":"n@x.example","nickName":1e400}'],
+    ["an attribute named __proto__", "POST", "/Users", undefined, "invalidValue", /^"__proto__" is not an attribute name/, '{"userName":"unstorable@x.example","__proto__":{"nickName":"hidden"}}'],
+    ["a sub-attribute named __proto__", "POST", "/Users", undefined, "invalidValue", /^"__proto__" is not/, '{"userName":"unstorable@x.example","name":{"__proto__":{"givenName":"x"}}}'],
     ["nesting deeper than 32 levels", "POST", "/Users", someone({ deep: JSON.parse(`${"[".repeat(40)}${"]".repeat(40)}`) as unknown }), "invalidValue", /must not nest deeper than 32 levels/],
     ["an externalId longer than 256 characters", "POST", "/Users", someone({ externalId: "k".repeat(257) }), "invalidValue", /^externalId is longer than 256 characters/],
     ["a group externalId longer than 256 characters", "POST", "/Groups", { schemas: [GROUP], displayName: "long", externalId: "k".repeat(257) }, "invalidValue", /^externalId is longer/],
@@ -697,6 +699,15 @@ describe("error cases", () => {
     const res = await scim(oktaToken, "PATCH", `/Users/${t.demo.member.user_id}`, { schemas: [PATCH], Operations: [{ op: "replace", path: "nickName", value: "\uD800" }] });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ scimType: "invalidValue", detail: expect.stringMatching(/^nickName: /) });
+    expect((await scim(oktaToken, "GET", `/Users/${t.demo.member.user_id}`)).body).toEqual(before.body);
+  });
+
+  it("refuses a PATCH value holding an attribute named __proto__, and keeps the person as they were", async () => {
+    const before = await scim(oktaToken, "GET", `/Users/${t.demo.member.user_id}`);
+    const raw = '{"schemas":["' + PATCH + '"],"Operations":[{"op":"add","value":{"__proto__":{"nickName":"hidden"}}}]}';
+    const res = await scim(oktaToken, "PATCH", `/Users/${t.demo.member.user_id}`, undefined, raw);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ scimType: "invalidValue", detail: expect.stringMatching(/__proto__/) });
     expect((await scim(oktaToken, "GET", `/Users/${t.demo.member.user_id}`)).body).toEqual(before.body);
   });
 

@@ -118,12 +118,23 @@ function baseUrl(c: ScimContext): string {
   return `${origin}${SCIM_BASE_PATH}`;
 }
 
+/**
+ * `__proto__` is no attribute name (RFC 7643 §2.1: a name starts with a letter), and the one JSON
+ * key a JavaScript object cannot keep: copied by assignment it becomes the object's prototype, and
+ * the attribute would vanish from what is stored while its values still answered reads of it.
+ */
+const NO_ATTRIBUTE = "__proto__";
+
 async function readBody(c: ScimContext): Promise<unknown> {
   const text = await c.req.text();
   if (text.trim() === "") throw new ScimError(400, "the request has no body", "invalidSyntax");
   try {
-    return JSON.parse(text) as unknown;
-  } catch {
+    return JSON.parse(text, (key, value: unknown) => {
+      if (key === NO_ATTRIBUTE) throw new ScimError(400, `"${NO_ATTRIBUTE}" is not an attribute name`, "invalidValue");
+      return value;
+    }) as unknown;
+  } catch (error) {
+    if (error instanceof ScimError) throw error;
     throw new ScimError(400, "the body is not valid JSON", "invalidSyntax");
   }
 }
