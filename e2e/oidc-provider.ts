@@ -31,6 +31,13 @@ export const TEST_ACCOUNTS = {
 
 export const TEST_SSO_DOMAIN = "sso.example";
 
+/**
+ * A path under which the provider also answers, as itself: its discovery document there names its
+ * own issuer, not the URL it was fetched from (a provider reached through another address than its
+ * issuer, or an issuer set up wrong), which a relying party must refuse.
+ */
+export const TEST_ISSUER_ALIAS = "/another-address";
+
 export interface TestOidcProvider {
   issuer: string;
   clientId: string;
@@ -80,6 +87,7 @@ export async function startTestOidcProvider(options: { callbackBase: string; cli
       res.end();
       return;
     }
+    if (req.url?.startsWith(`${TEST_ISSUER_ALIAS}/`)) req.url = req.url.slice(TEST_ISSUER_ALIAS.length);
     if (tamper && req.method === "POST" && req.url?.startsWith("/token")) rewriteTokenResponse(res, tamper);
     handle(req, res);
   });

@@ -8,7 +8,7 @@ import { env } from "@/lib/env";
 import { endPreviousSession, getAuthOptions, logAuth, type SignedInUser } from "./auth-options";
 import { clientAddress } from "./rate-limit";
 import { SignInError } from "./sign-in";
-import { loadSsoProvider, signInWithSso, ssoProviderForEmail, type SsoClaims, type SsoProviderConfig } from "./sso";
+import { loadSsoProvider, signInWithSso, ssoProviderForEmail, wellKnownOf, type SsoClaims, type SsoProviderConfig } from "./sso";
 
 /**
  * next-auth options for one SSO provider, built per request: the provider's id is the last segment
@@ -25,7 +25,7 @@ export function ssoOAuthProvider(provider: SsoProviderConfig): OAuthConfig<SsoCl
     id: provider.id,
     name: "SSO",
     type: "oauth",
-    wellKnown: `${provider.issuer.replace(/\/+$/, "")}/.well-known/openid-configuration`,
+    wellKnown: wellKnownOf(provider),
     clientId: provider.clientId,
     clientSecret: provider.clientSecret,
     authorization: { params: { scope: SSO_SCOPES } },

@@ -28,7 +28,7 @@ import { clientAddress } from "./rate-limit";
 import { authSecret } from "./secret";
 import { sessionStateFromCookies, type ConsoleSession, type SessionState } from "./session";
 import { SignInError } from "./sign-in";
-import { loadSsoProvider, ssoEmailOf, type SsoClaims, type SsoProviderConfig } from "./sso";
+import { loadSsoProvider, sameIssuer, ssoEmailOf, wellKnownOf, type SsoClaims, type SsoProviderConfig } from "./sso";
 import { SSO_SCOPES } from "./sso-auth";
 
 /** POST /api/sso-test's body (its type is the contract's SsoTestStartRequest). */
@@ -118,12 +118,6 @@ function reason(error: unknown): string {
   return error instanceof Error ? error.message : "unknown error";
 }
 
-const withoutSlash = (uri: string) => uri.replace(/\/+$/, "");
-
-function wellKnownOf(provider: SsoProviderConfig): string {
-  return `${withoutSlash(provider.issuer)}/.well-known/openid-configuration`;
-}
-
 /** Discovery: the issuer's document fetched, naming the same issuer, with the endpoints the flow needs. */
 async function discover(provider: SsoProviderConfig, steps: Steps): Promise<Issuer<BaseClient> | null> {
   const wellKnown = wellKnownOf(provider);
@@ -135,7 +129,7 @@ async function discover(provider: SsoProviderConfig, steps: Steps): Promise<Issu
     return null;
   }
   const metadata = issuer.metadata;
-  if (typeof metadata.issuer !== "string" || withoutSlash(metadata.issuer) !== withoutSlash(provider.issuer)) {
+  if (!sameIssuer(provider, metadata.issuer)) {
     steps.fail("discovery", `${wellKnown} names the issuer ${String(metadata.issuer)}, not ${provider.issuer} (they must be the same)`);
     return null;
   }

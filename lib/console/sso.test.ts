@@ -3,7 +3,7 @@ import type { NextAuthOptions } from "next-auth";
 import NextAuth from "next-auth/next";
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { signInAtTestProvider, type TestOidcProvider } from "@/e2e/oidc-provider";
+import { signInAtTestProvider, TEST_ISSUER_ALIAS, type TestOidcProvider } from "@/e2e/oidc-provider";
 import { FACTORS_MANAGED_ELSEWHERE, SIGN_IN_ERROR } from "@/lib/contract/sign-in-messages";
 import { createSsoTestbed, type ConsoleTestbed, type SsoTestbed } from "@/lib/console/testing";
 import { setMfaMethods } from "@/lib/gateway/store/queries/mfa";
@@ -249,7 +249,7 @@ describe("a first sign-in", () => {
 
   it("joins a person once when two first sign-ins of theirs arrive together", async () => {
     const provider = (await loadSsoProvider(providerId))!;
-    const claims = { sub: "x", email: "twice@sso.example", email_verified: true };
+    const claims = { iss: idp.issuer, sub: "x", email: "twice@sso.example", email_verified: true };
     const both = await Promise.all([signInWithSso(provider, claims, "203.0.113.7"), signInWithSso(provider, claims, "203.0.113.7")]);
     expect(both[0].userId).toBe(both[1].userId);
     expect(both[0].sessionId).not.toBe(both[1].sessionId);
@@ -276,7 +276,7 @@ describe("a first sign-in", () => {
     [{ email_verified: "true" }, true],
   ])("takes the e-mail as verified from %j: %s (Entra ID's xms_edov only without email_verified)", async (claims, accepted) => {
     const provider = (await loadSsoProvider(providerId))!;
-    const signIn = signInWithSso(provider, { sub: "x", email: "linus@sso.example", name: "Linus", ...claims }, "203.0.113.7");
+    const signIn = signInWithSso(provider, { iss: idp.issuer, sub: "x", email: "linus@sso.example", name: "Linus", ...claims }, "203.0.113.7");
     if (accepted) await expect(signIn).resolves.toMatchObject({ email: "linus@sso.example" });
     else await expect(signIn).rejects.toMatchObject({ code: SIGN_IN_ERROR.ssoEmailUnverified });
   });
@@ -284,7 +284,7 @@ describe("a first sign-in", () => {
   it("ends an idle or expired session's key when sessions are swept, though nobody uses the session again", async () => {
     const provider = (await loadSsoProvider(providerId))!;
     const longAgo = new Date(Date.now() - 13 * 3_600_000);
-    const { sessionId } = await signInWithSso(provider, { sub: "x", email: "ada@sso.example", email_verified: true }, "203.0.113.7", longAgo);
+    const { sessionId } = await signInWithSso(provider, { iss: idp.issuer, sub: "x", email: "ada@sso.example", email_verified: true }, "203.0.113.7", longAgo);
     const [row] = await bed.db.select().from(sessions).where(eq(sessions.id, sessionId));
     const credentials = { accessKeyId: row!.accessKeyId, secretKey: "unused" };
     expect(await bed.t.gateway.store.db.select().from(apiKeys).where(eq(apiKeys.id, credentials.accessKeyId))).toHaveLength(1);
@@ -300,7 +300,7 @@ describe("a first sign-in", () => {
     // The identity provider's directory names the demo member by an address that is not their account's.
     await bed.t.gateway.store.db.update(memberships).set({ scimUserName: "Directory.Name@sso.example" }).where(named);
     try {
-      await expect(signInWithSso(provider, { sub: "x", email: "directory.name@sso.example", email_verified: true }, "203.0.113.7")).rejects.toMatchObject({
+      await expect(signInWithSso(provider, { iss: idp.issuer, sub: "x", email: "directory.name@sso.example", email_verified: true }, "203.0.113.7")).rejects.toMatchObject({
         code: SIGN_IN_ERROR.ssoUserNameTaken,
       });
       expect(await personRow("directory.name@sso.example")).toBeUndefined();
@@ -346,6 +346,26 @@ describe("a first sign-in", () => {
     } finally {
       await made(true);
       await relation("member");
+    }
+  });
+});
+
+describe("the issuer is the one configured", () => {
+  it("refuses a provider whose discovery document names another issuer than the one set up, and opens no session", async () => {
+    const db = bed.t.gateway.store.db;
+    const setIssuer = (issuerUri: string) => db.update(ssoProviders).set({ issuerUri }).where(eq(ssoProviders.id, providerId));
+    // The same provider reached at another URL: its document, and the ID tokens, name its own issuer.
+    expect(await new Browser().signIn("grace@sso.example")).toBe(`${CONSOLE}/orgs`);
+    try {
+      await setIssuer(`${idp.issuer}${TEST_ISSUER_ALIAS}`);
+      const refused = new Browser();
+      expect(await refused.signIn("grace@sso.example")).toBe(`/sign-in?error=${SIGN_IN_ERROR.ssoIssuerMismatch}`);
+      expect((await refused.session()).status).not.toBe("active");
+      // A trailing slash is the same issuer.
+      await setIssuer(`${idp.issuer}/`);
+      expect(await new Browser().signIn("grace@sso.example")).toBe(`${CONSOLE}/orgs`);
+    } finally {
+      await setIssuer(idp.issuer);
     }
   });
 });

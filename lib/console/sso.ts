@@ -33,6 +33,8 @@ export interface SsoProviderConfig {
 
 /** Claims of the verified ID token, completed from the provider's userinfo answer. */
 export interface SsoClaims {
+  /** The issuer that signed the ID token: openid-client held it to the issuer the discovery document names. */
+  iss?: unknown;
   sub?: unknown;
   email?: unknown;
   email_verified?: unknown;
@@ -142,6 +144,23 @@ async function personFor(provider: SsoProviderConfig, email: string, name: strin
   });
 }
 
+const withoutSlash = (uri: string) => uri.replace(/\/+$/, "");
+
+/** Where the provider's discovery document is: under its issuer (OpenID Connect Discovery 1.0 §4). */
+export function wellKnownOf(provider: SsoProviderConfig): string {
+  return `${withoutSlash(provider.issuer)}/.well-known/openid-configuration`;
+}
+
+/**
+ * Whether `named` (a discovery document's issuer, an ID token's iss) is the issuer configured for the
+ * provider, a trailing slash aside. OpenID Connect Discovery 1.0 §4.3: a document that names another
+ * issuer than the one its URL was built from must not be used, so the answers it vouches for may not
+ * sign anyone in either. Sign-in and the admin's test sign-in check alike.
+ */
+export function sameIssuer(provider: SsoProviderConfig, named: unknown): boolean {
+  return typeof named === "string" && withoutSlash(named) === withoutSlash(provider.issuer);
+}
+
 /**
  * The address the verified claims sign in with at this provider: one the provider vouches for
  * (email_verified), at one of its domains, a domain no other organization's provider claims.
@@ -169,6 +188,7 @@ export async function signInWithSso(
   clientIp: string,
   now = new Date(),
 ): Promise<{ sessionId: string; userId: string; email: string }> {
+  if (!sameIssuer(provider, claims.iss)) throw new SignInError(SIGN_IN_ERROR.ssoIssuerMismatch);
   const email = await ssoEmailOf(provider, claims);
   const name = typeof claims.name === "string" ? claims.name.trim().slice(0, 200) : "";
   const person = await personFor(provider, email, name, clientIp);

@@ -20,6 +20,7 @@ export const SIGN_IN_ERROR = {
   ssoRequired: "sso_required",
   ssoUserNameTaken: "sso_user_name_taken",
   ssoOwnerUntrusted: "sso_owner_untrusted",
+  ssoIssuerMismatch: "sso_issuer",
   /** next-auth's own: the provider could not be reached to start a sign-in. */
   ssoStartFailed: "OAuthSignin",
   /** next-auth's own: the provider's answer failed a check (state, PKCE, ID token signature, iss, aud, exp, nonce). */
@@ -73,6 +74,8 @@ export function signInErrorMessage(code: string | null | undefined): string | nu
       return "Another person of your organization already has your e-mail address as their user name in its directory, so it cannot sign you in; ask your administrator";
     case SIGN_IN_ERROR.ssoOwnerUntrusted:
       return "You own this organization, and its SSO provider was added by someone who does not: sign in with your API key, and add the provider again yourself to sign in with it";
+    case SIGN_IN_ERROR.ssoIssuerMismatch:
+      return "Your organization's SSO provider answered as another issuer than the one set up for it; ask your administrator to run its Test sign-in";
     case SIGN_IN_ERROR.ssoSuspended:
       return "Your membership of this organization is suspended; ask your administrator";
     case SIGN_IN_ERROR.ssoStartFailed:
