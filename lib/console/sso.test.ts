@@ -8,8 +8,9 @@ import { FACTORS_MANAGED_ELSEWHERE, SIGN_IN_ERROR } from "@/lib/contract/sign-in
 import { createSsoTestbed, type ConsoleTestbed, type SsoTestbed } from "@/lib/console/testing";
 import { setMfaMethods } from "@/lib/gateway/store/queries/mfa";
 import { acceptTotpStep, createPendingTotp, recoveryCodesLeft } from "@/lib/gateway/store/queries/mfa-factors";
+import { deletePerson } from "@/lib/gateway/store/queries/scim-service";
 import { insertSsoProvider } from "@/lib/gateway/store/queries/sso";
-import { apiKeys, auditLog, memberships, roleBindings, roles, ssoProviders, userMfaFactors, users } from "@/lib/gateway/store/schema";
+import { apiKeys, auditLog, memberships, roleBindings, roles, ssoIdentities, ssoProviders, userMfaFactors, users } from "@/lib/gateway/store/schema";
 import { getAuthOptions } from "./auth-options";
 import { sessionCookieName } from "./cookies";
 import { factorsManagedElsewhere, mfaStepState, passkeyRegistrationOptions, regenerateRecoveryCodes, relyingPartyOf, removeOwnFactor, startTotpEnrolment } from "./mfa";
@@ -249,7 +250,7 @@ describe("a first sign-in", () => {
 
   it("joins a person once when two first sign-ins of theirs arrive together", async () => {
     const provider = (await loadSsoProvider(providerId))!;
-    const claims = { iss: idp.issuer, sub: "x", email: "twice@sso.example", email_verified: true };
+    const claims = { iss: idp.issuer, sub: "twice@sso.example", email: "twice@sso.example", email_verified: true };
     const both = await Promise.all([signInWithSso(provider, claims, "203.0.113.7"), signInWithSso(provider, claims, "203.0.113.7")]);
     expect(both[0].userId).toBe(both[1].userId);
     expect(both[0].sessionId).not.toBe(both[1].sessionId);
@@ -276,7 +277,7 @@ describe("a first sign-in", () => {
     [{ email_verified: "true" }, true],
   ])("takes the e-mail as verified from %j: %s (Entra ID's xms_edov only without email_verified)", async (claims, accepted) => {
     const provider = (await loadSsoProvider(providerId))!;
-    const signIn = signInWithSso(provider, { iss: idp.issuer, sub: "x", email: "linus@sso.example", name: "Linus", ...claims }, "203.0.113.7");
+    const signIn = signInWithSso(provider, { iss: idp.issuer, sub: "linus@sso.example", email: "linus@sso.example", name: "Linus", ...claims }, "203.0.113.7");
     if (accepted) await expect(signIn).resolves.toMatchObject({ email: "linus@sso.example" });
     else await expect(signIn).rejects.toMatchObject({ code: SIGN_IN_ERROR.ssoEmailUnverified });
   });
@@ -284,7 +285,7 @@ describe("a first sign-in", () => {
   it("ends an idle or expired session's key when sessions are swept, though nobody uses the session again", async () => {
     const provider = (await loadSsoProvider(providerId))!;
     const longAgo = new Date(Date.now() - 13 * 3_600_000);
-    const { sessionId } = await signInWithSso(provider, { iss: idp.issuer, sub: "x", email: "ada@sso.example", email_verified: true }, "203.0.113.7", longAgo);
+    const { sessionId } = await signInWithSso(provider, { iss: idp.issuer, sub: "ada@sso.example", email: "ada@sso.example", email_verified: true }, "203.0.113.7", longAgo);
     const [row] = await bed.db.select().from(sessions).where(eq(sessions.id, sessionId));
     const credentials = { accessKeyId: row!.accessKeyId, secretKey: "unused" };
     expect(await bed.t.gateway.store.db.select().from(apiKeys).where(eq(apiKeys.id, credentials.accessKeyId))).toHaveLength(1);
@@ -300,7 +301,7 @@ describe("a first sign-in", () => {
     // The identity provider's directory names the demo member by an address that is not their account's.
     await bed.t.gateway.store.db.update(memberships).set({ scimUserName: "Directory.Name@sso.example" }).where(named);
     try {
-      await expect(signInWithSso(provider, { iss: idp.issuer, sub: "x", email: "directory.name@sso.example", email_verified: true }, "203.0.113.7")).rejects.toMatchObject({
+      await expect(signInWithSso(provider, { iss: idp.issuer, sub: "directory.name@sso.example", email: "directory.name@sso.example", email_verified: true }, "203.0.113.7")).rejects.toMatchObject({
         code: SIGN_IN_ERROR.ssoUserNameTaken,
       });
       expect(await personRow("directory.name@sso.example")).toBeUndefined();
@@ -492,6 +493,58 @@ async function signedIn(email: string): Promise<Browser> {
   expect(await browser.signIn(email)).toBe(`${CONSOLE}/orgs`);
   return browser;
 }
+
+describe("the provider's subject is the person it first signed in", () => {
+  const identities = () => bed.t.gateway.store.db.select().from(ssoIdentities).where(eq(ssoIdentities.providerId, providerId));
+  const sessionsOf = async (userId: string) => (await bed.db.select().from(sessions).where(eq(sessions.userId, userId))).length;
+
+  it("links a person signed in before the links existed at their next sign-in, to the subject the ID token names", async () => {
+    expect(await new Browser().signIn("grace@sso.example")).toBe(`${CONSOLE}/orgs`);
+    const grace = (await personRow("grace@sso.example"))!;
+    await bed.t.gateway.store.db.delete(ssoIdentities).where(eq(ssoIdentities.userId, grace.userId));
+    expect(await new Browser().signIn("grace@sso.example")).toBe(`${CONSOLE}/orgs`);
+    expect((await identities()).filter((i) => i.userId === grace.userId).map((i) => i.subject)).toEqual(["grace@sso.example"]);
+  });
+
+  it("refuses an address that passed to another subject while its first holder is a person here, and signs the new holder in once an administrator removed them", async () => {
+    const provider = (await loadSsoProvider(providerId))!;
+    const grace = (await personRow("grace@sso.example"))!;
+    const before = await sessionsOf(grace.userId);
+    const rehired = { iss: idp.issuer, sub: "another-grace", email: "grace@sso.example", email_verified: true };
+    try {
+      await expect(signInWithSso(provider, rehired, "203.0.113.7")).rejects.toMatchObject({ code: SIGN_IN_ERROR.ssoIdentityChanged });
+      expect(await sessionsOf(grace.userId)).toBe(before);
+      const removed = await bed.t.op("owner", "removeOrganizationPerson", { params: { org_id: orgId, user_id: grace.userId } });
+      expect(removed.status).toBe(204);
+      await expect(signInWithSso(provider, rehired, "203.0.113.7")).resolves.toMatchObject({ userId: grace.userId });
+      // And now the first subject is the one refused.
+      expect(await new Browser().signIn("grace@sso.example")).toBe(`/sign-in?error=${SIGN_IN_ERROR.ssoIdentityChanged}`);
+    } finally {
+      await bed.t.gateway.store.db.delete(ssoIdentities).where(eq(ssoIdentities.userId, grace.userId));
+    }
+    expect(await new Browser().signIn("grace@sso.example")).toBe(`${CONSOLE}/orgs`);
+  });
+
+  it("forgets the link when the directory deprovisions the person (the store's removal SCIM runs)", async () => {
+    expect(await new Browser().signIn("ada@sso.example")).toBe(`${CONSOLE}/orgs`);
+    const ada = (await personRow("ada@sso.example"))!;
+    expect((await identities()).some((i) => i.userId === ada.userId)).toBe(true);
+    expect(await deletePerson(bed.t.gateway.store.db, orgId, ada.userId)).toBe(true);
+    expect((await identities()).some((i) => i.userId === ada.userId)).toBe(false);
+    expect(await new Browser().signIn("ada@sso.example")).toBe(`${CONSOLE}/orgs`);
+  });
+
+  it("refuses a subject whose address changed to another person's, and joins no one", async () => {
+    const provider = (await loadSsoProvider(providerId))!;
+    expect(await new Browser().signIn("grace@sso.example")).toBe(`${CONSOLE}/orgs`);
+    // Grace's subject, now with an address no person has here.
+    const moved = { iss: idp.issuer, sub: "grace@sso.example", email: "grace.hopper@sso.example", email_verified: true };
+    await expect(signInWithSso(provider, moved, "203.0.113.7")).rejects.toMatchObject({ code: SIGN_IN_ERROR.ssoIdentityChanged });
+    expect(await personRow("grace.hopper@sso.example")).toBeUndefined();
+    // Or another person's.
+    await expect(signInWithSso(provider, { ...moved, email: "ada@sso.example" }, "203.0.113.7")).rejects.toMatchObject({ code: SIGN_IN_ERROR.ssoIdentityChanged });
+  });
+});
 
 describe("leaving the organization", () => {
   it("deletes the keys minted for the person's SSO sessions at once: they sign nothing more", async () => {

@@ -6,7 +6,7 @@ import { embeddedGateway } from "@/lib/gateway/runtime";
 import type { Database } from "@/lib/gateway/store/client";
 import { insertAuditEntry } from "@/lib/gateway/store/queries/audit-logs";
 import { BASELINE_ROLE, findPerson, findUserByEmail, invitePerson, roleIdByName, UserNameTaken } from "@/lib/gateway/store/queries/people";
-import { findSsoProviderById, ssoProvidersForDomain, type SsoProviderRow } from "@/lib/gateway/store/queries/sso";
+import { findSsoProviderById, linkSsoIdentity, MAX_SSO_SUBJECT, ssoIdentityLinks, ssoProvidersForDomain, type SsoProviderRow } from "@/lib/gateway/store/queries/sso";
 import { gatewayIsEmbedded, vaultKey, vaultLimits } from "./config";
 import { secondFactorOwed } from "./mfa";
 import { mintSessionKey, revokeMintedKeys } from "./minted-keys";
@@ -97,51 +97,81 @@ export async function ssoProviderOrganization(providerId: string): Promise<strin
 
 /**
  * The person the verified claims name, in the provider's organization: found, or joined now with
- * the baseline role only (source "sso"), audited in the same transaction.
+ * the baseline role only (source "sso"), audited in the same transaction; active, an owner only
+ * through a provider an owner added, and the subject the provider signed them in as before (linked
+ * now at their first sign-in). Throws SignInError, and then nothing is written.
  */
-async function personFor(provider: SsoProviderConfig, email: string, name: string, clientIp: string): Promise<{ userId: string; status: string; relation: string }> {
+async function personFor(provider: SsoProviderConfig, subject: string, email: string, name: string, clientIp: string): Promise<Person> {
   const { store } = await gateway();
   return store.db.transaction(async (txRaw) => {
     const tx = txRaw as unknown as Database;
     const account = await findUserByEmail(tx, email);
-    const existing = account ? await findPerson(tx, provider.organizationId, account.id) : undefined;
-    if (existing) return { userId: existing.id, status: existing.status, relation: existing.relation };
-    const baseline = await roleIdByName(tx, provider.organizationId, BASELINE_ROLE);
-    const startTime = new Date();
-    const made = await invitePerson(tx, { organizationId: provider.organizationId, email, name: name || undefined, roleIds: baseline ? [baseline] : [], source: "sso" }).catch(
-      (error: unknown) => {
-        throw error instanceof UserNameTaken ? new SignInError(SIGN_IN_ERROR.ssoUserNameTaken) : error;
-      },
-    );
-    if (!made) {
-      // Joined meanwhile by a sign-in of theirs in another tab (it committed first): that person it is.
-      const joined = await findUserByEmail(tx, email);
-      const person = joined ? await findPerson(tx, provider.organizationId, joined.id) : undefined;
-      if (!person) throw new Error("the person could not be joined");
-      return { userId: person.id, status: person.status, relation: person.relation };
-    }
-    await insertAuditEntry(tx, {
-      organizationId: provider.organizationId,
-      projectId: null,
-      projectName: null,
-      action: "Create",
-      actionDetail: "Create Person (first SSO sign-in)",
-      actorId: made.id,
-      actorEmail: email,
-      actorType: "user",
-      clientIp,
-      startTime,
-      endTime: new Date(),
-      result: "OK",
-      errorMessage: "",
-      surface: "console",
-      locations: [],
-      targetIds: [made.id],
-      targetNames: [email],
-      targetType: "User",
-    });
-    return { userId: made.id, status: made.status, relation: made.relation };
+    await holdToIdentity(tx, provider, subject, account?.id);
+    const person = await findOrJoin(tx, provider, account, email, name, clientIp);
+    if (person.status !== "active") throw new SignInError(SIGN_IN_ERROR.ssoSuspended);
+    // An owner is signed in only by a provider an owner added: otherwise whoever holds sso.manage could
+    // add a provider of their own for the owners' domain and sign in as an owner (and link its subject).
+    if (person.relation === "owner" && !provider.signsInOwners) throw new SignInError(SIGN_IN_ERROR.ssoOwnerUntrusted);
+    await linkSsoIdentity(tx, provider.id, subject, person.userId);
+    // A first sign-in of another subject or address may have linked them meanwhile.
+    await holdToIdentity(tx, provider, subject, person.userId);
+    return person;
   });
+}
+
+/**
+ * The provider's subject signs in the account it signed in before, and the account only as that
+ * subject (sso_identities). Otherwise the address has passed to another person at the provider (its
+ * old holder is still a person here) or the subject's address has changed: either way not the person
+ * this account is, until an administrator removes the old person from the organization.
+ */
+async function holdToIdentity(tx: Database, provider: SsoProviderConfig, subject: string, userId: string | undefined): Promise<void> {
+  const { subjectsAccount, accountsSubject } = await ssoIdentityLinks(tx, provider.id, subject, userId);
+  if ((subjectsAccount !== undefined && subjectsAccount !== userId) || (accountsSubject !== undefined && accountsSubject !== subject)) {
+    throw new SignInError(SIGN_IN_ERROR.ssoIdentityChanged);
+  }
+}
+
+type Person = { userId: string; status: string; relation: string };
+
+async function findOrJoin(tx: Database, provider: SsoProviderConfig, account: { id: string } | undefined, email: string, name: string, clientIp: string): Promise<Person> {
+  const existing = account ? await findPerson(tx, provider.organizationId, account.id) : undefined;
+  if (existing) return { userId: existing.id, status: existing.status, relation: existing.relation };
+  const baseline = await roleIdByName(tx, provider.organizationId, BASELINE_ROLE);
+  const startTime = new Date();
+  const made = await invitePerson(tx, { organizationId: provider.organizationId, email, name: name || undefined, roleIds: baseline ? [baseline] : [], source: "sso" }).catch(
+    (error: unknown) => {
+      throw error instanceof UserNameTaken ? new SignInError(SIGN_IN_ERROR.ssoUserNameTaken) : error;
+    },
+  );
+  if (!made) {
+    // Joined meanwhile by a sign-in of theirs in another tab (it committed first): that person it is.
+    const joined = await findUserByEmail(tx, email);
+    const person = joined ? await findPerson(tx, provider.organizationId, joined.id) : undefined;
+    if (!person) throw new Error("the person could not be joined");
+    return { userId: person.id, status: person.status, relation: person.relation };
+  }
+  await insertAuditEntry(tx, {
+    organizationId: provider.organizationId,
+    projectId: null,
+    projectName: null,
+    action: "Create",
+    actionDetail: "Create Person (first SSO sign-in)",
+    actorId: made.id,
+    actorEmail: email,
+    actorType: "user",
+    clientIp,
+    startTime,
+    endTime: new Date(),
+    result: "OK",
+    errorMessage: "",
+    surface: "console",
+    locations: [],
+    targetIds: [made.id],
+    targetNames: [email],
+    targetType: "User",
+  });
+  return { userId: made.id, status: made.status, relation: made.relation };
 }
 
 const withoutSlash = (uri: string) => uri.replace(/\/+$/, "");
@@ -189,13 +219,12 @@ export async function signInWithSso(
   now = new Date(),
 ): Promise<{ sessionId: string; userId: string; email: string }> {
   if (!sameIssuer(provider, claims.iss)) throw new SignInError(SIGN_IN_ERROR.ssoIssuerMismatch);
+  // openid-client refuses an ID token without one; a subject longer than the standard's is no one's.
+  const subject = claims.sub;
+  if (typeof subject !== "string" || subject === "" || subject.length > MAX_SSO_SUBJECT) throw new SignInError(SIGN_IN_ERROR.ssoCallbackFailed);
   const email = await ssoEmailOf(provider, claims);
   const name = typeof claims.name === "string" ? claims.name.trim().slice(0, 200) : "";
-  const person = await personFor(provider, email, name, clientIp);
-  if (person.status !== "active") throw new SignInError(SIGN_IN_ERROR.ssoSuspended);
-  // An owner is signed in only by a provider an owner added: otherwise whoever holds sso.manage could
-  // add a provider of their own for the owners' domain and sign in as an owner.
-  if (person.relation === "owner" && !provider.signsInOwners) throw new SignInError(SIGN_IN_ERROR.ssoOwnerUntrusted);
+  const person = await personFor(provider, subject, email, name, clientIp);
 
   const limits = vaultLimits();
   const credentials = await mintSessionKey(person.userId, sessionEnd(limits, now), provider.id);

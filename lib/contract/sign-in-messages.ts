@@ -21,6 +21,7 @@ export const SIGN_IN_ERROR = {
   ssoUserNameTaken: "sso_user_name_taken",
   ssoOwnerUntrusted: "sso_owner_untrusted",
   ssoIssuerMismatch: "sso_issuer",
+  ssoIdentityChanged: "sso_identity",
   /** next-auth's own: the provider could not be reached to start a sign-in. */
   ssoStartFailed: "OAuthSignin",
   /** next-auth's own: the provider's answer failed a check (state, PKCE, ID token signature, iss, aud, exp, nonce). */
@@ -76,6 +77,8 @@ export function signInErrorMessage(code: string | null | undefined): string | nu
       return "You own this organization, and its SSO provider was added by someone who does not: sign in with your API key, and add the provider again yourself to sign in with it";
     case SIGN_IN_ERROR.ssoIssuerMismatch:
       return "Your organization's SSO provider answered as another issuer than the one set up for it; ask your administrator to run its Test sign-in";
+    case SIGN_IN_ERROR.ssoIdentityChanged:
+      return "Your identity provider signs you in as someone other than the person who signed in here before with this e-mail address (the address passed to someone else, or yours changed); ask your administrator to remove that person from the organization, then sign in again";
     case SIGN_IN_ERROR.ssoSuspended:
       return "Your membership of this organization is suspended; ask your administrator";
     case SIGN_IN_ERROR.ssoStartFailed:

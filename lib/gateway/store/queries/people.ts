@@ -3,6 +3,7 @@ import { and, asc, desc, eq, gt, ilike, inArray, isNull, lt, or, sql, type SQL }
 import type { Person } from "@/lib/contract/people";
 import type { Database } from "../client";
 import { deleteOrganizationSsoKeys } from "./api-keys";
+import { forgetSsoIdentities } from "./sso";
 import { accountDeciders, decidesAlone } from "./access";
 import { lockUserName, userIdsByUserName } from "./scim-service";
 import { memberships, roleBindings, roles, ssoProviders, userMfaFactors, users } from "../schema";
@@ -278,6 +279,7 @@ export async function otherActiveOwner(tx: Database, orgId: string, userId: stri
 /** Removes a person from the organization with every role binding they hold there; the account stays. */
 export async function removePerson(tx: Database, orgId: string, userId: string): Promise<boolean> {
   await deleteOrganizationSsoKeys(tx, orgId, userId);
+  await forgetSsoIdentities(tx, orgId, userId);
   await tx.delete(roleBindings).where(and(eq(roleBindings.organizationId, orgId), eq(roleBindings.userId, userId)));
   const gone = await tx
     .delete(memberships)

@@ -6,6 +6,7 @@ import { timestampSchema } from "@/lib/contract/time";
 import { resultRows, type Database } from "../client";
 import { accountDeciders, decidesAlone } from "./access";
 import { deleteOrganizationSsoKeys } from "./api-keys";
+import { forgetSsoIdentities } from "./sso";
 import { memberships, roleBindings, roles, scimGroupMappings, scimGroupMembers, scimGroups, scimIntegrations, scimTokens, users } from "../schema";
 
 /**
@@ -500,6 +501,7 @@ export async function updatePerson(
 /** Removes the person from the organization: their bindings and group memberships there go too (the account stays). */
 export async function deletePerson(db: Database, orgId: string, userId: string): Promise<boolean> {
   await deleteOrganizationSsoKeys(db, orgId, userId);
+  await forgetSsoIdentities(db, orgId, userId);
   await db.delete(roleBindings).where(and(eq(roleBindings.organizationId, orgId), eq(roleBindings.userId, userId)));
   await db
     .delete(scimGroupMembers)

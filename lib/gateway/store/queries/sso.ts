@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { and, arrayContains, arrayOverlaps, asc, eq, sql } from "drizzle-orm";
+import { and, arrayContains, arrayOverlaps, asc, eq, inArray, or, sql } from "drizzle-orm";
 import type { SsoProvider } from "@/lib/contract/sso";
 import type { Database } from "../client";
-import { apiKeys, ssoProviders } from "../schema";
+import { apiKeys, ssoIdentities, ssoProviders } from "../schema";
 
 export type SsoProviderRow = typeof ssoProviders.$inferSelect;
 
@@ -118,4 +118,38 @@ export async function ssoProvidersForDomain(db: Database, domain: string): Promi
     .from(ssoProviders)
     .where(arrayContains(ssoProviders.emailDomains, [domain]))
     .orderBy(asc(ssoProviders.createdAt), asc(ssoProviders.id));
+}
+
+/** The longest subject kept: OpenID Connect Core §2 caps `sub` at 255 ASCII characters. */
+export const MAX_SSO_SUBJECT = 255;
+
+/**
+ * What the provider has linked so far of this subject and this account (sso_identities): the account
+ * the subject signs in, and the subject the account signs in as; each undefined while unlinked.
+ */
+export async function ssoIdentityLinks(
+  tx: Database,
+  providerId: string,
+  subject: string,
+  userId: string | undefined,
+): Promise<{ subjectsAccount: string | undefined; accountsSubject: string | undefined }> {
+  const rows = await tx
+    .select({ subject: ssoIdentities.subject, userId: ssoIdentities.userId })
+    .from(ssoIdentities)
+    .where(and(eq(ssoIdentities.providerId, providerId), userId === undefined ? eq(ssoIdentities.subject, subject) : or(eq(ssoIdentities.subject, subject), eq(ssoIdentities.userId, userId))));
+  return {
+    subjectsAccount: rows.find((r) => r.subject === subject)?.userId,
+    accountsSubject: userId === undefined ? undefined : rows.find((r) => r.userId === userId)?.subject,
+  };
+}
+
+/** Links the subject to the account at its first sign-in; a link made meanwhile (either way) is kept, not replaced. */
+export async function linkSsoIdentity(tx: Database, providerId: string, subject: string, userId: string): Promise<void> {
+  await tx.insert(ssoIdentities).values({ providerId, subject, userId }).onConflictDoNothing();
+}
+
+/** Forgets who the organization's providers signed in as this person: they left, and whoever holds the address next is someone else. */
+export async function forgetSsoIdentities(tx: Database, orgId: string, userId: string): Promise<void> {
+  const providers = tx.select({ id: ssoProviders.id }).from(ssoProviders).where(eq(ssoProviders.organizationId, orgId));
+  await tx.delete(ssoIdentities).where(and(eq(ssoIdentities.userId, userId), inArray(ssoIdentities.providerId, providers)));
 }

@@ -128,6 +128,28 @@ export const ssoProviders = pgTable(
   (t) => [index("sso_providers_org_idx").on(t.organizationId)],
 );
 
+/**
+ * Who a provider's subject is: the account its first sign-in through the provider signed in. `sub` is
+ * the provider's one stable, never reassigned identifier of a person (OpenID Connect Core §2), where an
+ * e-mail address can pass to someone else. From then on the provider signs that account in only as
+ * that subject, and that subject only as that account. Forgotten when the person leaves the
+ * organization, and with the provider.
+ */
+export const ssoIdentities = pgTable(
+  "sso_identities",
+  {
+    providerId: text("provider_id")
+      .notNull()
+      .references(() => ssoProviders.id, { onDelete: "cascade" }),
+    subject: text("subject").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: ts("created_at").notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.providerId, t.subject] }), uniqueIndex("sso_identities_user_uq").on(t.providerId, t.userId)],
+);
+
 /** The MFA methods an organization requires; one row per method. */
 export const organizationMfaMethods = pgTable(
   "organization_mfa_methods",
