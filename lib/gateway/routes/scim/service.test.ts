@@ -711,6 +711,21 @@ describe("error cases", () => {
     expect((await scim(oktaToken, "GET", `/Users/${t.demo.member.user_id}`)).body).toEqual(before.body);
   });
 
+  it.each([
+    ["a value key through __proto__", { op: "add", value: { "__proto__.pollutedByScim": "yes" } }],
+    ["a value key through constructor.prototype", { op: "add", value: { "constructor.prototype.pollutedByScim": "yes" } }],
+    ["a path through constructor.prototype", { op: "add", path: "constructor.prototype", value: { pollutedByScim: "yes" } }],
+    ["a value key naming a sub-attribute __proto__", { op: "add", value: { "name.__proto__": { pollutedByScim: "yes" } } }],
+    ["a path naming a sub-attribute __proto__", { op: "replace", path: "name.__proto__", value: { pollutedByScim: "yes" } }],
+  ])("refuses a PATCH reaching an object's prototype (%s), changing neither the person nor any object", async (_name, operation) => {
+    const before = await scim(oktaToken, "GET", `/Users/${t.demo.member.user_id}`);
+    const res = await scim(oktaToken, "PATCH", `/Users/${t.demo.member.user_id}`, { schemas: [PATCH], Operations: [operation] });
+    expect(({} as Record<string, unknown>).pollutedByScim).toBeUndefined();
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ schemas: [ERROR], status: "400" });
+    expect((await scim(oktaToken, "GET", `/Users/${t.demo.member.user_id}`)).body).toEqual(before.body);
+  });
+
   it("still takes the dates RFC 3339 allows: without seconds, in lower case, with an offset", async () => {
     for (const date of ["2024-01-01T00:00Z", "2024-01-01t00:00:00z", "2024-02-29T23:59:59.5+05:30"]) {
       expect((await scim(oktaToken, "GET", filtered(`meta.created gt "${date}"`))).status, date).toBe(200);

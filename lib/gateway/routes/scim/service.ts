@@ -229,6 +229,24 @@ async function existingPerson(db: Database, orgId: string, id: string): Promise<
   return row;
 }
 
+/**
+ * Names no attribute has, and that a JavaScript object answers for itself: scim-patch walks a path,
+ * and each key of a value (itself read as a path), by assignment, so `constructor.prototype.x` would
+ * change every object of the process and `name.__proto__` the prototype of one.
+ */
+const PROTOTYPE_NAMES = ["__proto__", "constructor", "prototype"];
+
+/** Whether any name in a path (split at everything that is not part of an attribute name) is one of PROTOTYPE_NAMES. */
+function reachesPrototype(path: string): boolean {
+  return path.split(/[^\w$-]+/).some((name) => PROTOTYPE_NAMES.includes(name.toLowerCase()));
+}
+
+/** The keys scim-patch reads as paths in an operation's value: an object's, and those of a list's objects. */
+function valueKeys(value: unknown): string[] {
+  const objects = Array.isArray(value) ? value : [value];
+  return objects.flatMap((item) => (typeof item === "object" && item !== null && !Array.isArray(item) ? Object.keys(item) : []));
+}
+
 /** PATCH operations as Okta and Entra ID send them, made what the PATCH library reads. */
 function patchOperations(body: unknown, kind: ResourceKind): ScimPatchOperation[] {
   if (typeof body !== "object" || body === null || Array.isArray(body)) throw new ScimError(400, "the body must be a PatchOp object", "invalidSyntax");
@@ -247,6 +265,10 @@ function patchOperations(body: unknown, kind: ResourceKind): ScimPatchOperation[
     if (path !== undefined && typeof path !== "string") throw new ScimError(400, `Operations[${i}].path must be a string`, "invalidPath");
     // Read-only attributes echoed back are ignored.
     if (typeof path === "string" && /^(id|meta(\..*)?|schemas)$/i.test(path.trim())) return;
+    const prototypal = [...(typeof path === "string" ? [path] : []), ...valueKeys(value)].find(reachesPrototype);
+    if (prototypal !== undefined) {
+      throw new ScimError(400, `Operations[${i}]: ${JSON.stringify(prototypal.slice(0, 64))} names ${PROTOTYPE_NAMES.join(", ")}, which are no attribute names`, "invalidPath");
+    }
     // scim-patch matches names exactly, and they are case-insensitive: path and value are spelled as the schemas do.
     const target = path ? spelledPath(kind, path) : undefined;
     if (path && !target) throw new ScimError(400, `Operations[${i}].path ${path.slice(0, 64)} is not an attribute path`, "invalidPath");
