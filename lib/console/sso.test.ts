@@ -6,10 +6,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { signInAtTestProvider, TEST_ISSUER_ALIAS, type TestOidcProvider } from "@/e2e/oidc-provider";
 import { FACTORS_MANAGED_ELSEWHERE, SIGN_IN_ERROR } from "@/lib/contract/sign-in-messages";
 import { createSsoTestbed, type ConsoleTestbed, type SsoTestbed } from "@/lib/console/testing";
+import type { Database } from "@/lib/gateway/store/client";
 import { setMfaMethods } from "@/lib/gateway/store/queries/mfa";
 import { acceptTotpStep, createPendingTotp, recoveryCodesLeft } from "@/lib/gateway/store/queries/mfa-factors";
 import { deletePerson } from "@/lib/gateway/store/queries/scim-service";
-import { insertSsoProvider } from "@/lib/gateway/store/queries/sso";
+import { findPerson, removePerson } from "@/lib/gateway/store/queries/people";
+import { insertSsoProvider, linkSsoIdentity } from "@/lib/gateway/store/queries/sso";
 import { apiKeys, auditLog, memberships, roleBindings, roles, ssoIdentities, ssoProviders, userMfaFactors, users } from "@/lib/gateway/store/schema";
 import { getAuthOptions } from "./auth-options";
 import { sessionCookieName } from "./cookies";
@@ -532,6 +534,30 @@ describe("the provider's subject is the person it first signed in", () => {
     expect(await deletePerson(bed.t.gateway.store.db, orgId, ada.userId)).toBe(true);
     expect((await identities()).some((i) => i.userId === ada.userId)).toBe(false);
     expect(await new Browser().signIn("ada@sso.example")).toBe(`${CONSOLE}/orgs`);
+  });
+
+  it("a removal while a sign-in holds the person forgets the link that sign-in made: no link outlives the membership", async () => {
+    expect(await new Browser().signIn("grace@sso.example")).toBe(`${CONSOLE}/orgs`);
+    const grace = (await personRow("grace@sso.example"))!;
+    const db = bed.t.gateway.store.db;
+    let locked!: () => void;
+    const signInHolds = new Promise<void>((resolve) => (locked = resolve));
+    // What a sign-in does in its transaction: hold the person, then link (here a subject of its own, to tell it apart).
+    const signIn = db.transaction(async (txRaw) => {
+      const tx = txRaw as unknown as Database;
+      expect(await findPerson(tx, orgId, grace.userId, "share")).toBeDefined();
+      await tx.delete(ssoIdentities).where(eq(ssoIdentities.userId, grace.userId));
+      await linkSsoIdentity(tx, providerId, "linked-during-removal", grace.userId);
+      locked();
+      // Held while the removal runs (a PostgreSQL server serves both at once; PGlite runs them one after the other).
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    });
+    await signInHolds;
+    const removal = db.transaction(async (tx) => removePerson(tx as unknown as Database, orgId, grace.userId));
+    await signIn;
+    expect(await removal).toBe(true);
+    expect((await identities()).filter((i) => i.userId === grace.userId)).toEqual([]);
+    expect(await new Browser().signIn("grace@sso.example")).toBe(`${CONSOLE}/orgs`);
   });
 
   it("refuses a subject whose address changed to another person's, and joins no one", async () => {

@@ -135,7 +135,8 @@ async function holdToIdentity(tx: Database, provider: SsoProviderConfig, subject
 type Person = { userId: string; status: string; relation: string };
 
 async function findOrJoin(tx: Database, provider: SsoProviderConfig, account: { id: string } | undefined, email: string, name: string, clientIp: string): Promise<Person> {
-  const existing = account ? await findPerson(tx, provider.organizationId, account.id) : undefined;
+  // Held until the sign-in commits its link: a removal meanwhile forgets the link after it, not before.
+  const existing = account ? await findPerson(tx, provider.organizationId, account.id, "share") : undefined;
   if (existing) return { userId: existing.id, status: existing.status, relation: existing.relation };
   const baseline = await roleIdByName(tx, provider.organizationId, BASELINE_ROLE);
   const startTime = new Date();

@@ -11,6 +11,7 @@ import {
   listSsoProviders as listProviderRows,
   lockEmailDomains,
   toSsoProvider,
+  forgetProviderIdentities,
   updateSsoProviderRow,
 } from "../../store/queries/sso";
 import type { AppRouteHandler } from "../shared";
@@ -113,6 +114,9 @@ export const updateSsoProvider: AppRouteHandler<typeof routes.updateSsoProvider>
       ...(body.client_secret === undefined ? {} : { clientSecretCiphertext: encrypt(deps.masterKey, body.client_secret) }),
     });
     if (!row) throw providerNotFound();
+    // A provider may give each application its own subjects (Entra ID does): the links made under the old
+    // client id would refuse everyone, so each person is linked again at their next sign-in.
+    if (body.client_id !== undefined && body.client_id !== existing.clientId) await forgetProviderIdentities(tx, row.id);
     return row;
   });
   return c.json(toSsoProvider(updated), 200);

@@ -1,7 +1,7 @@
 import { asc, eq, gt, max } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decrypt } from "../../crypto";
-import { auditLog, ssoProviders } from "../../store/schema";
+import { auditLog, ssoIdentities, ssoProviders } from "../../store/schema";
 import { createTestGateway, opPath, type TestGateway } from "../../testing";
 
 let t: TestGateway;
@@ -219,6 +219,20 @@ describe("the client secret", () => {
     const renamed = await t.opJson<Provider>("owner", "updateSSOProvider", { params, body: { client_id: "0oa-rotated", client_secret: "second-secret" } });
     expect(renamed.body).toMatchObject({ client_id: "0oa-rotated", has_client_secret: true });
     expect(await storedSecret(created.id)).toBe("second-secret");
+  });
+
+  it("forgets which subjects its sign-ins linked when the client id changes (a provider such as Entra ID gives each application its own subjects), not when only the secret does", async () => {
+    const created = (await create({ ...valid, email_domains: ["relink.acme.example"] })).body;
+    const params = { organization_id: t.demo.organization_id, provider_id: created.id };
+    const db = t.gateway.store.db;
+    await db.insert(ssoIdentities).values({ providerId: created.id, subject: "subject-of-member", userId: t.demo.member.user_id });
+    const links = async () => (await db.select().from(ssoIdentities).where(eq(ssoIdentities.providerId, created.id))).map((l) => l.subject);
+    expect((await t.opJson("owner", "updateSSOProvider", { params, body: { client_secret: "rotated" } })).status).toBe(200);
+    expect(await links()).toEqual(["subject-of-member"]);
+    expect((await t.opJson("owner", "updateSSOProvider", { params, body: { client_id: valid.client_id } })).status).toBe(200);
+    expect(await links()).toEqual(["subject-of-member"]);
+    expect((await t.opJson("owner", "updateSSOProvider", { params, body: { client_id: "another-application" } })).status).toBe(200);
+    expect(await links()).toEqual([]);
   });
 
   it.each([

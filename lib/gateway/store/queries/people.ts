@@ -157,12 +157,17 @@ export async function peoplePage(
   return { items: rows, next: hasNext ? (rows.at(-1)?.email ?? null) : null, prev: hasPrev ? (rows[0]?.email ?? (page.after !== undefined ? `${page.after}\u0000` : null)) : null };
 }
 
-export async function findPerson(db: Database, orgId: string, userId: string): Promise<Row | undefined> {
-  const [row] = await db
+/**
+ * The person, if a member. `share` holds their membership until the transaction ends: a removal
+ * waits for it, and one that came first is seen as done (the person is then no member).
+ */
+export async function findPerson(db: Database, orgId: string, userId: string, lock?: "share"): Promise<Row | undefined> {
+  const query = db
     .select(columns)
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
     .where(and(eq(memberships.organizationId, orgId), eq(memberships.userId, userId)));
+  const [row] = lock ? await query.for(lock, { of: memberships }) : await query;
   return row;
 }
 
@@ -279,12 +284,13 @@ export async function otherActiveOwner(tx: Database, orgId: string, userId: stri
 /** Removes a person from the organization with every role binding they hold there; the account stays. */
 export async function removePerson(tx: Database, orgId: string, userId: string): Promise<boolean> {
   await deleteOrganizationSsoKeys(tx, orgId, userId);
-  await forgetSsoIdentities(tx, orgId, userId);
   await tx.delete(roleBindings).where(and(eq(roleBindings.organizationId, orgId), eq(roleBindings.userId, userId)));
   const gone = await tx
     .delete(memberships)
     .where(and(eq(memberships.organizationId, orgId), eq(memberships.userId, userId)))
     .returning({ userId: memberships.userId });
+  // After the membership: a sign-in holding it (findPerson's share lock) has committed its link by now.
+  await forgetSsoIdentities(tx, orgId, userId);
   return gone.length > 0;
 }
 

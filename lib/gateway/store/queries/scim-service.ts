@@ -501,7 +501,6 @@ export async function updatePerson(
 /** Removes the person from the organization: their bindings and group memberships there go too (the account stays). */
 export async function deletePerson(db: Database, orgId: string, userId: string): Promise<boolean> {
   await deleteOrganizationSsoKeys(db, orgId, userId);
-  await forgetSsoIdentities(db, orgId, userId);
   await db.delete(roleBindings).where(and(eq(roleBindings.organizationId, orgId), eq(roleBindings.userId, userId)));
   await db
     .delete(scimGroupMembers)
@@ -510,6 +509,8 @@ export async function deletePerson(db: Database, orgId: string, userId: string):
     .delete(memberships)
     .where(and(eq(memberships.organizationId, orgId), eq(memberships.userId, userId)))
     .returning({ userId: memberships.userId });
+  // After the membership, as removePerson does.
+  await forgetSsoIdentities(db, orgId, userId);
   return gone.length > 0;
 }
 

@@ -153,3 +153,8 @@ export async function forgetSsoIdentities(tx: Database, orgId: string, userId: s
   const providers = tx.select({ id: ssoProviders.id }).from(ssoProviders).where(eq(ssoProviders.organizationId, orgId));
   await tx.delete(ssoIdentities).where(and(eq(ssoIdentities.userId, userId), inArray(ssoIdentities.providerId, providers)));
 }
+
+/** Forgets every subject the provider linked: its subjects are another application's now (a new client id). */
+export async function forgetProviderIdentities(tx: Database, providerId: string): Promise<void> {
+  await tx.delete(ssoIdentities).where(eq(ssoIdentities.providerId, providerId));
+}
