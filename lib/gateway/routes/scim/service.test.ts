@@ -717,10 +717,18 @@ describe("error cases", () => {
     ["a path through constructor.prototype", { op: "add", path: "constructor.prototype", value: { pollutedByScim: "yes" } }],
     ["a value key naming a sub-attribute __proto__", { op: "add", value: { "name.__proto__": { pollutedByScim: "yes" } } }],
     ["a path naming a sub-attribute __proto__", { op: "replace", path: "name.__proto__", value: { pollutedByScim: "yes" } }],
+    ["a path through an inherited method", { op: "replace", path: "toString.pollutedByScim", value: "yes" }],
+    ["a value key through an inherited method", { op: "add", value: { "valueOf.pollutedByScim": "yes" } }],
+    ["a path replacing a method of every object", { op: "replace", path: "hasOwnProperty.call", value: "x" }],
+    ["a value key through an array's method", { op: "add", value: { "emails.map.pollutedByScim": "yes" } }],
+    ["a value key of an attribute through an inherited method", { op: "add", path: "name", value: { "familyName.toString.pollutedByScim": "yes" } }],
   ])("refuses a PATCH reaching an object's prototype (%s), changing neither the person nor any object", async (_name, operation) => {
     const before = await scim(oktaToken, "GET", `/Users/${t.demo.member.user_id}`);
+    const builtIns = [Object.prototype.toString, Object.prototype.valueOf, Object.prototype.hasOwnProperty.call, Array.prototype.map];
     const res = await scim(oktaToken, "PATCH", `/Users/${t.demo.member.user_id}`, { schemas: [PATCH], Operations: [operation] });
     expect(({} as Record<string, unknown>).pollutedByScim).toBeUndefined();
+    expect([Object.prototype.toString, Object.prototype.valueOf, Object.prototype.hasOwnProperty.call, Array.prototype.map]).toEqual(builtIns);
+    for (const fn of builtIns) expect((fn as unknown as Record<string, unknown>).pollutedByScim).toBeUndefined();
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ schemas: [ERROR], status: "400" });
     expect((await scim(oktaToken, "GET", `/Users/${t.demo.member.user_id}`)).body).toEqual(before.body);

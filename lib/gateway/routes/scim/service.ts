@@ -230,15 +230,23 @@ async function existingPerson(db: Database, orgId: string, id: string): Promise<
 }
 
 /**
- * Names no attribute has, and that a JavaScript object answers for itself: scim-patch walks a path,
- * and each key of a value (itself read as a path), by assignment, so `constructor.prototype.x` would
- * change every object of the process and `name.__proto__` the prototype of one.
+ * Names a JavaScript value answers for itself, not as data. scim-patch walks a path, and each key of a
+ * value (itself read as a path), by assignment, stepping into inherited names too: `toString.x` or
+ * `constructor.prototype.x` changed a function or prototype every object of the process shares, and
+ * `hasOwnProperty.call` broke every later request. None is a SCIM attribute name.
  */
-const PROTOTYPE_NAMES = ["__proto__", "constructor", "prototype"];
+const OBJECT_NAMES = new Set(Object.getOwnPropertyNames(Object.prototype));
+/** What a walk over JSON data could step into besides data: the names arrays, strings, numbers and booleans inherit. */
+const INHERITED_NAMES = new Set([...OBJECT_NAMES, ...[Array, String, Number, Boolean].flatMap((type) => Object.getOwnPropertyNames(type.prototype))]);
 
-/** Whether any name in a path (split at everything that is not part of an attribute name) is one of PROTOTYPE_NAMES. */
+/**
+ * Whether a path reaches past data: any name in it (split at everything that is not part of an
+ * attribute name, filters included) is one of Object.prototype's, or one before the last is one a
+ * JSON value inherits (the last is only assigned: `emails.length` sets an own property).
+ */
 function reachesPrototype(path: string): boolean {
-  return path.split(/[^\w$-]+/).some((name) => PROTOTYPE_NAMES.includes(name.toLowerCase()));
+  const names = path.split(/[^\w$-]+/).filter(Boolean);
+  return names.some((name, i) => OBJECT_NAMES.has(name) || (i < names.length - 1 && INHERITED_NAMES.has(name)));
 }
 
 /** The keys scim-patch reads as paths in an operation's value: an object's, and those of a list's objects. */
@@ -267,7 +275,7 @@ function patchOperations(body: unknown, kind: ResourceKind): ScimPatchOperation[
     if (typeof path === "string" && /^(id|meta(\..*)?|schemas)$/i.test(path.trim())) return;
     const prototypal = [...(typeof path === "string" ? [path] : []), ...valueKeys(value)].find(reachesPrototype);
     if (prototypal !== undefined) {
-      throw new ScimError(400, `Operations[${i}]: ${JSON.stringify(prototypal.slice(0, 64))} names ${PROTOTYPE_NAMES.join(", ")}, which are no attribute names`, "invalidPath");
+      throw new ScimError(400, `Operations[${i}]: ${JSON.stringify(prototypal.slice(0, 64))} names what a JavaScript object inherits (such as toString, constructor or __proto__), not an attribute`, "invalidPath");
     }
     // scim-patch matches names exactly, and they are case-insensitive: path and value are spelled as the schemas do.
     const target = path ? spelledPath(kind, path) : undefined;
