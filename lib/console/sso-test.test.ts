@@ -1,9 +1,10 @@
+import { eq } from "drizzle-orm";
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { signInAtTestProvider, TEST_SSO_DOMAIN, type TestOidcProvider } from "@/e2e/oidc-provider";
 import type { SsoTestReport, SsoTestStartResponse, SsoTestStepStatus } from "@/lib/contract/sso-test";
 import { createSsoTestbed, type ConsoleTestbed, type SsoTestbed } from "@/lib/console/testing";
-import { apiKeys, memberships, users } from "@/lib/gateway/store/schema";
+import { apiKeys, memberships, ssoIdentities, users } from "@/lib/gateway/store/schema";
 import type { Who } from "@/lib/gateway/testing";
 import { vaultKey, vaultLimits } from "./config";
 import type { SessionState } from "./session";
@@ -181,6 +182,25 @@ describe("starting a test", () => {
     expect(started.body.report.ok).toBe(false);
     expect(statuses(started.body.report)).toEqual({ discovery: "failed", redirect: "not_run", token: "not_run", id_token: "not_run", email_domain: "not_run" });
     expect(detailOf(started.body.report, "discovery")).toContain("http://127.0.0.1:9/idp/.well-known/openid-configuration could not be read");
+  });
+});
+
+describe("the report on the provider's subject", () => {
+  it("says a first sign-in would link the subject, and fails the e-mail step when the subject is another account's, linking nothing", async () => {
+    const first = await runTest("ada@sso.example");
+    expect(statuses(first.report).email_domain).toBe("passed");
+    expect(detailOf(first.report, "email_domain")).toContain("its first sign-in will link its subject to this account");
+    const db = bed.t.gateway.store.db;
+    // The provider's subject for ada already signed in someone else (the address it had then is another person's).
+    await db.insert(ssoIdentities).values({ providerId, subject: "ada@sso.example", userId: bed.t.demo.member.user_id });
+    try {
+      const changed = await runTest("ada@sso.example");
+      expect(statuses(changed.report).email_domain).toBe("failed");
+      expect(changed.report.ok).toBe(false);
+      expect(detailOf(changed.report, "email_domain")).toContain("signed this address in before as another subject");
+    } finally {
+      await db.delete(ssoIdentities).where(eq(ssoIdentities.providerId, providerId));
+    }
   });
 });
 

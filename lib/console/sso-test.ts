@@ -28,7 +28,7 @@ import { clientAddress } from "./rate-limit";
 import { authSecret } from "./secret";
 import { sessionStateFromCookies, type ConsoleSession, type SessionState } from "./session";
 import { SignInError } from "./sign-in";
-import { loadSsoProvider, sameIssuer, ssoEmailOf, wellKnownOf, type SsoClaims, type SsoProviderConfig } from "./sso";
+import { loadSsoProvider, sameIssuer, ssoEmailOf, ssoIdentityOf, wellKnownOf, type SsoClaims, type SsoProviderConfig } from "./sso";
 import { SSO_SCOPES } from "./sso-auth";
 
 /** POST /api/sso-test's body (its type is the contract's SsoTestStartRequest). */
@@ -315,7 +315,17 @@ export async function finishSsoTest(provider: SsoProviderConfig | null, pending:
 
   try {
     const email = await ssoEmailOf(provider, claims);
-    steps.pass("email_domain", `${email} is verified by the provider, and ${email.split("@").pop()} is one of its e-mail domains`);
+    const checked = `${email} is verified by the provider, and ${email.split("@").pop()} is one of its e-mail domains`;
+    const identity = await ssoIdentityOf(provider, claims.sub, email);
+    if (identity === "changed") {
+      steps.fail(
+        "email_domain",
+        `${checked}, but the provider signed this address in before as another subject, or this subject with another address: ` +
+          "the address passed to someone else at the provider, or the person's address changed. Sign-in refuses it until the old person is removed from the organization",
+      );
+    } else {
+      steps.pass("email_domain", `${checked}; ${identity === "linked" ? "its subject is the one that signed this account in before" : "its first sign-in will link its subject to this account"}`);
+    }
   } catch (failure) {
     if (!(failure instanceof SignInError)) throw failure;
     steps.fail("email_domain", emailRefusal(failure.code, claims, provider));

@@ -126,10 +126,24 @@ async function personFor(provider: SsoProviderConfig, subject: string, email: st
  * this account is, until an administrator removes the old person from the organization.
  */
 async function holdToIdentity(tx: Database, provider: SsoProviderConfig, subject: string, userId: string | undefined): Promise<void> {
-  const { subjectsAccount, accountsSubject } = await ssoIdentityLinks(tx, provider.id, subject, userId);
-  if ((subjectsAccount !== undefined && subjectsAccount !== userId) || (accountsSubject !== undefined && accountsSubject !== subject)) {
-    throw new SignInError(SIGN_IN_ERROR.ssoIdentityChanged);
-  }
+  if ((await identityOf(tx, provider, subject, userId)) === "changed") throw new SignInError(SIGN_IN_ERROR.ssoIdentityChanged);
+}
+
+/** Whether the subject and the account are linked to each other, not linked yet, or either linked elsewhere (changed). */
+async function identityOf(db: Database, provider: SsoProviderConfig, subject: string, userId: string | undefined): Promise<SsoIdentity> {
+  const { subjectsAccount, accountsSubject } = await ssoIdentityLinks(db, provider.id, subject, userId);
+  if ((subjectsAccount !== undefined && subjectsAccount !== userId) || (accountsSubject !== undefined && accountsSubject !== subject)) return "changed";
+  return subjectsAccount === undefined ? "unlinked" : "linked";
+}
+
+export type SsoIdentity = "linked" | "unlinked" | "changed";
+
+/** What a sign-in of this subject with this (checked) address would find, for the admin's test sign-in: it links nothing. */
+export async function ssoIdentityOf(provider: SsoProviderConfig, subject: unknown, email: string): Promise<SsoIdentity> {
+  if (typeof subject !== "string") return "changed";
+  const { store } = await gateway();
+  const account = await findUserByEmail(store.db, email);
+  return identityOf(store.db, provider, subject, account?.id);
 }
 
 type Person = { userId: string; status: string; relation: string };
