@@ -29,6 +29,15 @@ describe("store unavailability", () => {
   });
 
   it.each([
+    ["a deadlock", "40P01"],
+    ["a serialization failure", "40001"],
+  ])("answers %s with a concurrent request as a 503 to retry, not a 500", (_name, code) => {
+    const error = fromDatabaseError(wrapped(pgError(code)));
+    expect(error?.status).toBe(503);
+    expect(error?.message).toMatch(/retry/);
+  });
+
+  it.each([
     ["a unique clash", pgError("23505")],
     ["a syntax error", pgError("42601")],
     ["a plain bug", new TypeError("x is undefined")],

@@ -113,6 +113,9 @@ export interface ParsedAuthorization {
 const WHITESPACE = /\s/;
 
 /** Parses "Bearer <version>:<access_key_id>:<signature>"; null when malformed. */
+/** The longest access key id a request may name: issued ids are far shorter (a prefix and 20 characters). */
+export const MAX_ACCESS_KEY_ID = 64;
+
 export function parseAuthorization(header: string | null | undefined): ParsedAuthorization | null {
   if (!header) return null;
   // Every request carries one: found by position, the one pattern test left for whitespace.
@@ -122,6 +125,8 @@ export function parseAuthorization(header: string | null | undefined): ParsedAut
   const second = first === -1 ? -1 : value.indexOf(":", first + 1);
   if (second === -1 || value.indexOf(":", second + 1) !== -1) return null;
   if (first === 7 || second === first + 1 || second === value.length - 1 || WHITESPACE.test(value.slice(7))) return null;
+  // No key id is longer (AK + 20): a longer one is looked up nowhere, so it fills no cache of lookups.
+  if (second - first - 1 > MAX_ACCESS_KEY_ID) return null;
   return { version: value.slice(7, first), accessKeyId: value.slice(first + 1, second), signature: value.slice(second + 1) };
 }
 

@@ -213,6 +213,7 @@ describe("verify", () => {
     ["not bearer", { authorization: `Basic 1.0:AK1:${good}` }, "malformed_authorization"],
     ["two parts", { authorization: `Bearer 1.0:${good}` }, "malformed_authorization"],
     ["short signature", { authorization: "Bearer 1.0:AK1:abc" }, "malformed_authorization"],
+    ["a key id longer than any issued", { authorization: `Bearer 1.0:${"K".repeat(65)}:${good}` }, "malformed_authorization"],
     ["version 2.0", { authorization: `Bearer 2.0:AK1:${good}` }, "unsupported_signature_version"],
     ["unknown key", { authorization: `Bearer 1.0:AK2:${good}` }, "unknown_key"],
     ["missing timestamp", { timestamp: undefined }, "missing_timestamp"],

@@ -239,8 +239,12 @@ export interface UserInput {
 }
 
 /** A User resource from a POST or PUT body, or from the result of a PATCH. */
+/** The largest User resource kept, as JSON: an identity provider's are a few kilobytes; a PATCH cannot grow one past it. */
+export const MAX_USER_BYTES = 64 * 1024;
+
 export function parseUser(sent: unknown): UserInput {
   const body = spelledResource("User", storableResource(sent));
+  if (Buffer.byteLength(JSON.stringify(body)) > MAX_USER_BYTES) throw invalidValue(`the User resource is larger than ${MAX_USER_BYTES} bytes`);
   const userName = body.userName;
   if (typeof userName !== "string" || userName.trim() === "") throw invalidValue("userName is required and must be a non-empty string");
   if (userName.length > MAX_NAME) throw invalidValue(`userName is longer than ${MAX_NAME} characters`);
@@ -375,13 +379,19 @@ export function project(resource: Json, attributes: string[] | null, excluded: s
   return resource;
 }
 
-/** The attribute names a list query names (comma separated). */
+/** The most attribute names `attributes` or `excludedAttributes` may list (a projection walks the resource once per name). */
+export const MAX_PROJECTED_ATTRIBUTES = 100;
+
+/** The attribute names a list query names (comma separated), each once whatever its case; a SCIM 400 beyond MAX_PROJECTED_ATTRIBUTES. */
 export function attributeList(value: string | undefined): string[] | null {
   if (value === undefined) return null;
-  return value
-    .split(",")
-    .map((s) => s.trim())
-    .filter(Boolean);
+  const seen = new Map<string, string>();
+  for (const name of value.split(",")) {
+    const trimmed = name.trim();
+    if (trimmed && !seen.has(trimmed.toLowerCase())) seen.set(trimmed.toLowerCase(), trimmed);
+  }
+  if (seen.size > MAX_PROJECTED_ATTRIBUTES) throw invalidValue(`attributes and excludedAttributes list at most ${MAX_PROJECTED_ATTRIBUTES} names`);
+  return [...seen.values()];
 }
 
 /** Whether a projection leaves a group's members out (so they need not be read). */

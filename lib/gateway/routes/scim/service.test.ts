@@ -677,6 +677,8 @@ describe("error cases", () => {
     ["a number JSON cannot write back", "POST", "/Users", undefined, "invalidValue", /^nickName: must be a finite number/, '{"userName":"n@x.example","nickName":1e400}'],
     ["an attribute named __proto__", "POST", "/Users", undefined, "invalidValue", /^"__proto__" is not an attribute name/, '{"userName":"unstorable@x.example","__proto__":{"nickName":"hidden"}}'],
     ["a sub-attribute named __proto__", "POST", "/Users", undefined, "invalidValue", /^"__proto__" is not/, '{"userName":"unstorable@x.example","name":{"__proto__":{"givenName":"x"}}}'],
+    ["a User resource over 64 KiB", "POST", "/Users", someone({ nickName: "n".repeat(70_000) }), "invalidValue", /^the User resource is larger than 65536 bytes/],
+    ["more than 100 attribute names to project", "GET", `/Users?attributes=${Array.from({ length: 101 }, (_, i) => `a${i}`).join(",")}`, undefined, "invalidValue", /at most 100 names/],
     ["nesting deeper than 32 levels", "POST", "/Users", someone({ deep: JSON.parse(`${"[".repeat(40)}${"]".repeat(40)}`) as unknown }), "invalidValue", /must not nest deeper than 32 levels/],
     ["an externalId longer than 256 characters", "POST", "/Users", someone({ externalId: "k".repeat(257) }), "invalidValue", /^externalId is longer than 256 characters/],
     ["a group externalId longer than 256 characters", "POST", "/Groups", { schemas: [GROUP], displayName: "long", externalId: "k".repeat(257) }, "invalidValue", /^externalId is longer/],
@@ -732,6 +734,27 @@ describe("error cases", () => {
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ schemas: [ERROR], status: "400" });
     expect((await scim(oktaToken, "GET", `/Users/${t.demo.member.user_id}`)).body).toEqual(before.body);
+  });
+
+  it.each([
+    ["a path longer than 1,024 characters", () => [{ op: "remove", path: `x[${"a.".repeat(600)}a pr]` }], "invalidPath", /longer than 1024 characters/],
+    ["a value key longer than 1,024 characters", () => [{ op: "add", value: { ["k".repeat(1_025)]: "v" } }], "invalidPath", /longer than 1024 characters/],
+    ["more than 1,000 operations", () => Array.from({ length: 1_001 }, () => ({ op: "replace", path: "nickName", value: "n" })), "invalidValue", /more than 1000 operations/],
+    ["more than 1,000 values in one operation", () => [{ op: "add", path: "emails", value: Array.from({ length: 1_001 }, (_, i) => ({ value: `e${i}@x.example` })) }], "invalidValue", /more than 1000 values/],
+  ] as Array<[string, () => unknown[], string, RegExp]>)("refuses a PATCH with %s (its work grows faster than its size), keeping the person as they were", async (_name, operations, scimType, detail) => {
+    const before = await scim(oktaToken, "GET", `/Users/${t.demo.member.user_id}`);
+    const res = await scim(oktaToken, "PATCH", `/Users/${t.demo.member.user_id}`, { schemas: [PATCH], Operations: operations() });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ schemas: [ERROR], status: "400", scimType });
+    expect(String(res.body.detail)).toMatch(detail);
+    expect((await scim(oktaToken, "GET", `/Users/${t.demo.member.user_id}`)).body).toEqual(before.body);
+  });
+
+  it("projects each attribute once, whatever its case or how often it is named", async () => {
+    const once = await scim(oktaToken, "GET", `/Users/${t.demo.member.user_id}?attributes=emails`);
+    const repeated = await scim(oktaToken, "GET", `/Users/${t.demo.member.user_id}?attributes=${Array.from({ length: 300 }, (_, i) => (i % 2 ? "emails" : "EMAILS")).join(",")}`);
+    expect(repeated.status).toBe(200);
+    expect(repeated.body).toEqual(once.body);
   });
 
   it("still takes the dates RFC 3339 allows: without seconds, in lower case, with an offset", async () => {

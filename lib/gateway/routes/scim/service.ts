@@ -249,6 +249,14 @@ function reachesPrototype(path: string): boolean {
   return names.some((name, i) => OBJECT_NAMES.has(name) || (i < names.length - 1 && INHERITED_NAMES.has(name)));
 }
 
+/**
+ * How much one PATCH may ask. scim-patch splits a path with a pattern whose time grows with the
+ * square of the path's length (a 32 KB path held the process for a second), and compares each added
+ * value with each one present. Identity providers send short paths and at most a hundred or so
+ * member changes at a time.
+ */
+const PATCH_LIMITS = { operations: 1_000, pathLength: 1_024, values: 1_000 };
+
 /** The keys scim-patch reads as paths in an operation's value: an object's, and those of a list's objects. */
 function valueKeys(value: unknown): string[] {
   const objects = Array.isArray(value) ? value : [value];
@@ -264,6 +272,7 @@ function patchOperations(body: unknown, kind: ResourceKind): ScimPatchOperation[
   }
   const ops = (body as { Operations?: unknown; operations?: unknown }).Operations ?? (body as { operations?: unknown }).operations;
   if (!Array.isArray(ops) || ops.length === 0) throw new ScimError(400, "Operations must be a non-empty array", "invalidSyntax");
+  if (ops.length > PATCH_LIMITS.operations) throw new ScimError(400, `Operations holds more than ${PATCH_LIMITS.operations} operations`, "invalidValue");
   const out: ScimPatchOperation[] = [];
   ops.forEach((raw: unknown, i) => {
     if (typeof raw !== "object" || raw === null) throw new ScimError(400, `Operations[${i}] must be an object`, "invalidSyntax");
@@ -273,7 +282,11 @@ function patchOperations(body: unknown, kind: ResourceKind): ScimPatchOperation[
     if (path !== undefined && typeof path !== "string") throw new ScimError(400, `Operations[${i}].path must be a string`, "invalidPath");
     // Read-only attributes echoed back are ignored.
     if (typeof path === "string" && /^(id|meta(\..*)?|schemas)$/i.test(path.trim())) return;
-    const prototypal = [...(typeof path === "string" ? [path] : []), ...valueKeys(value)].find(reachesPrototype);
+    const paths = [...(typeof path === "string" ? [path] : []), ...valueKeys(value)];
+    const long = paths.find((p) => p.length > PATCH_LIMITS.pathLength);
+    if (long !== undefined) throw new ScimError(400, `Operations[${i}]: a path or value key is longer than ${PATCH_LIMITS.pathLength} characters`, "invalidPath");
+    if (Array.isArray(value) && value.length > PATCH_LIMITS.values) throw new ScimError(400, `Operations[${i}].value holds more than ${PATCH_LIMITS.values} values`, "invalidValue");
+    const prototypal = paths.find(reachesPrototype);
     if (prototypal !== undefined) {
       throw new ScimError(400, `Operations[${i}]: ${JSON.stringify(prototypal.slice(0, 64))} names what a JavaScript object inherits (such as toString, constructor or __proto__), not an attribute`, "invalidPath");
     }
