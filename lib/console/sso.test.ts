@@ -9,7 +9,6 @@ import { createSsoTestbed, type ConsoleTestbed, type SsoTestbed } from "@/lib/co
 import type { Database } from "@/lib/gateway/store/client";
 import { setMfaMethods } from "@/lib/gateway/store/queries/mfa";
 import { acceptTotpStep, createPendingTotp, recoveryCodesLeft } from "@/lib/gateway/store/queries/mfa-factors";
-import { deletePerson } from "@/lib/gateway/store/queries/scim-service";
 import { findPerson, removePerson } from "@/lib/gateway/store/queries/people";
 import { insertSsoProvider, linkSsoIdentity } from "@/lib/gateway/store/queries/sso";
 import { apiKeys, auditLog, memberships, roleBindings, roles, ssoIdentities, ssoProviders, userMfaFactors, users } from "@/lib/gateway/store/schema";
@@ -525,15 +524,6 @@ describe("the provider's subject is the person it first signed in", () => {
       await bed.t.gateway.store.db.delete(ssoIdentities).where(eq(ssoIdentities.userId, grace.userId));
     }
     expect(await new Browser().signIn("grace@sso.example")).toBe(`${CONSOLE}/orgs`);
-  });
-
-  it("forgets the link when the directory deprovisions the person (the store's removal SCIM runs)", async () => {
-    expect(await new Browser().signIn("ada@sso.example")).toBe(`${CONSOLE}/orgs`);
-    const ada = (await personRow("ada@sso.example"))!;
-    expect((await identities()).some((i) => i.userId === ada.userId)).toBe(true);
-    expect(await deletePerson(bed.t.gateway.store.db, orgId, ada.userId)).toBe(true);
-    expect((await identities()).some((i) => i.userId === ada.userId)).toBe(false);
-    expect(await new Browser().signIn("ada@sso.example")).toBe(`${CONSOLE}/orgs`);
   });
 
   it("a removal while a sign-in holds the person forgets the link that sign-in made: no link outlives the membership", async () => {

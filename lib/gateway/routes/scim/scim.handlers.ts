@@ -10,6 +10,7 @@ import {
   listGroupMappings,
   provisionedGroups,
   provisionedPeople,
+  lockScimIntegration,
   replaceGroupMappings,
   syncGroupBindings,
   type MappingInput,
@@ -250,6 +251,7 @@ export const putScimGroupMappings: AppRouteHandler<typeof routes.putScimGroupMap
     );
   }
   const result = await mutate(c, audit, async (tx) => {
+    await lockScimIntegration(tx, integration.id);
     const diff = await groupBindingDiff(tx, integration.id, "all", body.mappings);
     await replaceGroupMappings(tx, orgId, integration.id, body.mappings);
     await syncGroupBindings(tx, orgId, integration.id, "all");

@@ -9,7 +9,6 @@ import { SCIM_BASE_PATH } from "@/lib/contract/constants";
 import type { Database } from "../../store/client";
 import {
   deleteGroup,
-  deletePerson,
   displayNames,
   findGroup,
   findGroupByName,
@@ -32,10 +31,11 @@ import {
   touchScimToken,
   updateGroup,
   updatePerson,
+  type GroupRow,
   type PersonRow,
   type ScimTokenAuth,
 } from "../../store/queries/scim-service";
-import { lockOwners } from "../../store/queries/people";
+import { lockOwners, removePerson } from "../../store/queries/people";
 import {
   attributeList,
   groupResource,
@@ -182,7 +182,7 @@ function counted(c: ScimContext): void {
 async function change<T>(
   c: ScimContext,
   meta: { action: "Create" | "Update" | "Delete"; detail: string; targetType: "User" | "Group"; targetIds?: string[]; targetNames?: string[] },
-  work: (tx: Database, meta: { targetIds?: string[]; targetNames?: string[] }) => Promise<T>,
+  work: (tx: Database, meta: { detail: string; targetIds?: string[]; targetNames?: string[] }) => Promise<T>,
 ): Promise<T> {
   const scim = c.get("scim");
   const out = await c.get("deps").db.transaction(async (raw) => {
@@ -404,14 +404,27 @@ async function keepOwner(tx: Database, scim: ScimTokenAuth, userId: string, what
   }
 }
 
-/** Writes a person's new state (PUT, or PATCH's result): userName unique, the last owner kept active. */
-async function replaceUser(c: ScimContext, existing: PersonRow, input: UserInput, detail: string): Promise<Response> {
+/**
+ * Writes a person's new state (PUT, or PATCH's result): userName unique, the last owner kept active.
+ * `make` builds it from the person as they are, read and held inside the change: two changes of
+ * one person at once run one after the other, and the second builds on the first (a suspension and
+ * a rename at once end suspended and renamed).
+ */
+async function replaceUser(c: ScimContext, userId: string, make: (current: PersonRow) => UserInput, detail: string): Promise<Response> {
   const { db } = c.get("deps");
   const scim = c.get("scim");
   const orgId = scim.organizationId;
-  const suspending = !input.active && existing.status === "active";
-  const action = suspending ? "SCIM: Suspend User" : input.active && existing.status !== "active" ? "SCIM: Reactivate User" : detail;
-  await change(c, { action: "Update", detail: action, targetType: "User", targetIds: [existing.userId], targetNames: [input.userName] }, async (tx) => {
+  await change(c, { action: "Update", detail, targetType: "User", targetIds: [userId] }, async (tx, meta) => {
+    // An owner's row is one of the owners' rows, which every change that must keep an owner locks in one
+    // order (lockOwners): taken in that order here too, before the person's row.
+    const seen = await findPerson(tx, orgId, userId);
+    if (seen?.relation === "owner") await lockOwners(tx, orgId);
+    const existing = await findPerson(tx, orgId, userId, "update");
+    if (!existing) throw userNotFound(userId);
+    const input = make(existing);
+    const suspending = !input.active && existing.status === "active";
+    meta.detail = suspending ? "SCIM: Suspend User" : input.active && existing.status !== "active" ? "SCIM: Reactivate User" : detail;
+    meta.targetNames = [input.userName];
     await lockUserName(tx, orgId, input.userName);
     if (await findPersonByUserName(tx, orgId, input.userName, existing.userId)) {
       throw new ScimError(409, `userName ${input.userName.slice(0, 64)} is already taken in this organization`, "uniqueness");
@@ -429,7 +442,7 @@ async function replaceUser(c: ScimContext, existing: PersonRow, input: UserInput
       ...(input.accountName && existing.source === "scim" ? { accountName: input.accountName } : {}),
     });
   });
-  return scimJson(c, userResource(await existingPerson(db, orgId, existing.userId), baseUrl(c)));
+  return scimJson(c, userResource(await existingPerson(db, orgId, userId), baseUrl(c)));
 }
 
 async function listUsers(c: ScimContext): Promise<Response> {
@@ -453,16 +466,17 @@ async function getUser(c: ScimContext): Promise<Response> {
 
 async function putUser(c: ScimContext): Promise<Response> {
   const existing = await existingPerson(c.get("deps").db, c.get("scim").organizationId, c.req.param("id")!);
-  return replaceUser(c, existing, parseUser(await readBody(c)), "SCIM: Replace User");
+  const input = parseUser(await readBody(c));
+  return replaceUser(c, existing.userId, () => input, "SCIM: Replace User");
 }
 
 async function patchUser(c: ScimContext): Promise<Response> {
   const existing = await existingPerson(c.get("deps").db, c.get("scim").organizationId, c.req.param("id")!);
   const ops = patchOperations(await readBody(c), "User");
-  // Spelled as the patch is: attributes stored before names were spelled are matched too.
-  const current = spelledResource("User", userResource(existing, baseUrl(c)));
-  const patched = applyPatch(current, ops);
-  return replaceUser(c, existing, parseUser(patched), "SCIM: Update User");
+  const base = baseUrl(c);
+  // Applied to the person as they are when the change holds them; spelled as the patch is: attributes
+  // stored before names were spelled are matched too.
+  return replaceUser(c, existing.userId, (current) => parseUser(applyPatch(spelledResource("User", userResource(current, base)), ops)), "SCIM: Update User");
 }
 
 async function deleteUser(c: ScimContext): Promise<Response> {
@@ -473,7 +487,7 @@ async function deleteUser(c: ScimContext): Promise<Response> {
     { action: "Delete", detail: "SCIM: Delete User", targetType: "User", targetIds: [existing.userId], targetNames: [existing.scimUserName ?? existing.email] },
     async (tx) => {
       if (existing.relation === "owner") await keepOwner(tx, scim, existing.userId, "removed");
-      if (!(await deletePerson(tx, scim.organizationId, existing.userId))) throw userNotFound(existing.userId);
+      if (!(await removePerson(tx, scim.organizationId, existing.userId))) throw userNotFound(existing.userId);
     },
   );
   return c.body(null, 204);
@@ -519,27 +533,40 @@ async function createGroup(c: ScimContext): Promise<Response> {
   return scimJson(c, resource, 201, { Location: String((resource.meta as { location: string }).location) });
 }
 
-/** Writes a group's new state: name, external id, members (the difference), and the bindings that follow. */
-async function replaceGroup(c: ScimContext, groupId: string, input: { displayName: string; externalId: string | null; members: string[] | null }, detail: string): Promise<Response> {
-  const { db } = c.get("deps");
+type GroupInput = { displayName: string; externalId: string | null; members: string[] | null };
+
+/**
+ * Writes a group's new state: name, external id, members (the difference), and the bindings that
+ * follow. `make` builds it from the group as it is, read and held inside the change (with its member
+ * ids): two changes of one group at once run one after the other, and the second builds on the first
+ * (two member additions at once keep both).
+ */
+async function replaceGroup(c: ScimContext, groupId: string, make: (row: GroupRow, members: string[]) => GroupInput, detail: string): Promise<Response> {
   const scim = c.get("scim");
-  const row = await findGroup(db, scim.integrationId, groupId);
-  if (!row) throw groupNotFound(groupId);
-  if (await findGroupByName(db, scim.integrationId, input.displayName, row.id)) throw new ScimError(409, `a group named ${input.displayName.slice(0, 64)} exists already`, "uniqueness");
-  const current = (await groupMemberIds(db, [row.id])).get(row.id) ?? [];
-  const wanted = input.members ?? current;
-  const have = new Set(current);
-  const want = new Set(wanted);
-  const add = wanted.filter((id) => !have.has(id));
-  const remove = current.filter((id) => !want.has(id));
-  await checkMembers(db, scim.organizationId, add);
-  await change(c, { action: "Update", detail, targetType: "Group", targetIds: [row.id, ...add, ...remove].slice(0, 20), targetNames: [input.displayName] }, async (tx) => {
+  await change(c, { action: "Update", detail, targetType: "Group", targetIds: [groupId] }, async (tx, meta) => {
+    const row = await findGroup(tx, scim.integrationId, groupId, "update");
+    if (!row) throw groupNotFound(groupId);
+    const current = (await groupMemberIds(tx, [row.id])).get(row.id) ?? [];
+    const input = make(row, current);
+    if (await findGroupByName(tx, scim.integrationId, input.displayName, row.id)) {
+      throw new ScimError(409, `a group named ${input.displayName.slice(0, 64)} exists already`, "uniqueness");
+    }
+    const wanted = input.members ?? current;
+    const have = new Set(current);
+    const want = new Set(wanted);
+    const add = wanted.filter((id) => !have.has(id));
+    const remove = current.filter((id) => !want.has(id));
+    // The people added and removed held (in one order) while this runs: a removal of one of them runs before or after it.
+    await peopleAmong(tx, scim.organizationId, [...add, ...remove], "share");
+    await checkMembers(tx, scim.organizationId, add);
+    meta.targetIds = [row.id, ...add, ...remove].slice(0, 20);
+    meta.targetNames = [input.displayName];
     const now = new Date();
     await updateGroup(tx, row.id, { displayName: input.displayName, externalId: input.externalId, now });
     await setGroupMembers(tx, row.id, add, remove, now);
     await syncGroupBindings(tx, scim.organizationId, scim.integrationId, [row.id]);
   });
-  return scimJson(c, await groupView(c, row.id));
+  return scimJson(c, await groupView(c, groupId));
 }
 
 async function listGroupsHandler(c: ScimContext): Promise<Response> {
@@ -572,18 +599,25 @@ async function putGroup(c: ScimContext): Promise<Response> {
   const id = c.req.param("id")!;
   if (!UUID.test(id)) throw groupNotFound(id);
   const input = parseGroup(await readBody(c));
-  return replaceGroup(c, id, { ...input, members: input.members ?? [] }, "SCIM: Replace Group");
+  return replaceGroup(c, id, () => ({ ...input, members: input.members ?? [] }), "SCIM: Replace Group");
 }
 
 async function patchGroup(c: ScimContext): Promise<Response> {
   const id = c.req.param("id")!;
   if (!UUID.test(id)) throw groupNotFound(id);
   const ops = patchOperations(await readBody(c), "Group");
-  const current = await groupView(c, id);
-  // Entra ID removes members with path "members" and a list of values: the library removes those values.
-  const patched = applyPatch({ ...current, members: (current.members as unknown[] | undefined) ?? [] }, ops);
-  const input = parseGroup(patched);
-  return replaceGroup(c, id, { ...input, members: input.members ?? [] }, "SCIM: Update Group");
+  const base = baseUrl(c);
+  return replaceGroup(
+    c,
+    id,
+    (row, members) => {
+      // Entra ID removes members with path "members" and a list of values: the library removes those values.
+      const patched = applyPatch(groupResource(row, members.map((value) => ({ value })), base), ops);
+      const input = parseGroup(patched);
+      return { ...input, members: input.members ?? [] };
+    },
+    "SCIM: Update Group",
+  );
 }
 
 async function deleteGroupHandler(c: ScimContext): Promise<Response> {

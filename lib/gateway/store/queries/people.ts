@@ -6,7 +6,7 @@ import { deleteOrganizationSsoKeys } from "./api-keys";
 import { forgetSsoIdentities } from "./sso";
 import { accountDeciders, decidesAlone } from "./access";
 import { lockUserName, userIdsByUserName } from "./scim-service";
-import { memberships, roleBindings, roles, ssoProviders, userMfaFactors, users } from "../schema";
+import { memberships, roleBindings, roles, scimGroupMembers, scimGroups, ssoProviders, userMfaFactors, users } from "../schema";
 
 /** The role every person of an organization holds there from the day they join. */
 export const BASELINE_ROLE = "Organization Member";
@@ -281,15 +281,22 @@ export async function otherActiveOwner(tx: Database, orgId: string, userId: stri
   return (await lockOwners(tx, orgId)).some((o) => o.userId !== userId && o.active);
 }
 
-/** Removes a person from the organization with every role binding they hold there; the account stays. */
+/**
+ * Removes a person from the organization: the role bindings they hold there, their SCIM group
+ * memberships there (a group's next sync would bind them again), the keys of their SSO sessions and
+ * the providers' links to them; the account stays. The REST removal and SCIM's DELETE both.
+ */
 export async function removePerson(tx: Database, orgId: string, userId: string): Promise<boolean> {
-  await deleteOrganizationSsoKeys(tx, orgId, userId);
-  await tx.delete(roleBindings).where(and(eq(roleBindings.organizationId, orgId), eq(roleBindings.userId, userId)));
+  // The membership first: a change holding it (a sign-in linking the person, a group changing its
+  // members) ends before this goes on, and one after it finds no person.
   const gone = await tx
     .delete(memberships)
     .where(and(eq(memberships.organizationId, orgId), eq(memberships.userId, userId)))
     .returning({ userId: memberships.userId });
-  // After the membership: a sign-in holding it (findPerson's share lock) has committed its link by now.
+  await deleteOrganizationSsoKeys(tx, orgId, userId);
+  await tx.delete(roleBindings).where(and(eq(roleBindings.organizationId, orgId), eq(roleBindings.userId, userId)));
+  const groups = tx.select({ id: scimGroups.id }).from(scimGroups).where(eq(scimGroups.organizationId, orgId));
+  await tx.delete(scimGroupMembers).where(and(eq(scimGroupMembers.userId, userId), inArray(scimGroupMembers.groupId, groups)));
   await forgetSsoIdentities(tx, orgId, userId);
   return gone.length > 0;
 }

@@ -6,7 +6,6 @@ import { timestampSchema } from "@/lib/contract/time";
 import { resultRows, type Database } from "../client";
 import { accountDeciders, decidesAlone } from "./access";
 import { deleteOrganizationSsoKeys } from "./api-keys";
-import { forgetSsoIdentities } from "./sso";
 import { memberships, roleBindings, roles, scimGroupMappings, scimGroupMembers, scimGroups, scimIntegrations, scimTokens, users } from "../schema";
 
 /**
@@ -383,12 +382,14 @@ function peopleByIds(db: Database, orgId: string, ids: string[]) {
     .orderBy(...LISTING_ORDER);
 }
 
-export async function findPerson(db: Database, orgId: string, userId: string): Promise<PersonRow | undefined> {
-  const [row] = await db
+/** The person, if a member; `update` holds their membership until the transaction ends (a change reads, changes and writes it whole). */
+export async function findPerson(db: Database, orgId: string, userId: string, lock?: "update"): Promise<PersonRow | undefined> {
+  const query = db
     .select(personColumns)
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
     .where(and(eq(memberships.organizationId, orgId), eq(memberships.userId, userId)));
+  const [row] = lock ? await query.for(lock, { of: memberships }) : await query;
   return row;
 }
 
@@ -497,23 +498,6 @@ export async function updatePerson(
   }
 }
 
-/** Active owners of the organization other than this person. */
-/** Removes the person from the organization: their bindings and group memberships there go too (the account stays). */
-export async function deletePerson(db: Database, orgId: string, userId: string): Promise<boolean> {
-  await deleteOrganizationSsoKeys(db, orgId, userId);
-  await db.delete(roleBindings).where(and(eq(roleBindings.organizationId, orgId), eq(roleBindings.userId, userId)));
-  await db
-    .delete(scimGroupMembers)
-    .where(and(eq(scimGroupMembers.userId, userId), inArray(scimGroupMembers.groupId, db.select({ id: scimGroups.id }).from(scimGroups).where(eq(scimGroups.organizationId, orgId)))));
-  const gone = await db
-    .delete(memberships)
-    .where(and(eq(memberships.organizationId, orgId), eq(memberships.userId, userId)))
-    .returning({ userId: memberships.userId });
-  // After the membership, as removePerson does.
-  await forgetSsoIdentities(db, orgId, userId);
-  return gone.length > 0;
-}
-
 /** Display names of people, by user id. */
 export async function displayNames(db: Database, orgId: string, userIds: string[]): Promise<Map<string, string>> {
   if (userIds.length === 0) return new Map();
@@ -526,12 +510,19 @@ export async function displayNames(db: Database, orgId: string, userIds: string[
 }
 
 /** Which of these ids are people of the organization. */
-export async function peopleAmong(db: Database, orgId: string, userIds: string[]): Promise<Set<string>> {
+/**
+ * Which of these users are people of the organization. `share` holds their memberships, in one order,
+ * until the transaction ends: a removal of one of them (which takes its membership first) runs wholly
+ * before or after.
+ */
+export async function peopleAmong(db: Database, orgId: string, userIds: string[], lock?: "share"): Promise<Set<string>> {
   if (userIds.length === 0) return new Set();
-  const rows = await db
+  const query = db
     .select({ userId: memberships.userId })
     .from(memberships)
-    .where(and(eq(memberships.organizationId, orgId), inArray(memberships.userId, userIds)));
+    .where(and(eq(memberships.organizationId, orgId), inArray(memberships.userId, userIds)))
+    .orderBy(asc(memberships.userId));
+  const rows = lock ? await query.for(lock, { of: memberships }) : await query;
   return new Set(rows.map((r) => r.userId));
 }
 
@@ -577,11 +568,13 @@ export async function listGroups(db: Database, integrationId: string, filter: st
   return { total: total?.n ?? 0, rows };
 }
 
-export async function findGroup(db: Database, integrationId: string, groupId: string): Promise<GroupRow | undefined> {
-  const [row] = await db
+/** The group; `update` holds it until the transaction ends (a change reads, changes and writes it whole). */
+export async function findGroup(db: Database, integrationId: string, groupId: string, lock?: "update"): Promise<GroupRow | undefined> {
+  const query = db
     .select()
     .from(scimGroups)
     .where(and(eq(scimGroups.integrationId, integrationId), eq(scimGroups.id, groupId)));
+  const [row] = lock ? await query.for(lock) : await query;
   return row;
 }
 
@@ -663,7 +656,17 @@ export async function listGroupMappings(db: Database, integrationId: string): Pr
   }));
 }
 
+/**
+ * Holds the integration's row until the transaction ends: two replacements of its mappings at once run
+ * one after the other (the second's delete would miss what the first inserted meanwhile, and the
+ * mappings would end as the union of both lists), each reading the mappings the other left.
+ */
+export async function lockScimIntegration(db: Database, integrationId: string): Promise<void> {
+  await db.select({ id: scimIntegrations.id }).from(scimIntegrations).where(eq(scimIntegrations.id, integrationId)).for("update");
+}
+
 export async function replaceGroupMappings(db: Database, orgId: string, integrationId: string, mappings: MappingInput[]): Promise<void> {
+  await lockScimIntegration(db, integrationId);
   await db.delete(scimGroupMappings).where(eq(scimGroupMappings.integrationId, integrationId));
   if (mappings.length) {
     await db.insert(scimGroupMappings).values(
