@@ -1,5 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "../../store/client";
+import { removePerson } from "../../store/queries/people";
 import { roleBindings, roles, scimGroupMembers } from "../../store/schema";
 import { createTestGateway, opPath, type TestGateway } from "../../testing";
 
@@ -96,6 +98,28 @@ describe("two changes at once", () => {
 });
 
 describe("removing a person", () => {
+  it("while a binding is being given to them leaves no binding behind: the binding waits and is refused, or came first and goes with them", async () => {
+    const [admin] = await t.gateway.store.db.select().from(roles).where(and(eq(roles.organizationId, org), eq(roles.roleName, "Organization Admin")));
+    const id = await person("removed.while.bound@acme.example");
+    let held!: () => void;
+    const removalHolds = new Promise<void>((resolve) => (held = resolve));
+    const removal = t.gateway.store.db.transaction(async (tx) => {
+      expect(await removePerson(tx as unknown as Database, org, id)).toBe(true);
+      held();
+      // Held while the apply runs (a PostgreSQL server serves both at once; PGlite runs them one after the other).
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    });
+    await removalHolds;
+    const apply = t.json<{ message: string }>("owner", "POST", opPath("applyRoleBindings", { user_id: id }), {
+      body: { bindings_to_create: [{ customer_id: id, role_id: admin!.id, scope_type: "org", scope_object_id: org }], bindings_to_delete: [] },
+    });
+    await removal;
+    const answer = await apply;
+    expect(answer.status).toBe(400);
+    expect(answer.body.message).toMatch(/not a member of the role's organization/);
+    expect(await t.gateway.store.db.select().from(roleBindings).where(eq(roleBindings.userId, id))).toEqual([]);
+  });
+
   it("takes them out of the organization's SCIM groups: the next sync binds them to nothing", async () => {
     const [viewer] = await t.gateway.store.db.select().from(roles).where(and(eq(roles.organizationId, org), eq(roles.roleName, "Billing Viewer")));
     const id = await person("leaving.member@acme.example");

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, eq, inArray, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, type SQL } from "drizzle-orm";
 import type { Role, RoleBinding } from "@/lib/contract/iam";
 import type { Database } from "../client";
 import { memberships, projects, roleBindings, roles, users } from "../schema";
@@ -99,7 +99,8 @@ export interface BindingPlan {
 export type ApplyResult =
   | { ok: true; createdIds: string[] }
   | { ok: false; missingDelete: number }
-  | { ok: false; duplicateCreate: number; existingId: string };
+  | { ok: false; duplicateCreate: number; existingId: string }
+  | { ok: false; notMember: number };
 
 /**
  * Applies a plan inside the caller's transaction: deletions, then creations. Applies for one user
@@ -116,6 +117,21 @@ export async function applyBindings(tx: Database, plan: BindingPlan): Promise<Ap
     if (gone.length !== plan.deleteIds.length) {
       return { ok: false, missingDelete: plan.deleteIds.findIndex((id) => !gone.some((g) => g.id === id)) };
     }
+  }
+  // The memberships the new bindings are in, held (in one order) until the transaction ends: a removal of
+  // the person from one of those organizations, which takes the membership first, waits, and one that came
+  // first leaves no membership to bind in (a binding would outlive it, and come back on a new invitation).
+  const orgIds = [...new Set(plan.creates.map((c) => c.organizationId))].sort();
+  if (orgIds.length) {
+    const held = await tx
+      .select({ organizationId: memberships.organizationId })
+      .from(memberships)
+      .where(and(eq(memberships.userId, plan.userId), inArray(memberships.organizationId, orgIds)))
+      .orderBy(asc(memberships.organizationId))
+      .for("share");
+    const member = new Set(held.map((m) => m.organizationId));
+    const outside = plan.creates.find((c) => !member.has(c.organizationId));
+    if (outside) return { ok: false, notMember: outside.index };
   }
   const createdIds: string[] = [];
   for (const create of plan.creates) {
