@@ -1,8 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../store/client";
+import { replaceRecoveryCodes } from "../../store/queries/mfa-factors";
 import { removePerson } from "../../store/queries/people";
-import { roleBindings, roles, scimGroupMembers } from "../../store/schema";
+import { roleBindings, roles, scimGroupMembers, userRecoveryCodes } from "../../store/schema";
 import { createTestGateway, opPath, type TestGateway } from "../../testing";
 
 /**
@@ -93,6 +94,19 @@ describe("two changes at once", () => {
       expect(answers.map((a) => a.status)).toEqual([200, 200]);
       const now = await t.json<{ mappings: Array<{ group_display_name: string }> }>("owner", "GET", opPath("getSCIMGroupMappings", { org_id: org, integration_id: integration }));
       expect(now.body.mappings.map((m) => m.group_display_name)).toHaveLength(1);
+    }
+  });
+});
+
+describe("two recovery code sets at once", () => {
+  it("leave one of them, never both", async () => {
+    const db = t.gateway.store.db;
+    const userId = t.demo.member.user_id;
+    for (let round = 0; round < ROUNDS; round++) {
+      const sets = [0, 1].map((n) => Array.from({ length: 10 }, (_, i) => `hash-${round}-${n}-${i}`));
+      await Promise.all(sets.map((set) => replaceRecoveryCodes(db, userId, set)));
+      const kept = (await db.select({ codeHash: userRecoveryCodes.codeHash }).from(userRecoveryCodes).where(eq(userRecoveryCodes.userId, userId))).map((r) => r.codeHash).sort();
+      expect([sets[0]!.sort(), sets[1]!.sort()]).toContainEqual(kept);
     }
   });
 });

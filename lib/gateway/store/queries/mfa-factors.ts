@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, asc, eq, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import type { MfaMethod } from "@/lib/contract/constants";
 import type { Database } from "../client";
-import { memberships, organizationMfaMethods, organizations, userMfaFactors, userRecoveryCodes } from "../schema";
+import { memberships, organizationMfaMethods, organizations, userMfaFactors, userRecoveryCodes, users } from "../schema";
 
 /**
  * A person's second factors and recovery codes (the console asks for them at sign-in), and what an
@@ -68,10 +68,18 @@ export async function deleteFactor(db: Database, userId: string, factorId: strin
   return rows.length > 0;
 }
 
-/** A new set of recovery codes (their hashes) replaces the person's old ones, spent or not. */
+/**
+ * A new set of recovery codes (their hashes) replaces the person's old ones, spent or not, in one
+ * transaction holding the account's row: of two replacements at once one set stays, never both (the
+ * second's delete would miss the codes the first inserted meanwhile).
+ */
 export async function replaceRecoveryCodes(db: Database, userId: string, codeHashes: string[], now = new Date()): Promise<void> {
-  await db.delete(userRecoveryCodes).where(eq(userRecoveryCodes.userId, userId));
-  if (codeHashes.length > 0) await db.insert(userRecoveryCodes).values(codeHashes.map((codeHash) => ({ userId, codeHash, createdAt: now })));
+  await db.transaction(async (raw) => {
+    const tx = raw as unknown as Database;
+    await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for("update");
+    await tx.delete(userRecoveryCodes).where(eq(userRecoveryCodes.userId, userId));
+    if (codeHashes.length > 0) await tx.insert(userRecoveryCodes).values(codeHashes.map((codeHash) => ({ userId, codeHash, createdAt: now })));
+  });
 }
 
 /** Spends a recovery code: true once, for an unspent code of this person. */
