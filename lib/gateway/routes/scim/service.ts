@@ -410,15 +410,15 @@ async function keepOwner(tx: Database, scim: ScimTokenAuth, userId: string, what
  * one person at once run one after the other, and the second builds on the first (a suspension and
  * a rename at once end suspended and renamed).
  */
-async function replaceUser(c: ScimContext, userId: string, make: (current: PersonRow) => UserInput, detail: string): Promise<Response> {
+async function replaceUser(c: ScimContext, seen: PersonRow, make: (current: PersonRow) => UserInput, detail: string): Promise<Response> {
   const { db } = c.get("deps");
   const scim = c.get("scim");
   const orgId = scim.organizationId;
+  const { userId } = seen;
   await change(c, { action: "Update", detail, targetType: "User", targetIds: [userId] }, async (tx, meta) => {
     // An owner's row is one of the owners' rows, which every change that must keep an owner locks in one
     // order (lockOwners): taken in that order here too, before the person's row.
-    const seen = await findPerson(tx, orgId, userId);
-    if (seen?.relation === "owner") await lockOwners(tx, orgId);
+    if (seen.relation === "owner") await lockOwners(tx, orgId);
     const existing = await findPerson(tx, orgId, userId, "update");
     if (!existing) throw userNotFound(userId);
     const input = make(existing);
@@ -467,7 +467,7 @@ async function getUser(c: ScimContext): Promise<Response> {
 async function putUser(c: ScimContext): Promise<Response> {
   const existing = await existingPerson(c.get("deps").db, c.get("scim").organizationId, c.req.param("id")!);
   const input = parseUser(await readBody(c));
-  return replaceUser(c, existing.userId, () => input, "SCIM: Replace User");
+  return replaceUser(c, existing, () => input, "SCIM: Replace User");
 }
 
 async function patchUser(c: ScimContext): Promise<Response> {
@@ -476,7 +476,7 @@ async function patchUser(c: ScimContext): Promise<Response> {
   const base = baseUrl(c);
   // Applied to the person as they are when the change holds them; spelled as the patch is: attributes
   // stored before names were spelled are matched too.
-  return replaceUser(c, existing.userId, (current) => parseUser(applyPatch(spelledResource("User", userResource(current, base)), ops)), "SCIM: Update User");
+  return replaceUser(c, existing, (current) => parseUser(applyPatch(spelledResource("User", userResource(current, base)), ops)), "SCIM: Update User");
 }
 
 async function deleteUser(c: ScimContext): Promise<Response> {
@@ -507,10 +507,14 @@ async function groupView(c: ScimContext, groupId: string, withMembers = true): P
 }
 
 async function checkMembers(db: Database, orgId: string, ids: string[]): Promise<void> {
+  membersArePeople(ids, await peopleAmong(db, orgId, ids));
+}
+
+/** Refuses a member id that is not one of `people` (the organization's, as read). */
+function membersArePeople(ids: string[], people: Set<string>): void {
   const bad = ids.find((id) => !UUID.test(id));
   if (bad !== undefined) throw invalidValue(`members: ${bad.slice(0, 64)} is not a person of this organization`);
-  const known = await peopleAmong(db, orgId, ids);
-  const missing = ids.find((id) => !known.has(id));
+  const missing = ids.find((id) => !people.has(id));
   if (missing !== undefined) throw invalidValue(`members: ${missing} is not a person of this organization`);
 }
 
@@ -557,8 +561,7 @@ async function replaceGroup(c: ScimContext, groupId: string, make: (row: GroupRo
     const add = wanted.filter((id) => !have.has(id));
     const remove = current.filter((id) => !want.has(id));
     // The people added and removed held (in one order) while this runs: a removal of one of them runs before or after it.
-    await peopleAmong(tx, scim.organizationId, [...add, ...remove], "share");
-    await checkMembers(tx, scim.organizationId, add);
+    membersArePeople(add, await peopleAmong(tx, scim.organizationId, [...add, ...remove], "share"));
     meta.targetIds = [row.id, ...add, ...remove].slice(0, 20);
     meta.targetNames = [input.displayName];
     const now = new Date();
