@@ -72,14 +72,21 @@ const inOrder = (t: Ordered, toward: "older" | "newer") =>
   toward === "older" ? [sql`${t.startTime} desc nulls last`, sql`${t.seq} desc nulls last`] : [sql`${t.startTime} asc nulls first`, sql`${t.seq} asc nulls first`];
 
 /**
- * The sequence numbers of one page of a search by target ids (or, without those, names):
- * for each value, its first `limit` matching entries from audit_targets_search_idx, which
- * gives a target's entries in time order; the page is the first `limit` of their union.
- * Each value costs one page of index entries (plus the entries the other filters refuse),
- * however many entries the target has.
+ * The sequence numbers of one page of a search by target ids (or, without those, names; or,
+ * without either, locations): for each value, its first `limit` matching entries from
+ * audit_targets_search_idx, which gives a target's entries in time order; the page is the first
+ * `limit` of their union. Each value costs one page of index entries (plus the entries the
+ * other filters refuse), however many entries the target has, or however few: a location no
+ * entry holds costs one index probe, where the time index read the whole organization.
  */
 function byTarget(db: Database, orgId: string, f: AuditFilter, limit: number, toward: "older" | "newer", from?: AuditPosition): SQL | undefined {
-  const [kind, values] = some(f.targetIds) ? (["id", f.targetIds] as const) : some(f.targetNames) ? (["name", f.targetNames] as const) : [];
+  const [kind, values] = some(f.targetIds)
+    ? (["id", f.targetIds] as const)
+    : some(f.targetNames)
+      ? (["name", f.targetNames] as const)
+      : some(f.locations)
+        ? (["location", f.locations] as const)
+        : [];
   if (!kind) return undefined;
   const perValue = db
     .select({ seq: targets.seq })
@@ -229,13 +236,13 @@ export function boundText(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
-/** The longest target id or name filed: each is a row of the target search's index (audit_log_targets), which a long one would not fit. */
+/** The longest target id or name, or location, filed: each is a row of the target search's index (audit_log_targets), which a long one would not fit. */
 const MAX_TARGET = 256;
 
 export async function insertAuditEntry(db: Database, entry: NewAuditEntry): Promise<boolean> {
   const [org] = await db.select({ name: organizations.name }).from(organizations).where(eq(organizations.id, entry.organizationId));
   if (!org) return false;
   const targets = (values: string[] | undefined) => values?.map((v) => boundText(v, MAX_TARGET));
-  await db.insert(auditLog).values({ id: randomUUID(), organizationName: org.name, ...entry, targetIds: targets(entry.targetIds), targetNames: targets(entry.targetNames) });
+  await db.insert(auditLog).values({ id: randomUUID(), organizationName: org.name, ...entry, targetIds: targets(entry.targetIds), targetNames: targets(entry.targetNames), locations: targets(entry.locations) });
   return true;
 }

@@ -35,14 +35,26 @@ export const auditLog = pgTable(
     index("audit_project_time_idx").on(t.organizationId, t.projectId, t.startTime.desc(), t.seq.desc()),
     index("audit_actor_time_idx").on(t.organizationId, t.actorId, t.startTime.desc(), t.seq.desc()),
     index("audit_actor_email_time_idx").on(t.organizationId, sql`lower(${t.actorEmail})`, t.startTime.desc(), t.seq.desc()),
-    // Searches by target id or name go through audit_log_targets (below), not through these columns.
+    // Searches by target id or name, or by location, go through audit_log_targets (below), not through these columns.
+    // The enumerated filters' values are mostly common, and a page of them comes from the time
+    // index; a value that few entries hold, or none (a typo), is found by its own index instead
+    // (migration 0017): without one, a search for `actions=Restore` read every entry of the
+    // organization to fill no page. These hold (organization, value) only, so equal keys share
+    // one posting list (btree deduplication): each is a small part of the time index's size,
+    // and the planner, from the values' statistics, reads the few matches and sorts them.
+    index("audit_action_idx").on(t.organizationId, sql`lower(${t.action})`),
+    index("audit_actor_type_idx").on(t.organizationId, sql`lower(${t.actorType})`),
+    index("audit_target_type_idx").on(t.organizationId, sql`lower(${t.targetType})`),
+    index("audit_result_idx").on(t.organizationId, sql`lower(${t.result})`),
+    index("audit_surface_idx").on(t.organizationId, sql`lower(${t.surface})`),
+    // Locations are an array, searched like targets through audit_log_targets (below).
   ],
 );
 
 /**
- * Every target id and name of every audit entry, one row each, filled by a trigger on
- * audit_log (migration 0003), with the entry's organization and start time copied, so
- * that one index gives a target's entries newest first. A search for a target then reads
+ * Every target id and name, and every location, of every audit entry, one row each, filled by
+ * a trigger on audit_log (migrations 0003, 0017), with the entry's organization and start time
+ * copied, so that one index gives a target's (or a location's) entries newest first. A search for a target then reads
  * one page of entries whether the target has three entries or three hundred thousand:
  * GIN on the arrays finds the matches but not their order (every match is read and
  * sorted), and walking the time index finds the order but reads every entry in between.
@@ -55,8 +67,8 @@ export const auditLogTargets = pgTable(
       .references(() => auditLog.seq, { onDelete: "cascade" }),
     organizationId: text("organization_id").notNull(),
     startTime: timestamp("start_time", { withTimezone: true, mode: "date" }).notNull(),
-    /** `id` for an element of target_ids, `name` for one of target_names. */
-    kind: text("kind", { enum: ["id", "name"] }).notNull(),
+    /** `id` for an element of target_ids, `name` for one of target_names, `location` for one of locations. */
+    kind: text("kind", { enum: ["id", "name", "location"] }).notNull(),
     value: text("value").notNull(),
   },
   (t) => [
