@@ -1,4 +1,7 @@
+import { MAX_RANGE_DAYS } from "@/lib/contract/constants";
 import type { DayRange } from "@/lib/query/billing";
+
+export { MAX_RANGE_DAYS };
 
 /**
  * A real calendar day YYYY-MM-DD from 0001-01-01 to 9999-12-31: what the contract's
@@ -22,8 +25,6 @@ export const RANGE_PRESETS = [
 export type RangePreset = (typeof RANGE_PRESETS)[number]["value"];
 export const RANGE_PRESET_VALUES = RANGE_PRESETS.map((p) => p.value) as [RangePreset, ...RangePreset[]];
 
-/** The longest custom range: a year and a day, so a leap year fits. */
-export const MAX_RANGE_DAYS = 366;
 const DAY_MS = 86_400_000;
 
 export function isoDay(ms: number): string {

@@ -4,6 +4,13 @@
  * module would bring zod into a page's first load).
  */
 
+/**
+ * The longest period of a usage or cost chart, in days (both ends included): a year and a day,
+ * so that a leap year fits. The console offers no longer range; the gateway refuses one, since a
+ * chart's answer holds every day's points at once (a CSV export streams, and takes any period).
+ */
+export const MAX_RANGE_DAYS = 366;
+
 /** Reservation statuses, in the order the console offers them. */
 export const RESERVATION_STATUSES = ["effective", "pending", "expired", "cancelled"] as const;
 export type ReservationStatus = (typeof RESERVATION_STATUSES)[number];

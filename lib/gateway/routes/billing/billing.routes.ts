@@ -1,3 +1,4 @@
+import { MAX_RANGE_DAYS } from "@/lib/contract/constants";
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
 import { billingCostDataSchema, billingExportQuerySchema, billingRangeQuerySchema, BILLING_EXPORT_COLUMNS } from "@/lib/contract/billing";
@@ -10,7 +11,7 @@ export const getBillingCosts = createRoute({
   ...operation("getBillingCosts"),
   tags,
   summary: "Get the daily spend for a specified organization by project.",
-  description: "Optional start_date and end_date (YYYY-MM-DD) choose the period; the default is the last 30 days.",
+  description: `Optional start_date and end_date (YYYY-MM-DD) choose the period, of at most ${MAX_RANGE_DAYS} days; the default is the last 30 days.`,
   request: { params: organizationPathSchema, query: billingRangeQuerySchema },
   responses: { 200: json(billingCostDataSchema, "daily spend by project"), ...errors(400, 401, 403, 500) },
 });

@@ -80,6 +80,10 @@ describe("GET /organizations/{organization_id}/billing/costs", () => {
     const reversed = await t.json<{ message: string }>("owner", "GET", path(), { query: { start_date: "2025-03-02", end_date: "2025-03-01" } });
     expect(reversed.status).toBe(400);
     expect(reversed.body.message).toMatch(/start_date/);
+    const long = await t.json<{ message: string }>("owner", "GET", path(), { query: { start_date: "2020-01-01", end_date: "2025-12-31" } });
+    expect(long.status).toBe(400);
+    expect(long.body.message).toMatch(/^query\.start_date: the period must be at most 366 days/);
+    expect((await t.json("owner", "GET", path(), { query: { start_date: "2025-01-01", end_date: "2026-01-01" } })).status).toBe(200);
     expect((await t.json("outsider", "GET", path())).status).toBe(403);
   });
 });

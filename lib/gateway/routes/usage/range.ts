@@ -1,3 +1,4 @@
+import { MAX_RANGE_DAYS } from "@/lib/contract/constants";
 import { EARLIEST } from "@/lib/contract/time";
 import { badRequest } from "../../errors";
 
@@ -8,10 +9,17 @@ export function isoDate(d: Date): string {
   return d.toISOString().slice(0, 10);
 }
 
-/** The period of a usage or cost query: as given, else the 30 days up to today (UTC). */
+/**
+ * The period of a usage or cost chart: as given, else the 30 days up to today (UTC); at most
+ * MAX_RANGE_DAYS days (the answer holds every day's points at once).
+ */
 export function dateRange(start: string | undefined, end: string | undefined, now = new Date()): { startDate: string; endDate: string } {
   const endDate = end ?? isoDate(now);
   const startDate = start ?? isoDate(new Date(Math.max(EARLIEST, Date.parse(`${endDate}T00:00:00Z`) - 29 * DAY_MS)));
   if (startDate > endDate) throw badRequest("query.start_date", `must not be after end_date (${endDate})`);
+  const days = (Date.parse(`${endDate}T00:00:00Z`) - Date.parse(`${startDate}T00:00:00Z`)) / DAY_MS + 1;
+  if (days > MAX_RANGE_DAYS) {
+    throw badRequest("query.start_date", `the period must be at most ${MAX_RANGE_DAYS} days, end_date included (it is ${days})`);
+  }
   return { startDate, endDate };
 }

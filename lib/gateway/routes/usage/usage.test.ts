@@ -104,12 +104,20 @@ describe("GET /organizations/{org_id}/usage", () => {
       [{ start_date: "0000-01-01" }, /^query\.start_date:/],
       [{ start_date: "2025-03-02", end_date: "2025-03-01" }, /^query\.start_date: must not be after end_date/],
       [{ start_date: "2999-01-01" }, /^query\.start_date: must not be after end_date/],
+      // A year and a day is the longest chart: its answer holds every day's points at once.
+      [{ start_date: "2023-01-01", end_date: "2024-01-02" }, /^query\.start_date: the period must be at most 366 days, end_date included \(it is 367\)/],
+      [{ start_date: "0001-01-01", end_date: "9999-12-31" }, /^query\.start_date: the period must be at most 366 days/],
     ];
     for (const [query, message] of cases) {
       const res = await usage(query);
       expect(res.status, JSON.stringify(query)).toBe(400);
       expect(res.body.message).toMatch(message);
     }
+  });
+
+  it("answers a period of exactly 366 days, a leap year's", async () => {
+    const res = await usage({ start_date: "2024-01-01", end_date: "2024-12-31", interval: "monthly" });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
   });
 
   it("refuses a non-member with 403 as the error status object", async () => {
