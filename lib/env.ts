@@ -10,6 +10,9 @@ function retentionDays() {
   );
 }
 
+/** The longest sign-in failure window that can be set; failures older than this count nowhere (lib/console/rate-limit.ts). */
+export const MAX_SIGN_IN_WINDOW_MINUTES = 24 * 60;
+
 /**
  * The one place that reads process.env. Every setting is validated once; a bad
  * value stops the process with the variable named.
@@ -46,7 +49,7 @@ const envSchema = z.object({
   STRATUS_SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(12),
   /** Failed sign-ins from one client address within the window before it must wait. */
   STRATUS_SIGN_IN_MAX_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
-  STRATUS_SIGN_IN_WINDOW_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(5),
+  STRATUS_SIGN_IN_WINDOW_MINUTES: z.coerce.number().int().min(1).max(MAX_SIGN_IN_WINDOW_MINUTES).default(5),
   /**
    * Reverse proxies in front of the console (or the standalone gateway) that append to
    * X-Forwarded-For: the client address is the entry this many places back from the

@@ -3,8 +3,19 @@ import { freshStoreOptions } from "@/lib/gateway/testing";
 import { createServer, request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import { installRequestGuard, PEER_ADDRESS_HEADER } from "@/lib/client-address";
-import { eq } from "drizzle-orm";
-import { checkSignIn, clearSignInFailures, clientAddress, pruneSignInFailures, retryMinutes, returnAttempt, takeAttempt, type SignInLimit } from "./rate-limit";
+import { eq, inArray } from "drizzle-orm";
+import {
+  checkSignIn,
+  clearSignInFailures,
+  clientAddress,
+  pruneSignInFailures,
+  purgeSignInAttempts,
+  rateLimitKey,
+  retryMinutes,
+  returnAttempt,
+  takeAttempt,
+  type SignInLimit,
+} from "./rate-limit";
 import { signInAttempts } from "./store/schema";
 import { openConsoleStore, type ConsoleStore } from "./store/client";
 
@@ -78,6 +89,42 @@ describe("sign-in rate limit", () => {
   it("never tells the user to wait 0 minutes", () => {
     expect(retryMinutes(1)).toBe(1);
     expect(retryMinutes(61_000)).toBe(2);
+  });
+});
+
+describe("the bucket a client counts in", () => {
+  it("is the IPv4 address, or the /64 network of an IPv6 address", () => {
+    expect(rateLimitKey("203.0.113.7")).toBe("203.0.113.7");
+    expect(rateLimitKey("::ffff:203.0.113.7")).toBe("203.0.113.7");
+    expect(rateLimitKey("2001:db8:1:2::1")).toBe("2001:db8:1:2::/64");
+    expect(rateLimitKey("2001:0db8:0001:0002:aaaa:bbbb:cccc:dddd")).toBe("2001:db8:1:2::/64");
+    expect(rateLimitKey("2001:db8:1:3::1")).toBe("2001:db8:1:3::/64");
+    expect(rateLimitKey("fe80::1%eth0")).toBe("fe80::/64");
+    expect(rateLimitKey("::1")).toBe("::/64");
+    expect(rateLimitKey("unknown")).toBe("unknown");
+  });
+});
+
+describe("sweeping failures past every window", () => {
+  it("deletes every client's failures older than a day, the longest window there is, and keeps the rest", async () => {
+    const now = new Date("2031-06-01T00:00:00Z");
+    const hours = (h: number) => new Date(now.getTime() - h * 3_600_000);
+    await store.db.insert(signInAttempts).values([
+      { clientKey: "sweep-a", failedAt: hours(25) },
+      { clientKey: "sweep-b", failedAt: hours(24.1) },
+      { clientKey: "sweep-b", failedAt: hours(23.9) },
+      { clientKey: "sweep-c", failedAt: hours(1) },
+    ]);
+    expect(await purgeSignInAttempts(store.db, now)).toBeGreaterThanOrEqual(2);
+    const left = await store.db.select({ clientKey: signInAttempts.clientKey }).from(signInAttempts).where(inArray(signInAttempts.clientKey, ["sweep-a", "sweep-b", "sweep-c"]));
+    expect(left.map((r) => r.clientKey).sort()).toEqual(["sweep-b", "sweep-c"]);
+  });
+
+  it("runs from an attempt of any client, so a client that never returns leaves nothing behind", async () => {
+    const now = new Date("2032-03-01T00:00:00Z");
+    await store.db.insert(signInAttempts).values({ clientKey: "gone-for-good", failedAt: new Date(now.getTime() - 2 * 86_400_000) });
+    await takeAttempt(store.db, "someone-else", limit, now);
+    await expect.poll(async () => (await store.db.select().from(signInAttempts).where(eq(signInAttempts.clientKey, "gone-for-good"))).length).toBe(0);
   });
 });
 

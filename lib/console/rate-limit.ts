@@ -1,6 +1,8 @@
 import "server-only";
 import { addressFrom, trustedPeerAddress } from "@/lib/client-address";
+import { MAX_SIGN_IN_WINDOW_MINUTES } from "@/lib/env";
 import { and, count, desc, eq, gt, lt } from "drizzle-orm";
+import ipaddr from "ipaddr.js";
 import type { ConsoleDb } from "./store/client";
 import { signInAttempts } from "./store/schema";
 
@@ -38,6 +40,7 @@ export async function checkSignIn(db: ConsoleDb, clientKey: string, limit: SignI
  * slate (`clearSignInFailures`).
  */
 export async function takeAttempt(db: ConsoleDb, clientKey: string, limit: SignInLimit, now = new Date()): Promise<SignInGate> {
+  sweepSignInAttempts(db, now.getTime());
   const [taken] = await db.insert(signInAttempts).values({ clientKey, failedAt: now }).returning({ id: signInAttempts.id });
   const since = new Date(now.getTime() - limit.windowMs);
   const [counted] = await db
@@ -58,6 +61,48 @@ export async function returnAttempt(db: ConsoleDb, attemptId: number): Promise<v
 /** An attempt `takeAttempt` let through failed: its row stays; older ones leave the window for good. */
 export async function pruneSignInFailures(db: ConsoleDb, clientKey: string, limit: SignInLimit, now = new Date()): Promise<void> {
   await db.delete(signInAttempts).where(and(eq(signInAttempts.clientKey, clientKey), lt(signInAttempts.failedAt, new Date(now.getTime() - limit.windowMs))));
+}
+
+/**
+ * The longest window any limit counts in: the sign-in window's maximum setting (MFA's 15 minutes
+ * are shorter). A failure older than this counts for no one and is swept.
+ */
+const ATTEMPT_HORIZON_MS = MAX_SIGN_IN_WINDOW_MINUTES * 60_000;
+const SWEEP_EVERY_MS = 60_000;
+const sweptAt = new WeakMap<ConsoleDb, number>();
+
+/**
+ * Deletes every client's failures past the horizon, at most once a minute per process, without
+ * holding up the attempt that triggers it: a client that never comes back (a sprayer rotating
+ * addresses) would otherwise leave its rows for good, since a client's own failures are pruned
+ * only at its next one.
+ */
+export function sweepSignInAttempts(db: ConsoleDb, now = Date.now()): void {
+  if (now - (sweptAt.get(db) ?? 0) < SWEEP_EVERY_MS) return;
+  sweptAt.set(db, now);
+  purgeSignInAttempts(db, new Date(now)).catch(() => sweptAt.delete(db));
+}
+
+export async function purgeSignInAttempts(db: ConsoleDb, now = new Date()): Promise<number> {
+  const gone = await db
+    .delete(signInAttempts)
+    .where(lt(signInAttempts.failedAt, new Date(now.getTime() - ATTEMPT_HORIZON_MS)))
+    .returning({ id: signInAttempts.id });
+  return gone.length;
+}
+
+/**
+ * The bucket a client's failures count in: its IPv4 address, or the /64 network of its IPv6 address.
+ * A /64 is what one subscriber or one server is given: keyed by whole address, a client holding one
+ * has 2^64 addresses to fail from afresh. An IPv4 address written as IPv6 (::ffff:192.0.2.1) counts
+ * as that IPv4 address; anything that is not an address counts as written.
+ */
+export function rateLimitKey(address: string): string {
+  if (!ipaddr.isValid(address)) return address;
+  const parsed = ipaddr.process(address);
+  if (parsed.kind() === "ipv4") return parsed.toString();
+  const [a, b, c, d] = (parsed as ipaddr.IPv6).parts;
+  return `${new ipaddr.IPv6([a!, b!, c!, d!, 0, 0, 0, 0]).toString()}/64`;
 }
 
 /** A successful sign-in wipes the client's slate. */

@@ -45,6 +45,13 @@ describe("sign-in with an API key", () => {
     expect(await codeOf(signInWithKey({ credentials: owner(), clientIp: "203.0.113.21", rateLimited: true }))).toBe("ok");
   });
 
+  it("counts an IPv6 client by its /64: a new address of the same network is the same client", async () => {
+    for (let i = 1; i <= 5; i++) expect(await codeOf(signInWithKey({ credentials: wrong(), clientIp: `2001:db8:5:7::${i.toString(16)}`, rateLimited: true }))).toBe("invalid_key");
+    expect(await codeOf(signInWithKey({ credentials: owner(), clientIp: "2001:db8:5:7:ffff:1:2:3", rateLimited: true }))).toBe("rate_limited:5");
+    // The next /64 is another client.
+    expect(await codeOf(signInWithKey({ credentials: owner(), clientIp: "2001:db8:5:8::1", rateLimited: true }))).toBe("ok");
+  });
+
   it("a malformed secret counts as a failure without reaching the signer", async () => {
     const ip = "203.0.113.30";
     expect(await codeOf(signInWithKey({ credentials: { accessKeyId: "AKX", secretKey: "not base64!" }, clientIp: ip, rateLimited: true }))).toBe("invalid_key");

@@ -1,7 +1,7 @@
 import "server-only";
 import { vaultKey, vaultLimits, signInLimit, gatewayIsEmbedded } from "@/lib/console/config";
 import { gatewayFetch } from "@/lib/console/gateway-client";
-import { clearSignInFailures, pruneSignInFailures, retryMinutes, returnAttempt, takeAttempt } from "@/lib/console/rate-limit";
+import { clearSignInFailures, pruneSignInFailures, rateLimitKey, retryMinutes, returnAttempt, takeAttempt } from "@/lib/console/rate-limit";
 import { consoleDb } from "@/lib/console/store/client";
 import { createVaultSession, type Credentials } from "@/lib/console/vault";
 import { secondFactorOwed } from "./mfa";
@@ -80,9 +80,10 @@ export async function signInWithKey(input: SignInInput): Promise<ConsoleSession>
   const db = await consoleDb();
   const limit = signInLimit();
   let attemptId: number | undefined;
+  const bucket = rateLimitKey(input.clientIp);
   if (input.rateLimited) {
     // Counted before the key is checked, so that sign-ins sent together each count.
-    const gate = await takeAttempt(db, input.clientIp, limit);
+    const gate = await takeAttempt(db, bucket, limit);
     if (!gate.allowed) throw new SignInError(rateLimitedCode(retryMinutes(gate.retryAfterMs)));
     attemptId = gate.attemptId;
   }
@@ -93,10 +94,10 @@ export async function signInWithKey(input: SignInInput): Promise<ConsoleSession>
       if (attemptId !== undefined) await returnAttempt(db, attemptId);
       throw new SignInError(SIGN_IN_ERROR.gatewayUnavailable);
     }
-    if (input.rateLimited) await pruneSignInFailures(db, input.clientIp, limit);
+    if (input.rateLimited) await pruneSignInFailures(db, bucket, limit);
     throw new SignInError(SIGN_IN_ERROR.invalidKey);
   }
-  if (input.rateLimited) await clearSignInFailures(db, input.clientIp);
+  if (input.rateLimited) await clearSignInFailures(db, bucket);
   const identity = input.identity ?? (await keyOwner(input.credentials.accessKeyId)) ?? UNKNOWN_OWNER;
   if (await mustUseSso(identity.userId)) throw new SignInError(SIGN_IN_ERROR.ssoRequired);
   const mfaPending = await secondFactorOwed(identity.userId);

@@ -54,5 +54,9 @@ export const signInAttempts = pgTable(
     clientKey: text("client_key").notNull(),
     failedAt: ts("failed_at").notNull().defaultNow(),
   },
-  (t) => [index("console_sign_in_attempts_client_idx").on(t.clientKey, t.failedAt)],
+  (t) => [
+    index("console_sign_in_attempts_client_idx").on(t.clientKey, t.failedAt),
+    // The sweep of failures past every window, whoever's (rate-limit.ts).
+    index("console_sign_in_attempts_failed_idx").on(t.failedAt),
+  ],
 );

@@ -1,0 +1,1 @@
+CREATE INDEX "console_sign_in_attempts_failed_idx" ON "console_sign_in_attempts" USING btree ("failed_at");
