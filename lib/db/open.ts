@@ -21,7 +21,16 @@ import { HostList, parseDatabaseUrl } from "./hosts";
 export type StoreOptions =
   | { kind: "memory" }
   | { kind: "pglite"; dataDir: string }
-  | { kind: "postgres"; url: string; poolSize?: number };
+  | {
+      kind: "postgres";
+      url: string;
+      poolSize?: number;
+      /**
+       * The server stops any statement of the pool's after this long (PostgreSQL's statement_timeout),
+       * so that a query outlives no request that gave up on it; migrations run without. Unset: none.
+       */
+      statementTimeoutMs?: number;
+    };
 
 export type SchemaDb<S extends Record<string, unknown>> = PgDatabase<PgQueryResultHKT, S, ExtractTablesWithRelations<S>>;
 
@@ -79,11 +88,18 @@ export async function migrateDatabase(db: unknown, kind: "pglite" | "postgres", 
   }
   const client = await (db as { $client: pg.Pool }).$client.connect();
   try {
+    // An index built over a large table takes as long as it takes: no statement timeout here.
+    await client.query("set statement_timeout = 0");
     await client.query("select pg_advisory_lock($1)", [migrations.lockId]);
     await migrateNodePg(drizzleNodePg({ client }) as never, migrationConfig(migrations));
   } finally {
     await client.query("select pg_advisory_unlock($1)", [migrations.lockId]).catch(() => undefined);
-    client.release();
+    // Back to the pool's own setting; a connection that cannot say so is not lent again.
+    const reset = await client.query("reset statement_timeout").then(
+      () => true,
+      () => false,
+    );
+    client.release(!reset);
   }
 }
 
@@ -102,6 +118,7 @@ export async function openDatabase<S extends Record<string, unknown>>(
       // Waiting for a connection (or a free one) is bounded, so a store that is away answers
       // a request with an error it can report as unavailable, not with a hang.
       connectionTimeoutMillis: POOL_WAIT_MS,
+      ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
       ...(hosts ? { onConnect: (client: pg.ClientBase) => hosts.verify(client) } : {}),
     });
     // An idle client losing its connection (server restart, failover) must not crash the process:

@@ -113,7 +113,8 @@ const UNIQUE_FIELDS: Record<string, string> = {
 /**
  * A database error a concurrent request can cause (a unique clash lost to a
  * parallel insert) as the 400 the same request would get when run alone; a
- * deadlock or serialization failure as a 503 to retry (nothing of it was kept).
+ * deadlock or serialization failure as a 503 to retry (nothing of it was kept);
+ * a statement stopped at the deadline as the 504 the deadline answers.
  */
 export function fromDatabaseError(error: unknown): GatewayError | null {
   if (isStoreUnavailable(error)) return new GatewayError("unavailable", "the store is unavailable for a moment (restart or failover): retry shortly");
@@ -122,6 +123,8 @@ export function fromDatabaseError(error: unknown): GatewayError | null {
   if (code === "22021" || code === "22P05") return new GatewayError("bad_request", "request: text must not contain NUL characters or unpaired surrogates");
   // A deadlock or serialization failure with a concurrent request: this one was rolled back whole, and may run again.
   if (code === "40P01" || code === "40001") return new GatewayError("unavailable", "the request met a concurrent one changing the same data and was rolled back: retry shortly");
+  // The statement ran as long as the request deadline (the store's statement_timeout) and was stopped.
+  if (code === "57014") return new GatewayError("timeout", "the request took longer than its deadline and was stopped");
   if (code !== "23505") return null;
   const known = constraint ? UNIQUE_FIELDS[constraint] : undefined;
   return new GatewayError("bad_request", known ?? "body: conflicts with an existing resource");

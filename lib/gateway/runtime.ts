@@ -43,8 +43,11 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   const config = env();
   const dataDir = options.dataDir ?? config.STRATUS_DATA_DIR;
   const logger = options.logger ?? createLogger(config.STRATUS_LOG_LEVEL);
-  const storeOptions: StoreOptions =
-    options.store ?? (config.DATABASE_URL ? { kind: "postgres", url: config.DATABASE_URL } : { kind: "pglite", dataDir });
+  const requestTimeoutMs = options.requestTimeoutMs ?? config.STRATUS_REQUEST_TIMEOUT_SECONDS * 1000;
+  const given: StoreOptions = options.store ?? (config.DATABASE_URL ? { kind: "postgres", url: config.DATABASE_URL } : { kind: "pglite", dataDir });
+  // On PostgreSQL no statement outlives the request deadline: a request answered 504 leaves nothing
+  // running on the server (a search matching nothing, a lock waited on), holding a pooled connection.
+  const storeOptions: StoreOptions = given.kind === "postgres" ? { statementTimeoutMs: requestTimeoutMs, ...given } : given;
   const masterKey = options.masterKey ?? loadMasterKey(config.STRATUS_MASTER_KEY, dataDir);
   const store = await openStore(storeOptions);
   options.onStoreOpen?.();
@@ -63,7 +66,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     logger,
     skewSeconds: options.skewSeconds ?? config.STRATUS_SIGNATURE_SKEW_SECONDS,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-    requestTimeoutMs: options.requestTimeoutMs ?? config.STRATUS_REQUEST_TIMEOUT_SECONDS * 1000,
+    requestTimeoutMs,
     trustedProxyHops: options.trustedProxyHops ?? config.STRATUS_TRUSTED_PROXY_HOPS,
     consoleChannelKey: config.STRATUS_CONSOLE_CHANNEL_KEY,
     ssoLoopbackIssuers: options.ssoLoopbackIssuers ?? config.STRATUS_SSO_LOOPBACK_ISSUERS === "1",

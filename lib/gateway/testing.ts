@@ -3,7 +3,7 @@ import pg from "pg";
 import { operationPath, operations, type OperationId, type OperationParams } from "@/lib/contract/operations";
 import { signedHeaders } from "@/lib/signing";
 import { createLogger } from "./logger";
-import { startGateway, type Gateway } from "./runtime";
+import { startGateway, type Gateway, type GatewayOptions } from "./runtime";
 import type { DemoCredentials, DemoUser } from "./seed";
 import { seedDemo } from "./seed";
 import type { StoreOptions } from "./store/client";
@@ -93,10 +93,11 @@ export async function freshStoreOptions(): Promise<{ store: StoreOptions; drop: 
 }
 
 /** A gateway on a fresh store with the demo organization. One per test file. */
-export async function createTestGateway(): Promise<TestGateway> {
+export async function createTestGateway(options: Pick<GatewayOptions, "requestTimeoutMs"> = {}): Promise<TestGateway> {
   const masterKey = randomBytes(32);
   const fresh = await freshStoreOptions();
   const gateway = await startGateway({
+    ...options,
     store: fresh.store,
     masterKey,
     seed: false,
