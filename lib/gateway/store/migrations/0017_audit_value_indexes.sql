@@ -8,7 +8,7 @@ CREATE INDEX "audit_action_idx" ON "audit_log" USING btree ("organization_id",lo
 CREATE INDEX "audit_actor_type_idx" ON "audit_log" USING btree ("organization_id",lower("actor_type"));--> statement-breakpoint
 CREATE INDEX "audit_target_type_idx" ON "audit_log" USING btree ("organization_id",lower("target_type"));--> statement-breakpoint
 CREATE INDEX "audit_result_idx" ON "audit_log" USING btree ("organization_id",lower("result"));--> statement-breakpoint
-CREATE INDEX "audit_surface_idx" ON "audit_log" USING btree ("organization_id",lower("surface"));;--> statement-breakpoint
+CREATE INDEX "audit_surface_idx" ON "audit_log" USING btree ("organization_id",lower("surface"));--> statement-breakpoint
 -- Locations are an array, whose statistics cannot tell the planner that a location is absent: a
 -- search by location goes through audit_log_targets, as a search by target does (one page of the
 -- location's entries in time order, however rare). The trigger now files each entry's locations

@@ -98,6 +98,11 @@ function byTarget(db: Database, orgId: string, f: AuditFilter, limit: number, to
         eq(targets.kind, kind),
         sql`${targets.value} = "wanted"."value"`,
         beyond(targets, toward, from),
+        // The window on the index's own copy of the time, so the walk starts and stops there (a
+        // location holds a sixth of the organization: walked from its newest entry to a window a
+        // year back, it read every entry in between).
+        f.start ? gte(targets.startTime, f.start) : undefined,
+        f.end ? lte(targets.startTime, f.end) : undefined,
         ...filterConditions(b, orgId, f),
       ),
     )
