@@ -1,7 +1,7 @@
 import "server-only";
 import { addressFrom, trustedPeerAddress } from "@/lib/client-address";
 import { MAX_SIGN_IN_WINDOW_MINUTES } from "@/lib/env";
-import { and, count, desc, eq, gt, lt } from "drizzle-orm";
+import { and, count, desc, eq, gt, inArray, lt } from "drizzle-orm";
 import ipaddr from "ipaddr.js";
 import type { ConsoleDb } from "./store/client";
 import { signInAttempts } from "./store/schema";
@@ -78,17 +78,24 @@ const sweptAt = new WeakMap<ConsoleDb, number>();
  * only at its next one.
  */
 export function sweepSignInAttempts(db: ConsoleDb, now = Date.now()): void {
-  if (now - (sweptAt.get(db) ?? 0) < SWEEP_EVERY_MS) return;
+  if (Math.abs(now - (sweptAt.get(db) ?? 0)) < SWEEP_EVERY_MS) return;
+  // A sweep that fails is tried again a minute later, like any other.
   sweptAt.set(db, now);
-  purgeSignInAttempts(db, new Date(now)).catch(() => sweptAt.delete(db));
+  purgeSignInAttempts(db, new Date(now)).catch(() => undefined);
 }
 
+/** Failures one statement deletes: each is short, whatever a spray left behind (the store may stop a long one). */
+const SWEEP_BATCH = 5_000;
+
 export async function purgeSignInAttempts(db: ConsoleDb, now = new Date()): Promise<number> {
-  const gone = await db
-    .delete(signInAttempts)
-    .where(lt(signInAttempts.failedAt, new Date(now.getTime() - ATTEMPT_HORIZON_MS)))
-    .returning({ id: signInAttempts.id });
-  return gone.length;
+  const horizon = new Date(now.getTime() - ATTEMPT_HORIZON_MS);
+  let deleted = 0;
+  for (;;) {
+    const expired = db.select({ id: signInAttempts.id }).from(signInAttempts).where(lt(signInAttempts.failedAt, horizon)).limit(SWEEP_BATCH);
+    const gone = await db.delete(signInAttempts).where(inArray(signInAttempts.id, expired)).returning({ id: signInAttempts.id });
+    deleted += gone.length;
+    if (gone.length < SWEEP_BATCH) return deleted;
+  }
 }
 
 /**
@@ -98,11 +105,24 @@ export async function purgeSignInAttempts(db: ConsoleDb, now = new Date()): Prom
  * as that IPv4 address; anything that is not an address counts as written.
  */
 export function rateLimitKey(address: string): string {
-  if (!ipaddr.isValid(address)) return address;
-  const parsed = ipaddr.process(address);
+  const bare = hostOf(address);
+  if (!ipaddr.isValid(bare)) return address;
+  const parsed = ipaddr.process(bare);
   if (parsed.kind() === "ipv4") return parsed.toString();
   const [a, b, c, d] = (parsed as ipaddr.IPv6).parts;
   return `${new ipaddr.IPv6([a!, b!, c!, d!, 0, 0, 0, 0]).toString()}/64`;
+}
+
+/**
+ * The address alone, as a proxy may write it into X-Forwarded-For: without brackets and port
+ * (`[2001:db8::1]:443`, `203.0.113.7:5678`) or zone (`fe80::1%eth0.100`), none of which tells clients apart.
+ */
+function hostOf(address: string): string {
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(address);
+  const withPort = /^(\d{1,3}(?:\.\d{1,3}){3}):\d+$/.exec(address);
+  const host = bracketed?.[1] ?? withPort?.[1] ?? address;
+  const zone = host.indexOf("%");
+  return zone > 0 && host.includes(":") ? host.slice(0, zone) : host;
 }
 
 /** A successful sign-in wipes the client's slate. */
