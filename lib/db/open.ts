@@ -27,7 +27,7 @@ export type StoreOptions =
       poolSize?: number;
       /**
        * The server stops any statement of the pool's after this long (PostgreSQL's statement_timeout),
-       * so that a query outlives no request that gave up on it; migrations run without. Unset: none.
+       * so that a query outlives no request that gave up on it; migrations run without. Unset or 0: none.
        */
       statementTimeoutMs?: number;
     };

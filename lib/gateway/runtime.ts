@@ -93,6 +93,8 @@ const SEED_LOCK_ID = 727_411_002;
 async function seedIfEmpty(db: Database, masterKey: Buffer): Promise<DemoCredentials | null> {
   return db.transaction(async (txRaw) => {
     const tx = txRaw as unknown as Database;
+    // Another replica's seed may hold the lock for longer than a request's deadline (the pool's statement_timeout).
+    await tx.execute(sql`set local statement_timeout = 0`);
     await tx.execute(sql`select pg_advisory_xact_lock(${SEED_LOCK_ID})`);
     if (!(await isEmpty(tx))) return null;
     // Written while the server may already answer (instrumentation.ts): it gives way to requests,
