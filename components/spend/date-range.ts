@@ -1,7 +1,7 @@
-import { MAX_RANGE_DAYS } from "@/lib/contract/constants";
+import { daysBetween, MAX_RANGE_DAYS } from "@/lib/contract/constants";
 import type { DayRange } from "@/lib/query/billing";
 
-export { MAX_RANGE_DAYS };
+export { daysBetween, MAX_RANGE_DAYS };
 
 /**
  * A real calendar day YYYY-MM-DD from 0001-01-01 to 9999-12-31: what the contract's
@@ -33,11 +33,6 @@ export function isoDay(ms: number): string {
 
 function utcMidnight(d: Date): number {
   return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
-}
-
-/** Days from start to end, both included. */
-export function daysBetween(start: string, end: string): number {
-  return Math.round((Date.parse(`${end}T00:00:00Z`) - Date.parse(`${start}T00:00:00Z`)) / DAY_MS) + 1;
 }
 
 export type ResolvedRange = { ok: true; range: DayRange } | { ok: false; error: string };

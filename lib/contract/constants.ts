@@ -11,6 +11,11 @@
  */
 export const MAX_RANGE_DAYS = 366;
 
+/** Days from one YYYY-MM-DD date to another, both included: how MAX_RANGE_DAYS is counted, in the console and the gateway alike. */
+export function daysBetween(start: string, end: string): number {
+  return Math.round((Date.parse(`${end}T00:00:00Z`) - Date.parse(`${start}T00:00:00Z`)) / 86_400_000) + 1;
+}
+
 /** Reservation statuses, in the order the console offers them. */
 export const RESERVATION_STATUSES = ["effective", "pending", "expired", "cancelled"] as const;
 export type ReservationStatus = (typeof RESERVATION_STATUSES)[number];

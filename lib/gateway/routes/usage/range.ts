@@ -1,4 +1,4 @@
-import { MAX_RANGE_DAYS } from "@/lib/contract/constants";
+import { daysBetween, MAX_RANGE_DAYS } from "@/lib/contract/constants";
 import { EARLIEST } from "@/lib/contract/time";
 import { badRequest } from "../../errors";
 
@@ -17,7 +17,7 @@ export function dateRange(start: string | undefined, end: string | undefined, no
   const endDate = end ?? isoDate(now);
   const startDate = start ?? isoDate(new Date(Math.max(EARLIEST, Date.parse(`${endDate}T00:00:00Z`) - 29 * DAY_MS)));
   if (startDate > endDate) throw badRequest("query.start_date", `must not be after end_date (${endDate})`);
-  const days = (Date.parse(`${endDate}T00:00:00Z`) - Date.parse(`${startDate}T00:00:00Z`)) / DAY_MS + 1;
+  const days = daysBetween(startDate, endDate);
   if (days > MAX_RANGE_DAYS) {
     throw badRequest("query.start_date", `the period must be at most ${MAX_RANGE_DAYS} days, end_date included (it is ${days})`);
   }
