@@ -4,7 +4,7 @@ import Papa from "papaparse";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FORMULA_START } from "@/lib/csv-formula";
 import { csvishString } from "@/lib/csv-formula.arbitraries";
-import { csvHeader, csvLines, csvRecord, plainIsExact, type CsvBatchReader, type CsvColumn } from "./csv";
+import { copyCells, copySlot, csvCopy, csvHeader, csvLines, csvRecord, inlineParameters, linesAsRows, plainIsExact, type CsvBatchReader, type CsvColumn } from "./csv";
 import { openStore, type Store } from "./store/client";
 import { freshStoreOptions } from "./testing";
 
@@ -134,5 +134,95 @@ describe("the gateway's CSV writer", () => {
     expect(plainIsExact("＝a,b\n", 1, 2)).toBe(false);
     expect(plainIsExact("a,b,c\n", 1, 2)).toBe(false);
     expect(plainIsExact('a,"b\n', 1, 2)).toBe(false);
+  });
+});
+
+/**
+ * On PostgreSQL an export is one COPY (csvCopy): the same rule, with COPY's own
+ * quoting. PGlite has no client connection to stream a COPY to; these run under
+ * `npm run test:pg`.
+ */
+describe.skipIf(!process.env.TEST_DATABASE_URL)("the gateway's CSV writer through COPY (PostgreSQL)", () => {
+  const pool = () => linesAsRows(store.db)!;
+  async function copied(query: { sql: string; params: unknown[] }, stallMs = 10_000): Promise<string> {
+    let text = "";
+    const decoder = new TextDecoder();
+    for await (const chunk of csvCopy(pool(), query, stallMs)) text += decoder.decode(chunk, { stream: true });
+    return text + decoder.decode();
+  }
+  const cellsQuery = () => store.db.select(copyCells(COLUMNS)).from(sql`csv_writer_cells`).orderBy(sql`seq`).toSQL();
+  /** The server's sessions running a COPY, other than this one. */
+  const copies = async () =>
+    rowsOf<{ n: number }>(
+      await store.db.execute(sql`select count(*)::int as n from pg_stat_activity where query ilike 'copy (%' and pid <> pg_backend_pid() and state = 'active'`),
+    )[0]!.n;
+
+  it("writes exactly what its JavaScript reference writes, for arbitrary text", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(cells, { maxLength: 8 }), async (records) => {
+        await store_(records);
+        expect(await copied(cellsQuery())).toBe(await expected());
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it("writes a credit's negative numbers plainly and a name made to look like a formula behind a '", async () => {
+    await store_([
+      { a: "@SUM(1+1)*cmd|' /C calc'!A1", n: "-12.50", b: "-12.50" },
+      { a: "=HYPERLINK(\"http://x\",\"y\")", n: "-Infinity", b: "+1, -1" },
+      { a: "", n: null, b: null },
+    ]);
+    expect(await copied(cellsQuery())).toBe(`'@SUM(1+1)*cmd|' /C calc'!A1,-12.50,'-12.50\n"'=HYPERLINK(""http://x"",""y"")",'-Infinity,"'+1, -1"\n,,\n`);
+  });
+
+  it("writes the query's values into its text as literals, and nothing inside its quoted strings and names", async () => {
+    expect(inlineParameters(`select $1, '$2 it''s', "$3", $2`, ["a'b", 7])).toBe(`select 'a''b', '$2 it''s', "$3", 7`);
+    expect(() => inlineParameters("select $2", ["x"])).toThrow(/no value for \$2/);
+    expect(() => inlineParameters("select $1", [null])).toThrow(/not null/);
+    // Values that would break out of a badly made literal come back as they were.
+    await fc.assert(
+      fc.asyncProperty(text, async (value) => {
+        const out = await copied({ sql: "select $1::text as v, 'x' as w", params: [value] });
+        expect(Papa.parse<string[]>(out.replace(/\n$/, ""), { newline: "\n" }).data).toEqual([[value === "" ? "" : value, "x"]]);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it("gives up an export whose client stops reading, and the server stops writing it", async () => {
+    const rows = csvCopy(pool(), { sql: "select g::text, repeat('x', 200) from generate_series(1, 2000000) as g", params: [] }, 300);
+    expect((await rows.next()).done).toBe(false);
+    // The client takes nothing more for longer than the export may stall.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await expect(async () => {
+      for (;;) if ((await rows.next()).done) break;
+    }).rejects.toThrow(/moved no bytes for 300 ms/);
+    expect(copySlot(pool())).toBe(true);
+    await expect.poll(copies, { timeout: 5_000 }).toBe(0);
+  });
+
+  it("runs COPY exports on at most a quarter of the pool's connections at once", async () => {
+    const slots = Math.max(1, Math.floor(pool().options.max / 4));
+    const open = Array.from({ length: slots }, () => csvCopy(pool(), { sql: "select g::text from generate_series(1, 2000000) as g", params: [] }, 10_000));
+    for (const rows of open) {
+      expect(copySlot(pool())).toBe(true);
+      expect((await rows.next()).done).toBe(false);
+    }
+    expect(copySlot(pool())).toBe(false);
+    await open[0]!.return(undefined);
+    expect(copySlot(pool())).toBe(true);
+    for (const rows of open) await rows.return(undefined);
+  });
+
+  it("closes an export the client left, and the server stops writing it", async () => {
+    const rows = csvCopy(pool(), { sql: "select g::text, repeat('x', 200) from generate_series(1, 2000000) as g", params: [] }, 10_000);
+    expect((await rows.next()).done).toBe(false);
+    expect(await copies()).toBe(1);
+    await rows.return(undefined);
+    expect(copySlot(pool())).toBe(true);
+    await expect.poll(copies, { timeout: 5_000 }).toBe(0);
+    // The pool still answers.
+    expect(await copied({ sql: "select 1", params: [] })).toBe("1\n");
   });
 });

@@ -2,6 +2,7 @@ import { stringify } from "csv-stringify/sync";
 import { sql, type SQL } from "drizzle-orm";
 import type { Context } from "hono";
 import pg from "pg";
+import { to as copyTo } from "pg-copy-streams";
 import { FORMULA_TRIGGERS, neutraliseFormula, neutraliseNumber, PLAIN_NUMBER } from "@/lib/csv-formula";
 import type { AppEnv } from "./context";
 
@@ -14,6 +15,10 @@ import type { AppEnv } from "./context";
  * and a field holding a comma, a quote or a line break is quoted with its quotes
  * doubled. A number column's plain decimal numbers (a credit of -12.50) are
  * written as they are.
+ *
+ * On PostgreSQL an export is one `COPY (…) TO STDOUT (FORMAT csv)` streamed to the
+ * client instead (csvCopy): the rule written in its select, the quoting left to
+ * COPY, which quotes as csv-stringify does.
  *
  * csvResponse only takes CsvChunk bytes, which only this module makes: an export
  * cannot skip the rule.
@@ -29,7 +34,10 @@ export interface CsvColumn {
 }
 
 declare const csvChunk: unique symbol;
-/** CSV written by this module, as UTF-8: whole lines, each ending in a newline. */
+/**
+ * CSV written by this module, as UTF-8: whole lines, each ending in a newline (from
+ * PostgreSQL's COPY, its bytes as they come: a line may be cut between two chunks).
+ */
 export type CsvChunk = Uint8Array & { readonly [csvChunk]: true };
 
 /**
@@ -171,6 +179,114 @@ export async function* csvLines<K>(columns: readonly CsvColumn[], read: CsvBatch
   } finally {
     // An export ended early (the client went away) leaves no read unobserved.
     next?.catch(() => undefined);
+  }
+}
+
+/** The trigger characters' code points, for ascii(): constants. */
+const TRIGGER_CODES = sql.raw(FORMULA_TRIGGERS.map((ch) => ch.codePointAt(0)).join(", "));
+
+/**
+ * The cell as COPY (FORMAT csv) is to write it by the whole rule. COPY quotes a field
+ * holding the separator, a quote or a line break, with its quotes doubled, as
+ * csv-stringify does, and writes a null as nothing; it would quote an empty text,
+ * which csv-stringify does not, so an empty text is written as a null. ascii() is
+ * the first character's code point, cheaper than left() (no text made per cell).
+ */
+function copyCell({ text, kind }: CsvColumn): SQL {
+  const first = sql`ascii(${text}) in (${TRIGGER_CODES})`;
+  return kind === "number"
+    ? sql`case when ${first} and ${text} !~ ${PLAIN_NUMBER.source} then '''' || ${text} else ${text} end`
+    : sql`nullif(case when ${first} then '''' || ${text} else ${text} end, '')`;
+}
+
+/** The export's columns as COPY's cells, each aliased c0, c1, … in order, for a select of those fields. */
+export function copyCells(columns: readonly CsvColumn[]): Record<string, SQL.Aliased<string | null>> {
+  return Object.fromEntries(columns.map((column, i) => [`c${i}`, sql<string | null>`${copyCell(column)}`.as(`c${i}`)]));
+}
+
+/** A value of a COPY's select written as a literal (pg's escapeLiteral for text). */
+function literal(value: unknown): string {
+  if (typeof value === "string") return pg.escapeLiteral(value);
+  if (typeof value === "number" && Number.isFinite(value)) return String(value);
+  if (typeof value === "bigint") return value.toString();
+  throw new Error(`a COPY takes text and numbers as its select's values, not ${value === null ? "null" : typeof value}`);
+}
+
+/**
+ * COPY takes no parameters: the query's `$n` written as its values' literals,
+ * outside quoted strings and quoted names only (the SQL drizzle builds from this
+ * project's queries has no other kind of quoting).
+ */
+export function inlineParameters(text: string, params: readonly unknown[]): string {
+  return text
+    .split(/('(?:[^']|'')*'|"(?:[^"]|"")*")/)
+    .map((part, i) =>
+      i % 2 === 1
+        ? part
+        : part.replace(/\$(\d+)/g, (_, n: string) => {
+            const at = Number(n) - 1;
+            if (at < 0 || at >= params.length) throw new Error(`the query has no value for $${n}`);
+            return literal(params[at]);
+          }),
+    )
+    .join("");
+}
+
+/** How long an export's COPY may run at most (PostgreSQL's statement_timeout for it). */
+const COPY_MAX_MS = 60 * 60_000;
+/** COPY exports at once per pool: a quarter of its connections (each holds one to its end); the rest read in batches. */
+const copying = new WeakMap<pg.Pool, number>();
+
+/** Whether a COPY export may start on this pool now (one counts from its first read until its stream ends). */
+export function copySlot(pool: pg.Pool): boolean {
+  const max = Math.max(1, Math.floor(((pool as unknown as { options: { max?: number } }).options.max ?? 10) / 4));
+  return (copying.get(pool) ?? 0) < max;
+}
+
+/**
+ * The rows of `query` (a select of copyCells' fields, in the export's order) as
+ * COPY writes them, streamed from one connection of the pool, held to the end: the
+ * server writes the next rows while these go out, and waits (the connection's
+ * socket paused) while the client does not read. The export is given up, and the
+ * connection closed, when no bytes have come from the server or been taken by the
+ * client for `stallMs`; the server then stops within a second
+ * (client_connection_check_interval) instead of when it next writes.
+ */
+export function csvCopy(pool: pg.Pool, query: { sql: string; params: unknown[] }, stallMs: number): AsyncGenerator<CsvChunk> {
+  return copyStream(pool, `copy (${inlineParameters(query.sql, query.params)}) to stdout (format csv)`, stallMs);
+}
+
+async function* copyStream(pool: pg.Pool, text: string, stallMs: number): AsyncGenerator<CsvChunk> {
+  // Counted from the first read, which the caller makes at once (csvResponse), in the same turn as its copySlot.
+  copying.set(pool, (copying.get(pool) ?? 0) + 1);
+  let client: pg.PoolClient | undefined;
+  let clean = false;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    client = await pool.connect();
+    await client.query("begin read only");
+    await client.query(`set local statement_timeout = ${COPY_MAX_MS}`);
+    // PostgreSQL 14 and later look for a closed connection while a statement runs.
+    await client.query("select set_config('client_connection_check_interval', '1000', true) where current_setting('server_version_num')::int >= 140000");
+    const stream = client.query(copyTo(text));
+    const arm = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => stream.destroy(new Error(`the export moved no bytes for ${stallMs} ms`)), stallMs);
+    };
+    arm();
+    for await (const chunk of stream) {
+      arm();
+      yield chunk as CsvChunk;
+      arm();
+    }
+    clearTimeout(timer);
+    await client.query("commit");
+    clean = true;
+  } finally {
+    clearTimeout(timer);
+    // A connection left inside a COPY or a transaction is closed, not lent again.
+    client?.release(!clean);
+    copying.set(pool, (copying.get(pool) ?? 1) - 1);
   }
 }
 

@@ -17,7 +17,7 @@ const MB = 1024 * 1024;
  */
 function copySelect(orgId: string, start: string, end: string): string {
   return `select u.cost, u.billable_metric, u.product_line, u.project_id, coalesce(p.name, u.project_name), u.quantity, u.region,
-      u.resource_name, u.unit_price, to_char(u.usage_date, 'YYYY-MM-DD')
+      u.resource_name, u.unit_price, to_char(u.usage_date, 'YYYY-MM-DD'), u.resource_type
     from usage_records u left join projects p on p.id = u.project_id and p.organization_id = '${orgId}'
     where u.organization_id = '${orgId}' and u.usage_date >= '${start}' and u.usage_date <= '${end}'
     order by u.usage_date, u.seq`;

@@ -23,7 +23,7 @@ export const getBillingExportProductline: AppRouteHandler<typeof routes.getBilli
   return csvResponse(c, {
     fileName: `billing-productline-${q.start_date}-to-${q.end_date}.csv`,
     columns: BILLING_EXPORT_COLUMNS,
-    chunks: usageCsv(c.get("deps").db, orgId, filter, BILLING_EXPORT_COLUMNS),
+    chunks: usageCsv(c.get("deps").db, orgId, filter, BILLING_EXPORT_COLUMNS, { copyStallMs: c.get("deps").requestTimeoutMs }),
   });
 };
 

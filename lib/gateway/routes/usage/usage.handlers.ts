@@ -31,7 +31,7 @@ export const getUsageExport: AppRouteHandler<typeof routes.getUsageExport> = asy
   return csvResponse(c, {
     fileName: `usage-${q.start_date}-to-${q.end_date}.csv`,
     columns: USAGE_EXPORT_COLUMNS,
-    chunks: usageCsv(c.get("deps").db, orgId, filter, USAGE_EXPORT_COLUMNS),
+    chunks: usageCsv(c.get("deps").db, orgId, filter, USAGE_EXPORT_COLUMNS, { copyStallMs: c.get("deps").requestTimeoutMs }),
   });
 };
 

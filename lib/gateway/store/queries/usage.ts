@@ -2,7 +2,7 @@ import { and, asc, eq, gte, inArray, isNull, lte, sql, type SQL } from "drizzle-
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type pg from "pg";
 import type { CustomerProductProjectUsage, UsageOptions } from "@/lib/contract/usage";
-import { csvLines, linesAsRows, type CsvBatchReader, type CsvChunk, type CsvColumn } from "../../csv";
+import { copyCells, copySlot, csvCopy, csvLines, linesAsRows, type CsvBatchReader, type CsvChunk, type CsvColumn } from "../../csv";
 import { resultRows, type Database } from "../client";
 import { projects, usageDaily, usageDayJson, usageRecords } from "../schema";
 
@@ -362,12 +362,30 @@ const dayAfter2000 = (days: number) => new Date(Date.UTC(2000, 0, 1) + days * 86
 
 /**
  * Resource-level usage as CSV lines (lib/gateway/csv.ts writes them) in
- * (usage_date, seq) order: one chunk per batch of up to `batchSize` lines (unless
+ * (usage_date, seq) order. Given `copyStallMs`, on PostgreSQL, while the pool has a
+ * COPY slot free: one COPY streamed, given up after that long without progress
+ * (csvCopy). Otherwise one chunk per batch of up to `batchSize` lines (unless
  * told, 5,000 on PostgreSQL and 2,000 on PGlite), each batch starting after the last line of the one before (keyset, no OFFSET, no
  * cursor: PGlite has none), so an export of any size holds one batch at a time.
  * Both the billing and the usage export stream this.
  */
-export function usageCsv(db: Database, orgId: string, f: UsageFilter, columns: readonly UsageCsvColumn[], batchSize?: number): AsyncGenerator<CsvChunk> {
+export function usageCsv(
+  db: Database,
+  orgId: string,
+  f: UsageFilter,
+  columns: readonly UsageCsvColumn[],
+  { batchSize, copyStallMs }: { batchSize?: number; copyStallMs?: number } = {},
+): AsyncGenerator<CsvChunk> {
+  const copyPool = copyStallMs ? linesAsRows(db) : null;
+  if (copyPool && copySlot(copyPool)) {
+    const query = db
+      .select(copyCells(columns.map((name) => CSV_COLUMNS[name])))
+      .from(u)
+      .leftJoin(projects, and(eq(projects.id, u.projectId), eq(projects.organizationId, orgId)))
+      .where(where(orgId, f))
+      .orderBy(asc(u.usageDate), asc(u.seq));
+    return csvCopy(copyPool, query.toSQL(), copyStallMs!);
+  }
   const read: CsvBatchReader<UsagePosition> = async (line, after, limit) => {
     const query = usageBatchQuery(db, orgId, f, line, after, limit);
     const pool = linesAsRows(db);
