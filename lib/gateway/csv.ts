@@ -5,6 +5,7 @@ import pg from "pg";
 import { to as copyTo } from "pg-copy-streams";
 import { FORMULA_TRIGGERS, neutraliseFormula, neutraliseNumber, PLAIN_NUMBER } from "@/lib/csv-formula";
 import type { AppEnv } from "./context";
+import { formulaGuard, type FormulaGuard } from "./csv-guard";
 
 /**
  * The gateway's one CSV writer. Every CSV the gateway sends is a header written
@@ -17,8 +18,8 @@ import type { AppEnv } from "./context";
  * written as they are.
  *
  * On PostgreSQL an export is one `COPY (…) TO STDOUT (FORMAT csv)` streamed to the
- * client instead (csvCopy): the rule written in its select, the quoting left to
- * COPY, which quotes as csv-stringify does.
+ * client instead (csvCopy): COPY writes the cells as they are and quotes them as
+ * csv-stringify does, and csv-guard.ts applies the rule to its bytes.
  *
  * csvResponse only takes CsvChunk bytes, which only this module makes: an export
  * cannot skip the rule.
@@ -182,21 +183,15 @@ export async function* csvLines<K>(columns: readonly CsvColumn[], read: CsvBatch
   }
 }
 
-/** The trigger characters' code points, for ascii(): constants. */
-const TRIGGER_CODES = sql.raw(FORMULA_TRIGGERS.map((ch) => ch.codePointAt(0)).join(", "));
-
 /**
- * The cell as COPY (FORMAT csv) is to write it by the whole rule. COPY quotes a field
- * holding the separator, a quote or a line break, with its quotes doubled, as
- * csv-stringify does, and writes a null as nothing; it would quote an empty text,
- * which csv-stringify does not, so an empty text is written as a null. ascii() is
- * the first character's code point, cheaper than left() (no text made per cell).
+ * The cell as COPY (FORMAT csv) is to write it: its text as it is, the formula rule
+ * applied to the bytes as they pass (csv-guard.ts). COPY quotes a field holding the
+ * separator, a quote or a line break, with its quotes doubled, as csv-stringify
+ * does, and writes a null as nothing; it would quote an empty text, which
+ * csv-stringify does not, so an empty text is written as a null.
  */
 function copyCell({ text, kind }: CsvColumn): SQL {
-  const first = sql`ascii(${text}) in (${TRIGGER_CODES})`;
-  return kind === "number"
-    ? sql`case when ${first} and ${text} !~ ${PLAIN_NUMBER.source} then '''' || ${text} else ${text} end`
-    : sql`nullif(case when ${first} then '''' || ${text} else ${text} end, '')`;
+  return kind === "number" ? text : sql`nullif(${text}, '')`;
 }
 
 /** The export's columns as COPY's cells, each aliased c0, c1, … in order, for a select of those fields. */
@@ -252,11 +247,18 @@ export function copySlot(pool: pg.Pool): boolean {
  * client for `stallMs`; the server then stops within a second
  * (client_connection_check_interval) instead of when it next writes.
  */
-export function csvCopy(pool: pg.Pool, query: { sql: string; params: unknown[] }, stallMs: number): AsyncGenerator<CsvChunk> {
-  return copyStream(pool, `copy (${inlineParameters(query.sql, query.params)}) to stdout (format csv)`, stallMs);
+export function csvCopy(pool: pg.Pool, columns: readonly CsvColumn[], query: { sql: string; params: unknown[] }, stallMs: number): AsyncGenerator<CsvChunk> {
+  const text = `copy (${inlineParameters(query.sql, query.params)}) to stdout (format csv)`;
+  return copyStream(pool, text, formulaGuard(columns.map((c) => c.kind)), stallMs);
 }
 
-async function* copyStream(pool: pg.Pool, text: string, stallMs: number): AsyncGenerator<CsvChunk> {
+/** Pieces of the guard's output as one chunk. */
+function joined(pieces: Uint8Array[]): CsvChunk | null {
+  if (pieces.length === 0) return null;
+  return (pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces)) as CsvChunk;
+}
+
+async function* copyStream(pool: pg.Pool, text: string, guard: FormulaGuard, stallMs: number): AsyncGenerator<CsvChunk> {
   // Counted from the first read, which the caller makes at once (csvResponse), in the same turn as its copySlot.
   copying.set(pool, (copying.get(pool) ?? 0) + 1);
   let client: pg.PoolClient | undefined;
@@ -276,10 +278,13 @@ async function* copyStream(pool: pg.Pool, text: string, stallMs: number): AsyncG
     arm();
     for await (const chunk of stream) {
       arm();
-      yield chunk as CsvChunk;
+      const out = joined(guard.push(chunk as Buffer));
+      if (out) yield out;
       arm();
     }
     clearTimeout(timer);
+    const rest = joined(guard.end());
+    if (rest) yield rest;
     await client.query("commit");
     clean = true;
   } finally {

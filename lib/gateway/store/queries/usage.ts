@@ -378,13 +378,14 @@ export function usageCsv(
 ): AsyncGenerator<CsvChunk> {
   const copyPool = copyStallMs ? linesAsRows(db) : null;
   if (copyPool && copySlot(copyPool)) {
+    const cells = columns.map((name) => CSV_COLUMNS[name]);
     const query = db
-      .select(copyCells(columns.map((name) => CSV_COLUMNS[name])))
+      .select(copyCells(cells))
       .from(u)
       .leftJoin(projects, and(eq(projects.id, u.projectId), eq(projects.organizationId, orgId)))
       .where(where(orgId, f))
       .orderBy(asc(u.usageDate), asc(u.seq));
-    return csvCopy(copyPool, query.toSQL(), copyStallMs!);
+    return csvCopy(copyPool, cells, query.toSQL(), copyStallMs!);
   }
   const read: CsvBatchReader<UsagePosition> = async (line, after, limit) => {
     const query = usageBatchQuery(db, orgId, f, line, after, limit);
