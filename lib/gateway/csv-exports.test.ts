@@ -5,6 +5,7 @@ import { BILLING_EXPORT_COLUMNS } from "@/lib/contract/billing";
 import { USAGE_EXPORT_COLUMNS } from "@/lib/contract/usage";
 import { FORMULA_START } from "@/lib/csv-formula";
 import { projects, usageRecords } from "./store/schema";
+import { copySlot, linesAsRows } from "./csv";
 import { createTestGateway, opPath, type TestGateway } from "./testing";
 
 /** Formula injection through the gateway's CSV exports, end to end through the API. */
@@ -59,5 +60,28 @@ describe("CSV exports and formula injection", () => {
     expect(Object.keys(rows[0]!)).toEqual([...USAGE_EXPORT_COLUMNS]);
     expect(rows.map((r) => r.resource_id)).toEqual([`'${RESOURCE}`, "r-credit"]);
     expect(rows[1]!.quantity).toBe("-5.000000");
+  });
+
+  it("answers HEAD with the headers alone, starting no export", async () => {
+    const path = opPath("getBillingExportProductline", { organization_id: org });
+    for (let i = 0; i < 4; i++) {
+      const res = await t.call("owner", "HEAD", path, { query: RANGE });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+      expect(await res.text()).toBe("");
+    }
+    // On PostgreSQL an export holds a connection and a COPY slot: none is left held.
+    const pool = linesAsRows(t.gateway.store.db);
+    if (pool) {
+      expect(copySlot(pool)).toBe(true);
+      expect(pool.totalCount - pool.idleCount).toBe(0);
+    }
+    expect(await exportOf(path, RANGE)).toHaveLength(2);
+  });
+
+  it("refuses a filter holding a NUL character with a 400, on either engine", async () => {
+    const res = await t.call("owner", "GET", opPath("getBillingExportProductline", { organization_id: org }), { query: { ...RANGE, regions: "us-east1\0" } });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ message: expect.stringMatching(/NUL/) });
   });
 });

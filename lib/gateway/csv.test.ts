@@ -181,9 +181,14 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("the gateway's CSV writer throug
   });
 
   it("writes the query's values into its text as literals, and nothing inside its quoted strings and names", async () => {
-    expect(inlineParameters(`select $1, '$2 it''s', "$3", $2`, ["a'b", 7])).toBe(`select 'a''b', '$2 it''s', "$3", 7`);
+    expect(inlineParameters(`select $1, '$2 it''s', "$3", $2`, ["a'b", 7])).toBe(`select 'a''b', '$2 it''s', "$3", (7)`);
     expect(() => inlineParameters("select $2", ["x"])).toThrow(/no value for \$2/);
     expect(() => inlineParameters("select $1", [null])).toThrow(/not null/);
+    expect(inlineParameters("select -$1, x$1, $1", [-1, 2])).toBe("select -(-1), x$1, (-1)");
+    expect(() => inlineParameters("select $1 -- a comment", ["x"])).toThrow(/safely/);
+    expect(() => inlineParameters("select E'\\'' || $1", ["x"])).toThrow(/safely/);
+    expect(() => inlineParameters("select $$x$$ || $1", ["x"])).toThrow(/safely/);
+    expect(() => inlineParameters("select $1", ["a\0b"])).toThrow(/NUL/);
     // Values that would break out of a badly made literal come back as they were.
     await fc.assert(
       fc.asyncProperty(text, async (value) => {
@@ -197,8 +202,11 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("the gateway's CSV writer throug
   it("gives up an export whose client stops reading, and the server stops writing it", async () => {
     const rows = csvCopy(pool(), TWO_TEXTS, { sql: "select g::text, repeat('x', 200) from generate_series(1, 2000000) as g", params: [] }, 300);
     expect((await rows.next()).done).toBe(false);
-    // The client takes nothing more for longer than the export may stall.
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(await copies()).toBe(1);
+    // The client takes nothing more for longer than the export may stall, and may never come back:
+    // the connection is closed and the slot freed all the same.
+    await expect.poll(copies, { timeout: 5_000 }).toBe(0);
+    expect(copySlot(pool())).toBe(true);
     await expect(async () => {
       for (;;) if ((await rows.next()).done) break;
     }).rejects.toThrow(/moved no bytes for 300 ms/);

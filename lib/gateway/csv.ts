@@ -5,6 +5,7 @@ import pg from "pg";
 import { to as copyTo } from "pg-copy-streams";
 import { FORMULA_TRIGGERS, neutraliseFormula, neutraliseNumber, PLAIN_NUMBER } from "@/lib/csv-formula";
 import type { AppEnv } from "./context";
+import { GatewayError } from "./errors";
 import { formulaGuard, type FormulaGuard } from "./csv-guard";
 
 /**
@@ -199,31 +200,41 @@ export function copyCells(columns: readonly CsvColumn[]): Record<string, SQL.Ali
   return Object.fromEntries(columns.map((column, i) => [`c${i}`, sql<string | null>`${copyCell(column)}`.as(`c${i}`)]));
 }
 
-/** A value of a COPY's select written as a literal (pg's escapeLiteral for text). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** A value of a COPY's select written as a literal (pg's escapeLiteral for text, a number in parentheses). */
 function literal(value: unknown): string {
-  if (typeof value === "string") return pg.escapeLiteral(value);
-  if (typeof value === "number" && Number.isFinite(value)) return String(value);
-  if (typeof value === "bigint") return value.toString();
+  if (typeof value === "string") {
+    // What the same value as a parameter is refused with (22021), before it could end the query's message.
+    if (value.includes("\0") || LONE_SURROGATE.test(value)) throw new GatewayError("bad_request", "request: text must not contain NUL characters or unpaired surrogates");
+    return pg.escapeLiteral(value);
+  }
+  if (typeof value === "number" && Number.isFinite(value)) return `(${value})`;
+  if (typeof value === "bigint") return `(${value})`;
   throw new Error(`a COPY takes text and numbers as its select's values, not ${value === null ? "null" : typeof value}`);
 }
 
 /**
  * COPY takes no parameters: the query's `$n` written as its values' literals,
- * outside quoted strings and quoted names only (the SQL drizzle builds from this
- * project's queries has no other kind of quoting).
+ * outside quoted strings and quoted names only. The SQL drizzle builds from this
+ * project's queries has no other kind of quoting; a query with any other (a
+ * backslash, dollar quotes, a comment, a quote left open) is refused rather than guessed at.
  */
 export function inlineParameters(text: string, params: readonly unknown[]): string {
+  const unsafe = () => new Error("a COPY's select holds quoting or a comment that its values cannot be written into safely");
+  // No backslash anywhere (an E'' string's escapes would move where its quotes end).
+  if (text.includes("\\")) throw unsafe();
   return text
     .split(/('(?:[^']|'')*'|"(?:[^"]|"")*")/)
-    .map((part, i) =>
-      i % 2 === 1
-        ? part
-        : part.replace(/\$(\d+)/g, (_, n: string) => {
-            const at = Number(n) - 1;
-            if (at < 0 || at >= params.length) throw new Error(`the query has no value for $${n}`);
-            return literal(params[at]);
-          }),
-    )
+    .map((part, i) => {
+      if (i % 2 === 1) return part;
+      if (/['"]|\$\$|--|\/\*/.test(part)) throw unsafe();
+      return part.replace(/(?<![\w$])\$(\d+)/g, (_, n: string) => {
+        const at = Number(n) - 1;
+        if (at < 0 || at >= params.length) throw new Error(`the query has no value for $${n}`);
+        return literal(params[at]);
+      });
+    })
     .join("");
 }
 
@@ -232,7 +243,7 @@ const COPY_MAX_MS = 60 * 60_000;
 /** COPY exports at once per pool: a quarter of its connections (each holds one to its end); the rest read in batches. */
 const copying = new WeakMap<pg.Pool, number>();
 
-/** Whether a COPY export may start on this pool now (one counts from its first read until its stream ends). */
+/** Whether a COPY export may start on this pool now (one counts from its first read until it is finished). */
 export function copySlot(pool: pg.Pool): boolean {
   const max = Math.max(1, Math.floor(((pool as unknown as { options: { max?: number } }).options.max ?? 10) / 4));
   return (copying.get(pool) ?? 0) < max;
@@ -242,10 +253,10 @@ export function copySlot(pool: pg.Pool): boolean {
  * The rows of `query` (a select of copyCells' fields, in the export's order) as
  * COPY writes them, streamed from one connection of the pool, held to the end: the
  * server writes the next rows while these go out, and waits (the connection's
- * socket paused) while the client does not read. The export is given up, and the
- * connection closed, when no bytes have come from the server or been taken by the
- * client for `stallMs`; the server then stops within a second
- * (client_connection_check_interval) instead of when it next writes.
+ * socket paused) while the client does not read. When no bytes have come from the
+ * server or been taken by the reader for `stallMs` (a reader that went away without
+ * a word, an answer thrown away), the export is given up: its connection is closed
+ * then and there, so the server's session ends, whether or not anyone reads again.
  */
 export function csvCopy(pool: pg.Pool, columns: readonly CsvColumn[], query: { sql: string; params: unknown[] }, stallMs: number): AsyncGenerator<CsvChunk> {
   const text = `copy (${inlineParameters(query.sql, query.params)}) to stdout (format csv)`;
@@ -262,8 +273,17 @@ async function* copyStream(pool: pg.Pool, text: string, guard: FormulaGuard, sta
   // Counted from the first read, which the caller makes at once (csvResponse), in the same turn as its copySlot.
   copying.set(pool, (copying.get(pool) ?? 0) + 1);
   let client: pg.PoolClient | undefined;
-  let clean = false;
   let timer: NodeJS.Timeout | undefined;
+  let finished = false;
+  let stalled: GatewayError | undefined;
+  /** Once, from whichever comes first (the end, a failure, the reader leaving, the stall timer): the connection back to the pool, or closed when it may be mid-COPY or mid-transaction. */
+  const finish = (clean: boolean) => {
+    clearTimeout(timer);
+    if (finished) return;
+    finished = true;
+    client?.release(!clean);
+    copying.set(pool, (copying.get(pool) ?? 1) - 1);
+  };
   try {
     client = await pool.connect();
     await client.query("begin read only");
@@ -273,25 +293,28 @@ async function* copyStream(pool: pg.Pool, text: string, guard: FormulaGuard, sta
     const stream = client.query(copyTo(text));
     const arm = () => {
       clearTimeout(timer);
-      timer = setTimeout(() => stream.destroy(new Error(`the export moved no bytes for ${stallMs} ms`)), stallMs);
+      timer = setTimeout(() => {
+        stalled = new GatewayError("timeout", `the export moved no bytes for ${stallMs} ms`);
+        stream.destroy(stalled);
+        finish(false);
+      }, stallMs);
     };
     arm();
     for await (const chunk of stream) {
       arm();
       const out = joined(guard.push(chunk as Buffer));
       if (out) yield out;
+      if (stalled) throw stalled;
       arm();
     }
     clearTimeout(timer);
     const rest = joined(guard.end());
     if (rest) yield rest;
+    if (stalled) throw stalled;
     await client.query("commit");
-    clean = true;
+    finish(true);
   } finally {
-    clearTimeout(timer);
-    // A connection left inside a COPY or a transaction is closed, not lent again.
-    client?.release(!clean);
-    copying.set(pool, (copying.get(pool) ?? 1) - 1);
+    finish(false);
   }
 }
 
@@ -306,6 +329,15 @@ export async function csvResponse(
   input: { fileName: string; columns: readonly string[]; chunks: AsyncGenerator<CsvChunk> },
 ): Promise<Response> {
   const { chunks } = input;
+  const headers = {
+    "Content-Type": "text/csv; charset=utf-8",
+    "Content-Disposition": `attachment; filename="${input.fileName.replace(/[^A-Za-z0-9._-]/g, "_")}"`,
+  };
+  // A HEAD answer's body is thrown away unread: the export is not started at all.
+  if (c.req.method === "HEAD") {
+    await chunks.return(undefined);
+    return c.body(null, 200, headers);
+  }
   const first = await chunks.next();
   const pending: Uint8Array[] = [new TextEncoder().encode(csvHeader(input.columns))];
   if (!first.done) pending.push(first.value);
@@ -335,8 +367,5 @@ export async function csvResponse(
       await chunks.return(undefined);
     },
   });
-  return c.body(stream, 200, {
-    "Content-Type": "text/csv; charset=utf-8",
-    "Content-Disposition": `attachment; filename="${input.fileName.replace(/[^A-Za-z0-9._-]/g, "_")}"`,
-  });
+  return c.body(stream, 200, headers);
 }
