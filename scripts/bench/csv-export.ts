@@ -11,6 +11,8 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { BILLING_EXPORT_COLUMNS } from "@/lib/contract/billing";
+import { csvHeader } from "@/lib/gateway/csv";
 import { createLogger } from "@/lib/gateway/logger";
 import { startGateway } from "@/lib/gateway/runtime";
 import type { DemoCredentials } from "@/lib/gateway/seed";
@@ -71,6 +73,9 @@ async function measureEngine(engine: Engine, scale: Scale): Promise<Row[]> {
     if ("error" in m) throw new Error(m.error);
     if (m.rows !== scale.billingRows) throw new Error(`the export held ${m.rows} rows, not ${scale.billingRows}`);
     if (m.copyRows !== m.rows) throw new Error(`COPY wrote ${m.copyRows} rows, the export ${m.rows}`);
+    // The same work: COPY's bytes are the export's lines (no generated value needs quotes or a prefix) without its header.
+    const header = Buffer.byteLength(csvHeader(BILLING_EXPORT_COLUMNS));
+    if (m.copyBytes + header !== m.bytes) throw new Error(`COPY wrote ${m.copyBytes} bytes, the export ${m.bytes} (${header} of them its header): they do not write the same rows`);
     const rate = m.rows / m.seconds;
     const copyRate = m.copyRows / m.copySeconds;
     const ratio = rate / copyRate;
