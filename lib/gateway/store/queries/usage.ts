@@ -41,6 +41,11 @@ function where(orgId: string, f: UsageFilter, ...more: Array<SQL | undefined>): 
   );
 }
 
+/** A usage row's project, when it still exists in the organization (its current name; else the row keeps the one it had). */
+const sameProject = (orgId: string) => and(eq(projects.id, u.projectId), eq(projects.organizationId, orgId));
+/** The exports' order of lines. */
+const LINE_ORDER = [asc(u.usageDate), asc(u.seq)];
+
 const d = usageDaily;
 
 /** The daily sums of the organization (usage_daily) a filter without resources or product lines selects. */
@@ -289,7 +294,7 @@ export async function usageOptions(db: Database, orgId: string, f: UsageFilter, 
   const named = await db
     .selectDistinct({ id: u.projectId, name: sql<string>`coalesce(${projects.name}, ${u.projectName})` })
     .from(u)
-    .leftJoin(projects, and(eq(projects.id, u.projectId), eq(projects.organizationId, orgId)))
+    .leftJoin(projects, sameProject(orgId))
     .where(where(orgId, f));
   return {
     projects: row?.projects ?? [],
@@ -348,9 +353,9 @@ export function usageBatchQuery(db: Database, orgId: string, f: UsageFilter, lin
   return db
     .select({ seq: u.seq, day: sql<string>`${u.usageDate}`.as("day"), line: sql<string>`${line}`.as("line") })
     .from(u)
-    .leftJoin(projects, and(eq(projects.id, u.projectId), eq(projects.organizationId, orgId)))
+    .leftJoin(projects, sameProject(orgId))
     .where(where(orgId, f, from))
-    .orderBy(asc(u.usageDate), asc(u.seq))
+    .orderBy(...LINE_ORDER)
     .limit(limit);
 }
 
@@ -382,9 +387,9 @@ export function usageCsv(
     const query = db
       .select(copyCells(cells))
       .from(u)
-      .leftJoin(projects, and(eq(projects.id, u.projectId), eq(projects.organizationId, orgId)))
+      .leftJoin(projects, sameProject(orgId))
       .where(where(orgId, f))
-      .orderBy(asc(u.usageDate), asc(u.seq));
+      .orderBy(...LINE_ORDER);
     return csvCopy(copyPool, cells, query.toSQL(), copyStallMs!);
   }
   const read: CsvBatchReader<UsagePosition> = async (line, after, limit) => {
@@ -462,9 +467,9 @@ export async function* usageLines(db: Database, orgId: string, f: UsageFilter, b
         cost: sql<string>`${u.cost}`,
       })
       .from(u)
-      .leftJoin(projects, and(eq(projects.id, u.projectId), eq(projects.organizationId, orgId)))
+      .leftJoin(projects, sameProject(orgId))
       .where(where(orgId, f, after ? sql`(${u.usageDate}, ${u.seq}) > (${after.date}::date, ${after.seq})` : undefined))
-      .orderBy(asc(u.usageDate), asc(u.seq))
+      .orderBy(...LINE_ORDER)
       .limit(batchSize);
     if (batch.length > 0) yield batch;
     const last = batch.at(-1);
