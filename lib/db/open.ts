@@ -11,6 +11,7 @@ import pg from "pg";
 import { gatePglite } from "./background";
 import { listenForChanges, StoreChanges, watchPglite, watchPool, type ChangeListener } from "./changes";
 import { HostList, parseDatabaseUrl } from "./hosts";
+import { buildOnlineIndexes, onlineIndexes, plainStatement, type OnlineBuild } from "./online-indexes";
 
 /**
  * Opening a PostgreSQL store for one Drizzle schema: embedded PGlite (in memory or
@@ -30,6 +31,11 @@ export type StoreOptions =
        * so that a query outlives no request that gave up on it; migrations run without. Unset or 0: none.
        */
       statementTimeoutMs?: number;
+      /**
+       * Online indexes (online-indexes.ts) on tables smaller than this are built before the store
+       * opens, larger ones after, while it serves. Default 64 MB.
+       */
+      waitForIndexesBelowBytes?: number;
     };
 
 export type SchemaDb<S extends Record<string, unknown>> = PgDatabase<PgQueryResultHKT, S, ExtractTablesWithRelations<S>>;
@@ -39,6 +45,8 @@ export interface OpenedStore<S extends Record<string, unknown>> {
   kind: "pglite" | "postgres";
   /** Moves on every write, for caches of reads (see StoreChanges). */
   changes: StoreChanges;
+  /** On PostgreSQL, settles when the online indexes are built (or their build ended otherwise, noted); on PGlite, built already. */
+  onlineIndexes?: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -64,8 +72,12 @@ function hostList(url: string): HostList | null {
   return new HostList(parsed, CONNECT_TIMEOUT_MS);
 }
 
+function note(level: "info" | "warn", message: string, fields: Record<string, unknown>): void {
+  process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level, msg: message, ...fields })}\n`);
+}
+
 function warn(message: string, fields: Record<string, unknown>): void {
-  process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level: "warn", msg: message, ...fields })}\n`);
+  note("warn", message, fields);
 }
 
 export interface Migrations {
@@ -80,10 +92,15 @@ function migrationConfig(m: Migrations) {
   return { migrationsFolder: m.folder, ...(m.table ? { migrationsTable: m.table } : {}) };
 }
 
-/** Applies a schema's migrations to an open database of either kind. */
+/**
+ * Applies a schema's migrations to an open database of either kind. On PGlite its online indexes
+ * (online-indexes.ts) are built with them; on PostgreSQL `openDatabase` builds those concurrently.
+ */
 export async function migrateDatabase(db: unknown, kind: "pglite" | "postgres", migrations: Migrations): Promise<void> {
   if (kind === "pglite") {
     await migratePglite(db as never, migrationConfig(migrations));
+    const client = (db as { $client: PGlite }).$client;
+    for (const index of onlineIndexes(migrations.folder)) await client.exec(plainStatement(index));
     return;
   }
   const client = await (db as { $client: pg.Pool }).$client.connect();
@@ -130,8 +147,10 @@ export async function openDatabase<S extends Record<string, unknown>>(
     pool.on("connect", (client) => client.on("error", () => undefined));
     watchPool(pool, changes);
     const db = drizzleNodePg({ client: pool, schema });
+    let online: OnlineBuild;
     try {
       await migrateDatabase(db, "postgres", migrations);
+      online = await buildOnlineIndexes(pool, onlineIndexes(migrations.folder), migrations.lockId, note, options.waitForIndexesBelowBytes);
     } catch (error) {
       await pool.end().catch(() => undefined);
       throw error;
@@ -143,7 +162,9 @@ export async function openDatabase<S extends Record<string, unknown>>(
       db: db as unknown as SchemaDb<S>,
       kind: "postgres",
       changes,
+      onlineIndexes: online.done,
       close: async () => {
+        await online.stop();
         await listener?.close();
         await pool.end();
       },

@@ -4,8 +4,10 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
 import { afterAll, describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
 import { migrateDatabase } from "@/lib/db/open";
-import { MIGRATIONS_FOLDER, resultRows } from "./client";
+import { freshStoreOptions } from "../testing";
+import { MIGRATIONS_FOLDER, openStore, resultRows } from "./client";
 
 /**
  * Migrations that change what a store already holds, applied to a store written before them:
@@ -111,5 +113,25 @@ describe("migration 0013: the account's home", { timeout: 120_000 }, () => {
       `);
       expect((await homes()).find((u) => u.id === "u-3")).toEqual({ id: "u-3", home: null });
     });
+  });
+});
+
+describe("online indexes (migrations/online/)", { timeout: 120_000 }, () => {
+  it("exist and are valid once the store is open (this run's engine)", async () => {
+    const fresh = await freshStoreOptions();
+    const store = await openStore(fresh.store);
+    try {
+      await store.onlineIndexes;
+      const rows = resultRows<{ name: string; valid: boolean }>(
+        await store.db.execute(sql`select c.relname as name, i.indisvalid as valid from pg_index i join pg_class c on c.oid = i.indexrelid
+          where c.relname in ('audit_action_idx', 'audit_actor_type_idx', 'audit_target_type_idx', 'audit_result_idx', 'audit_surface_idx') order by 1`),
+      );
+      expect(rows).toEqual(
+        ["audit_action_idx", "audit_actor_type_idx", "audit_result_idx", "audit_surface_idx", "audit_target_type_idx"].map((name) => ({ name, valid: true })),
+      );
+    } finally {
+      await store.close();
+      await fresh.drop();
+    }
   });
 });

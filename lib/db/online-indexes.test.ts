@@ -1,0 +1,183 @@
+import { randomBytes } from "node:crypto";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { buildOnlineIndexes, onlineIndexes, type Note } from "./online-indexes";
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+/** A migrations folder whose online/ holds the given files. */
+function folderWith(files: Record<string, string>): string {
+  const dir = mkdtempSync(path.join(tmpdir(), "stratus-online-"));
+  dirs.push(dir);
+  mkdirSync(path.join(dir, "online"));
+  for (const [name, text] of Object.entries(files)) writeFileSync(path.join(dir, "online", name), text);
+  return dir;
+}
+
+describe("online index files", () => {
+  it("reads each statement in file order, comments aside", () => {
+    const folder = folderWith({
+      "0002_b.sql": 'CREATE INDEX CONCURRENTLY IF NOT EXISTS "b_idx" ON "b" ("x");\n',
+      "0001_a.sql":
+        '-- why these exist\nCREATE INDEX CONCURRENTLY IF NOT EXISTS "a1_idx" ON "a" USING btree ("o",lower("v"));--> statement-breakpoint\n' +
+        '-- and this one\nCREATE INDEX CONCURRENTLY IF NOT EXISTS "a2_idx" ON "a" ("w");--> statement-breakpoint\n',
+    });
+    expect(onlineIndexes(folder).map((i) => [i.file, i.name, i.table])).toEqual([
+      ["0001_a.sql", "a1_idx", "a"],
+      ["0001_a.sql", "a2_idx", "a"],
+      ["0002_b.sql", "b_idx", "b"],
+    ]);
+    expect(onlineIndexes(folder)[0]!.statement).toBe('CREATE INDEX CONCURRENTLY IF NOT EXISTS "a1_idx" ON "a" USING btree ("o",lower("v"));');
+  });
+
+  it.each([
+    ["a statement of another kind", 'ALTER TABLE "a" ADD COLUMN "x" text;'],
+    ["an index built in a transaction's way", 'CREATE INDEX "a_idx" ON "a" ("x");'],
+    ["two statements in one", 'CREATE INDEX CONCURRENTLY IF NOT EXISTS "a_idx" ON "a" ("x"); DROP TABLE "a";'],
+  ])("refuses %s, naming the file", (_, text) => {
+    expect(() => onlineIndexes(folderWith({ "0001_bad.sql": text }))).toThrow(/0001_bad\.sql: an online migration holds only CREATE INDEX CONCURRENTLY/);
+  });
+
+  it("a folder without online/ has none", () => {
+    expect(onlineIndexes(mkdtempSync(path.join(tmpdir(), "stratus-online-none-")))).toEqual([]);
+  });
+});
+
+const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+
+describe.skipIf(!onPostgres)("building online indexes on PostgreSQL", { timeout: 60_000 }, () => {
+  const LOCK = 991_001;
+  let drop: () => Promise<void>;
+  let url: string;
+  let pool: pg.Pool;
+  let notes: Array<[string, string, Record<string, unknown>]>;
+  const note: Note = (level, message, fields) => void notes.push([level, message, fields]);
+  const clients: pg.Client[] = [];
+
+  async function client(): Promise<pg.Client> {
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    clients.push(c);
+    return c;
+  }
+
+  /** Whether an index exists, and then whether it is valid. */
+  async function state(name: string): Promise<"absent" | "valid" | "invalid"> {
+    const { rows } = await pool.query<{ valid: boolean }>("select indisvalid as valid from pg_index where indexrelid = to_regclass($1)", [name]);
+    return rows[0] ? (rows[0].valid ? "valid" : "invalid") : "absent";
+  }
+
+  /** Until the build's statement waits on a lock (here: the open transaction of a writer). */
+  async function waitingBuild(): Promise<void> {
+    for (let i = 0; i < 200; i++) {
+      const { rows } = await pool.query("select 1 from pg_stat_activity where query like 'CREATE INDEX%' and wait_event_type = 'Lock'");
+      if (rows.length > 0) return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error("the build never waited on the open transaction");
+  }
+
+  /** A new database on the test server, for one test. */
+  async function freshDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+    const admin = process.env.TEST_DATABASE_URL!;
+    const name = `stratus_online_${randomBytes(6).toString("hex")}`;
+    const run = async (statement: string) => {
+      const c = new pg.Client({ connectionString: admin });
+      await c.connect();
+      await c.query(statement).finally(() => c.end());
+    };
+    await run(`create database ${name}`);
+    const at = new URL(admin);
+    at.pathname = `/${name}`;
+    return { url: at.toString(), drop: () => run(`drop database if exists ${name} with (force)`) };
+  }
+
+  beforeEach(async () => {
+    notes = [];
+    ({ url, drop } = await freshDatabase());
+    pool = new pg.Pool({ connectionString: url, max: 4 });
+    await pool.query(`create table "t" ("id" serial primary key, "v" int); insert into "t" ("v") select g % 100 from generate_series(1, 20000) g`);
+  });
+
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((c) => c.end().catch(() => undefined)));
+    await pool.end();
+    await drop();
+  });
+
+  const T_V = { "0001_t.sql": '-- on t\nCREATE INDEX CONCURRENTLY IF NOT EXISTS "t_v_idx" ON "t" ("v");\n' };
+
+  it("lets writes go on while it builds, then leaves a valid index", async () => {
+    // A writer's transaction is open: the build must wait for it, and a plain CREATE INDEX
+    // waiting so would hold up every other write to the table behind it.
+    const holder = await client();
+    await holder.query("begin");
+    await holder.query(`insert into "t" ("v") values (1)`);
+    const build = await buildOnlineIndexes(pool, onlineIndexes(folderWith(T_V)), LOCK, note, 0);
+    expect(build.background).toBe(true);
+    await waitingBuild();
+
+    const writer = await client();
+    await writer.query("set lock_timeout = '2s'");
+    await expect(writer.query(`insert into "t" ("v") values (2) returning "id"`)).resolves.toMatchObject({ rowCount: 1 });
+
+    await holder.query("commit");
+    await build.done;
+    expect(await state("t_v_idx")).toBe("valid");
+    expect(notes.map(([, message]) => message)).toEqual(["online indexes: building, writes go on meanwhile", "online indexes: built"]);
+    // Built: the next start has nothing to do and takes no lock.
+    const again = await buildOnlineIndexes(pool, onlineIndexes(folderWith(T_V)), LOCK, note, 0);
+    expect(again.background).toBe(false);
+    expect(notes).toHaveLength(2);
+  });
+
+  it("waits for the build when the tables are small", async () => {
+    const build = await buildOnlineIndexes(pool, onlineIndexes(folderWith(T_V)), LOCK, note);
+    expect(build.background).toBe(false);
+    expect(await state("t_v_idx")).toBe("valid");
+    // Part of opening the store: nothing to tell.
+    expect(notes).toEqual([]);
+  });
+
+  it("drops an index a build left invalid and builds it again", async () => {
+    await pool.query(`create table "d" ("v" int); insert into "d" values (1), (1)`);
+    // A concurrent unique build over duplicates fails and leaves its index behind, invalid.
+    await expect(pool.query(`create unique index concurrently "d_v_idx" on "d" ("v")`)).rejects.toThrow(/could not create unique index/);
+    expect(await state("d_v_idx")).toBe("invalid");
+
+    await buildOnlineIndexes(pool, onlineIndexes(folderWith({ "0001_d.sql": 'CREATE INDEX CONCURRENTLY IF NOT EXISTS "d_v_idx" ON "d" ("v");' })), LOCK, note);
+    expect(await state("d_v_idx")).toBe("valid");
+    const { rows } = await pool.query<{ unique: boolean }>("select indisunique as unique from pg_index where indexrelid = to_regclass('d_v_idx')");
+    expect(rows[0]!.unique).toBe(false);
+    expect(notes[0]).toEqual(["warn", "online indexes: dropping an index a build left unfinished", { index: "d_v_idx" }]);
+  });
+
+  it("leaves the build to a replica already building it", async () => {
+    const other = await client();
+    await other.query("select pg_advisory_lock($1, 1)", [LOCK]);
+    const build = await buildOnlineIndexes(pool, onlineIndexes(folderWith(T_V)), LOCK, note);
+    await build.done;
+    expect(await state("t_v_idx")).toBe("absent");
+    expect(notes).toEqual([["info", "online indexes: another replica is building them", { indexes: ["t_v_idx"] }]]);
+  });
+
+  it("stops a build when the store closes, and the next start builds the index", async () => {
+    const holder = await client();
+    await holder.query("begin");
+    await holder.query(`insert into "t" ("v") values (1)`);
+    const build = await buildOnlineIndexes(pool, onlineIndexes(folderWith(T_V)), LOCK, note, 0);
+    await waitingBuild();
+    await build.stop();
+    expect(await state("t_v_idx")).not.toBe("valid");
+    await holder.query("rollback");
+    // Cancelled on purpose: no failure noted.
+    expect(notes.map(([level]) => level)).not.toContain("warn");
+
+    await buildOnlineIndexes(pool, onlineIndexes(folderWith(T_V)), LOCK, note);
+    expect(await state("t_v_idx")).toBe("valid");
+  });
+});
