@@ -5,7 +5,7 @@ import { BILLING_EXPORT_COLUMNS } from "@/lib/contract/billing";
 import { USAGE_EXPORT_COLUMNS } from "@/lib/contract/usage";
 import { FORMULA_START } from "@/lib/csv-formula";
 import { projects, usageRecords } from "./store/schema";
-import { copySlot, linesAsRows } from "./csv";
+import { copySlot, postgresPool } from "./csv";
 import { createTestGateway, opPath, type TestGateway } from "./testing";
 
 /** Formula injection through the gateway's CSV exports, end to end through the API. */
@@ -71,7 +71,7 @@ describe("CSV exports and formula injection", () => {
       expect(await res.text()).toBe("");
     }
     // On PostgreSQL an export holds a connection and a COPY slot: none is left held.
-    const pool = linesAsRows(t.gateway.store.db);
+    const pool = postgresPool(t.gateway.store.db);
     if (pool) {
       expect(copySlot(pool)).toBe(true);
       expect(pool.totalCount - pool.idleCount).toBe(0);

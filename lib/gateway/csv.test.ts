@@ -4,7 +4,7 @@ import Papa from "papaparse";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FORMULA_START, neutraliseFormula } from "@/lib/csv-formula";
 import { csvishString } from "@/lib/csv-formula.arbitraries";
-import { copyCells, copySlot, csvCopy, csvHeader, csvLines, csvRecord, inlineParameters, linesAsRows, plainIsExact, type CsvBatchReader, type CsvColumn } from "./csv";
+import { copyCells, copySlot, csvCopy, csvHeader, csvLines, csvRecord, inlineParameters, postgresPool, plainIsExact, type CsvBatchReader, type CsvColumn } from "./csv";
 import { openStore, type Store } from "./store/client";
 import { freshStoreOptions } from "./testing";
 
@@ -143,7 +143,7 @@ describe("the gateway's CSV writer", () => {
  * `npm run test:pg`.
  */
 describe.skipIf(!process.env.TEST_DATABASE_URL)("the gateway's CSV writer through COPY (PostgreSQL)", () => {
-  const pool = () => linesAsRows(store.db)!;
+  const pool = () => postgresPool(store.db)!;
   const TWO_TEXTS: CsvColumn[] = [
     { text: sql.raw("a"), kind: "text" },
     { text: sql.raw("b"), kind: "text" },

@@ -95,11 +95,12 @@ const joinLine = (fields: SQL[]) => sql`${sql.join(
 )} || E'\\n'`;
 
 /**
- * How a batch is best read from this database: on node-postgres (its pool is returned) as one row per
- * line (the server's string_agg costs more than the client's join), on PGlite as
- * one string per batch (it parses every value of every row in JavaScript).
+ * The node-postgres pool under a database, or null on PGlite. It decides how an export reads: on
+ * node-postgres a batch is one row per line (the server's string_agg costs more than the client's
+ * join) and a whole export can be one COPY (csvCopy); PGlite parses every value of every row in
+ * JavaScript, so a batch there is one string.
  */
-export function linesAsRows(db: unknown): pg.Pool | null {
+export function postgresPool(db: unknown): pg.Pool | null {
   const client = (db as { $client?: unknown }).$client;
   return client instanceof pg.Pool ? client : null;
 }

@@ -2,7 +2,7 @@ import { and, asc, eq, gte, inArray, isNull, lte, sql, type SQL } from "drizzle-
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type pg from "pg";
 import type { CustomerProductProjectUsage, UsageOptions } from "@/lib/contract/usage";
-import { copyCells, copySlot, csvCopy, csvLines, linesAsRows, type CsvBatchReader, type CsvChunk, type CsvColumn } from "../../csv";
+import { copyCells, copySlot, csvCopy, csvLines, postgresPool, type CsvBatchReader, type CsvChunk, type CsvColumn } from "../../csv";
 import { resultRows, type Database } from "../client";
 import { projects, usageDaily, usageDayJson, usageRecords } from "../schema";
 
@@ -381,7 +381,7 @@ export function usageCsv(
   columns: readonly UsageCsvColumn[],
   { batchSize, copyStallMs }: { batchSize?: number; copyStallMs?: number } = {},
 ): AsyncGenerator<CsvChunk> {
-  const copyPool = copyStallMs ? linesAsRows(db) : null;
+  const copyPool = copyStallMs ? postgresPool(db) : null;
   if (copyPool && copySlot(copyPool)) {
     const cells = columns.map((name) => CSV_COLUMNS[name]);
     const query = db
@@ -394,7 +394,7 @@ export function usageCsv(
   }
   const read: CsvBatchReader<UsagePosition> = async (line, after, limit) => {
     const query = usageBatchQuery(db, orgId, f, line, after, limit);
-    const pool = linesAsRows(db);
+    const pool = postgresPool(db);
     if (pool) {
       // Rows as arrays of the server's text, straight from the driver: no object per row. The day is
       // read as days after 2000-01-01 (cheaper for the server than to_char on every row).
@@ -437,7 +437,7 @@ export function usageCsv(
     read,
     // PGlite's batch is one string of every line, and its WebAssembly memory holds the whole
     // result besides: smaller batches keep the export's memory down there.
-    batchSize ?? (linesAsRows(db) ? 5000 : 2000),
+    batchSize ?? (postgresPool(db) ? 5000 : 2000),
   );
 }
 
