@@ -4,6 +4,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { drizzle } from "drizzle-orm/node-postgres";
+import { migrateDatabase } from "./open";
 import { buildOnlineIndexes, onlineIndexes, type Note } from "./online-indexes";
 
 const dirs: string[] = [];
@@ -60,10 +62,22 @@ describe.skipIf(!onPostgres)("building online indexes on PostgreSQL", { timeout:
 
   async function client(): Promise<pg.Client> {
     const c = new pg.Client({ connectionString: url });
+    c.on("error", () => undefined);
     await c.connect();
     clients.push(c);
     return c;
   }
+
+  const options = () => ({
+    connect: async () => {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      return c;
+    },
+    pool,
+    lockId: LOCK,
+    note,
+  });
 
   /** Whether an index exists, and then whether it is valid. */
   async function state(name: string): Promise<"absent" | "valid" | "invalid"> {
@@ -100,6 +114,9 @@ describe.skipIf(!onPostgres)("building online indexes on PostgreSQL", { timeout:
     notes = [];
     ({ url, drop } = await freshDatabase());
     pool = new pg.Pool({ connectionString: url, max: 4 });
+    // The database is dropped (with force) as soon as the pool has let its clients go: one still closing is told so.
+    pool.on("error", () => undefined);
+    pool.on("connect", (c) => c.on("error", () => undefined));
     await pool.query(`create table "t" ("id" serial primary key, "v" int); insert into "t" ("v") select g % 100 from generate_series(1, 20000) g`);
   });
 
@@ -117,7 +134,7 @@ describe.skipIf(!onPostgres)("building online indexes on PostgreSQL", { timeout:
     const holder = await client();
     await holder.query("begin");
     await holder.query(`insert into "t" ("v") values (1)`);
-    const build = await buildOnlineIndexes(pool, onlineIndexes(folderWith(T_V)), LOCK, note, 0);
+    const build = await buildOnlineIndexes(onlineIndexes(folderWith(T_V)), { ...options(), waitBelowBytes: 0 });
     expect(build.background).toBe(true);
     await waitingBuild();
 
@@ -130,13 +147,13 @@ describe.skipIf(!onPostgres)("building online indexes on PostgreSQL", { timeout:
     expect(await state("t_v_idx")).toBe("valid");
     expect(notes.map(([, message]) => message)).toEqual(["online indexes: building, writes go on meanwhile", "online indexes: built"]);
     // Built: the next start has nothing to do and takes no lock.
-    const again = await buildOnlineIndexes(pool, onlineIndexes(folderWith(T_V)), LOCK, note, 0);
+    const again = await buildOnlineIndexes(onlineIndexes(folderWith(T_V)), { ...options(), waitBelowBytes: 0 });
     expect(again.background).toBe(false);
     expect(notes).toHaveLength(2);
   });
 
   it("waits for the build when the tables are small", async () => {
-    const build = await buildOnlineIndexes(pool, onlineIndexes(folderWith(T_V)), LOCK, note);
+    const build = await buildOnlineIndexes(onlineIndexes(folderWith(T_V)), options());
     expect(build.background).toBe(false);
     expect(await state("t_v_idx")).toBe("valid");
     // Part of opening the store: nothing to tell.
@@ -149,27 +166,30 @@ describe.skipIf(!onPostgres)("building online indexes on PostgreSQL", { timeout:
     await expect(pool.query(`create unique index concurrently "d_v_idx" on "d" ("v")`)).rejects.toThrow(/could not create unique index/);
     expect(await state("d_v_idx")).toBe("invalid");
 
-    await buildOnlineIndexes(pool, onlineIndexes(folderWith({ "0001_d.sql": 'CREATE INDEX CONCURRENTLY IF NOT EXISTS "d_v_idx" ON "d" ("v");' })), LOCK, note);
+    await buildOnlineIndexes(onlineIndexes(folderWith({ "0001_d.sql": 'CREATE INDEX CONCURRENTLY IF NOT EXISTS "d_v_idx" ON "d" ("v");' })), options());
     expect(await state("d_v_idx")).toBe("valid");
     const { rows } = await pool.query<{ unique: boolean }>("select indisunique as unique from pg_index where indexrelid = to_regclass('d_v_idx')");
     expect(rows[0]!.unique).toBe(false);
     expect(notes[0]).toEqual(["warn", "online indexes: dropping an index a build left unfinished", { index: "d_v_idx" }]);
   });
 
-  it("leaves the build to a replica already building it", async () => {
+  it.each([
+    ["a replica already building it", "select pg_advisory_lock($1::int, 1)"],
+    ["a replica applying migrations", "select pg_advisory_lock($1::bigint)"],
+  ])("leaves the build to %s", async (_, lock) => {
     const other = await client();
-    await other.query("select pg_advisory_lock($1, 1)", [LOCK]);
-    const build = await buildOnlineIndexes(pool, onlineIndexes(folderWith(T_V)), LOCK, note);
+    await other.query(lock, [LOCK]);
+    const build = await buildOnlineIndexes(onlineIndexes(folderWith(T_V)), options());
     await build.done;
     expect(await state("t_v_idx")).toBe("absent");
-    expect(notes).toEqual([["info", "online indexes: another replica is building them", { indexes: ["t_v_idx"] }]]);
+    expect(notes).toEqual([["info", "online indexes: left to the replica building them or applying migrations; what is left is built at a later start", { indexes: ["t_v_idx"] }]]);
   });
 
   it("stops a build when the store closes, and the next start builds the index", async () => {
     const holder = await client();
     await holder.query("begin");
     await holder.query(`insert into "t" ("v") values (1)`);
-    const build = await buildOnlineIndexes(pool, onlineIndexes(folderWith(T_V)), LOCK, note, 0);
+    const build = await buildOnlineIndexes(onlineIndexes(folderWith(T_V)), { ...options(), waitBelowBytes: 0 });
     await waitingBuild();
     await build.stop();
     expect(await state("t_v_idx")).not.toBe("valid");
@@ -177,7 +197,54 @@ describe.skipIf(!onPostgres)("building online indexes on PostgreSQL", { timeout:
     // Cancelled on purpose: no failure noted.
     expect(notes.map(([level]) => level)).not.toContain("warn");
 
-    await buildOnlineIndexes(pool, onlineIndexes(folderWith(T_V)), LOCK, note);
+    await buildOnlineIndexes(onlineIndexes(folderWith(T_V)), options());
+    expect(await state("t_v_idx")).toBe("valid");
+  });
+
+  /** A migrations folder of one migration (creating table "m"), with its own bookkeeping table. */
+  function oneMigration() {
+    const folder = folderWith(T_V);
+    mkdirSync(path.join(folder, "meta"));
+    writeFileSync(path.join(folder, "0000_m.sql"), 'CREATE TABLE "m" ("x" int);');
+    writeFileSync(
+      path.join(folder, "meta/_journal.json"),
+      JSON.stringify({ version: "7", dialect: "postgresql", entries: [{ idx: 0, version: "7", when: 1_700_000_000_000, tag: "0000_m", breakpoints: true }] }),
+    );
+    return { folder, table: "__online_test_migrations", lockId: LOCK };
+  }
+
+  /** `work`, or a failure after `ms`: a wait that would otherwise last as long as the test. */
+  const within = <T>(ms: number, work: Promise<T>) =>
+    Promise.race([work, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`still waiting after ${ms} ms`)), ms))]);
+
+  it("gives way to a replica with migrations to apply, which neither waits for it nor is held up behind it", async () => {
+    const holder = await client();
+    await holder.query("begin");
+    await holder.query(`insert into "t" ("v") values (1)`);
+    const migrations = oneMigration();
+    const build = await buildOnlineIndexes(onlineIndexes(migrations.folder), { ...options(), waitBelowBytes: 0 });
+    await waitingBuild();
+
+    await within(10_000, migrateDatabase(drizzle({ client: pool }), "postgres", migrations));
+    await expect(pool.query(`select count(*) from "m"`)).resolves.toMatchObject({ rows: [{ count: "0" }] });
+    await within(10_000, build.done);
+    expect(await state("t_v_idx")).not.toBe("valid");
+    expect(notes.at(-1)?.[1]).toBe("online indexes: a build ended early; what is left is built at a later start");
+    await holder.query("rollback");
+  });
+
+  it("goes on while a replica with nothing to migrate starts", async () => {
+    const migrations = oneMigration();
+    await migrateDatabase(drizzle({ client: pool }), "postgres", migrations);
+    const holder = await client();
+    await holder.query("begin");
+    await holder.query(`insert into "t" ("v") values (1)`);
+    const build = await buildOnlineIndexes(onlineIndexes(migrations.folder), { ...options(), waitBelowBytes: 0 });
+    await waitingBuild();
+
+    await within(10_000, migrateDatabase(drizzle({ client: pool }), "postgres", migrations));
+    await holder.query("commit");
+    await build.done;
     expect(await state("t_v_idx")).toBe("valid");
   });
 });

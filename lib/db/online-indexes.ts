@@ -11,7 +11,9 @@ import type pg from "pg";
  * the upgrade. `CREATE INDEX CONCURRENTLY` lets writes go on, but cannot run in a transaction, so
  * such indexes live apart: in the migrations folder's `online/` files, in name order, one statement
  * between statement breakpoints, each `CREATE INDEX CONCURRENTLY IF NOT EXISTS "name" ON "table" …`.
- * Comment lines are allowed; nothing else is.
+ * Comment lines are allowed; nothing else is. They run after every migration, so each must hold for
+ * the latest schema: a migration that drops or renames a column such an index is on changes its
+ * online statement in the same change.
  *
  * On PostgreSQL each missing index is built concurrently once the migrations are done (an index a
  * build left unfinished, which PostgreSQL keeps as INVALID, is dropped and built again), by one
@@ -84,100 +86,136 @@ async function tableBytes(client: pg.ClientBase, indexes: OnlineIndex[]): Promis
 
 /** Tables under this size have their indexes built before the store opens: seconds at most. */
 export const WAIT_FOR_BUILDS_BELOW_BYTES = 64 * 1024 * 1024;
+/** The longest a store's opening waits for a build, whatever the tables' size (it may wait on other sessions). */
+export const WAIT_FOR_BUILDS_AT_MOST_MS = 30_000;
 
 export interface OnlineBuild {
-  /** Settles when every index is built, the build gave way to another replica's, or it failed (noted). */
+  /** Settles when every index is built, the build gave way (to another replica's, to migrations), or it failed (noted). */
   done: Promise<void>;
-  /** Whether the build runs on after the store opened (its tables were large). */
+  /** Whether the build runs on after the store opened. */
   background: boolean;
   /** Cancels a build still running and waits for it to end; an index cut short is built at the next start. */
   stop(): Promise<void>;
 }
 
+export interface BuildOptions {
+  /** A connection of the build's own: a build may take hours, and holds no connection of the pool meanwhile. */
+  connect: () => Promise<pg.Client>;
+  /** Any connection to the same server, to cancel the build with. */
+  pool: pg.Pool;
+  /** The migrations' advisory lock (see `migrateDatabase`). */
+  lockId: number;
+  note: Note;
+  waitBelowBytes?: number;
+  waitAtMostMs?: number;
+}
+
+const IDLE: OnlineBuild = { done: Promise.resolve(), background: false, stop: async () => {} };
+
 /**
- * Builds a migrations folder's online indexes on a PostgreSQL pool: those that are missing, on one
- * of its connections with no statement timeout, under an advisory lock that a replica already
- * building holds (the others go on without waiting). Waited for when their tables are small
- * (below `waitBelowBytes`); otherwise the store opens at once and they are built meanwhile (reads
- * that would use them are slower until then, and nothing else changes).
+ * Builds a migrations folder's online indexes on PostgreSQL: those that are missing, on a connection
+ * of their own with no statement timeout. One replica builds at a time (the advisory lock
+ * `(lockId, 1)`; a replica that finds it held goes on without building, and what is left unbuilt is
+ * built at a later start), and never while migrations run: the build holds the migrations' lock
+ * `lockId` shared, which a replica with migrations to apply takes whole, cancelling builds first
+ * (`migrateDatabase`), so that no migration queues behind a build and every write behind it.
+ * Waited for when the tables are small (below `waitBelowBytes`), for `waitAtMostMs` at most;
+ * otherwise the store opens at once and the indexes are built meanwhile (reads that would use them
+ * are slower until then; nothing else changes).
  */
-export async function buildOnlineIndexes(
-  pool: pg.Pool,
-  indexes: OnlineIndex[],
-  lockId: number,
-  note: Note,
-  waitBelowBytes = WAIT_FOR_BUILDS_BELOW_BYTES,
-): Promise<OnlineBuild> {
-  const idle: OnlineBuild = { done: Promise.resolve(), background: false, stop: async () => {} };
-  if (indexes.length === 0) return idle;
-  const client = await pool.connect();
+export async function buildOnlineIndexes(indexes: OnlineIndex[], options: BuildOptions): Promise<OnlineBuild> {
+  const { connect, pool, lockId, note, waitBelowBytes = WAIT_FOR_BUILDS_BELOW_BYTES, waitAtMostMs = WAIT_FOR_BUILDS_AT_MOST_MS } = options;
+  if (indexes.length === 0) return IDLE;
+  const client = await connect();
+  // A connection lost between statements must not end the process: the next statement fails instead.
+  client.on("error", () => undefined);
   let todo: OnlineIndex[];
   let background: boolean;
-  let pid: number;
+  let session: { pid: number; started: string };
   try {
     todo = await unbuilt(client, indexes);
-    pid = (await client.query<{ pid: number }>("select pg_backend_pid() as pid")).rows[0]!.pid;
-    background = todo.length > 0 && (await tableBytes(client, todo)) >= waitBelowBytes;
+    if (todo.length === 0) {
+      await client.end();
+      return IDLE;
+    }
+    session = (await client.query<{ pid: number; started: string }>("select pid, backend_start::text as started from pg_stat_activity where pid = pg_backend_pid()")).rows[0]!;
+    background = (await tableBytes(client, todo)) >= waitBelowBytes;
   } catch (error) {
-    client.release(true);
+    await client.end().catch(() => undefined);
     throw error;
   }
-  if (todo.length === 0) {
-    client.release();
-    return idle;
-  }
   let stopping = false;
+  let settled = false;
   const done = (async () => {
-    let healthy = false;
     try {
-      // The two-key form: apart from the migrations' one-key lock of the same number.
-      const { rows } = await client.query<{ ok: boolean }>("select pg_try_advisory_lock($1, 1) as ok", [lockId]);
+      // Two locks, taken without waiting: the migrations' shared (none running), and the builds' own.
+      const { rows } = await client.query<{ ok: boolean }>("select pg_try_advisory_lock_shared($1::bigint) and pg_try_advisory_lock($1::int, 1) as ok", [lockId]);
       if (!rows[0]?.ok) {
-        note("info", "online indexes: another replica is building them", { indexes: todo.map((i) => i.name) });
-        healthy = true;
+        note("info", "online indexes: left to the replica building them or applying migrations; what is left is built at a later start", { indexes: todo.map((i) => i.name) });
         return;
       }
-      try {
-        await client.query("set statement_timeout = 0");
-        for (const index of todo) {
-          if (stopping) break;
-          const { rows: left } = await client.query<{ valid: boolean }>("select indisvalid as valid from pg_index where indexrelid = to_regclass(quote_ident($1))", [index.name]);
-          if (left[0]?.valid) continue;
-          if (left[0]) {
-            note("warn", "online indexes: dropping an index a build left unfinished", { index: index.name });
-            await client.query(`DROP INDEX CONCURRENTLY IF EXISTS "${index.name}"`);
-          }
-          // Told when the store serves meanwhile (a build over small tables is part of opening it).
-          if (background) note("info", "online indexes: building, writes go on meanwhile", { index: index.name, table: index.table });
-          const started = Date.now();
-          await client.query(index.statement);
-          if (background) note("info", "online indexes: built", { index: index.name, ms: Date.now() - started });
+      await client.query("set statement_timeout = 0");
+      for (const index of todo) {
+        if (stopping) break;
+        const { rows: left } = await client.query<{ valid: boolean }>("select indisvalid as valid from pg_index where indexrelid = to_regclass(quote_ident($1))", [index.name]);
+        if (left[0]?.valid) continue;
+        if (left[0]) {
+          note("warn", "online indexes: dropping an index a build left unfinished", { index: index.name });
+          await client.query(`DROP INDEX CONCURRENTLY IF EXISTS "${index.name}"`);
         }
-        await client.query("reset statement_timeout");
-      } finally {
-        await client.query("select pg_advisory_unlock($1, 1)", [lockId]);
+        // Told when the store serves meanwhile (a build over small tables is part of opening it).
+        if (background) note("info", "online indexes: building, writes go on meanwhile", { index: index.name, table: index.table });
+        const started = Date.now();
+        await client.query(index.statement);
+        if (background) note("info", "online indexes: built", { index: index.name, ms: Date.now() - started });
       }
-      healthy = true;
     } catch (error) {
-      if (!stopping) note("warn", "online indexes: a build failed; it is tried again at the next start", { error: error instanceof Error ? error.message : String(error) });
+      if (!stopping) note("warn", "online indexes: a build ended early; what is left is built at a later start", { error: error instanceof Error ? error.message : String(error) });
     } finally {
-      // A connection left mid-build (cancelled, failed), or that a late cancel could still reach, is not lent again.
-      client.release(!healthy || stopping);
+      // Its session's end releases both locks.
+      await client.end().catch(() => undefined);
+      settled = true;
     }
   })();
   const build: OnlineBuild = {
     done,
-    background,
+    get background() {
+      return background;
+    },
     stop: async () => {
+      if (settled) return;
       stopping = true;
-      // Again until it ends: a cancel that lands between two statements cancels nothing.
-      const cancel = () => void pool.query("select pg_cancel_backend($1)", [pid]).catch(() => undefined);
+      // This build's session only (a pid alone may be another session's by now), again until it
+      // ends: a cancel that lands between two statements cancels nothing.
+      const cancel = () =>
+        void pool.query("select pg_cancel_backend(pid) from pg_stat_activity where pid = $1 and backend_start = $2::timestamptz", [session.pid, session.started]).catch(() => undefined);
       cancel();
       const again = setInterval(cancel, 250);
       await done;
       clearInterval(again);
     },
   };
-  if (!background) await done;
+  if (!background) {
+    let timer: NodeJS.Timeout | undefined;
+    const waited = await Promise.race([done.then(() => true), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), waitAtMostMs)))]);
+    clearTimeout(timer);
+    if (!waited) {
+      background = true;
+      note("info", `online indexes: still building after ${waitAtMostMs} ms; the store opens meanwhile`, { indexes: todo.map((i) => i.name) });
+    }
+  }
   return build;
+}
+
+/**
+ * Cancels the online index builds under a migrations lock (`buildOnlineIndexes`), before migrations
+ * are applied: a migration waiting behind a build would hold up every statement on its table.
+ */
+export async function cancelOnlineBuilds(client: pg.ClientBase, lockId: number): Promise<void> {
+  await client.query(
+    `select pg_cancel_backend(pid) from pg_locks
+     where locktype = 'advisory' and granted and database = (select oid from pg_database where datname = current_database())
+       and classid = $1::bigint::oid and objid = 1 and objsubid = 2`,
+    [lockId],
+  );
 }

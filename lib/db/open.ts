@@ -11,7 +11,7 @@ import pg from "pg";
 import { gatePglite } from "./background";
 import { listenForChanges, StoreChanges, watchPglite, watchPool, type ChangeListener } from "./changes";
 import { HostList, parseDatabaseUrl } from "./hosts";
-import { buildOnlineIndexes, onlineIndexes, plainStatement, type OnlineBuild } from "./online-indexes";
+import { buildOnlineIndexes, cancelOnlineBuilds, onlineIndexes, plainStatement, type OnlineBuild } from "./online-indexes";
 
 /**
  * Opening a PostgreSQL store for one Drizzle schema: embedded PGlite (in memory or
@@ -104,20 +104,49 @@ export async function migrateDatabase(db: unknown, kind: "pglite" | "postgres", 
     return;
   }
   const client = await (db as { $client: pg.Pool }).$client.connect();
+  let locked = false;
   try {
     // An index built over a large table takes as long as it takes: no statement timeout here.
     await client.query("set statement_timeout = 0");
-    await client.query("select pg_advisory_lock($1)", [migrations.lockId]);
+    // Nothing to apply (a restart, another replica's start): no lock, so none waits behind an online index build.
+    if (!(await migrationsPending(client, migrations))) return;
+    // Online index builds hold this lock shared for as long as they take: they are cancelled (their
+    // indexes are built at a later start), and other replicas' migrations are waited for, a second at a time.
+    while (!locked) {
+      await cancelOnlineBuilds(client, migrations.lockId);
+      await client.query("set lock_timeout = '1s'");
+      locked = await client.query("select pg_advisory_lock($1)", [migrations.lockId]).then(
+        () => true,
+        (error: { code?: string }) => (error.code === LOCK_NOT_AVAILABLE ? false : Promise.reject(error)),
+      );
+      await client.query("reset lock_timeout");
+    }
     await migrateNodePg(drizzleNodePg({ client }) as never, migrationConfig(migrations));
   } finally {
-    await client.query("select pg_advisory_unlock($1)", [migrations.lockId]).catch(() => undefined);
-    // Back to the pool's own setting; a connection that cannot say so is not lent again.
-    const reset = await client.query("reset statement_timeout").then(
+    if (locked) await client.query("select pg_advisory_unlock($1)", [migrations.lockId]).catch(() => undefined);
+    // Back to the pool's own settings; a connection that cannot say so is not lent again.
+    const reset = await client.query("reset statement_timeout; reset lock_timeout").then(
       () => true,
       () => false,
     );
     client.release(!reset);
   }
+}
+
+/** PostgreSQL's lock_not_available: a lock not had within lock_timeout. */
+const LOCK_NOT_AVAILABLE = "55P03";
+
+/** Whether the folder holds a migration the database has not had (Drizzle's own test: by the journal's times). */
+async function migrationsPending(client: pg.ClientBase, migrations: Migrations): Promise<boolean> {
+  const journal = JSON.parse(readFileSync(path.join(migrations.folder, "meta/_journal.json"), "utf8")) as { entries: Array<{ when: number }> };
+  const last = Math.max(0, ...journal.entries.map((e) => e.when));
+  const table = (migrations.table ?? "__drizzle_migrations").replaceAll('"', '""');
+  const applied = await client.query<{ at: string | null }>(`select max(created_at)::text as at from drizzle."${table}"`).then(
+    ({ rows }) => Number(rows[0]?.at ?? 0),
+    // No bookkeeping yet (undefined_table, invalid_schema_name): a database never migrated.
+    (error: { code?: string }) => (error.code === "42P01" || error.code === "3F000" ? 0 : Promise.reject(error)),
+  );
+  return applied < last;
 }
 
 export async function openDatabase<S extends Record<string, unknown>>(
@@ -150,7 +179,21 @@ export async function openDatabase<S extends Record<string, unknown>>(
     let online: OnlineBuild;
     try {
       await migrateDatabase(db, "postgres", migrations);
-      online = await buildOnlineIndexes(pool, onlineIndexes(migrations.folder), migrations.lockId, note, options.waitForIndexesBelowBytes);
+      online = await buildOnlineIndexes(onlineIndexes(migrations.folder), {
+        connect: async () => {
+          const client = new pg.Client(hosts ? hosts.clientConfig() : { connectionString: options.url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+          await client.connect();
+          await hosts?.verify(client).catch(async (error: unknown) => {
+            await client.end().catch(() => undefined);
+            throw error;
+          });
+          return client;
+        },
+        pool,
+        lockId: migrations.lockId,
+        note,
+        waitBelowBytes: options.waitForIndexesBelowBytes,
+      });
     } catch (error) {
       await pool.end().catch(() => undefined);
       throw error;

@@ -144,7 +144,7 @@ async function explain(client: pg.Client, name: string, query: { toSQL(): { sql:
   return { name, notIndex: notIndexNodes(plan), text: lines.rows.map((r) => r["QUERY PLAN"]).join("\n") };
 }
 
-/** The indexes of one enumerated filter's values (organization, value): no time order (migration 0017). */
+/** The indexes of one enumerated filter's values (organization, value): no time order (migrations/online/0017_audit_value_indexes.sql). */
 const VALUE_INDEXES = ["audit_action_idx", "audit_actor_type_idx", "audit_target_type_idx", "audit_result_idx", "audit_surface_idx"];
 
 /** Why a plan that is not index scans alone is what it should be; null when no known reason applies. */

@@ -38,7 +38,7 @@ export const auditLog = pgTable(
     // Searches by target id or name, or by location, go through audit_log_targets (below), not through these columns.
     // The enumerated filters' values are mostly common, and a page of them comes from the time
     // index; a value that few entries hold, or none (a typo), is found by its own index instead
-    // (migration 0017): without one, a search for `actions=Restore` read every entry of the
+    // (migrations/online/0017, built concurrently after the migrations): without one, a search for `actions=Restore` read every entry of the
     // organization to fill no page. These hold (organization, value) only, so equal keys share
     // one posting list (btree deduplication): each is a small part of the time index's size,
     // and the planner, from the values' statistics, reads the few matches and sorts them.
