@@ -66,4 +66,22 @@ describe("a route's query, remembered", () => {
     const parameters = (doc.paths?.["/things"]?.get?.parameters ?? []) as Array<{ name: string; in: string }>;
     expect(parameters.map((p) => `${p.in}:${p.name}`)).toEqual(["query:limit", "query:name", "query:tag"]);
   });
+
+  it("validates a long query string every time, keeping none", async () => {
+    const { parses, get } = listing();
+    const long = `?name=${"a".repeat(600)}`;
+    expect((await get(long)).status).toBe(200);
+    expect((await get(long)).status).toBe(200);
+    expect(parses).toHaveBeenCalledTimes(2);
+  });
+
+  it("runs a route's own hook on every request", async () => {
+    const router = createRouter();
+    const hook = vi.fn(() => undefined);
+    const route = createRoute({ method: "get", path: "/own", request: { query: z.object({ q: z.string().optional() }) }, responses: { 200: { description: "ok" } } });
+    router.openapi(route, (c) => c.json(c.req.valid("query"), 200), hook);
+    for (let i = 0; i < 2; i++) expect(await (await router.request("http://gateway.test/own?q=x")).json()).toEqual({ q: "x" });
+    expect(hook).toHaveBeenCalledTimes(2);
+  });
 });
+

@@ -73,6 +73,8 @@ function memberName(at: string, key: string | number): string {
 
 /** Distinct queries remembered per operation; beyond that the memory starts over. */
 const QUERIES_KEPT = 256;
+/** Longer query strings are validated every time: at most QUERIES_KEPT × this many characters kept per operation. */
+const QUERY_KEPT_MAX_LENGTH = 512;
 
 /**
  * A route's query validation, answered from memory for a query string it has validated before:
@@ -97,7 +99,7 @@ function rememberingQuery(validate: MiddlewareHandler<AppEnv>): MiddlewareHandle
     }
     return validate(c, () => {
       const data = c.req.valid("query" as never) as unknown;
-      if (typeof data === "object" && data !== null) {
+      if (typeof data === "object" && data !== null && raw.length <= QUERY_KEPT_MAX_LENGTH) {
         deepFreeze(data);
         if (kept.size >= QUERIES_KEPT) kept.clear();
         kept.set(raw, data);
@@ -132,11 +134,12 @@ export function createRouter(): OpenAPIHono<AppEnv> {
   // query validator of its own), the remembering one in its place, first as before.
   router.openapi = ((route: RouteConfig & { hide?: boolean }, handler: unknown, hook?: Hook<unknown, AppEnv, string, unknown>) => {
     const query = route.request?.query;
-    if (!query) return register.call(router, route, handler, hook);
+    // A route's own hook may do more than judge (it is given the context): it runs on every request.
+    if (!query || hook) return register.call(router, route, handler, hook);
     const { middleware, hide, ...documented } = route;
     if (!hide) router.openAPIRegistry.registerPath(documented);
     const before = middleware ? (Array.isArray(middleware) ? middleware : [middleware]) : [];
-    const validate = rememberingQuery(zValidator("query", query as never, (hook ?? defaultHook) as never) as unknown as MiddlewareHandler<AppEnv>);
+    const validate = rememberingQuery(zValidator("query", query as never, defaultHook as never) as unknown as MiddlewareHandler<AppEnv>);
     return register.call(router, { ...documented, hide: true, request: { ...documented.request, query: undefined }, middleware: [...before, validate] }, handler, hook);
   }) as typeof router.openapi;
   return router;
