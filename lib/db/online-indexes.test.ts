@@ -79,6 +79,10 @@ describe.skipIf(!onPostgres)("building online indexes on PostgreSQL", { timeout:
     note,
   });
 
+  /** `work`, or a failure after `ms`: a wait that would otherwise last as long as the test. */
+  const within = <T>(ms: number, work: Promise<T>) =>
+    Promise.race([work, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`still waiting after ${ms} ms`)), ms))]);
+
   /** Whether an index exists, and then whether it is valid. */
   async function state(name: string): Promise<"absent" | "valid" | "invalid"> {
     const { rows } = await pool.query<{ valid: boolean }>("select indisvalid as valid from pg_index where indexrelid = to_regclass($1)", [name]);
@@ -160,6 +164,18 @@ describe.skipIf(!onPostgres)("building online indexes on PostgreSQL", { timeout:
     expect(notes).toEqual([]);
   });
 
+  it("waits a bounded time for a build over small tables that waits on others, then goes on without it", async () => {
+    const holder = await client();
+    await holder.query("begin");
+    await holder.query(`insert into "t" ("v") values (1)`);
+    const build = await within(10_000, buildOnlineIndexes(onlineIndexes(folderWith(T_V)), { ...options(), waitAtMostMs: 300 }));
+    expect(build.background).toBe(true);
+    expect(notes).toEqual([["info", "online indexes: still building after 300 ms; the store opens meanwhile", { indexes: ["t_v_idx"] }]]);
+    await holder.query("commit");
+    await build.done;
+    expect(await state("t_v_idx")).toBe("valid");
+  });
+
   it("drops an index a build left invalid and builds it again", async () => {
     await pool.query(`create table "d" ("v" int); insert into "d" values (1), (1)`);
     // A concurrent unique build over duplicates fails and leaves its index behind, invalid.
@@ -212,10 +228,6 @@ describe.skipIf(!onPostgres)("building online indexes on PostgreSQL", { timeout:
     );
     return { folder, table: "__online_test_migrations", lockId: LOCK };
   }
-
-  /** `work`, or a failure after `ms`: a wait that would otherwise last as long as the test. */
-  const within = <T>(ms: number, work: Promise<T>) =>
-    Promise.race([work, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`still waiting after ${ms} ms`)), ms))]);
 
   it("gives way to a replica with migrations to apply, which neither waits for it nor is held up behind it", async () => {
     const holder = await client();

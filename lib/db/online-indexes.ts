@@ -126,13 +126,14 @@ const IDLE: OnlineBuild = { done: Promise.resolve(), background: false, stop: as
 export async function buildOnlineIndexes(indexes: OnlineIndex[], options: BuildOptions): Promise<OnlineBuild> {
   const { connect, pool, lockId, note, waitBelowBytes = WAIT_FOR_BUILDS_BELOW_BYTES, waitAtMostMs = WAIT_FOR_BUILDS_AT_MOST_MS } = options;
   if (indexes.length === 0) return IDLE;
-  const client = await connect();
-  // A connection lost between statements must not end the process: the next statement fails instead.
-  client.on("error", () => undefined);
+  let client: pg.Client | undefined;
   let todo: OnlineIndex[];
   let background: boolean;
   let session: { pid: number; started: string };
   try {
+    client = await connect();
+    // A connection lost between statements must not end the process: the next statement fails instead.
+    client.on("error", () => undefined);
     todo = await unbuilt(client, indexes);
     if (todo.length === 0) {
       await client.end();
@@ -141,39 +142,42 @@ export async function buildOnlineIndexes(indexes: OnlineIndex[], options: BuildO
     session = (await client.query<{ pid: number; started: string }>("select pid, backend_start::text as started from pg_stat_activity where pid = pg_backend_pid()")).rows[0]!;
     background = (await tableBytes(client, todo)) >= waitBelowBytes;
   } catch (error) {
-    await client.end().catch(() => undefined);
-    throw error;
+    // The indexes make reads faster; the store opens without them (no connection to spare, say).
+    await client?.end().catch(() => undefined);
+    note("warn", "online indexes: not built now; they are built at a later start", { error: error instanceof Error ? error.message : String(error) });
+    return IDLE;
   }
+  const connection = client;
   let stopping = false;
   let settled = false;
   const done = (async () => {
     try {
       // Two locks, taken without waiting: the migrations' shared (none running), and the builds' own.
-      const { rows } = await client.query<{ ok: boolean }>("select pg_try_advisory_lock_shared($1::bigint) and pg_try_advisory_lock($1::int, 1) as ok", [lockId]);
+      const { rows } = await connection.query<{ ok: boolean }>("select pg_try_advisory_lock_shared($1::bigint) and pg_try_advisory_lock($1::int, 1) as ok", [lockId]);
       if (!rows[0]?.ok) {
         note("info", "online indexes: left to the replica building them or applying migrations; what is left is built at a later start", { indexes: todo.map((i) => i.name) });
         return;
       }
-      await client.query("set statement_timeout = 0");
+      await connection.query("set statement_timeout = 0");
       for (const index of todo) {
         if (stopping) break;
-        const { rows: left } = await client.query<{ valid: boolean }>("select indisvalid as valid from pg_index where indexrelid = to_regclass(quote_ident($1))", [index.name]);
+        const { rows: left } = await connection.query<{ valid: boolean }>("select indisvalid as valid from pg_index where indexrelid = to_regclass(quote_ident($1))", [index.name]);
         if (left[0]?.valid) continue;
         if (left[0]) {
           note("warn", "online indexes: dropping an index a build left unfinished", { index: index.name });
-          await client.query(`DROP INDEX CONCURRENTLY IF EXISTS "${index.name}"`);
+          await connection.query(`DROP INDEX CONCURRENTLY IF EXISTS "${index.name}"`);
         }
         // Told when the store serves meanwhile (a build over small tables is part of opening it).
         if (background) note("info", "online indexes: building, writes go on meanwhile", { index: index.name, table: index.table });
         const started = Date.now();
-        await client.query(index.statement);
+        await connection.query(index.statement);
         if (background) note("info", "online indexes: built", { index: index.name, ms: Date.now() - started });
       }
     } catch (error) {
       if (!stopping) note("warn", "online indexes: a build ended early; what is left is built at a later start", { error: error instanceof Error ? error.message : String(error) });
     } finally {
       // Its session's end releases both locks.
-      await client.end().catch(() => undefined);
+      await connection.end().catch(() => undefined);
       settled = true;
     }
   })();
@@ -215,7 +219,7 @@ export async function cancelOnlineBuilds(client: pg.ClientBase, lockId: number):
   await client.query(
     `select pg_cancel_backend(pid) from pg_locks
      where locktype = 'advisory' and granted and database = (select oid from pg_database where datname = current_database())
-       and classid = $1::bigint::oid and objid = 1 and objsubid = 2`,
+       and classid = $1::int::oid and objid = 1 and objsubid = 2`,
     [lockId],
   );
 }

@@ -118,7 +118,8 @@ export async function migrateDatabase(db: unknown, kind: "pglite" | "postgres", 
       await client.query("set lock_timeout = '1s'");
       locked = await client.query("select pg_advisory_lock($1)", [migrations.lockId]).then(
         () => true,
-        (error: { code?: string }) => (error.code === LOCK_NOT_AVAILABLE ? false : Promise.reject(error)),
+        // Not had within the second, or given up as a deadlock (with a build the cancel missed): again.
+        (error: { code?: string }) => (error.code === LOCK_NOT_AVAILABLE || error.code === DEADLOCK_DETECTED ? false : Promise.reject(error)),
       );
       await client.query("reset lock_timeout");
     }
@@ -134,8 +135,9 @@ export async function migrateDatabase(db: unknown, kind: "pglite" | "postgres", 
   }
 }
 
-/** PostgreSQL's lock_not_available: a lock not had within lock_timeout. */
+/** PostgreSQL's lock_not_available (a lock not had within lock_timeout) and deadlock_detected. */
 const LOCK_NOT_AVAILABLE = "55P03";
+const DEADLOCK_DETECTED = "40P01";
 
 /** Whether the folder holds a migration the database has not had (Drizzle's own test: by the journal's times). */
 async function migrationsPending(client: pg.ClientBase, migrations: Migrations): Promise<boolean> {
@@ -182,7 +184,14 @@ export async function openDatabase<S extends Record<string, unknown>>(
       await migrateDatabase(db, "postgres", migrations);
       online = await buildOnlineIndexes(onlineIndexes(migrations.folder), {
         connect: async () => {
-          const client = new pg.Client(hosts ? hosts.clientConfig() : { connectionString: options.url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+          // Kept alive: a build waits on other sessions for as long as they take, saying nothing meanwhile.
+          const client = new pg.Client({
+            ...(hosts ? hosts.clientConfig() : { connectionString: options.url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS }),
+            keepAlive: true,
+            keepAliveInitialDelayMillis: 10_000,
+          });
+          // A connection lost while connecting or between statements fails the build's next step, not the process.
+          client.on("error", () => undefined);
           await client.connect();
           await hosts?.verify(client).catch(async (error: unknown) => {
             await client.end().catch(() => undefined);
