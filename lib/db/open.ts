@@ -179,6 +179,8 @@ export async function openDatabase<S extends Record<string, unknown>>(
     pool.on("connect", (client) => client.on("error", () => undefined));
     watchPool(pool, changes);
     const db = drizzleNodePg({ client: pool, schema });
+    /** A connection of its own (the change listener's, the index build's), to the node the pool would use. */
+    const ownConnection: pg.ClientConfig = hosts ? hosts.clientConfig() : { connectionString: options.url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS };
     let online: OnlineBuild;
     try {
       await migrateDatabase(db, "postgres", migrations);
@@ -186,7 +188,7 @@ export async function openDatabase<S extends Record<string, unknown>>(
         connect: async () => {
           // Kept alive: a build waits on other sessions for as long as they take, saying nothing meanwhile.
           const client = new pg.Client({
-            ...(hosts ? hosts.clientConfig() : { connectionString: options.url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS }),
+            ...ownConnection,
             keepAlive: true,
             keepAliveInitialDelayMillis: 10_000,
           });
@@ -209,7 +211,7 @@ export async function openDatabase<S extends Record<string, unknown>>(
       throw error;
     }
     const listener: ChangeListener | null = listen
-      ? listenForChanges(hosts ? hosts.clientConfig() : { connectionString: options.url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS }, changes, warn)
+      ? listenForChanges(ownConnection, changes, warn)
       : null;
     return {
       db: db as unknown as SchemaDb<S>,
