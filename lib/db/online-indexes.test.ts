@@ -6,7 +6,7 @@ import pg from "pg";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { drizzle } from "drizzle-orm/node-postgres";
 import { migrateDatabase } from "./open";
-import { buildOnlineIndexes, onlineIndexes, type Note } from "./online-indexes";
+import { buildOnlineIndexes, onlineIndexes, type BuildOptions, type Note, type OnlineBuild, type OnlineIndex } from "./online-indexes";
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -59,6 +59,14 @@ describe.skipIf(!onPostgres)("building online indexes on PostgreSQL", { timeout:
   let notes: Array<[string, string, Record<string, unknown>]>;
   const note: Note = (level, message, fields) => void notes.push([level, message, fields]);
   const clients: pg.Client[] = [];
+  const builds: OnlineBuild[] = [];
+
+  /** A build, stopped after the test with its tries to come. */
+  async function begin(indexes: OnlineIndex[], opts: BuildOptions): Promise<OnlineBuild> {
+    const build = await buildOnlineIndexes(indexes, opts);
+    builds.push(build);
+    return build;
+  }
 
   async function client(): Promise<pg.Client> {
     const c = new pg.Client({ connectionString: url });
@@ -125,6 +133,7 @@ describe.skipIf(!onPostgres)("building online indexes on PostgreSQL", { timeout:
   });
 
   afterEach(async () => {
+    await Promise.all(builds.splice(0).map((b) => b.stop()));
     await Promise.all(clients.splice(0).map((c) => c.end().catch(() => undefined)));
     await pool.end();
     await drop();
@@ -138,7 +147,7 @@ describe.skipIf(!onPostgres)("building online indexes on PostgreSQL", { timeout:
     const holder = await client();
     await holder.query("begin");
     await holder.query(`insert into "t" ("v") values (1)`);
-    const build = await buildOnlineIndexes(onlineIndexes(folderWith(T_V)), { ...options(), waitBelowBytes: 0 });
+    const build = await begin(onlineIndexes(folderWith(T_V)), { ...options(), waitBelowBytes: 0 });
     expect(build.background).toBe(true);
     await waitingBuild();
 
@@ -151,13 +160,13 @@ describe.skipIf(!onPostgres)("building online indexes on PostgreSQL", { timeout:
     expect(await state("t_v_idx")).toBe("valid");
     expect(notes.map(([, message]) => message)).toEqual(["online indexes: building, writes go on meanwhile", "online indexes: built"]);
     // Built: the next start has nothing to do and takes no lock.
-    const again = await buildOnlineIndexes(onlineIndexes(folderWith(T_V)), { ...options(), waitBelowBytes: 0 });
+    const again = await begin(onlineIndexes(folderWith(T_V)), { ...options(), waitBelowBytes: 0 });
     expect(again.background).toBe(false);
     expect(notes).toHaveLength(2);
   });
 
   it("waits for the build when the tables are small", async () => {
-    const build = await buildOnlineIndexes(onlineIndexes(folderWith(T_V)), options());
+    const build = await begin(onlineIndexes(folderWith(T_V)), options());
     expect(build.background).toBe(false);
     expect(await state("t_v_idx")).toBe("valid");
     // Part of opening the store: nothing to tell.
@@ -168,7 +177,7 @@ describe.skipIf(!onPostgres)("building online indexes on PostgreSQL", { timeout:
     const holder = await client();
     await holder.query("begin");
     await holder.query(`insert into "t" ("v") values (1)`);
-    const build = await within(10_000, buildOnlineIndexes(onlineIndexes(folderWith(T_V)), { ...options(), waitAtMostMs: 300 }));
+    const build = await within(10_000, begin(onlineIndexes(folderWith(T_V)), { ...options(), waitAtMostMs: 300 }));
     expect(build.background).toBe(true);
     expect(notes).toEqual([["info", "online indexes: still building after 300 ms; the store opens meanwhile", { indexes: ["t_v_idx"] }]]);
     await holder.query("commit");
@@ -182,7 +191,7 @@ describe.skipIf(!onPostgres)("building online indexes on PostgreSQL", { timeout:
     await expect(pool.query(`create unique index concurrently "d_v_idx" on "d" ("v")`)).rejects.toThrow(/could not create unique index/);
     expect(await state("d_v_idx")).toBe("invalid");
 
-    await buildOnlineIndexes(onlineIndexes(folderWith({ "0001_d.sql": 'CREATE INDEX CONCURRENTLY IF NOT EXISTS "d_v_idx" ON "d" ("v");' })), options());
+    await begin(onlineIndexes(folderWith({ "0001_d.sql": 'CREATE INDEX CONCURRENTLY IF NOT EXISTS "d_v_idx" ON "d" ("v");' })), options());
     expect(await state("d_v_idx")).toBe("valid");
     const { rows } = await pool.query<{ unique: boolean }>("select indisunique as unique from pg_index where indexrelid = to_regclass('d_v_idx')");
     expect(rows[0]!.unique).toBe(false);
@@ -195,17 +204,17 @@ describe.skipIf(!onPostgres)("building online indexes on PostgreSQL", { timeout:
   ])("leaves the build to %s", async (_, lock) => {
     const other = await client();
     await other.query(lock, [LOCK]);
-    const build = await buildOnlineIndexes(onlineIndexes(folderWith(T_V)), options());
+    const build = await begin(onlineIndexes(folderWith(T_V)), options());
     await build.done;
     expect(await state("t_v_idx")).toBe("absent");
-    expect(notes).toEqual([["info", "online indexes: left to the replica building them or applying migrations; what is left is built at a later start", { indexes: ["t_v_idx"] }]]);
+    expect(notes).toEqual([["info", "online indexes: left to the replica building them or applying migrations; tried again later", { indexes: ["t_v_idx"], retryInMs: 600_000 }]]);
   });
 
   it("stops a build when the store closes, and the next start builds the index", async () => {
     const holder = await client();
     await holder.query("begin");
     await holder.query(`insert into "t" ("v") values (1)`);
-    const build = await buildOnlineIndexes(onlineIndexes(folderWith(T_V)), { ...options(), waitBelowBytes: 0 });
+    const build = await begin(onlineIndexes(folderWith(T_V)), { ...options(), waitBelowBytes: 0 });
     await waitingBuild();
     await build.stop();
     expect(await state("t_v_idx")).not.toBe("valid");
@@ -213,7 +222,7 @@ describe.skipIf(!onPostgres)("building online indexes on PostgreSQL", { timeout:
     // Cancelled on purpose: no failure noted.
     expect(notes.map(([level]) => level)).not.toContain("warn");
 
-    await buildOnlineIndexes(onlineIndexes(folderWith(T_V)), options());
+    await begin(onlineIndexes(folderWith(T_V)), options());
     expect(await state("t_v_idx")).toBe("valid");
   });
 
@@ -234,14 +243,14 @@ describe.skipIf(!onPostgres)("building online indexes on PostgreSQL", { timeout:
     await holder.query("begin");
     await holder.query(`insert into "t" ("v") values (1)`);
     const migrations = oneMigration();
-    const build = await buildOnlineIndexes(onlineIndexes(migrations.folder), { ...options(), waitBelowBytes: 0 });
+    const build = await begin(onlineIndexes(migrations.folder), { ...options(), waitBelowBytes: 0 });
     await waitingBuild();
 
     await within(10_000, migrateDatabase(drizzle({ client: pool }), "postgres", migrations));
     await expect(pool.query(`select count(*) from "m"`)).resolves.toMatchObject({ rows: [{ count: "0" }] });
     await within(10_000, build.done);
     expect(await state("t_v_idx")).not.toBe("valid");
-    expect(notes.at(-1)?.[1]).toBe("online indexes: a build ended early; what is left is built at a later start");
+    expect(notes.at(-1)?.[1]).toBe("online indexes: a build ended early; tried again later");
     await holder.query("rollback");
   });
 
@@ -251,12 +260,80 @@ describe.skipIf(!onPostgres)("building online indexes on PostgreSQL", { timeout:
     const holder = await client();
     await holder.query("begin");
     await holder.query(`insert into "t" ("v") values (1)`);
-    const build = await buildOnlineIndexes(onlineIndexes(migrations.folder), { ...options(), waitBelowBytes: 0 });
+    const build = await begin(onlineIndexes(migrations.folder), { ...options(), waitBelowBytes: 0 });
     await waitingBuild();
 
     await within(10_000, migrateDatabase(drizzle({ client: pool }), "postgres", migrations));
     await holder.query("commit");
     await build.done;
     expect(await state("t_v_idx")).toBe("valid");
+  });
+
+  /** Until `name` is valid, or a failure after `ms`. */
+  async function validWithin(name: string, ms: number): Promise<void> {
+    const end = Date.now() + ms;
+    while ((await state(name)) !== "valid") {
+      if (Date.now() > end) throw new Error(`${name} not valid after ${ms} ms`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  it("tries again after giving way, and builds what the other replica's build left unbuilt", async () => {
+    const other = await client();
+    await other.query("select pg_advisory_lock($1::int, 1)", [LOCK]);
+    const build = await begin(onlineIndexes(folderWith(T_V)), { ...options(), retryEveryMs: 150 });
+    await build.done;
+    // Tries meanwhile, while the other replica still holds the builds' lock, give way quietly.
+    await new Promise((r) => setTimeout(r, 600));
+    expect(await state("t_v_idx")).toBe("absent");
+    // The other replica went away without building.
+    await other.query("select pg_advisory_unlock($1::int, 1)", [LOCK]);
+    await validWithin("t_v_idx", 10_000);
+    expect(notes.map(([, message]) => message)).toEqual([
+      "online indexes: left to the replica building them or applying migrations; tried again later",
+      "online indexes: building, writes go on meanwhile",
+      "online indexes: built",
+    ]);
+  });
+
+  it("tries again after a failed build, and builds once the schema allows it", async () => {
+    // A column the statement names does not exist yet: the build fails, the next try succeeds.
+    const folder = folderWith({ "0001_w.sql": 'CREATE INDEX CONCURRENTLY IF NOT EXISTS "t_w_idx" ON "t" ("w");' });
+    const build = await begin(onlineIndexes(folder), { ...options(), retryEveryMs: 150 });
+    await build.done;
+    expect(notes[0]?.slice(0, 2)).toEqual(["warn", "online indexes: a build ended early; tried again later"]);
+    expect(await state("t_w_idx")).toBe("absent");
+    await pool.query(`alter table "t" add column "w" int`);
+    await validWithin("t_w_idx", 10_000);
+  });
+
+  it("tries no more once stopped", async () => {
+    const other = await client();
+    await other.query("select pg_advisory_lock($1::int, 1)", [LOCK]);
+    const build = await begin(onlineIndexes(folderWith(T_V)), { ...options(), retryEveryMs: 150 });
+    await build.done;
+    await build.stop();
+    await other.query("select pg_advisory_unlock($1::int, 1)", [LOCK]);
+    await new Promise((r) => setTimeout(r, 800));
+    expect(await state("t_v_idx")).toBe("absent");
+  });
+
+  it("stops a try begun after the store opened", async () => {
+    const other = await client();
+    await other.query("select pg_advisory_lock($1::int, 1)", [LOCK]);
+    const build = await begin(onlineIndexes(folderWith(T_V)), { ...options(), retryEveryMs: 150 });
+    await build.done;
+    // A writer's open transaction keeps the next try's build waiting, where a stop must cancel it.
+    const holder = await client();
+    await holder.query("begin");
+    await holder.query(`insert into "t" ("v") values (1)`);
+    await other.query("select pg_advisory_unlock($1::int, 1)", [LOCK]);
+    await waitingBuild();
+    await within(10_000, build.stop());
+    await holder.query("rollback");
+    expect(await state("t_v_idx")).not.toBe("valid");
+    const { rows } = await pool.query("select 1 from pg_stat_activity where query like 'CREATE INDEX%' and state = 'active'");
+    expect(rows).toEqual([]);
+    expect(notes.map(([level]) => level)).not.toContain("warn");
   });
 });

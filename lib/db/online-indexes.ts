@@ -90,13 +90,16 @@ export const WAIT_FOR_BUILDS_BELOW_BYTES = 64 * 1024 * 1024;
 export const WAIT_FOR_BUILDS_AT_MOST_MS = 30_000;
 
 export interface OnlineBuild {
-  /** Settles when every index is built, the build gave way (to another replica's, to migrations), or it failed (noted). */
+  /** Settles when the first try has built every index, gave way (to another replica's build, to migrations), or failed (noted). */
   done: Promise<void>;
   /** Whether the build runs on after the store opened. */
   background: boolean;
-  /** Cancels a build still running and waits for it to end; an index cut short is built at the next start. */
+  /** Cancels a build still running (an index cut short is built at the next start) and any try still to come. */
   stop(): Promise<void>;
 }
+
+/** How long a replica whose build gave way or failed waits before it tries again, for as long as it runs. */
+export const RETRY_BUILDS_EVERY_MS = 10 * 60_000;
 
 export interface BuildOptions {
   /** A connection of the build's own: a build may take hours, and holds no connection of the pool meanwhile. */
@@ -108,24 +111,82 @@ export interface BuildOptions {
   note: Note;
   waitBelowBytes?: number;
   waitAtMostMs?: number;
+  retryEveryMs?: number;
 }
 
+/** One try at building what is unbuilt: settles `true` when nothing is left to build. */
+interface Attempt {
+  done: Promise<boolean>;
+  background: boolean;
+  stop(): Promise<void>;
+}
+
+const NOTHING_LEFT: Attempt = { done: Promise.resolve(true), background: false, stop: async () => {} };
 const IDLE: OnlineBuild = { done: Promise.resolve(), background: false, stop: async () => {} };
 
 /**
  * Builds a migrations folder's online indexes on PostgreSQL: those that are missing, on a connection
  * of their own with no statement timeout. One replica builds at a time (the advisory lock
- * `(lockId, 1)`; a replica that finds it held goes on without building, and what is left unbuilt is
- * built at a later start), and never while migrations run: the build holds the migrations' lock
- * `lockId` shared, which a replica with migrations to apply takes whole, cancelling builds first
+ * `(lockId, 1)`), and never while migrations run: the build holds the migrations' lock `lockId`
+ * shared, which a replica with migrations to apply takes whole, cancelling builds first
  * (`migrateDatabase`), so that no migration queues behind a build and every write behind it.
  * Waited for when the tables are small (below `waitBelowBytes`), for `waitAtMostMs` at most;
  * otherwise the store opens at once and the indexes are built meanwhile (reads that would use them
  * are slower until then; nothing else changes).
+ *
+ * A try that gives way (another replica builds, or migrations run) or fails is made again every
+ * `retryEveryMs` for as long as the replica runs, until nothing is left to build: an index whose
+ * build was cut short (left INVALID, which PostgreSQL still updates on every write) or never begun
+ * does not wait for a replica's next start, which in a steady formation may be weeks away.
  */
 export async function buildOnlineIndexes(indexes: OnlineIndex[], options: BuildOptions): Promise<OnlineBuild> {
-  const { connect, pool, lockId, note, waitBelowBytes = WAIT_FOR_BUILDS_BELOW_BYTES, waitAtMostMs = WAIT_FOR_BUILDS_AT_MOST_MS } = options;
+  const { waitAtMostMs = WAIT_FOR_BUILDS_AT_MOST_MS, retryEveryMs = RETRY_BUILDS_EVERY_MS, note } = options;
   if (indexes.length === 0) return IDLE;
+  const first = await attempt(indexes, options, true);
+  if (first === NOTHING_LEFT) return IDLE;
+  /** The latest try, or the one being begun: what a stop waits for and stops. */
+  let current: Promise<Attempt> = Promise.resolve(first);
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  /** After a try that left something unbuilt, the next one, in `retryEveryMs`. */
+  const retryAfter = (tried: Attempt) =>
+    void tried.done.then((finished) => {
+      if (finished || stopped) return;
+      timer = setTimeout(() => {
+        current = attempt(indexes, options, false);
+        void current.then((next) => {
+          if (!stopped) retryAfter(next);
+        });
+      }, retryEveryMs);
+      // A replica's shutdown never waits for its next try.
+      timer.unref();
+    });
+  retryAfter(first);
+  let background = first.background;
+  if (!background) {
+    let wait: NodeJS.Timeout | undefined;
+    const waited = await Promise.race([first.done.then(() => true), new Promise<boolean>((resolve) => (wait = setTimeout(() => resolve(false), waitAtMostMs)))]);
+    clearTimeout(wait);
+    if (!waited) {
+      background = true;
+      note("info", `online indexes: still building after ${waitAtMostMs} ms; the store opens meanwhile`, { indexes: indexes.map((i) => i.name) });
+    }
+  }
+  return {
+    done: first.done.then(() => undefined),
+    background,
+    stop: async () => {
+      stopped = true;
+      clearTimeout(timer);
+      await (await current).stop();
+    },
+  };
+}
+
+/** One try: what is unbuilt, built under the builds' lock if it is free (see `buildOnlineIndexes`). */
+async function attempt(indexes: OnlineIndex[], options: BuildOptions, first: boolean): Promise<Attempt> {
+  const { connect, pool, lockId, note, waitBelowBytes = WAIT_FOR_BUILDS_BELOW_BYTES, retryEveryMs = RETRY_BUILDS_EVERY_MS } = options;
+  const later = { retryInMs: retryEveryMs };
   let client: pg.Client | undefined;
   let todo: OnlineIndex[];
   let background: boolean;
@@ -137,15 +198,16 @@ export async function buildOnlineIndexes(indexes: OnlineIndex[], options: BuildO
     todo = await unbuilt(client, indexes);
     if (todo.length === 0) {
       await client.end();
-      return IDLE;
+      return NOTHING_LEFT;
     }
     session = (await client.query<{ pid: number; started: string }>("select pid, backend_start::text as started from pg_stat_activity where pid = pg_backend_pid()")).rows[0]!;
-    background = (await tableBytes(client, todo)) >= waitBelowBytes;
+    // Waited for only as part of opening the store, and only over small tables.
+    background = !first || (await tableBytes(client, todo)) >= waitBelowBytes;
   } catch (error) {
     // The indexes make reads faster; the store opens without them (no connection to spare, say).
     await client?.end().catch(() => undefined);
-    note("warn", "online indexes: not built now; they are built at a later start", { error: error instanceof Error ? error.message : String(error) });
-    return IDLE;
+    note("warn", "online indexes: not built now; tried again later", { error: error instanceof Error ? error.message : String(error), ...later });
+    return { done: Promise.resolve(false), background: false, stop: async () => {} };
   }
   const connection = client;
   let stopping = false;
@@ -155,12 +217,13 @@ export async function buildOnlineIndexes(indexes: OnlineIndex[], options: BuildO
       // Two locks, taken without waiting: the migrations' shared (none running), and the builds' own.
       const { rows } = await connection.query<{ ok: boolean }>("select pg_try_advisory_lock_shared($1::bigint) and pg_try_advisory_lock($1::int, 1) as ok", [lockId]);
       if (!rows[0]?.ok) {
-        note("info", "online indexes: left to the replica building them or applying migrations; what is left is built at a later start", { indexes: todo.map((i) => i.name) });
-        return;
+        // Said once: a replica waiting out another's build of hours would say it at every try.
+        if (first) note("info", "online indexes: left to the replica building them or applying migrations; tried again later", { indexes: todo.map((i) => i.name), ...later });
+        return false;
       }
       await connection.query("set statement_timeout = 0");
       for (const index of todo) {
-        if (stopping) break;
+        if (stopping) return false;
         const { rows: left } = await connection.query<{ valid: boolean }>("select indisvalid as valid from pg_index where indexrelid = to_regclass(quote_ident($1))", [index.name]);
         if (left[0]?.valid) continue;
         if (left[0]) {
@@ -173,19 +236,19 @@ export async function buildOnlineIndexes(indexes: OnlineIndex[], options: BuildO
         await connection.query(index.statement);
         if (background) note("info", "online indexes: built", { index: index.name, ms: Date.now() - started });
       }
+      return true;
     } catch (error) {
-      if (!stopping) note("warn", "online indexes: a build ended early; what is left is built at a later start", { error: error instanceof Error ? error.message : String(error) });
+      if (!stopping) note("warn", "online indexes: a build ended early; tried again later", { error: error instanceof Error ? error.message : String(error), ...later });
+      return false;
     } finally {
       // Its session's end releases both locks.
       await connection.end().catch(() => undefined);
       settled = true;
     }
   })();
-  const build: OnlineBuild = {
+  return {
     done,
-    get background() {
-      return background;
-    },
+    background,
     stop: async () => {
       if (settled) return;
       stopping = true;
@@ -199,16 +262,6 @@ export async function buildOnlineIndexes(indexes: OnlineIndex[], options: BuildO
       clearInterval(again);
     },
   };
-  if (!background) {
-    let timer: NodeJS.Timeout | undefined;
-    const waited = await Promise.race([done.then(() => true), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), waitAtMostMs)))]);
-    clearTimeout(timer);
-    if (!waited) {
-      background = true;
-      note("info", `online indexes: still building after ${waitAtMostMs} ms; the store opens meanwhile`, { indexes: todo.map((i) => i.name) });
-    }
-  }
-  return build;
 }
 
 /**

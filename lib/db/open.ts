@@ -109,7 +109,7 @@ export async function migrateDatabase(db: unknown, kind: "pglite" | "postgres", 
     // An index built over a large table takes as long as it takes: no statement timeout here.
     await client.query("set statement_timeout = 0");
     // Online index builds hold this lock shared for as long as they take: they are cancelled (their
-    // indexes are built at a later start), and other replicas' migrations are waited for, a second at a time.
+    // replicas try again later), and other replicas' migrations are waited for, a second at a time.
     while (!locked) {
       // Nothing (left) to apply (a restart, another replica's start or its migrations just done):
       // no lock, so none waits behind an online index build, and no build is cancelled.
