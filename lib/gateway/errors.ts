@@ -114,7 +114,8 @@ const UNIQUE_FIELDS: Record<string, string> = {
  * A database error a concurrent request can cause (a unique clash lost to a
  * parallel insert) as the 400 the same request would get when run alone; a
  * deadlock or serialization failure as a 503 to retry (nothing of it was kept);
- * a statement stopped at the deadline as the 504 the deadline answers.
+ * a statement stopped at the deadline as the 504 the deadline answers, and one cancelled on the
+ * server (an operator's pg_cancel_backend) as a 503 to retry.
  */
 export function fromDatabaseError(error: unknown): GatewayError | null {
   if (isStoreUnavailable(error)) return new GatewayError("unavailable", "the store is unavailable for a moment (restart or failover): retry shortly");
@@ -123,8 +124,13 @@ export function fromDatabaseError(error: unknown): GatewayError | null {
   if (code === "22021" || code === "22P05") return new GatewayError("bad_request", "request: text must not contain NUL characters or unpaired surrogates");
   // A deadlock or serialization failure with a concurrent request: this one was rolled back whole, and may run again.
   if (code === "40P01" || code === "40001") return new GatewayError("unavailable", "the request met a concurrent one changing the same data and was rolled back: retry shortly");
-  // The statement ran as long as the request deadline (the store's statement_timeout) and was stopped.
-  if (code === "57014") return new GatewayError("timeout", "the request took longer than its deadline and was stopped");
+  // Stopped by the server: an operator's (or a tool's) cancel says so, and is no fault of the request's
+  // length; otherwise it ran as long as the request deadline (the store's statement_timeout). The
+  // server's text decides, in English; a server speaking another language answers every stop as the deadline.
+  if (code === "57014") {
+    if (CANCELLED_BY_REQUEST.test(databaseMessage(error))) return new GatewayError("unavailable", "the store cancelled this request's statement (a cancel on the server, not the request's deadline): retry shortly");
+    return new GatewayError("timeout", "the request took longer than its deadline and was stopped");
+  }
   if (code !== "23505") return null;
   const known = constraint ? UNIQUE_FIELDS[constraint] : undefined;
   return new GatewayError("bad_request", known ?? "body: conflicts with an existing resource");
@@ -134,6 +140,16 @@ export function fromDatabaseError(error: unknown): GatewayError | null {
 export function uniqueClash(error: unknown): string | undefined {
   const { code, constraint } = databaseError(error);
   return code === "23505" ? constraint : undefined;
+}
+
+/** PostgreSQL's text for a statement stopped by pg_cancel_backend (or a client's cancel request), not by statement_timeout. */
+const CANCELLED_BY_REQUEST = /canceling statement due to user request/;
+
+/** A driver's error message, on the error itself or on its cause (Drizzle wraps them). */
+function databaseMessage(error: unknown): string {
+  const e = error as { message?: unknown; cause?: { message?: unknown } } | undefined;
+  const cause = e?.cause?.message;
+  return `${typeof e?.message === "string" ? e.message : ""}\n${typeof cause === "string" ? cause : ""}`;
 }
 
 /** A driver's error code and constraint, on the error itself or on its cause (Drizzle wraps them). */

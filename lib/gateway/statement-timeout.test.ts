@@ -57,6 +57,37 @@ describe.skipIf(!onPostgres)("statements stop at the request deadline (PostgreSQ
   });
 });
 
+describe.skipIf(!onPostgres)("a statement cancelled on the server (PostgreSQL)", () => {
+  let t: TestGateway;
+  let url: string;
+  beforeAll(async () => {
+    t = await createTestGateway({ requestTimeoutMs: 20_000 });
+    url = (t.gateway.store.db as unknown as { $client: pg.Pool }).$client.options.connectionString!;
+  });
+  afterAll(() => t?.close());
+
+  it("is a 503 to retry with Retry-After, not the 504 of a deadline the request never reached", async () => {
+    const holder = new pg.Client({ connectionString: url });
+    await holder.connect();
+    try {
+      await holder.query("begin");
+      await holder.query("insert into projects (id, organization_id, name) values ($1, $2, 'cancelled-name')", [randomUUID(), t.demo.organization_id]);
+      const answer = t.op("owner", "createProject", { body: { organization_id: t.demo.organization_id, name: "cancelled-name" } });
+      // An operator cancels the statement waiting on the holder's lock.
+      const cancelled = async () =>
+        (await holder.query<{ n: number }>("select count(*)::int as n from (select pg_cancel_backend(pid) from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock') c")).rows[0]!.n;
+      await expect.poll(cancelled, { timeout: 5_000 }).toBe(1);
+      const res = await answer;
+      expect(res.status).toBe(503);
+      expect(res.headers.get("retry-after")).toMatch(/^\d+$/);
+      expect(((await res.json()) as { message: string }).message).toMatch(/cancelled this request's statement/);
+    } finally {
+      await holder.query("rollback").catch(() => undefined);
+      await holder.end();
+    }
+  });
+});
+
 describe.skipIf(!onPostgres)("a store opened with a statement timeout (PostgreSQL)", () => {
   it("migrates without it, then lends its connection with it", async () => {
     const fresh = await freshStoreOptions();
