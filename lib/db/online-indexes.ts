@@ -117,11 +117,13 @@ export interface BuildOptions {
 /** One try at building what is unbuilt: settles `true` when nothing is left to build. */
 interface Attempt {
   done: Promise<boolean>;
+  /** The indexes it found unbuilt. */
+  unbuilt: string[];
   background: boolean;
   stop(): Promise<void>;
 }
 
-const NOTHING_LEFT: Attempt = { done: Promise.resolve(true), background: false, stop: async () => {} };
+const NOTHING_LEFT: Attempt = { done: Promise.resolve(true), unbuilt: [], background: false, stop: async () => {} };
 const IDLE: OnlineBuild = { done: Promise.resolve(), background: false, stop: async () => {} };
 
 /**
@@ -169,7 +171,7 @@ export async function buildOnlineIndexes(indexes: OnlineIndex[], options: BuildO
     clearTimeout(wait);
     if (!waited) {
       background = true;
-      note("info", `online indexes: still building after ${waitAtMostMs} ms; the store opens meanwhile`, { indexes: indexes.map((i) => i.name) });
+      note("info", `online indexes: still building after ${waitAtMostMs} ms; the store opens meanwhile`, { indexes: first.unbuilt });
     }
   }
   return {
@@ -207,7 +209,7 @@ async function attempt(indexes: OnlineIndex[], options: BuildOptions, first: boo
     // The indexes make reads faster; the store opens without them (no connection to spare, say).
     await client?.end().catch(() => undefined);
     note("warn", "online indexes: not built now; tried again later", { error: error instanceof Error ? error.message : String(error), ...later });
-    return { done: Promise.resolve(false), background: false, stop: async () => {} };
+    return { done: Promise.resolve(false), unbuilt: indexes.map((i) => i.name), background: false, stop: async () => {} };
   }
   const connection = client;
   let stopping = false;
@@ -248,6 +250,7 @@ async function attempt(indexes: OnlineIndex[], options: BuildOptions, first: boo
   })();
   return {
     done,
+    unbuilt: todo.map((i) => i.name),
     background,
     stop: async () => {
       if (settled) return;
