@@ -5,6 +5,7 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { drizzle } from "drizzle-orm/node-postgres";
+import { migrate } from "drizzle-orm/node-postgres/migrator";
 import { migrateDatabase } from "./open";
 import { buildOnlineIndexes, onlineIndexes, type BuildOptions, type Note, type OnlineBuild, type OnlineIndex } from "./online-indexes";
 
@@ -270,6 +271,28 @@ describe.skipIf(!onPostgres)("building online indexes on PostgreSQL", { timeout:
     await holder.query("commit");
     await build.done;
     expect(await state("t_v_idx")).toBe("valid");
+  });
+
+  it("a replica waiting to migrate goes on, without the lock, once another replica has applied the migrations", async () => {
+    const migrations = oneMigration();
+    // A build's session holds the migrations' lock shared (and the builds' own) for as long as it
+    // lives; a cancel stops its statement, not the session, so the lock stays held throughout.
+    const build = await client();
+    await build.query("select pg_advisory_lock_shared($1::bigint), pg_advisory_lock($1::int, 1)", [LOCK]);
+    const statement = build.query("select pg_sleep(30)").then(
+      () => "finished",
+      (error: { code?: string }) => error.code,
+    );
+    const migrating = migrateDatabase(drizzle({ client: pool }), "postgres", migrations);
+    // With a migration to apply, the replica cancels the build's statement, then waits for the lock.
+    expect(await within(5_000, statement)).toBe("57014");
+    // Another replica applies the migrations meanwhile (here Drizzle's migrator alone, without the lock).
+    await migrate(drizzle({ client: pool }), { migrationsFolder: migrations.folder, migrationsTable: migrations.table });
+    // The waiting replica finds nothing left at its next turn and goes on: it could never have had the
+    // lock, which the build's session still holds shared.
+    await within(5_000, migrating);
+    const { rows } = await pool.query<{ n: number }>("select count(*)::int as n from pg_locks where locktype = 'advisory' and mode = 'ShareLock' and granted and objid = $1", [LOCK]);
+    expect(rows[0]!.n).toBe(1);
   });
 
   /** Until `name` is valid, or a failure after `ms`. */
