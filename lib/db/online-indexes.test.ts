@@ -6,7 +6,7 @@ import pg from "pg";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { drizzle } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
-import { migrateDatabase } from "./open";
+import { migrateDatabase, newerMigrationsApplied } from "./open";
 import { buildOnlineIndexes, onlineIndexes, type BuildOptions, type Note, type OnlineBuild, type OnlineIndex } from "./online-indexes";
 
 const dirs: string[] = [];
@@ -101,7 +101,7 @@ describe.skipIf(!onPostgres)("building online indexes on PostgreSQL", { timeout:
   /** Until the build's statement waits on a lock (here: the open transaction of a writer). */
   async function waitingBuild(): Promise<void> {
     for (let i = 0; i < 200; i++) {
-      const { rows } = await pool.query("select 1 from pg_stat_activity where query like 'CREATE INDEX%' and wait_event_type = 'Lock'");
+      const { rows } = await pool.query("select 1 from pg_stat_activity where datname = current_database() and query like 'CREATE INDEX%' and wait_event_type = 'Lock'");
       if (rows.length > 0) return;
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -187,6 +187,8 @@ describe.skipIf(!onPostgres)("building online indexes on PostgreSQL", { timeout:
     await holder.query("commit");
     await build.done;
     expect(await state("t_v_idx")).toBe("valid");
+    // The store served meanwhile: the build's end is told.
+    expect(notes.at(-1)?.[1]).toBe("online indexes: built");
   });
 
   it("drops an index a build left invalid and builds it again", async () => {
@@ -328,6 +330,10 @@ describe.skipIf(!onPostgres)("building online indexes on PostgreSQL", { timeout:
     const build = await begin(onlineIndexes(folder), { ...options(), retryEveryMs: 150 });
     await build.done;
     expect(notes[0]?.slice(0, 2)).toEqual(["warn", "online indexes: a build ended early; tried again later"]);
+    // Each failure waits twice as long as the one before for the next try.
+    const failures = () => notes.filter(([level]) => level === "warn");
+    await expect.poll(() => failures().length, { timeout: 5_000 }).toBeGreaterThanOrEqual(3);
+    expect(failures().slice(0, 3).map(([, , fields]) => fields.retryInMs)).toEqual([150, 300, 600]);
     expect(await state("t_w_idx")).toBe("absent");
     await pool.query(`alter table "t" add column "w" int`);
     await validWithin("t_w_idx", 10_000);
@@ -341,6 +347,22 @@ describe.skipIf(!onPostgres)("building online indexes on PostgreSQL", { timeout:
     await build.stop();
     await other.query("select pg_advisory_unlock($1::int, 1)", [LOCK]);
     await new Promise((r) => setTimeout(r, 800));
+    expect(await state("t_v_idx")).toBe("absent");
+  });
+
+  it("tries no more once a newer version's migrations are applied", async () => {
+    const migrations = oneMigration();
+    await migrateDatabase(drizzle({ client: pool }), "postgres", migrations);
+    const other = await client();
+    await other.query("select pg_advisory_lock($1::int, 1)", [LOCK]);
+    const superseded = (c: pg.ClientBase) => newerMigrationsApplied(c, migrations);
+    const build = await begin(onlineIndexes(migrations.folder), { ...options(), retryEveryMs: 150, superseded });
+    await build.done;
+    // A newer version migrates (its journal goes past this one's), and the other replica's build ends.
+    await pool.query(`insert into drizzle."${migrations.table}" (hash, created_at) values ('newer', $1)`, [1_800_000_000_000]);
+    await other.query("select pg_advisory_unlock($1::int, 1)", [LOCK]);
+    await expect.poll(() => notes.at(-1)?.[1], { timeout: 5_000 }).toBe("online indexes: a newer version's migrations are applied; its replicas build the indexes, not this one");
+    await new Promise((r) => setTimeout(r, 600));
     expect(await state("t_v_idx")).toBe("absent");
   });
 
@@ -358,7 +380,7 @@ describe.skipIf(!onPostgres)("building online indexes on PostgreSQL", { timeout:
     await within(10_000, build.stop());
     await holder.query("rollback");
     expect(await state("t_v_idx")).not.toBe("valid");
-    const { rows } = await pool.query("select 1 from pg_stat_activity where query like 'CREATE INDEX%' and state = 'active'");
+    const { rows } = await pool.query("select 1 from pg_stat_activity where datname = current_database() and query like 'CREATE INDEX%' and state = 'active'");
     expect(rows).toEqual([]);
     expect(notes.map(([level]) => level)).not.toContain("warn");
   });

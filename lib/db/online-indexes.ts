@@ -98,8 +98,13 @@ export interface OnlineBuild {
   stop(): Promise<void>;
 }
 
-/** How long a replica whose build gave way or failed waits before it tries again, for as long as it runs. */
+/**
+ * How long a replica whose build gave way or failed waits before it tries again, doubled after each
+ * try that leaves something unbuilt, up to RETRY_BUILDS_AT_MOST_MS: a build that fails the same way
+ * every time (a full disk) is not repeated, with its warning, every few minutes for weeks.
+ */
 export const RETRY_BUILDS_EVERY_MS = 10 * 60_000;
+export const RETRY_BUILDS_AT_MOST_MS = 6 * 3_600_000;
 
 export interface BuildOptions {
   /** A connection of the build's own: a build may take hours, and holds no connection of the pool meanwhile. */
@@ -111,14 +116,22 @@ export interface BuildOptions {
   note: Note;
   waitBelowBytes?: number;
   waitAtMostMs?: number;
+  /** The first wait before trying again; each later one doubles, up to RETRY_BUILDS_AT_MOST_MS. */
   retryEveryMs?: number;
+  /**
+   * Whether a newer version's migrations are applied (`newerMigrationsApplied`): in a rolling upgrade
+   * the replicas of the old version must not build (or rebuild) their own version's list, which the
+   * new one may have changed. Asked before each try; when it says so, this replica tries no more.
+   */
+  superseded?: (client: pg.ClientBase) => Promise<boolean>;
 }
 
-/** One try at building what is unbuilt: settles `true` when nothing is left to build. */
+/** One try at building what is unbuilt: settles `true` when nothing is left to build (or none is this replica's to build). */
 interface Attempt {
   done: Promise<boolean>;
   /** The indexes it found unbuilt. */
   unbuilt: string[];
+  /** Whether the store serves meanwhile (its builds are told in the log); set when opening stops waiting for it. */
   background: boolean;
   stop(): Promise<void>;
 }
@@ -136,59 +149,67 @@ const IDLE: OnlineBuild = { done: Promise.resolve(), background: false, stop: as
  * otherwise the store opens at once and the indexes are built meanwhile (reads that would use them
  * are slower until then; nothing else changes).
  *
- * A try that gives way (another replica builds, or migrations run) or fails is made again every
- * `retryEveryMs` for as long as the replica runs, until nothing is left to build: an index whose
- * build was cut short (left INVALID, which PostgreSQL still updates on every write) or never begun
- * does not wait for a replica's next start, which in a steady formation may be weeks away.
+ * A try that gives way (another replica builds, or migrations run) or fails is made again, first
+ * `retryEveryMs` later and then at doubling intervals (at most RETRY_BUILDS_AT_MOST_MS), for as long
+ * as the replica runs, until nothing is left to build: an index whose build was cut short (left
+ * INVALID, which PostgreSQL still updates on every write) or never begun does not wait for a
+ * replica's next start, which in a steady formation may be weeks away. Once a newer version's
+ * migrations are applied (`superseded`), this replica tries no more: the newer one's replicas build
+ * their own list.
  */
 export async function buildOnlineIndexes(indexes: OnlineIndex[], options: BuildOptions): Promise<OnlineBuild> {
   const { waitAtMostMs = WAIT_FOR_BUILDS_AT_MOST_MS, retryEveryMs = RETRY_BUILDS_EVERY_MS, note } = options;
   if (indexes.length === 0) return IDLE;
-  const first = await attempt(indexes, options, true);
+  let wait = retryEveryMs;
+  const first = await attempt(indexes, options, true, wait);
   if (first === NOTHING_LEFT) return IDLE;
   /** The latest try, or the one being begun: what a stop waits for and stops. */
   let current: Promise<Attempt> = Promise.resolve(first);
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
-  /** After a try that left something unbuilt, the next one, in `retryEveryMs`. */
+  /** After a try that left something unbuilt, the next one, `wait` later; the wait doubles each time. */
   const retryAfter = (tried: Attempt) =>
     void tried.done.then((finished) => {
       if (finished || stopped) return;
       timer = setTimeout(() => {
-        current = attempt(indexes, options, false);
-        void current.then((next) => {
-          if (!stopped) retryAfter(next);
-        });
-      }, retryEveryMs);
+        wait = Math.min(wait * 2, RETRY_BUILDS_AT_MOST_MS);
+        current = attempt(indexes, options, false, wait);
+        void current
+          .then((next) => {
+            if (!stopped) retryAfter(next);
+          })
+          // Never expected (a try notes its own failures); never a crash, and no more tries.
+          .catch((error: unknown) => note("warn", "online indexes: tries stopped", { error: error instanceof Error ? error.message : String(error) }));
+      }, wait);
       // A replica's shutdown never waits for its next try.
       timer.unref();
     });
   retryAfter(first);
-  let background = first.background;
-  if (!background) {
-    let wait: NodeJS.Timeout | undefined;
-    const waited = await Promise.race([first.done.then(() => true), new Promise<boolean>((resolve) => (wait = setTimeout(() => resolve(false), waitAtMostMs)))]);
-    clearTimeout(wait);
+  if (!first.background) {
+    let patience: NodeJS.Timeout | undefined;
+    const waited = await Promise.race([first.done.then(() => true), new Promise<boolean>((resolve) => (patience = setTimeout(() => resolve(false), waitAtMostMs)))]);
+    clearTimeout(patience);
     if (!waited) {
-      background = true;
+      // From here the store serves: the build's progress is told.
+      first.background = true;
       note("info", `online indexes: still building after ${waitAtMostMs} ms; the store opens meanwhile`, { indexes: first.unbuilt });
     }
   }
   return {
     done: first.done.then(() => undefined),
-    background,
+    background: first.background,
     stop: async () => {
       stopped = true;
       clearTimeout(timer);
-      await (await current).stop();
+      await (await current.catch(() => NOTHING_LEFT)).stop();
     },
   };
 }
 
 /** One try: what is unbuilt, built under the builds' lock if it is free (see `buildOnlineIndexes`). */
-async function attempt(indexes: OnlineIndex[], options: BuildOptions, first: boolean): Promise<Attempt> {
-  const { connect, pool, lockId, note, waitBelowBytes = WAIT_FOR_BUILDS_BELOW_BYTES, retryEveryMs = RETRY_BUILDS_EVERY_MS } = options;
-  const later = { retryInMs: retryEveryMs };
+async function attempt(indexes: OnlineIndex[], options: BuildOptions, first: boolean, retryInMs: number): Promise<Attempt> {
+  const { connect, pool, lockId, note, waitBelowBytes = WAIT_FOR_BUILDS_BELOW_BYTES, superseded } = options;
+  const later = { retryInMs };
   let client: pg.Client | undefined;
   let todo: OnlineIndex[];
   let background: boolean;
@@ -197,6 +218,11 @@ async function attempt(indexes: OnlineIndex[], options: BuildOptions, first: boo
     client = await connect();
     // A connection lost between statements must not end the process: the next statement fails instead.
     client.on("error", () => undefined);
+    if (await superseded?.(client)) {
+      await client.end();
+      note("info", "online indexes: a newer version's migrations are applied; its replicas build the indexes, not this one", {});
+      return NOTHING_LEFT;
+    }
     todo = await unbuilt(client, indexes);
     if (todo.length === 0) {
       await client.end();
@@ -214,7 +240,24 @@ async function attempt(indexes: OnlineIndex[], options: BuildOptions, first: boo
   const connection = client;
   let stopping = false;
   let settled = false;
-  const done = (async () => {
+  const self: Attempt = {
+    done: Promise.resolve(false),
+    unbuilt: todo.map((i) => i.name),
+    background,
+    stop: async () => {
+      if (settled) return;
+      stopping = true;
+      // This build's session only (a pid alone may be another session's by now), again until it
+      // ends: a cancel that lands between two statements cancels nothing.
+      const cancel = () =>
+        void pool.query("select pg_cancel_backend(pid) from pg_stat_activity where pid = $1 and backend_start = $2::timestamptz", [session.pid, session.started]).catch(() => undefined);
+      cancel();
+      const again = setInterval(cancel, 250);
+      await self.done;
+      clearInterval(again);
+    },
+  };
+  self.done = (async () => {
     try {
       // Two locks, taken without waiting: the migrations' shared (none running), and the builds' own.
       const { rows } = await connection.query<{ ok: boolean }>("select pg_try_advisory_lock_shared($1::bigint) and pg_try_advisory_lock($1::int, 1) as ok", [lockId]);
@@ -233,10 +276,10 @@ async function attempt(indexes: OnlineIndex[], options: BuildOptions, first: boo
           await connection.query(`DROP INDEX CONCURRENTLY IF EXISTS "${index.name}"`);
         }
         // Told when the store serves meanwhile (a build over small tables is part of opening it).
-        if (background) note("info", "online indexes: building, writes go on meanwhile", { index: index.name, table: index.table });
+        if (self.background) note("info", "online indexes: building, writes go on meanwhile", { index: index.name, table: index.table });
         const started = Date.now();
         await connection.query(index.statement);
-        if (background) note("info", "online indexes: built", { index: index.name, ms: Date.now() - started });
+        if (self.background) note("info", "online indexes: built", { index: index.name, ms: Date.now() - started });
       }
       return true;
     } catch (error) {
@@ -248,23 +291,7 @@ async function attempt(indexes: OnlineIndex[], options: BuildOptions, first: boo
       settled = true;
     }
   })();
-  return {
-    done,
-    unbuilt: todo.map((i) => i.name),
-    background,
-    stop: async () => {
-      if (settled) return;
-      stopping = true;
-      // This build's session only (a pid alone may be another session's by now), again until it
-      // ends: a cancel that lands between two statements cancels nothing.
-      const cancel = () =>
-        void pool.query("select pg_cancel_backend(pid) from pg_stat_activity where pid = $1 and backend_start = $2::timestamptz", [session.pid, session.started]).catch(() => undefined);
-      cancel();
-      const again = setInterval(cancel, 250);
-      await done;
-      clearInterval(again);
-    },
-  };
+  return self;
 }
 
 /**

@@ -45,7 +45,7 @@ export interface OpenedStore<S extends Record<string, unknown>> {
   kind: "pglite" | "postgres";
   /** Moves on every write, for caches of reads (see StoreChanges). */
   changes: StoreChanges;
-  /** On PostgreSQL, settles when the online indexes are built (or their build ended otherwise, noted); on PGlite, built already. */
+  /** On PostgreSQL, settles when the first try at building the online indexes ends: built, or given way or failed (noted, and tried again later); on PGlite, built already. */
   onlineIndexes?: Promise<void>;
   close(): Promise<void>;
 }
@@ -141,6 +141,21 @@ const DEADLOCK_DETECTED = "40P01";
 
 /** Whether the folder holds a migration the database has not had (Drizzle's own test: by the journal's times). */
 async function migrationsPending(client: pg.ClientBase, migrations: Migrations): Promise<boolean> {
+  const { applied, last } = await migrationTimes(client, migrations);
+  return applied < last;
+}
+
+/**
+ * Whether the database has had a migration later than any of the folder's: a newer version of the
+ * code runs beside this one (a rolling upgrade), whose schema this replica no longer speaks for.
+ */
+export async function newerMigrationsApplied(client: pg.ClientBase, migrations: Migrations): Promise<boolean> {
+  const { applied, last } = await migrationTimes(client, migrations);
+  return applied > last;
+}
+
+/** The time of the database's last migration (0 when never migrated) and of the folder's last. */
+async function migrationTimes(client: pg.ClientBase, migrations: Migrations): Promise<{ applied: number; last: number }> {
   const journal = JSON.parse(readFileSync(path.join(migrations.folder, "meta/_journal.json"), "utf8")) as { entries: Array<{ when: number }> };
   const last = Math.max(0, ...journal.entries.map((e) => e.when));
   const table = (migrations.table ?? "__drizzle_migrations").replaceAll('"', '""');
@@ -149,7 +164,7 @@ async function migrationsPending(client: pg.ClientBase, migrations: Migrations):
     // No bookkeeping yet (undefined_table, invalid_schema_name): a database never migrated.
     (error: { code?: string }) => (error.code === "42P01" || error.code === "3F000" ? 0 : Promise.reject(error)),
   );
-  return applied < last;
+  return { applied, last };
 }
 
 export async function openDatabase<S extends Record<string, unknown>>(
@@ -204,6 +219,7 @@ export async function openDatabase<S extends Record<string, unknown>>(
         pool,
         lockId: migrations.lockId,
         note,
+        superseded: (client) => newerMigrationsApplied(client, migrations),
         waitBelowBytes: options.waitForIndexesBelowBytes,
       });
     } catch (error) {
