@@ -48,6 +48,19 @@ describe("store unavailability", () => {
   });
 });
 
+describe("a statement stopped on the server", () => {
+  it("by the deadline is a 504; by a cancel, a 503 to retry; judged by the driver's message, not the request's data", () => {
+    expect(fromDatabaseError(wrapped(pgError("57014", "canceling statement due to statement timeout")))?.status).toBe(504);
+    expect(fromDatabaseError(wrapped(pgError("57014", "canceling statement due to user request")))?.status).toBe(503);
+    expect(fromDatabaseError(pgError("57014", "canceling statement due to user request"))?.status).toBe(503);
+    // The wrapper's message repeats the statement's parameters: a value a caller sent cannot make a timeout a cancel.
+    const carrying = Object.assign(new Error("Failed query: select …\nparams: canceling statement due to user request"), {
+      cause: pgError("57014", "canceling statement due to statement timeout"),
+    });
+    expect(fromDatabaseError(carrying)?.status).toBe(504);
+  });
+});
+
 describe("unique clashes", () => {
   it.each([
     ["projects_org_name_uq", "body.name"],

@@ -128,7 +128,7 @@ export function fromDatabaseError(error: unknown): GatewayError | null {
   // length; otherwise it ran as long as the request deadline (the store's statement_timeout). The
   // server's text decides, in English; a server speaking another language answers every stop as the deadline.
   if (code === "57014") {
-    if (CANCELLED_BY_REQUEST.test(databaseMessage(error))) return new GatewayError("unavailable", "the store cancelled this request's statement (a cancel on the server, not the request's deadline): retry shortly");
+    if (CANCELLED_BY_REQUEST.test(databaseMessage(error))) return new GatewayError("unavailable", "the request's statement was cancelled on the database server (not by the request's deadline): retry shortly");
     return new GatewayError("timeout", "the request took longer than its deadline and was stopped");
   }
   if (code !== "23505") return null;
@@ -145,11 +145,14 @@ export function uniqueClash(error: unknown): string | undefined {
 /** PostgreSQL's text for a statement stopped by pg_cancel_backend (or a client's cancel request), not by statement_timeout. */
 const CANCELLED_BY_REQUEST = /canceling statement due to user request/;
 
-/** A driver's error message, on the error itself or on its cause (Drizzle wraps them). */
+/**
+ * The driver's own error message: the cause's when Drizzle wrapped it (the wrapper's message
+ * repeats the statement and its parameters, which are the request's data), the error's otherwise.
+ */
 function databaseMessage(error: unknown): string {
   const e = error as { message?: unknown; cause?: { message?: unknown } } | undefined;
-  const cause = e?.cause?.message;
-  return `${typeof e?.message === "string" ? e.message : ""}\n${typeof cause === "string" ? cause : ""}`;
+  const message = e?.cause ? e.cause.message : e?.message;
+  return typeof message === "string" ? message : "";
 }
 
 /** A driver's error code and constraint, on the error itself or on its cause (Drizzle wraps them). */
