@@ -407,13 +407,18 @@ async function measure(scale: Scale, total: number, pgServer: Awaited<ReturnType
   const purge = purgeExpired(db, { auditDays: keepDays, usageDays: keepDays }, { now }).finally(() => {
     purging = false;
   });
-  while (purging) {
-    for (const [i, r] of searches.entries()) {
-      if (!purging) break;
-      const t = nowMs();
-      await r.run();
-      during[i]!.push(nowMs() - t);
+  try {
+    while (purging) {
+      for (const [i, r] of searches.entries()) {
+        if (!purging) break;
+        const t = nowMs();
+        await r.run();
+        during[i]!.push(nowMs() - t);
+      }
     }
+  } finally {
+    // A search that failed ends the section; the purge is waited for, its own failure not lost as unhandled.
+    await purge.catch(() => undefined);
   }
   const purged = await purge;
   const purgeSeconds = (nowMs() - purgeStarted) / 1000;
@@ -427,6 +432,7 @@ async function measure(scale: Scale, total: number, pgServer: Awaited<ReturnType
   }
   if (purged.audit === 0 || purged.usage === 0) throw new Error("retention deleted nothing: the case is not what it says");
   const duringStats = searches.map((r, i) => ({ name: r.name, p95: percentile(during[i]!, 95), n: during[i]!.length })).filter((s) => s.n > 0);
+  if (duringStats.length === 0) throw new Error("the purge ended before any search: too few rows to measure retention (BENCH_SCALE_ROWS)");
   const duringWorst = duringStats.reduce((a, b) => (b.p95 > a.p95 ? b : a));
   const duringAll = percentile(during.flat(), 95);
 
