@@ -119,7 +119,7 @@ const UNIQUE_FIELDS: Record<string, string> = {
  */
 export function fromDatabaseError(error: unknown): GatewayError | null {
   if (isStoreUnavailable(error)) return new GatewayError("unavailable", "the store is unavailable for a moment (restart or failover): retry shortly");
-  const { code, constraint } = databaseError(error);
+  const { code, constraint, message } = databaseError(error);
   // Text PostgreSQL cannot store (NUL, unpaired surrogates) that no validation caught.
   if (code === "22021" || code === "22P05") return new GatewayError("bad_request", "request: text must not contain NUL characters or unpaired surrogates");
   // A deadlock or serialization failure with a concurrent request: this one was rolled back whole, and may run again.
@@ -128,7 +128,7 @@ export function fromDatabaseError(error: unknown): GatewayError | null {
   // length; otherwise it ran as long as the request deadline (the store's statement_timeout). The
   // server's text decides, in English; a server speaking another language answers every stop as the deadline.
   if (code === "57014") {
-    if (CANCELLED_BY_REQUEST.test(databaseMessage(error))) return new GatewayError("unavailable", "the request's statement was cancelled on the database server (not by the request's deadline): retry shortly");
+    if (CANCELLED_BY_REQUEST.test(message)) return new GatewayError("unavailable", "the request's statement was cancelled on the database server (not by the request's deadline): retry shortly");
     return new GatewayError("timeout", "the request took longer than its deadline and was stopped");
   }
   if (code !== "23505") return null;
@@ -146,19 +146,14 @@ export function uniqueClash(error: unknown): string | undefined {
 const CANCELLED_BY_REQUEST = /canceling statement due to user request/;
 
 /**
- * The driver's own error message: the cause's when Drizzle wrapped it (the wrapper's message
- * repeats the statement and its parameters, which are the request's data), the error's otherwise.
+ * A driver's error code, constraint and message, on the error itself or on its cause (Drizzle wraps
+ * them). The message is the driver's own: the cause's when wrapped, since the wrapper's repeats the
+ * statement and its parameters, which are the request's data.
  */
-function databaseMessage(error: unknown): string {
-  const e = error as { message?: unknown; cause?: { message?: unknown } } | undefined;
-  const message = e?.cause ? e.cause.message : e?.message;
-  return typeof message === "string" ? message : "";
-}
-
-/** A driver's error code and constraint, on the error itself or on its cause (Drizzle wraps them). */
-function databaseError(error: unknown): { code?: unknown; constraint?: string } {
-  const e = error as { code?: unknown; constraint?: unknown; cause?: unknown } | undefined;
-  const cause = e?.cause as { code?: unknown; constraint?: unknown } | undefined;
+function databaseError(error: unknown): { code?: unknown; constraint?: string; message: string } {
+  const e = error as { code?: unknown; constraint?: unknown; message?: unknown; cause?: unknown } | undefined;
+  const cause = e?.cause as { code?: unknown; constraint?: unknown; message?: unknown } | undefined;
   const constraint = e?.constraint ?? cause?.constraint;
-  return { code: e?.code ?? cause?.code, constraint: typeof constraint === "string" ? constraint : undefined };
+  const message = cause ? cause.message : e?.message;
+  return { code: e?.code ?? cause?.code, constraint: typeof constraint === "string" ? constraint : undefined, message: typeof message === "string" ? message : "" };
 }

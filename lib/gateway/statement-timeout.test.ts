@@ -14,16 +14,22 @@ import { createTestGateway, freshStoreOptions, type TestGateway } from "./testin
  */
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
-describe.skipIf(!onPostgres)("statements stop at the request deadline (PostgreSQL)", () => {
-  let t: TestGateway;
-  let url: string;
+/** A test gateway on PostgreSQL with the given deadline for the describe block, and its store's URL. */
+function gatewayWithDeadline(requestTimeoutMs: number): { t: TestGateway; url: string } {
+  const held = {} as { t: TestGateway; url: string };
   beforeAll(async () => {
-    t = await createTestGateway({ requestTimeoutMs: 1_000 });
-    url = (t.gateway.store.db as unknown as { $client: pg.Pool }).$client.options.connectionString!;
+    held.t = await createTestGateway({ requestTimeoutMs });
+    held.url = (held.t.gateway.store.db as unknown as { $client: pg.Pool }).$client.options.connectionString!;
   });
-  afterAll(() => t?.close());
+  afterAll(() => held.t?.close());
+  return held;
+}
+
+describe.skipIf(!onPostgres)("statements stop at the request deadline (PostgreSQL)", () => {
+  const at = gatewayWithDeadline(1_000);
 
   it("a request waiting on a lock answers 504, and its statement is gone from the server", async () => {
+    const { t, url } = at;
     // Another session inserts the same project name and holds its transaction open: the
     // request's insert waits on the unique index for that transaction to end.
     const holder = new pg.Client({ connectionString: url });
@@ -47,6 +53,7 @@ describe.skipIf(!onPostgres)("statements stop at the request deadline (PostgreSQ
   });
 
   it("a statement stopped by the timeout is the 504 of the deadline, never a 500", async () => {
+    const { t } = at;
     const pool = (t.gateway.store.db as unknown as { $client: pg.Pool }).$client;
     const stopped = await pool.query("select pg_sleep(5)").then(
       () => null,
@@ -58,15 +65,10 @@ describe.skipIf(!onPostgres)("statements stop at the request deadline (PostgreSQ
 });
 
 describe.skipIf(!onPostgres)("a statement cancelled on the server (PostgreSQL)", () => {
-  let t: TestGateway;
-  let url: string;
-  beforeAll(async () => {
-    t = await createTestGateway({ requestTimeoutMs: 20_000 });
-    url = (t.gateway.store.db as unknown as { $client: pg.Pool }).$client.options.connectionString!;
-  });
-  afterAll(() => t?.close());
+  const at = gatewayWithDeadline(20_000);
 
   it("is a 503 to retry with Retry-After, not the 504 of a deadline the request never reached", async () => {
+    const { t, url } = at;
     const holder = new pg.Client({ connectionString: url });
     await holder.connect();
     try {
