@@ -20,6 +20,8 @@ export const MAX_SIGN_IN_WINDOW_MINUTES = 24 * 60;
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number().int().min(1).max(65535).default(8080),
+  /** The address `npm run gateway` listens on. */
+  HOST: z.string().trim().min(1, "expected an address to listen on (0.0.0.0, 127.0.0.1, ::)").default("0.0.0.0"),
   STRATUS_DATA_DIR: z.string().min(1).default("./.data"),
   /** One host, or a formation's hosts (`postgres://u@h1:5432,h2:5432/db?target_session_attrs=read-write`). */
   DATABASE_URL: z

@@ -9,7 +9,7 @@ export async function runServer(): Promise<void> {
   const gateway = await startGateway();
   // TRACE and other methods a fetch Request refuses are 405 before the adapter builds one.
   installRequestGuard();
-  const server = serve({ fetch: gateway.app.fetch, port: config.PORT, hostname: process.env.HOST ?? "0.0.0.0" }, (info) => {
+  const server = serve({ fetch: gateway.app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
     gateway.deps.logger.info("gateway listening", { port: info.port, store: gateway.store.kind });
   });
   // Slow or idle clients cannot hold sockets open forever.
