@@ -83,6 +83,18 @@ describe("canonicalQuery", () => {
     expect(canonicalQuery("a=%C3")).toBe("a=%25C3");
   });
 
+  it("answers a repeated query the same, before and after many others have passed through its memory", () => {
+    const queries = Array.from({ length: 1000 }, (_, i) => `?z=${i}&a=x%20y&m=%2c${i % 7}`);
+    const first = queries.map((q) => canonicalQuery(q));
+    // The first ones have long left the memory (it holds a few hundred): worked out again, the same.
+    queries.forEach((q, i) => expect(canonicalQuery(q)).toBe(first[i]));
+    queries.forEach((q, i) => expect(first[i]).toBe(reference(q)));
+    // Longer than the memory takes: worked out every time, and right.
+    const long = `?b=${"x".repeat(600)}&a=1`;
+    expect(canonicalQuery(long)).toBe(`a=1&b=${"x".repeat(600)}`);
+    expect(canonicalQuery(long)).toBe(`a=1&b=${"x".repeat(600)}`);
+  });
+
   it("orders names by UTF-8 bytes, not UTF-16 code units", () => {
     // U+E000 is one UTF-16 unit above a surrogate but its UTF-8 bytes sort below those of U+1F600.
     expect(canonicalQuery("%F0%9F%98%80=1&%EE%80%80=2&z=3")).toBe("z=3&%EE%80%80=2&%F0%9F%98%80=1");

@@ -34,12 +34,22 @@ export function queryEscape(value: string): string {
     i++;
   }
   if (i === n) return value;
+  // Runs of bare characters are copied whole: one concatenation per run, not one per character.
   let out = value.slice(0, i);
   while (i < n) {
     const c = value.charCodeAt(i);
     if (c < 128) {
-      out += ESCAPED[c];
-      i++;
+      if (BARE[c] === 1) {
+        const run = i;
+        while (++i < n) {
+          const d = value.charCodeAt(i);
+          if (d >= 128 || BARE[d] === 0) break;
+        }
+        out += value.slice(run, i);
+      } else {
+        out += ESCAPED[c];
+        i++;
+      }
     } else {
       // A run of non-ASCII characters: their UTF-8 bytes, as encodeURIComponent writes them.
       let j = i + 1;
@@ -189,7 +199,29 @@ function isCanonical(raw: string, start: number): boolean {
   }
 }
 
+/**
+ * Canonical forms of the queries seen lately. A client sends the same few queries again and
+ * again (a list polled, a page read again), and every one is signed or verified: a repeated
+ * query costs one lookup. Bounded twice, so a flood of distinct queries cannot grow it: at most
+ * CANONICAL_MAX entries (the oldest goes first), each of a query of at most CANONICAL_LONGEST
+ * characters (longer ones are computed every time).
+ */
+const CANONICAL = new Map<string, string>();
+const CANONICAL_MAX = 256;
+const CANONICAL_LONGEST = 512;
+
 export function canonicalQuery(rawQuery: string): string {
+  if (rawQuery.length > CANONICAL_LONGEST) return computeCanonicalQuery(rawQuery);
+  let canonical = CANONICAL.get(rawQuery);
+  if (canonical === undefined) {
+    canonical = computeCanonicalQuery(rawQuery);
+    if (CANONICAL.size >= CANONICAL_MAX) CANONICAL.delete(CANONICAL.keys().next().value!);
+    CANONICAL.set(rawQuery, canonical);
+  }
+  return canonical;
+}
+
+function computeCanonicalQuery(rawQuery: string): string {
   const n = rawQuery.length;
   const start = rawQuery.charCodeAt(0) === 0x3f ? 1 : 0;
   if (start >= n) return "";
