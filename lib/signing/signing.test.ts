@@ -1,3 +1,4 @@
+import { createHmac, randomBytes } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { canonicalQuery, queryEscape } from "./canonical-query";
@@ -8,6 +9,7 @@ import {
   requestTimestamp,
   sign,
   signedHeaders,
+  signingPayload,
   TIMESTAMP_HEADER,
   UPSTREAM_TIMESTAMP_HEADER,
   verify,
@@ -244,6 +246,27 @@ describe("verify", () => {
     const signedWithNew = authorizationHeader("AK1", sign(rotated, { ...request, timestamp: ts }));
     expect((await verify({ ...afterRotation, authorization: signedWithNew })).ok).toBe(true);
     expect(await verify({ ...base, authorization: signedWithNew })).toEqual({ ok: false, reason: "bad_signature" });
+  });
+
+  it("signs and verifies exactly as createHmac does: any key length, any payload, however long", async () => {
+    const text = fc.oneof(fc.string({ maxLength: 40 }), fc.string({ unit: "grapheme", maxLength: 20 }), fc.string({ minLength: 1400, maxLength: 3000 }));
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 0, max: 150 }), text, text, fc.constantFrom("GET", "post", "DELETE"), async (keyBytes, path, query, method) => {
+        const key = randomBytes(keyBytes);
+        const secret = key.toString("base64url");
+        const input = { method, path: `/v1/${path}`, query, timestamp: ts };
+        const expected = createHmac("sha256", key).update(signingPayload(input)).digest("base64url");
+        expect(sign(secret, input)).toBe(expected);
+        const lookupKey = async () => ({ secret, key: "k" });
+        expect(await verify({ ...input, authorization: authorizationHeader("AK1", expected), now, lookupKey })).toEqual({ ok: true, key: "k" });
+        // One bit off anywhere in the digest is refused.
+        const flipped = Buffer.from(expected, "base64url");
+        flipped[keyBytes % 32]! ^= 1;
+        const refused = await verify({ ...input, authorization: authorizationHeader("AK1", flipped.toString("base64url")), now, lookupKey });
+        expect(refused).toEqual({ ok: false, reason: "bad_signature" });
+      }),
+      { numRuns: 300 },
+    );
   });
 
   describe("vectors under either timestamp header", () => {
