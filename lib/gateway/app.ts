@@ -22,7 +22,10 @@ import { isWritable } from "./store/client";
 const RPC_CODES: Record<number, number> = { 400: 3, 401: 16, 403: 7, 404: 5, 413: 3, 500: 13, 503: 14 };
 
 function onError(thrown: Error, c: Context<AppEnv>): Response {
-  const err = fromDatabaseError(thrown) ?? thrown;
+  const startedAt = c.get("startedAt");
+  const deadlineMs = c.get("deps")?.requestTimeoutMs;
+  const request = startedAt && deadlineMs ? { elapsedMs: Date.now() - startedAt.getTime(), deadlineMs } : undefined;
+  const err = fromDatabaseError(thrown, request) ?? thrown;
   const requestId = c.get("requestId") ?? "";
   let status: number;
   let reason: string;

@@ -59,6 +59,17 @@ describe("a statement stopped on the server", () => {
     });
     expect(fromDatabaseError(carrying)?.status).toBe(504);
   });
+
+  it("before the request's deadline is a cancel in any language; after it, the deadline unless the text says cancel", () => {
+    const german = pgError("57014", "storniere Anfrage wegen Benutzeranforderung");
+    expect(fromDatabaseError(wrapped(german), { elapsedMs: 1_200, deadlineMs: 30_000 })?.status).toBe(503);
+    expect(fromDatabaseError(wrapped(german), { elapsedMs: 30_004, deadlineMs: 30_000 })?.status).toBe(504);
+    expect(fromDatabaseError(wrapped(german))?.status).toBe(504);
+    const timedOut = pgError("57014", "canceling statement due to statement timeout");
+    expect(fromDatabaseError(wrapped(timedOut), { elapsedMs: 30_001, deadlineMs: 30_000 })?.status).toBe(504);
+    const cancelled = pgError("57014", "canceling statement due to user request");
+    expect(fromDatabaseError(wrapped(cancelled), { elapsedMs: 45_000, deadlineMs: 30_000 })?.status).toBe(503);
+  });
 });
 
 describe("unique clashes", () => {

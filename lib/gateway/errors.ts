@@ -116,19 +116,24 @@ const UNIQUE_FIELDS: Record<string, string> = {
  * deadlock or serialization failure as a 503 to retry (nothing of it was kept);
  * a statement stopped at the deadline as the 504 the deadline answers, and one cancelled on the
  * server (an operator's pg_cancel_backend) as a 503 to retry.
+ *
+ * `request`, when known, is how long the request has run and its deadline (the pool's
+ * statement_timeout): a statement stopped before the deadline cannot have been stopped by it.
  */
-export function fromDatabaseError(error: unknown): GatewayError | null {
+export function fromDatabaseError(error: unknown, request?: { elapsedMs: number; deadlineMs: number }): GatewayError | null {
   if (isStoreUnavailable(error)) return new GatewayError("unavailable", "the store is unavailable for a moment (restart or failover): retry shortly");
   const { code, constraint, message } = databaseError(error);
   // Text PostgreSQL cannot store (NUL, unpaired surrogates) that no validation caught.
   if (code === "22021" || code === "22P05") return new GatewayError("bad_request", "request: text must not contain NUL characters or unpaired surrogates");
   // A deadlock or serialization failure with a concurrent request: this one was rolled back whole, and may run again.
   if (code === "40P01" || code === "40001") return new GatewayError("unavailable", "the request met a concurrent one changing the same data and was rolled back: retry shortly");
-  // Stopped by the server: an operator's (or a tool's) cancel says so, and is no fault of the request's
-  // length; otherwise it ran as long as the request deadline (the store's statement_timeout). The
-  // server's text decides, in English; a server speaking another language answers every stop as the deadline.
+  // Stopped by the server: an operator's (or a tool's) cancel is no fault of the request's length; otherwise
+  // it ran as long as the request deadline (the store's statement_timeout). A request stopped before its
+  // deadline was cancelled, whatever language the server speaks; after it, the server's English text
+  // still tells a cancel (another language's is answered as the deadline, which had passed anyway).
   if (code === "57014") {
-    if (CANCELLED_BY_REQUEST.test(message)) return new GatewayError("unavailable", "the request's statement was cancelled on the database server (not by the request's deadline): retry shortly");
+    const beforeDeadline = request !== undefined && request.elapsedMs < request.deadlineMs;
+    if (beforeDeadline || CANCELLED_BY_REQUEST.test(message)) return new GatewayError("unavailable", "the request's statement was cancelled on the database server (not by the request's deadline): retry shortly");
     return new GatewayError("timeout", "the request took longer than its deadline and was stopped");
   }
   if (code !== "23505") return null;
