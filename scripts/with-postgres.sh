@@ -26,8 +26,10 @@ cleanup() {
 trap cleanup EXIT
 
 "${RUN_AS[@]}" "${PGBIN}/initdb" -D "${DIR}/data" -A trust -U stratus --no-sync >/dev/null
-"${RUN_AS[@]}" "${PGBIN}/pg_ctl" -D "${DIR}/data" -w -l "${DIR}/server.log" \
-  -o "-k ${DIR} -p ${PORT} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200" start >/dev/null
+# The server speaks German (its own translation, chosen by LANGUAGE under a UTF-8 C locale): nothing
+# may depend on the English of its messages, only on their SQLSTATE codes and fields.
+"${RUN_AS[@]}" env LANGUAGE=de "${PGBIN}/pg_ctl" -D "${DIR}/data" -w -l "${DIR}/server.log" \
+  -o "-k ${DIR} -p ${PORT} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200 -c lc_messages=C.UTF-8" start >/dev/null
 
 export TEST_DATABASE_URL="postgres://stratus@127.0.0.1:${PORT}/postgres"
 echo "with-postgres: PostgreSQL $("${PGBIN}/postgres" --version | awk '{print $3}') on 127.0.0.1:${PORT}"
