@@ -1,4 +1,4 @@
-import { hash, timingSafeEqual, type BinaryToTextEncoding } from "node:crypto";
+import { hash, timingSafeEqual } from "node:crypto";
 import { canonicalQuery } from "./canonical-query";
 
 export const SIGNATURE_VERSION = "1.0";
@@ -47,24 +47,23 @@ let scratch = Buffer.alloc(4096);
 
 /**
  * HMAC-SHA256 (RFC 2104) of a payload with a key's pads, as two one-shot hashes:
- * H(outer pad ‖ H(inner pad ‖ payload)). The bytes are createHmac's (the tests compare
- * the two); the cost is not. createHmac makes, keys and frees an HMAC context on every
- * call, and in the gateway under load that took 16 µs of each signed request's CPU
- * against 10 µs for this (a CPU profile of the bench's throughput load). Written here
- * for the budgets of `bench/results.md`'s "gateway throughput" and "signing cost" rows.
+ * H(outer pad ‖ H(inner pad ‖ payload)), in the given text encoding ("binary", that is
+ * latin1: one character per byte). The bytes are createHmac's (the tests compare the two); the cost
+ * is not. createHmac makes, keys and frees an HMAC context on every call, and a digest
+ * handed back as a Buffer is a new ArrayBuffer made in C++ (2 µs against 0.6 for the same
+ * digest as text, here): in the gateway under load createHmac took 16 µs of each signed
+ * request's CPU. Written here for the budgets of `bench/results.md`'s "gateway
+ * throughput" and "signing cost" rows.
  */
-function hmacWithPads(pads: Pads, payload: string): Buffer {
+function hmacWithPads(pads: Pads, payload: string, encoding: "binary" | "base64url"): string {
   // At most three bytes of UTF-8 per UTF-16 unit.
   if (BLOCK + payload.length * 3 > scratch.length) scratch = Buffer.alloc(2 * (BLOCK + payload.length * 3));
   scratch.set(pads.inner, 0);
   const length = BLOCK + scratch.write(payload, BLOCK, "utf8");
   // Used and done with before anything can await, like the outer pad's room for the inner hash.
-  pads.outer.set(oneShotSha256(scratch.subarray(0, length)), BLOCK);
-  return oneShotSha256(pads.outer);
+  pads.outer.write(hash("sha256", scratch.subarray(0, length), "binary"), BLOCK, "latin1");
+  return hash("sha256", pads.outer, encoding);
 }
-
-/** crypto.hash with a Buffer out (Node 20's types know only its string answers). */
-const oneShotSha256 = (data: Uint8Array): Buffer => hash("sha256", data, "buffer" as BinaryToTextEncoding) as unknown as Buffer;
 
 /**
  * Secrets seen lately, with their pads: every request of a client signs with the same secret,
@@ -80,7 +79,7 @@ function padsOf(secret: string): Pads {
   if (!pads) {
     let key: Uint8Array = decodeSecret(secret);
     // A key longer than the block is hashed first; a shorter one is padded with zeros (RFC 2104).
-    if (key.length > BLOCK) key = oneShotSha256(key);
+    if (key.length > BLOCK) key = hash("sha256", key, "buffer");
     const inner = new Uint8Array(BLOCK).fill(0x36);
     const outer = Buffer.alloc(BLOCK + 32).fill(0x5c, 0, BLOCK);
     for (let i = 0; i < key.length; i++) {
@@ -96,7 +95,7 @@ function padsOf(secret: string): Pads {
 
 /** The signature of a request: raw URL-safe base64 of HMAC-SHA256(secret, payload). */
 export function sign(secret: string, input: SigningInput): string {
-  return hmacWithPads(padsOf(secret), signingPayload(input)).toString("base64url");
+  return hmacWithPads(padsOf(secret), signingPayload(input), "base64url");
 }
 
 export function authorizationHeader(accessKeyId: string, signature: string): string {
@@ -273,6 +272,7 @@ export interface VerifyOptions<K> {
 
 const SIGNATURE_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 const GIVEN = Buffer.alloc(32);
+const EXPECTED = Buffer.alloc(32);
 
 /**
  * The timestamp a request is signed with: X-Service-Timestamp, or X-Crusoe-Timestamp
@@ -318,11 +318,12 @@ export async function verify<K>(opts: VerifyOptions<K>): Promise<VerifyResult<K>
   } catch {
     return { ok: false, reason: "unknown_key" };
   }
-  const expected = hmacWithPads(pads, signingPayload({ method: opts.method, path: opts.path, query: opts.query, timestamp }));
-  // 43 characters of the URL-safe alphabet (checked above) always decode to 32 bytes; they are
-  // decoded into one buffer kept for the purpose, used and done with before anything can await.
+  const expected = hmacWithPads(pads, signingPayload({ method: opts.method, path: opts.path, query: opts.query, timestamp }), "binary");
+  // 43 characters of the URL-safe alphabet (checked above) always decode to 32 bytes; both digests
+  // go into buffers kept for the purpose, used and done with before anything can await.
   const written = GIVEN.write(auth.signature, 0, GIVEN.length, "base64url");
-  if (written !== expected.length || !timingSafeEqual(GIVEN, expected)) {
+  EXPECTED.write(expected, 0, EXPECTED.length, "latin1");
+  if (written !== EXPECTED.length || !timingSafeEqual(GIVEN, EXPECTED)) {
     return { ok: false, reason: "bad_signature" };
   }
   return { ok: true, key: found.key };
