@@ -13,10 +13,10 @@
  * per answer says how much of each answer is the gateway's own, whatever the host's speed.
  *
  * Each server is warmed up until it runs as it will from then on: under load, V8 keeps
- * compiling the gateway's hot code on its background threads for 10 to 15 s (on this
- * kind of host, at times most of a core), while the bare route's one handler is compiled
- * at once. A fixed 3 s warm-up measured the gateway's first rounds while its compiler
- * still took a core's share from both processes. Warm-up loads go on until the server's
+ * compiling the gateway's hot code on its background threads for its first 3 to 10 s of
+ * load (on this kind of host, at times nearly a whole core), while the bare route's one
+ * handler is compiled at once. A fixed 3 s warm-up measured the gateway's first round while
+ * its compiler still took a core's share from both processes. Warm-up loads go on until the server's
  * threads other than its main one took under 5 % of its CPU in one (they then serve
  * only the collector's short parallel steps).
  */
