@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { IntentLink } from "@/components/common/intent-link";
 
 export default function HomePage() {
   return (
@@ -8,9 +8,9 @@ export default function HomePage() {
         The console for your organization on the Stratus cloud platform: projects, access, security, billing and audit logs.
       </p>
       <div className="flex gap-3">
-        <Link href="/sign-in" className="rounded-md bg-brand-600 px-4 py-2 font-medium text-white hover:bg-brand-700">
+        <IntentLink href="/sign-in" className="rounded-md bg-brand-600 px-4 py-2 font-medium text-white hover:bg-brand-700">
           Sign in
-        </Link>
+        </IntentLink>
         <a href="/v1/openapi.json" className="rounded-md border border-slate-300 px-4 py-2 font-medium dark:border-slate-700">
           API reference (OpenAPI)
         </a>

@@ -130,6 +130,34 @@ test.describe("overview", () => {
 });
 
 test.describe("way-finding", () => {
+  test("a page prefetches no other page until a link to it is reached for, by pointer or keyboard, and then opens it", async ({ ownerPage: page, demo }) => {
+    await page.setViewportSize(DESKTOP);
+    // Next's prefetches are the requests for a page's server payload that no navigation made.
+    const prefetched: string[] = [];
+    page.on("request", (request) => {
+      if (request.headers()["next-router-prefetch"] || request.headers()["next-router-segment-prefetch"]) prefetched.push(new URL(request.url()).pathname);
+    });
+    const base = `/orgs/${demo.organization_id}`;
+    await page.goto(`${base}/projects`);
+    const nav = page.getByRole("navigation", { name: "Console" });
+    await expect(nav.getByRole("link", { name: "Quotas" })).toBeVisible();
+    // The sidebar's areas and the table's projects are all in view, hydrated, and given time to prefetch.
+    await expect(page.getByRole("table", { name: "Projects" }).getByRole("link").first()).toBeVisible();
+    await page.waitForLoadState("networkidle");
+    await page.waitForTimeout(1_000);
+    expect(prefetched, "pages prefetched before any link was reached for").toEqual([]);
+
+    await nav.getByRole("link", { name: "Quotas" }).hover();
+    await expect.poll(() => prefetched.filter((p) => p === `${base}/quotas`).length, { message: "the hovered link's page is prefetched" }).toBeGreaterThan(0);
+    await nav.getByRole("link", { name: "Billing" }).focus();
+    await expect.poll(() => prefetched.filter((p) => p === `${base}/billing`).length, { message: "the focused link's page is prefetched" }).toBeGreaterThan(0);
+    expect(prefetched.filter((p) => p !== `${base}/quotas` && p !== `${base}/billing`), "only the pages reached for").toEqual([]);
+
+    await nav.getByRole("link", { name: "Quotas" }).click();
+    await expect(page).toHaveURL(`${base}/quotas`);
+    await expect(page.getByRole("heading", { name: "Quotas", level: 1 })).toBeVisible();
+  });
+
   test("breadcrumbs name the project, spell SSO, MFA and SCIM, and each security section has its own heading", async ({ ownerPage: page, demo }) => {
     await page.setViewportSize(DESKTOP);
     const project = await firstProject(page, demo.organization_id);

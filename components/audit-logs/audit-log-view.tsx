@@ -4,7 +4,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { ChevronLeft, ChevronRight, ChevronsLeft, FileBraces, FileDown } from "lucide-react";
 import { useQueryStates } from "nuqs";
 import { Suspense, useState } from "react";
-import Link from "next/link";
+import { IntentLink } from "@/components/common/intent-link";
 import { lazyComponent } from "@/components/common/lazy";
 import { auditTargetHref } from "@/components/common/object-links";
 import { PersonName } from "@/components/common/person-name";
@@ -124,9 +124,9 @@ function auditColumns(orgId: string, onDetails: (entry: LogEntry) => void): Colu
           <span className="inline-block max-w-[15rem] whitespace-normal break-words">
             <span className="text-slate-500 dark:text-slate-400">{row.original.target_type}</span>{" "}
             {href && names ? (
-              <Link href={href} onClick={(e) => e.stopPropagation()} className="text-brand-600 hover:underline dark:text-brand-400">
+              <IntentLink href={href} onClick={(e) => e.stopPropagation()} className="text-brand-600 hover:underline dark:text-brand-400">
                 {names}
-              </Link>
+              </IntentLink>
             ) : (
               names
             )}

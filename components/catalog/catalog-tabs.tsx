@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import { IntentLink } from "@/components/common/intent-link";
 import { usePathname } from "next/navigation";
 import { cn } from "@/lib/utils";
 
@@ -20,7 +20,7 @@ export function CatalogTabs() {
           const active = tab.href === "/catalog" ? pathname === "/catalog" : pathname === tab.href || pathname.startsWith(`${tab.href}/`);
           return (
             <li key={tab.href}>
-              <Link
+              <IntentLink
                 href={tab.href}
                 aria-current={active ? "page" : undefined}
                 className={cn(
@@ -31,7 +31,7 @@ export function CatalogTabs() {
                 )}
               >
                 {tab.label}
-              </Link>
+              </IntentLink>
             </li>
           );
         })}

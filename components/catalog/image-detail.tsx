@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { ArrowLeft } from "lucide-react";
-import Link from "next/link";
+import { IntentLink } from "@/components/common/intent-link";
 import type * as React from "react";
 import { Badge } from "@/components/ui/badge";
 import { buttonVariants } from "@/components/ui/button";
@@ -15,9 +15,9 @@ import { ApiError } from "@/lib/query/fetcher";
 
 function BackLink() {
   return (
-    <Link href="/catalog/images" className={buttonVariants({ variant: "secondary", size: "sm" })}>
+    <IntentLink href="/catalog/images" className={buttonVariants({ variant: "secondary", size: "sm" })}>
       <ArrowLeft aria-hidden /> All images
-    </Link>
+    </IntentLink>
   );
 }
 

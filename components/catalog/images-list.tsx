@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import Link from "next/link";
+import { IntentLink } from "@/components/common/intent-link";
 import { useQueryStates } from "nuqs";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
@@ -18,9 +18,9 @@ const COLUMNS: ColumnDef<CatalogImage, unknown>[] = [
     header: "Name",
     accessorFn: (i) => i.name,
     cell: ({ row }) => (
-      <Link href={`/catalog/images/${encodeURIComponent(row.original.id)}`} className="font-medium text-brand-600 hover:underline dark:text-brand-400">
+      <IntentLink href={`/catalog/images/${encodeURIComponent(row.original.id)}`} className="font-medium text-brand-600 hover:underline dark:text-brand-400">
         {row.original.name}
-      </Link>
+      </IntentLink>
     ),
   },
   {

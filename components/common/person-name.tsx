@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import Link from "next/link";
+import { IntentLink } from "@/components/common/intent-link";
 import { peopleQueries, personHref } from "@/lib/query/people";
 
 /** Id → person, from the organization's directory (one query, shared by every name on the page). */
@@ -28,9 +28,9 @@ export function PersonName({ orgId, userId, fallbackEmail }: { orgId: string; us
     );
   }
   return (
-    <Link href={personHref(orgId, person.email)} className="group inline-flex min-w-0 flex-col leading-tight hover:underline" title={person.id}>
+    <IntentLink href={personHref(orgId, person.email)} className="group inline-flex min-w-0 flex-col leading-tight hover:underline" title={person.id}>
       <span className="truncate font-medium text-slate-900 dark:text-slate-100">{person.name || person.email}</span>
       {person.name ? <span className="truncate text-xs text-slate-600 dark:text-slate-400">{person.email}</span> : null}
-    </Link>
+    </IntentLink>
   );
 }

@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import { IntentLink } from "@/components/common/intent-link";
 import type * as React from "react";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
@@ -31,9 +31,9 @@ function Widget<T>({ title, description, what, state, more, children }: WidgetPr
         title={title}
         description={description}
         action={
-          <Link href={more.href} className="whitespace-nowrap text-xs font-medium text-brand-600 hover:underline dark:text-brand-400">
+          <IntentLink href={more.href} className="whitespace-nowrap text-xs font-medium text-brand-600 hover:underline dark:text-brand-400">
             {more.label}
-          </Link>
+          </IntentLink>
         }
       />
       <QueryState state={state} what={what}>
@@ -137,9 +137,9 @@ function TargetNames({ orgId, entry }: { orgId: string; entry: Parameters<typeof
   const href = auditTargetHref(orgId, entry);
   const names = entry.target_names.join(", ");
   return href ? (
-    <Link href={href} className="text-brand-600 hover:underline dark:text-brand-400">
+    <IntentLink href={href} className="text-brand-600 hover:underline dark:text-brand-400">
       {names}
-    </Link>
+    </IntentLink>
   ) : (
     <>{names}</>
   );

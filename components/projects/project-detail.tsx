@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { ArrowLeft, Pencil, Trash2 } from "lucide-react";
-import Link from "next/link";
+import { IntentLink } from "@/components/common/intent-link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { Badge } from "@/components/ui/badge";
@@ -35,9 +35,9 @@ export function ProjectDetail({ orgId, projectId }: { orgId: string; projectId: 
   const listHref = `/orgs/${orgId}/projects`;
 
   const back = (
-    <Link href={listHref} className="inline-flex items-center gap-1 text-sm text-brand-600 hover:underline dark:text-brand-400">
+    <IntentLink href={listHref} className="inline-flex items-center gap-1 text-sm text-brand-600 hover:underline dark:text-brand-400">
       <ArrowLeft className="size-4" aria-hidden /> All projects
-    </Link>
+    </IntentLink>
   );
 
   if (project.isPending) {

@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { Pencil, Search, Trash2, X } from "lucide-react";
-import Link from "next/link";
+import { IntentLink } from "@/components/common/intent-link";
 import { useQueryStates } from "nuqs";
 import { useState } from "react";
 import { Badge } from "@/components/ui/badge";
@@ -48,9 +48,9 @@ export function ProjectsView({ orgId, orgName }: { orgId: string; orgName: strin
         renaming === p.id ? (
           <RenameProject project={p} onDone={() => setRenaming(null)} />
         ) : (
-          <Link href={`/orgs/${orgId}/projects/${p.id}`} className="font-medium text-brand-600 hover:underline dark:text-brand-400">
+          <IntentLink href={`/orgs/${orgId}/projects/${p.id}`} className="font-medium text-brand-600 hover:underline dark:text-brand-400">
             {p.name}
-          </Link>
+          </IntentLink>
         ),
     },
     {

@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { Activity } from "lucide-react";
-import Link from "next/link";
+import { IntentLink } from "@/components/common/intent-link";
 import { buttonVariants } from "@/components/ui/button";
 import { orgAccess, orgQueries } from "@/lib/query/organizations";
 
@@ -12,8 +12,8 @@ export function GpuTrackingLink({ orgId }: { orgId: string }) {
   const entity = entities.data?.items.find((o) => o.id === orgId);
   if (orgAccess(entity).features.reservations !== true) return null;
   return (
-    <Link href={`/orgs/${orgId}/reservations/gpu-tracking`} className={buttonVariants({ variant: "secondary" })}>
+    <IntentLink href={`/orgs/${orgId}/reservations/gpu-tracking`} className={buttonVariants({ variant: "secondary" })}>
       <Activity aria-hidden /> GPU usage over time
-    </Link>
+    </IntentLink>
   );
 }

@@ -2,7 +2,7 @@
 
 import { useQuery, type UseQueryResult } from "@tanstack/react-query";
 import { Lock } from "lucide-react";
-import Link from "next/link";
+import { IntentLink } from "@/components/common/intent-link";
 import { useQueryStates } from "nuqs";
 import { Suspense, useState } from "react";
 import { lazyComponent } from "@/components/common/lazy";
@@ -49,9 +49,9 @@ export function FeatureMissing({ orgId, orgName, detail }: { orgId: string; orgN
           {orgName ? ` in ${orgName}` : ""}. An owner of the organization can ask for it to be enabled.
         </p>
         {detail ? <p className="text-sm text-slate-500 dark:text-slate-400">The gateway answered: {detail}</p> : null}
-        <Link href={`/orgs/${orgId}/reservations`} className={cn(buttonVariants({ variant: "secondary", size: "sm" }), "mt-2")}>
+        <IntentLink href={`/orgs/${orgId}/reservations`} className={cn(buttonVariants({ variant: "secondary", size: "sm" }), "mt-2")}>
           See the organization&apos;s reservations
-        </Link>
+        </IntentLink>
       </div>
     </Card>
   );

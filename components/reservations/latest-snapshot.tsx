@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import { IntentLink } from "@/components/common/intent-link";
 import type * as React from "react";
 import { Badge } from "@/components/ui/badge";
 import { CardBody } from "@/components/ui/card";
@@ -55,9 +55,9 @@ export function LatestSnapshot({ orgId, data }: { orgId: string; data: LatestGpu
           <ul className="mt-1 flex flex-wrap gap-2">
             {data.reservation_id.map((id) => (
               <li key={id}>
-                <Link href={`/orgs/${orgId}/reservations/${encodeURIComponent(id)}`} className="font-mono text-xs text-brand-600 hover:underline dark:text-brand-400">
+                <IntentLink href={`/orgs/${orgId}/reservations/${encodeURIComponent(id)}`} className="font-mono text-xs text-brand-600 hover:underline dark:text-brand-400">
                   {id}
-                </Link>
+                </IntentLink>
               </li>
             ))}
           </ul>

@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { ArrowLeft } from "lucide-react";
-import Link from "next/link";
+import { IntentLink } from "@/components/common/intent-link";
 import type * as React from "react";
 import { Badge } from "@/components/ui/badge";
 import { buttonVariants } from "@/components/ui/button";
@@ -27,9 +27,9 @@ function Item({ label, children }: { label: string; children: React.ReactNode })
 
 function BackLink({ orgId }: { orgId: string }) {
   return (
-    <Link href={`/orgs/${orgId}/reservations`} className={buttonVariants({ variant: "secondary", size: "sm" })}>
+    <IntentLink href={`/orgs/${orgId}/reservations`} className={buttonVariants({ variant: "secondary", size: "sm" })}>
       <ArrowLeft aria-hidden /> All reservations
-    </Link>
+    </IntentLink>
   );
 }
 

@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import Link from "next/link";
+import { IntentLink } from "@/components/common/intent-link";
 import { useQueryStates } from "nuqs";
 import { useMemo, useState } from "react";
 import { Badge } from "@/components/ui/badge";
@@ -50,12 +50,12 @@ function columns(orgId: string, status: (r: Reservation) => ReservationStatus | 
       accessorFn: (r) => r.product_line,
       cell: ({ row }) => (
         <div>
-          <Link
+          <IntentLink
             href={`/orgs/${orgId}/reservations/${encodeURIComponent(row.original.id)}`}
             className="font-medium text-brand-600 hover:underline dark:text-brand-400"
           >
             {row.original.product_line}
-          </Link>
+          </IntentLink>
           <p className="font-mono text-xs text-slate-500 dark:text-slate-400">{row.original.id.slice(0, 8)}</p>
         </div>
       ),

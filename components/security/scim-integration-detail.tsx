@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { ArrowLeft } from "lucide-react";
-import Link from "next/link";
+import { IntentLink } from "@/components/common/intent-link";
 import { useRouter } from "next/navigation";
 import { Suspense } from "react";
 import type * as React from "react";
@@ -43,9 +43,9 @@ export function ScimIntegrationDetail({ orgId, integrationId }: { orgId: string;
   const listHref = `/orgs/${orgId}/security/scim`;
   return (
     <div className="space-y-4">
-      <Link href={listHref} className="inline-flex items-center gap-1 text-sm text-brand-600 hover:underline dark:text-brand-400">
+      <IntentLink href={listHref} className="inline-flex items-center gap-1 text-sm text-brand-600 hover:underline dark:text-brand-400">
         <ArrowLeft className="size-4" aria-hidden /> All SCIM integrations
-      </Link>
+      </IntentLink>
       {access.ready && reason ? <PermissionNote id="scim-permission" what="this integration and its tokens" permission="scim.manage" /> : null}
       {integration.isPending ? (
         <Card>

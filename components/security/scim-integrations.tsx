@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import Link from "next/link";
+import { IntentLink } from "@/components/common/intent-link";
 import { useMemo } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardHeader } from "@/components/ui/card";
@@ -62,9 +62,9 @@ function scimIntegrationColumns(orgId: string, reason: string | undefined): Colu
     accessorKey: "name",
     header: "Name",
     cell: ({ row }) => (
-      <Link href={`/orgs/${orgId}/security/scim/${encodeURIComponent(row.original.id)}`} className="font-medium text-brand-600 hover:underline dark:text-brand-400">
+      <IntentLink href={`/orgs/${orgId}/security/scim/${encodeURIComponent(row.original.id)}`} className="font-medium text-brand-600 hover:underline dark:text-brand-400">
         {row.original.name}
-      </Link>
+      </IntentLink>
     ),
   },
   { accessorKey: "identity_provider", header: "Identity provider" },

@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import { IntentLink } from "@/components/common/intent-link";
 import { usePathname } from "next/navigation";
 import { cn } from "@/lib/utils";
 
@@ -36,7 +36,7 @@ export function SecurityTabs({ orgId }: { orgId: string }) {
           const active = pathname === href || pathname.startsWith(`${href}/`);
           return (
             <li key={tab.segment}>
-              <Link
+              <IntentLink
                 href={href}
                 aria-current={active ? "page" : undefined}
                 className={cn(
@@ -47,7 +47,7 @@ export function SecurityTabs({ orgId }: { orgId: string }) {
                 )}
               >
                 {tab.label}
-              </Link>
+              </IntentLink>
             </li>
           );
         })}

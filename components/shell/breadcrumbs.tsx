@@ -1,7 +1,7 @@
 "use client";
 
 import { useQueryClient, type QueryKey } from "@tanstack/react-query";
-import Link from "next/link";
+import { IntentLink } from "@/components/common/intent-link";
 import { usePathname } from "next/navigation";
 import { useCallback, useSyncExternalStore } from "react";
 import type * as React from "react";
@@ -77,9 +77,9 @@ export function Breadcrumbs({ orgId, orgName, labels, separator }: { orgId: stri
     <nav aria-label="Breadcrumb" className="min-w-0">
       <ol className="flex items-center gap-1 truncate text-sm text-slate-600 dark:text-slate-400">
         <li className="truncate">
-          <Link href={base} className="hover:text-slate-900 dark:hover:text-white">
+          <IntentLink href={base} className="hover:text-slate-900 dark:hover:text-white">
             {orgName}
-          </Link>
+          </IntentLink>
         </li>
         {rest.map((_, i) => {
           const href = `${base}/${rest.slice(0, i + 1).join("/")}`;
@@ -92,9 +92,9 @@ export function Breadcrumbs({ orgId, orgName, labels, separator }: { orgId: stri
                   {label}
                 </span>
               ) : (
-                <Link href={href} className="truncate hover:text-slate-900 dark:hover:text-white">
+                <IntentLink href={href} className="truncate hover:text-slate-900 dark:hover:text-white">
                   {label}
-                </Link>
+                </IntentLink>
               )}
             </li>
           );

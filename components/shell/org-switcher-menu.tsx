@@ -1,7 +1,7 @@
 "use client";
 
 import { Check } from "lucide-react";
-import Link from "next/link";
+import { IntentLink } from "@/components/common/intent-link";
 import { DropdownMenu } from "radix-ui";
 import type * as React from "react";
 import type { OrgSummary } from "./org-switcher";
@@ -20,7 +20,7 @@ export default function OrgSwitcherMenu({ orgs, currentId, trigger }: { orgs: Or
           <DropdownMenu.Label className="px-2 py-1.5 text-xs text-slate-500 dark:text-slate-400">Organizations</DropdownMenu.Label>
           {orgs.map((org) => (
             <DropdownMenu.Item key={org.id} asChild>
-              <Link
+              <IntentLink
                 href={`/orgs/${org.id}`}
                 className="flex items-center justify-between gap-3 rounded px-2 py-1.5 text-sm outline-none data-[highlighted]:bg-slate-100 dark:data-[highlighted]:bg-slate-800"
               >
@@ -28,7 +28,7 @@ export default function OrgSwitcherMenu({ orgs, currentId, trigger }: { orgs: Or
                   {org.name} <span className="text-xs text-slate-500 dark:text-slate-400">({org.relation})</span>
                 </span>
                 {org.id === currentId ? <Check className="size-4" aria-label="current" /> : null}
-              </Link>
+              </IntentLink>
             </DropdownMenu.Item>
           ))}
         </DropdownMenu.Content>

@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import { IntentLink } from "@/components/common/intent-link";
 import { usePathname } from "next/navigation";
 import { useState } from "react";
 import type * as React from "react";
@@ -53,9 +53,9 @@ export function ShellFrame({ orgs, orgId, email, sections, labels, icons, childr
         Skip to content
       </a>
       <aside className="hidden w-60 shrink-0 border-r border-slate-200 bg-slate-50 md:block dark:border-slate-800 dark:bg-slate-900/50">
-        <Link href={`/orgs/${orgId}`} className="flex h-14 items-center gap-2 border-b border-slate-200 px-4 font-semibold dark:border-slate-800">
+        <IntentLink href={`/orgs/${orgId}`} className="flex h-14 items-center gap-2 border-b border-slate-200 px-4 font-semibold dark:border-slate-800">
           {icons.brand} Stratus
-        </Link>
+        </IntentLink>
         <SideNav sections={sections} base={`/orgs/${orgId}`} />
       </aside>
       <NavDrawer open={open} onClose={() => setOpen(false)} label="Navigation">

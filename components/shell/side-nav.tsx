@@ -1,6 +1,7 @@
 "use client";
 
-import Link, { useLinkStatus } from "next/link";
+import { useLinkStatus } from "next/link";
+import { IntentLink } from "@/components/common/intent-link";
 import { usePathname } from "next/navigation";
 import type * as React from "react";
 
@@ -40,7 +41,7 @@ export function SideNav({ sections, base, onSamePage }: { sections: SideNavSecti
               const active = item.href === activeHref;
               return (
                 <li key={item.href}>
-                  <Link
+                  <IntentLink
                     href={item.href}
                     onClick={pathname === item.href ? onSamePage : undefined}
                     aria-current={active ? "page" : undefined}
@@ -49,7 +50,7 @@ export function SideNav({ sections, base, onSamePage }: { sections: SideNavSecti
                     {item.icon}
                     {item.label}
                     <PendingMark />
-                  </Link>
+                  </IntentLink>
                 </li>
               );
             })}

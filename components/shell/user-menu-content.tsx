@@ -1,7 +1,7 @@
 "use client";
 
 import { LogOut, ShieldCheck } from "lucide-react";
-import Link from "next/link";
+import { IntentLink } from "@/components/common/intent-link";
 import { signOut } from "next-auth/react";
 import { DropdownMenu } from "radix-ui";
 import type * as React from "react";
@@ -20,9 +20,9 @@ export default function UserMenuContent({ email, trigger }: { email: string; tri
           <DropdownMenu.Label className="px-2 py-1.5 text-xs text-slate-500 dark:text-slate-400">Signed in as {email}</DropdownMenu.Label>
           <DropdownMenu.Separator className="my-1 h-px bg-slate-200 dark:bg-slate-700" />
           <DropdownMenu.Item asChild className="flex cursor-pointer items-center gap-2 rounded px-2 py-1.5 text-sm outline-none data-[highlighted]:bg-slate-100 dark:data-[highlighted]:bg-slate-800">
-            <Link href="/account/security">
+            <IntentLink href="/account/security">
               <ShieldCheck className="size-4" aria-hidden /> Sign-in security
-            </Link>
+            </IntentLink>
           </DropdownMenu.Item>
           <DropdownMenu.Item
             onSelect={() => void signOut({ callbackUrl: "/sign-in?reason=signed-out" })}
