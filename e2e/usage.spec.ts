@@ -7,6 +7,27 @@ async function openUsage(page: Page, orgId: string, query = "") {
 }
 
 test.describe("usage", () => {
+  test("the first load's usage comes with the page (its summary, not the report's rows); a range chosen later is fetched", async ({ ownerPage: page, demo }) => {
+    const reports: string[] = [];
+    page.on("request", (request) => {
+      const url = new URL(request.url());
+      if (url.pathname === bffPath("getUsage", { org_id: demo.organization_id })) reports.push(url.search);
+    });
+    const response = await page.goto(`/orgs/${demo.organization_id}/usage`);
+    const html = await response!.text();
+    // The days' rows are in the server's HTML: the table of periods has a row per day of the range.
+    await expect(page.getByRole("table", { name: "Usage by period" }).locator("tbody tr")).toHaveCount(30);
+    expect(html).toContain('aria-label="Usage by period"');
+    // A month of the report's rows is over a megabyte; the page with its summary is far less.
+    expect(html.length).toBeLessThan(400_000);
+    await page.waitForLoadState("networkidle");
+    expect(reports, "usage reports the browser asked for on the first load").toEqual([]);
+
+    await page.getByRole("group", { name: "Interval" }).getByRole("button", { name: "Monthly" }).click();
+    await expect(page.getByRole("img", { name: /gpu-hours per month by resource type/ })).toBeVisible();
+    expect(reports.filter((q) => q.includes("interval=monthly"))).toHaveLength(1);
+  });
+
   test("daily usage has a row per day; monthly has fewer, and the interval is in the URL", async ({ ownerPage: page, demo }) => {
     await openUsage(page, demo.organization_id);
     const chart = page.getByRole("img", { name: /gpu-hours per day by resource type/ });

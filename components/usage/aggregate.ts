@@ -1,4 +1,4 @@
-import type { UsageItem } from "@/lib/query/usage";
+import type { UsageItem, UsageReport } from "@/lib/query/usage";
 import { compareCodeUnits } from "@/lib/compare";
 
 /** The metrics in the data, the GPU-hours first (what most readers come for). */
@@ -9,24 +9,37 @@ export function metricsOf(items: UsageItem[]): string[] {
 export interface PeriodRow {
   period: string;
   total: number;
-  /** Quantity per resource type. */
-  byType: Map<string, number>;
+  /** Quantity per resource type (a plain object: the summary is sent with the page as JSON). */
+  byType: Record<string, number>;
+}
+
+/** A period's quantity of a resource type; 0 when it has none. */
+export const quantityOf = (row: PeriodRow, type: string): number => (Object.hasOwn(row.byType, type) ? row.byType[type]! : 0);
+
+/** One metric's quantities per period and resource type: the periods in order, the types by quantity, largest first. */
+export interface MetricPeriods {
+  rows: PeriodRow[];
+  types: string[];
 }
 
 /** Quantity of one metric per period and resource type, periods in order. */
-export function byPeriodAndType(items: UsageItem[], metric: string): { rows: PeriodRow[]; types: string[] } {
-  const periods = new Map<string, PeriodRow>();
+export function byPeriodAndType(items: UsageItem[], metric: string): MetricPeriods {
+  const periods = new Map<string, { total: number; byType: Map<string, number> }>();
   const typeTotals = new Map<string, number>();
   for (const i of items) {
     if (i.billable_metric !== metric) continue;
-    const row = periods.get(i.date) ?? { period: i.date, total: 0, byType: new Map<string, number>() };
+    let row = periods.get(i.date);
+    if (!row) periods.set(i.date, (row = { total: 0, byType: new Map() }));
     row.byType.set(i.resource_type, (row.byType.get(i.resource_type) ?? 0) + i.quantity);
     row.total += i.quantity;
-    periods.set(i.date, row);
     typeTotals.set(i.resource_type, (typeTotals.get(i.resource_type) ?? 0) + i.quantity);
   }
   const types = [...typeTotals.entries()].sort((a, b) => b[1] - a[1]).map(([t]) => t);
-  return { rows: [...periods.values()].sort((a, b) => compareCodeUnits(a.period, b.period)), types };
+  const rows = [...periods.entries()]
+    .sort(([a], [b]) => compareCodeUnits(a, b))
+    // fromEntries defines each type as an own property, whatever its name ("__proto__" included).
+    .map(([period, row]) => ({ period, total: row.total, byType: Object.fromEntries(row.byType) }));
+  return { rows, types };
 }
 
 export interface ProjectTypeTotal {
@@ -49,4 +62,25 @@ export function byProjectAndType(items: UsageItem[]): ProjectTypeTotal[] {
     totals.set(id, t);
   }
   return [...totals.values()].sort((a, b) => compareCodeUnits(a.project_id, b.project_id) || b.quantity - a.quantity);
+}
+
+/**
+ * What the usage page shows of a report: each metric's quantities per period and resource type, and
+ * the totals per project and resource type. A month of daily usage is over a megabyte of rows, this
+ * a few kilobytes: it is what the page's query caches, and what the server sends with the page.
+ */
+export interface UsageSummary {
+  /** The metrics in the data, the GPU-hours first. */
+  metrics: string[];
+  periods: Record<string, MetricPeriods>;
+  totals: ProjectTypeTotal[];
+}
+
+export function summarizeUsage(report: UsageReport): UsageSummary {
+  const metrics = metricsOf(report.items);
+  return {
+    metrics,
+    periods: Object.fromEntries(metrics.map((m) => [m, byPeriodAndType(report.items, m)])),
+    totals: byProjectAndType(report.items),
+  };
 }

@@ -1,4 +1,4 @@
-import { parseAsNativeArrayOf, parseAsString, parseAsStringLiteral } from "nuqs/server";
+import { createLoader, parseAsNativeArrayOf, parseAsString, parseAsStringLiteral } from "nuqs/server";
 import { RANGE_PRESET_VALUES, resolveRange, type RangePreset } from "@/components/spend/date-range";
 import type { UsageFilters } from "@/lib/query/usage";
 
@@ -17,6 +17,8 @@ export const usageSearchParams = {
   regions: parseAsNativeArrayOf(parseAsString),
   metric: parseAsString,
 };
+
+export const loadUsageSearchParams = createLoader(usageSearchParams);
 
 interface UsageUrlState {
   range: RangePreset;

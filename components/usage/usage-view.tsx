@@ -15,8 +15,9 @@ import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { DataTable, type ColumnDef } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/states";
 import { projectQueries } from "@/lib/query/projects";
-import { usageQueries, type UsageFilters, type UsageItem } from "@/lib/query/usage";
-import { byPeriodAndType, byProjectAndType, metricsOf, type PeriodRow, type ProjectTypeTotal } from "./aggregate";
+import { usageQueries, type UsageFilters } from "@/lib/query/usage";
+import { quantityOf, type PeriodRow, type ProjectTypeTotal, type UsageSummary } from "./aggregate";
+import { usageSummaryQuery } from "./queries";
 import { UsageExportButton } from "./export-button";
 import { USAGE_INTERVALS, usageFilters, usageSearchParams } from "./search-params";
 import { WhenVisible } from "@/components/ui/when-visible";
@@ -30,6 +31,8 @@ const StackedBarChart = lazyComponent(() => import("@/components/spend/stacked-b
 const quantity = (n: number) => formatNumber(n, { maximumFractionDigits: 2 });
 const compact = (n: number) => formatCompact(n, { maximumFractionDigits: 1 });
 
+const NO_FILTERS: UsageFilters = { projects: [], resource_types: [], regions: [], start_date: "", end_date: "", interval: "daily" };
+
 /** The usage page: quantities per period over a range, by resource type, with filters and an export. */
 export function UsageView({ orgId, today }: { orgId: string; today: string }) {
   const [state, setState] = useQueryStates(usageSearchParams, { history: "push" });
@@ -40,13 +43,9 @@ export function UsageView({ orgId, today }: { orgId: string; today: string }) {
   const projects = useQuery(projectQueries.list());
   const options = useQuery(usageQueries.options(orgId));
   const label = projectLabeler(projects.data, orgId, options.data?.project_names);
-  // A month of daily usage is thousands of rows: rendered from a deferred value, in slices.
-  const report = useDeferredQuery(
-    useQuery({
-      ...usageQueries.report(orgId, filters ?? { projects: [], resource_types: [], regions: [], start_date: "", end_date: "", interval: "daily" }),
-      enabled: filters !== null,
-    }),
-  );
+  // The summary of the report: the server sends the first with the page (usageSummaryQuery); a
+  // range or filter chosen later is fetched and summarized here, and rendered from a deferred value.
+  const report = useDeferredQuery(useQuery({ ...usageSummaryQuery(orgId, filters ?? NO_FILTERS), enabled: filters !== null }));
 
   return (
     <div className="space-y-6">
@@ -86,10 +85,10 @@ export function UsageView({ orgId, today }: { orgId: string; today: string }) {
           what="usage"
           lines={6}
           frame={(node) => <Card>{node}</Card>}
-          isEmpty={(data) => data.items.length === 0}
+          isEmpty={(data) => data.metrics.length === 0}
           empty={<EmptyState title="No usage in this period">Choose a longer range, or clear the filters.</EmptyState>}
         >
-          {(data) => <UsageSections items={data.items} metric={state.metric} onMetric={(m) => void setState({ metric: m })} interval={state.interval} label={label} />}
+          {(data) => <UsageSections summary={data} metric={state.metric} onMetric={(m) => void setState({ metric: m })} interval={state.interval} label={label} />}
         </QueryState>
       )}
     </div>
@@ -110,27 +109,26 @@ function ToggleGroup<T extends string>({ label, values, value, name = (v) => v, 
 }
 
 function UsageSections({
-  items,
+  summary,
   metric: chosen,
   onMetric,
   interval,
   label,
 }: {
-  items: UsageItem[];
+  summary: UsageSummary;
   metric: string | null;
   onMetric: (metric: string) => void;
   interval: UsageFilters["interval"];
   label: (id: string) => string;
 }) {
-  const metrics = useMemo(() => metricsOf(items), [items]);
+  const { metrics, totals } = summary;
   const metric = chosen && metrics.includes(chosen) ? chosen : (metrics[0] ?? "");
   const { rows, series, chartData } = useMemo(() => {
-    const { rows, types } = byPeriodAndType(items, metric);
+    const { rows, types } = summary.periods[metric] ?? { rows: [], types: [] };
     const series = types.map((t, i) => ({ key: `t${i}`, type: t, label: t, color: seriesColor(i) }));
-    const chartData = rows.map((r) => Object.fromEntries([["period", r.period], ...series.map((s) => [s.key, r.byType.get(s.type) ?? 0])]));
+    const chartData = rows.map((r) => Object.fromEntries([["period", r.period], ...series.map((s) => [s.key, quantityOf(r, s.type)])]));
     return { rows, series, chartData };
-  }, [items, metric]);
-  const totals = useMemo(() => byProjectAndType(items), [items]);
+  }, [summary, metric]);
   const periodColumns = useMemo(() => periodColumnsOf(series, interval, metric), [series, interval, metric]);
   const totalColumns = totalColumnsOf(label);
 
@@ -172,7 +170,7 @@ function periodColumnsOf(series: Array<{ key: string; type: string; label: strin
     ...series.map(
       (s): ColumnDef<PeriodRow, unknown> => ({
         id: s.key,
-        accessorFn: (r) => r.byType.get(s.type) ?? 0,
+        accessorFn: (r) => quantityOf(r, s.type),
         header: s.label,
         cell: (c) => <span className="tabular-nums">{quantity(Number(c.getValue()))}</span>,
       }),

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { customerOrganizationUsageSchema, usageIntervalSchema, usageOptionsSchema } from "@/lib/contract/usage";
 import { apiFetch, apiUrl } from "./fetcher";
-import { gatewayQuery } from "./gateway-query";
+import { gatewayQuery, gatewaySummaryQuery } from "./gateway-query";
 import { usageKeys } from "./keys";
 import { operationPath } from "@/lib/contract/operations";
 
@@ -19,18 +19,23 @@ export interface UsageFilters {
   interval: UsageInterval;
 }
 
+/** The usage operation's query for the filters: arrays repeat their name once per value; empty means all. */
+function usageQuery(f: UsageFilters) {
+  return {
+    projects: f.projects.length ? f.projects : undefined,
+    resource_types: f.resource_types.length ? f.resource_types : undefined,
+    regions: f.regions.length ? f.regions : undefined,
+    start_date: f.start_date,
+    end_date: f.end_date,
+    interval: f.interval,
+  };
+}
+
 export const usageQueries = {
-  /** GET …/usage: arrays repeat their name once per value; empty means all. */
-  report: (orgId: string, f: UsageFilters) => {
-    const query = {
-      projects: f.projects.length ? f.projects : undefined,
-      resource_types: f.resource_types.length ? f.resource_types : undefined,
-      regions: f.regions.length ? f.regions : undefined,
-      start_date: f.start_date,
-      end_date: f.end_date,
-      interval: f.interval,
-    };
-    return gatewayQuery<UsageReport, ReturnType<typeof usageKeys.report>>(usageKeys.report(orgId, { ...query }), operationPath("getUsage", { org_id: orgId }), query);
+  /** GET …/usage, of which the cache holds only what `summarize` makes of it (the usage page's summary: a month of daily rows is over a megabyte). */
+  summary: <T,>(orgId: string, f: UsageFilters, summarize: (report: UsageReport) => T) => {
+    const query = usageQuery(f);
+    return gatewaySummaryQuery([...usageKeys.report(orgId, { ...query }), "summary"] as const, operationPath("getUsage", { org_id: orgId }), query, summarize);
   },
   /** GET …/usage/options: the values each filter can take, and the span of the data. */
   options: (orgId: string) => gatewayQuery<UsageOptions, ReturnType<typeof usageKeys.options>>(usageKeys.options(orgId), operationPath("getUsageOptions", { organization_id: orgId })),
