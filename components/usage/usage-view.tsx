@@ -45,7 +45,7 @@ export function UsageView({ orgId, today }: { orgId: string; today: string }) {
   const label = projectLabeler(projects.data, orgId, options.data?.project_names);
   // The summary of the report: the server sends the first with the page (usageSummaryQuery); a
   // range or filter chosen later is fetched and summarized here, and rendered from a deferred value.
-  const report = useDeferredQuery(useQuery({ ...usageSummaryQuery(orgId, filters ?? NO_FILTERS), enabled: filters !== null }));
+  const summary = useDeferredQuery(useQuery({ ...usageSummaryQuery(orgId, filters ?? NO_FILTERS), enabled: filters !== null }));
 
   return (
     <div className="space-y-6">
@@ -81,7 +81,7 @@ export function UsageView({ orgId, today }: { orgId: string; today: string }) {
       </Card>
       {filters === null ? null : (
         <QueryState
-          state={report}
+          state={summary}
           what="usage"
           lines={6}
           frame={(node) => <Card>{node}</Card>}
