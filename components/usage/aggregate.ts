@@ -2,7 +2,7 @@ import type { UsageItem, UsageReport } from "@/lib/query/usage";
 import { compareCodeUnits } from "@/lib/compare";
 
 /** The metrics in the data, the GPU-hours first (what most readers come for). */
-export function metricsOf(items: UsageItem[]): string[] {
+function metricsOf(items: UsageItem[]): string[] {
   return [...new Set(items.map((i) => i.billable_metric))].sort((a, b) => (a === "gpu-hours" ? -1 : b === "gpu-hours" ? 1 : compareCodeUnits(a, b)));
 }
 
@@ -23,7 +23,7 @@ export interface MetricPeriods {
 }
 
 /** Quantity of one metric per period and resource type, periods in order. */
-export function byPeriodAndType(items: UsageItem[], metric: string): MetricPeriods {
+function byPeriodAndType(items: UsageItem[], metric: string): MetricPeriods {
   const periods = new Map<string, { total: number; byType: Map<string, number> }>();
   const typeTotals = new Map<string, number>();
   for (const i of items) {
@@ -52,7 +52,7 @@ export interface ProjectTypeTotal {
 }
 
 /** Quantity per project and resource type over the whole range, with the share used under a reservation. */
-export function byProjectAndType(items: UsageItem[]): ProjectTypeTotal[] {
+function byProjectAndType(items: UsageItem[]): ProjectTypeTotal[] {
   const totals = new Map<string, ProjectTypeTotal>();
   for (const i of items) {
     const id = `${i.project_id}|${i.resource_type}|${i.billable_metric}`;
