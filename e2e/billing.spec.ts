@@ -49,6 +49,40 @@ test.describe("billing", () => {
     await expect(page.getByRole("heading", { name: /^Forecast for / })).toBeVisible();
   });
 
+  test("the first load's spend comes with the page (its summary, not the cost rows); a filter chosen later fetches the rows once", async ({ ownerPage: page, demo }) => {
+    const costs: string[] = [];
+    page.on("request", (request) => {
+      const url = new URL(request.url());
+      if (url.pathname === bffPath("getBillingCosts", { organization_id: demo.organization_id })) costs.push(url.search);
+    });
+    const response = await page.goto(`/orgs/${demo.organization_id}/billing?range=30d`);
+    const html = await response!.text();
+    // The days' totals are in the server's HTML: the daily table has a row per day of the range.
+    await expect(page.getByRole("table", { name: "Daily spend by project" }).locator("tbody tr")).toHaveCount(30);
+    expect(html).toContain('aria-label="Daily spend by project"');
+    expect(html).toContain('aria-label="Spend per product line"');
+    const all = money(await spendInPeriod(page).innerText());
+    expect(all).toBeGreaterThan(0);
+    const [start] = (await page.getByRole("table", { name: "Daily spend by project" }).locator("tbody tr td:first-child").allInnerTexts()).sort();
+    await page.waitForLoadState("networkidle");
+    // Neither the period's rows nor the month to date's (a second summary, this range not being the month).
+    expect(costs, "cost rows the browser asked for on the first load").toEqual([]);
+
+    // A filter the operation does not take: the browser fetches the period's rows and filters them.
+    await page.getByRole("button", { name: /^Projects/ }).first().click();
+    await page.getByRole("group", { name: "Projects", exact: true }).getByText("inference-prod").click();
+    await page.keyboard.press("Escape");
+    await expect(page.getByRole("table", { name: "Spend per project" }).locator("tbody tr")).toHaveCount(1);
+    await expect.poll(async () => money(await spendInPeriod(page).innerText())).toBeLessThan(all);
+    // A second filter computes from the rows already fetched.
+    await page.getByRole("button", { name: /^Regions/ }).first().click();
+    await page.getByRole("group", { name: "Regions", exact: true }).getByText("us-east1").click();
+    await page.keyboard.press("Escape");
+    await expect(page).toHaveURL(/[?&]regions=us-east1/);
+    await page.waitForLoadState("networkidle");
+    expect(costs.filter((q) => q.includes(`start_date=${start}`)), "requests for the period's rows").toHaveLength(1);
+  });
+
   test("changing the range changes the URL and the totals, and Back restores them", async ({ ownerPage: page, demo }) => {
     await openBilling(page, demo.organization_id);
     await expect(page.getByRole("button", { name: "Month to date", pressed: true })).toBeVisible();

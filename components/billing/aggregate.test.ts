@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { centsByDayAndProject, filterCosts, productLinesOf, sumCents, totalsBy, type CostDatum } from "./aggregate";
+import { productLinesOf, summarizeCosts, type CostDatum } from "./aggregate";
 
 const row = (over: Partial<CostDatum>): CostDatum => ({
   billable_metric: "gpu-hours",
@@ -13,34 +13,62 @@ const row = (over: Partial<CostDatum>): CostDatum => ({
   ...over,
 });
 
-describe("money in cents", () => {
+const none = { projects: [], resource_types: [], regions: [] };
+const answer = (data: CostDatum[]) => ({ data, last_updated: "2026-03-02T10:00:00Z" });
+
+describe("summarizeCosts", () => {
   it("adds cents, not floats: ten times 0.1 is exactly 1.00", () => {
     const data = Array.from({ length: 10 }, () => row({}));
-    expect(sumCents(data)).toBe(100);
+    expect(summarizeCosts(answer(data), none).totalCents).toBe(100);
     // The float sum drifts; the cents do not.
     expect(data.reduce((s, d) => s + d.cost, 0)).not.toBe(1);
   });
 
-  it("totals per project and product line, largest first, with one unit per group", () => {
+  it("totals per project and product line, largest first, with one unit per group, and cents per day in the projects' order", () => {
     const data = [
       row({ project_id: "a", cost: 1.005 }),
       row({ project_id: "b", cost: 2.5, resource_type: "persistent-ssd", billable_metric: "gib-months", quantity: 10 }),
       row({ project_id: "a", cost: 0.3, date: "2026-03-02" }),
+      row({ project_id: "a", cost: 0.2, date: "2026-03-02", resource_type: "persistent-ssd", billable_metric: "gib-months", quantity: 2 }),
     ];
-    expect(totalsBy(data, "project_id").map((t) => [t.key, t.cents])).toEqual([
+    const s = summarizeCosts(answer(data), none);
+    expect(s.byProject.map((t) => [t.key, t.cents])).toEqual([
       ["b", 250],
-      ["a", 131],
+      ["a", 151],
     ]);
-    const products = totalsBy(data, "resource_type");
-    expect(products[0]).toMatchObject({ key: "persistent-ssd", cents: 250, quantity: 10, metric: "gib-months" });
-    expect(centsByDayAndProject(data).get("2026-03-01")?.get("a")).toBe(101);
+    expect(s.byProduct[0]).toMatchObject({ key: "persistent-ssd", cents: 270, quantity: 12, metric: "gib-months" });
+    expect(s.days).toEqual([
+      { date: "2026-03-01", cents: [250, 101] },
+      { date: "2026-03-02", cents: [0, 50] },
+    ]);
+    expect(s).toMatchObject({ rows: 4, totalCents: 401, lastUpdated: "2026-03-02T10:00:00Z" });
   });
 
-  it("keeps rows every non-empty filter lists", () => {
-    const data = [row({ project_id: "a" }), row({ project_id: "b", region: "eu-north1" })];
-    expect(filterCosts(data, { projects: [], resource_types: [], regions: [] })).toHaveLength(2);
-    expect(filterCosts(data, { projects: ["b"], resource_types: [], regions: [] }).map((d) => d.project_id)).toEqual(["b"]);
-    expect(filterCosts(data, { projects: [], resource_types: [], regions: ["us-east1"] }).map((d) => d.project_id)).toEqual(["a"]);
+  it("groups with more than one unit carry no quantity", () => {
+    const s = summarizeCosts(answer([row({ project_id: "a" }), row({ project_id: "a", billable_metric: "gib-months" })]), none);
+    expect(s.byProject[0]).toEqual({ key: "a", cents: 20 });
+  });
+
+  it("keeps the rows every non-empty filter lists, and lists every value of the unfiltered rows", () => {
+    const data = [row({ project_id: "a" }), row({ project_id: "b", region: "eu-north1", cost: 0.5 })];
+    expect(summarizeCosts(answer(data), none).rows).toBe(2);
+    const onlyB = summarizeCosts(answer(data), { ...none, projects: ["b"] });
+    expect(onlyB.byProject.map((t) => t.key)).toEqual(["b"]);
+    expect(onlyB).toMatchObject({ rows: 1, totalCents: 50 });
+    expect(onlyB.values).toEqual({ project_id: ["a", "b"], resource_type: ["h100-80gb-sxm-ib.8x"], region: ["eu-north1", "us-east1"] });
+    const usEast = summarizeCosts(answer(data), { ...none, regions: ["us-east1"] });
+    expect(usEast.byProject.map((t) => t.key)).toEqual(["a"]);
+    const nothing = summarizeCosts(answer(data), { ...none, resource_types: ["persistent-ssd"] });
+    expect(nothing).toMatchObject({ rows: 0, totalCents: 0, byProject: [], days: [] });
+  });
+
+  it("is plain JSON, whatever the ids are called", () => {
+    const s = summarizeCosts(answer([row({ project_id: "__proto__" }), row({ project_id: "toString", date: "2026-03-02" })]), none);
+    expect(JSON.parse(JSON.stringify(s))).toEqual(s);
+    expect(s.days.map((d) => d.cents)).toEqual([
+      [10, 0],
+      [0, 10],
+    ]);
   });
 });
 

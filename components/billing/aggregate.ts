@@ -11,7 +11,7 @@ export interface CostFilters {
 }
 
 /** Keeps the rows every non-empty filter lists (an empty filter keeps all). */
-export function filterCosts(data: CostDatum[], f: CostFilters): CostDatum[] {
+function filterCosts(data: CostDatum[], f: CostFilters): CostDatum[] {
   const keep = (list: string[], v: string) => list.length === 0 || list.includes(v);
   return data.filter((d) => keep(f.projects, d.project_id) && keep(f.resource_types, d.resource_type) && keep(f.regions, d.region));
 }
@@ -25,7 +25,7 @@ export interface Total {
 }
 
 /** Spend in integer cents grouped by a field, largest first. */
-export function totalsBy(data: CostDatum[], field: "project_id" | "resource_type" | "region"): Total[] {
+function totalsBy(data: CostDatum[], field: "project_id" | "resource_type" | "region"): Total[] {
   const groups = new Map<string, Total & { metrics: Set<string> }>();
   for (const d of data) {
     const key = d[field];
@@ -40,12 +40,8 @@ export function totalsBy(data: CostDatum[], field: "project_id" | "resource_type
     .sort((a, b) => b.cents - a.cents || compareCodeUnits(a.key, b.key));
 }
 
-export function sumCents(data: CostDatum[]): number {
-  return data.reduce((sum, d) => sum + toCents(d.cost), 0);
-}
-
 /** Cents per day and project: day → project → cents. */
-export function centsByDayAndProject(data: CostDatum[]): Map<string, Map<string, number>> {
+function centsByDayAndProject(data: CostDatum[]): Map<string, Map<string, number>> {
   const days = new Map<string, Map<string, number>>();
   for (const d of data) {
     const day = days.get(d.date) ?? new Map<string, number>();
@@ -58,4 +54,36 @@ export function centsByDayAndProject(data: CostDatum[]): Map<string, Map<string,
 /** The product lines (h100) a set of resource types (h100-80gb-sxm-ib.8x) belongs to. */
 export function productLinesOf(resourceTypes: string[], productLines: string[]): string[] {
   return productLines.filter((pl) => resourceTypes.some((t) => t === pl || t.startsWith(`${pl}-`) || t.startsWith(`${pl}.`)));
+}
+
+/** What the billing page shows of a period's cost rows for its filters: a few kilobytes where the rows are about a megabyte a month. */
+export interface CostSummary {
+  /** When the gateway last recorded costs. */
+  lastUpdated: string;
+  /** The values of each filterable field in the period's rows, before the filters, sorted. */
+  values: Record<"project_id" | "resource_type" | "region", string[]>;
+  /** The rows the filters keep. */
+  rows: number;
+  totalCents: number;
+  /** Per project and per product line, largest first. */
+  byProject: Total[];
+  byProduct: Total[];
+  /** Each day with spend, in order: cents per project, in `byProject`'s order. */
+  days: Array<{ date: string; cents: number[] }>;
+}
+
+export function summarizeCosts(answer: BillingCostData, filters: CostFilters): CostSummary {
+  const values = (field: keyof CostSummary["values"]) => [...new Set(answer.data.map((d) => d[field]))].sort(compareCodeUnits);
+  const data = filterCosts(answer.data, filters);
+  const byProject = totalsBy(data, "project_id");
+  const byDay = centsByDayAndProject(data);
+  return {
+    lastUpdated: answer.last_updated,
+    values: { project_id: values("project_id"), resource_type: values("resource_type"), region: values("region") },
+    rows: data.length,
+    totalCents: byProject.reduce((sum, t) => sum + t.cents, 0),
+    byProject,
+    byProduct: totalsBy(data, "resource_type"),
+    days: [...byDay.keys()].sort(compareCodeUnits).map((date) => ({ date, cents: byProject.map((p) => byDay.get(date)?.get(p.key) ?? 0) })),
+  };
 }

@@ -10,9 +10,10 @@ import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { DataTable, type ColumnDef } from "@/components/ui/data-table";
 import { WidgetSkeleton } from "@/components/ui/skeleton";
 import { EmptyState, ErrorState } from "@/components/ui/states";
-import { billingQueries, type BillingCostData, type BillingOptions, type DayRange } from "@/lib/query/billing";
+import { billingQueries, type BillingOptions, type DayRange } from "@/lib/query/billing";
 import { projectQueries } from "@/lib/query/projects";
-import { centsByDayAndProject, filterCosts, productLinesOf, sumCents, totalsBy, type CostFilters, type Total } from "./aggregate";
+import { productLinesOf, type CostSummary, type Total } from "./aggregate";
+import { costSummaryQuery } from "./queries";
 import { projectLabeler } from "@/components/spend/project-labels";
 import { seriesColor } from "@/components/spend/chart-theme";
 import { eachDay, monthEndForecastCents, resolveRange } from "@/components/spend/date-range";
@@ -47,22 +48,24 @@ export function BillingView({ orgId, today }: { orgId: string; today: string }) 
   const projects = useQuery(projectQueries.list());
   const options = useQuery({ ...billingQueries.options(orgId, range ?? mtdRange(mtd)), enabled: range !== null });
   const label = projectLabeler(projects.data, orgId, options.data?.project_names);
-  const costs = useQuery({ ...billingQueries.costs(orgId, range ?? mtdRange(mtd)), enabled: range !== null });
-  const monthToDate = useQuery(billingQueries.costs(orgId, mtdRange(mtd)));
-  // A month of cost rows takes the page's longest rendering: from deferred values React renders it in
-  // slices between which the browser stays responsive, instead of in one long task when the data lands.
+  // Summaries of the cost rows for the filters (the server sends the page's; the browser computes the
+  // next from the rows, fetched once). When the range is the month to date, both are the same query.
+  const costs = useQuery({ ...costSummaryQuery(orgId, range ?? mtdRange(mtd), filters), enabled: range !== null });
+  const monthToDate = useQuery(costSummaryQuery(orgId, mtdRange(mtd), filters));
+  // A new summary's rendering is deferred: React renders it in slices between which the browser stays
+  // responsive, instead of in one task when the data lands.
   const period = useDeferredQuery(costs);
   const month = useDeferredQuery(monthToDate);
 
-  // Filter values: what the options list, plus anything in the data (reserved usage is not in the options).
-  const values = (fromOptions: string[] | undefined, field: "project_id" | "resource_type" | "region") =>
-    [...new Set([...(fromOptions ?? []), ...(period.data?.data ?? []).map((d) => d[field])])].sort();
+  // Filter values: what the options list, plus anything in the costs (reserved usage is not in the options).
+  const values = (fromOptions: string[] | undefined, field: keyof CostSummary["values"]) =>
+    [...new Set([...(fromOptions ?? []), ...(period.data?.values[field] ?? [])])].sort();
 
   return (
     <div className="space-y-6">
       <BillingFilters orgId={orgId} search={state} setSearch={setState} resolved={resolved} options={options} values={values} label={label} />
 
-      <SpendSummary period={period} month={month} filters={filters} now={now} rangeValid={range !== null} />
+      <SpendSummary period={period} month={month} now={now} rangeValid={range !== null} />
 
       {range === null ? null : period.isError ? (
         <Card>
@@ -73,7 +76,7 @@ export function BillingView({ orgId, today }: { orgId: string; today: string }) 
           <WidgetSkeleton label="spend" lines={6} />
         </Card>
       ) : (
-        <SpendSections data={filterCosts(period.data.data, filters)} range={range} label={label} lastUpdated={period.data.last_updated} />
+        <SpendSections summary={period.data} range={range} label={label} />
       )}
     </div>
   );
@@ -97,7 +100,7 @@ function BillingFilters({
   setSearch: ReturnType<typeof useBillingSearch>[1];
   resolved: ReturnType<typeof resolveRange>;
   options: UseQueryResult<BillingOptions>;
-  values: (fromOptions: string[] | undefined, field: "project_id" | "resource_type" | "region") => string[];
+  values: (fromOptions: string[] | undefined, field: keyof CostSummary["values"]) => string[];
   label: (id: string) => string;
 }) {
   const range = resolved.ok ? resolved.range : null;
@@ -146,18 +149,18 @@ function BillingFilters({
 }
 
 /** Spend in the period, month to date and the month's forecast. */
-function SpendSummary({ period, month, filters, now, rangeValid }: { period: QueryLike<BillingCostData>; month: QueryLike<BillingCostData>; filters: CostFilters; now: Date; rangeValid: boolean }) {
+function SpendSummary({ period, month, now, rangeValid }: { period: QueryLike<CostSummary>; month: QueryLike<CostSummary>; now: Date; rangeValid: boolean }) {
   return (
     <div className="grid grid-cols-1 gap-4 md:grid-cols-3">
       <SummaryCard title="Spend in period" state={period} disabled={!rangeValid}>
-        {(data) => <Big>{formatCents(sumCents(filterCosts(data.data, filters)))}</Big>}
+        {(data) => <Big>{formatCents(data.totalCents)}</Big>}
       </SummaryCard>
       <SummaryCard title="Month to date" state={month}>
-        {(data) => <Big>{formatCents(sumCents(filterCosts(data.data, filters)))}</Big>}
+        {(data) => <Big>{formatCents(data.totalCents)}</Big>}
       </SummaryCard>
       <SummaryCard title={`Forecast for ${formatMonth(now)}`} state={month}>
         {(data) => {
-          const f = monthEndForecastCents(sumCents(filterCosts(data.data, filters)), now);
+          const f = monthEndForecastCents(data.totalCents, now);
           return (
             <>
               <Big>{formatCents(f.forecastCents)}</Big>
@@ -204,36 +207,24 @@ function SummaryCard<T>({ title, state, disabled, children }: { title: string; s
 
 type DayRow = { date: string; total: number } & Record<string, number | string>;
 
-function SpendSections({
-  data,
-  range,
-  label,
-  lastUpdated,
-}: {
-  data: ReturnType<typeof filterCosts>;
-  range: DayRange;
-  label: (id: string) => string;
-  lastUpdated: string;
-}) {
-  const byProject = totalsBy(data, "project_id");
-  const byProduct = totalsBy(data, "resource_type");
-  const total = byProject.reduce((sum, t) => sum + t.cents, 0);
-  const days = centsByDayAndProject(data);
+function SpendSections({ summary, range, label }: { summary: CostSummary; range: DayRange; label: (id: string) => string }) {
+  const { byProject, byProduct, totalCents: total, lastUpdated } = summary;
+  const days = new Map(summary.days.map((d) => [d.date, d.cents]));
   // Series keys p0, p1…: project ids are not safe as chart data keys.
   const series = byProject.map((t, i) => ({ key: `p${i}`, id: t.key, label: label(t.key), color: seriesColor(i) }));
   const rows: DayRow[] = eachDay(range).map((date) => {
     const day = days.get(date);
     const row: DayRow = { date, total: 0 };
-    for (const s of series) {
-      const cents = day?.get(s.id) ?? 0;
+    series.forEach((s, i) => {
+      const cents = day?.[i] ?? 0;
       row[s.key] = cents;
       row.total += cents;
-    }
+    });
     return row;
   });
   const chartData = rows.map((r) => Object.fromEntries([["date", r.date], ...series.map((s) => [s.key, Number(r[s.key]) / 100])]));
 
-  if (data.length === 0) {
+  if (summary.rows === 0) {
     return (
       <Card>
         <EmptyState title="No spend in this period">Choose a longer range, or clear the filters.</EmptyState>

@@ -2,7 +2,7 @@ import type { z } from "zod";
 import type { billingCostDataSchema } from "@/lib/contract/billing";
 import type { usageOptionsSchema } from "@/lib/contract/usage";
 import { apiUrl } from "./fetcher";
-import { gatewayQuery } from "./gateway-query";
+import { derivedGatewayQuery, gatewayQuery } from "./gateway-query";
 import { billingKeys } from "./keys";
 import { operationPath } from "@/lib/contract/operations";
 
@@ -19,6 +19,12 @@ export const billingQueries = {
   /** GET …/billing/costs: daily spend by project, product and region. */
   costs: (orgId: string, range: DayRange) =>
     gatewayQuery<BillingCostData, ReturnType<typeof billingKeys.costs>>(billingKeys.costs(orgId, { ...range }), operationPath("getBillingCosts", { organization_id: orgId }), { ...range }),
+  /**
+   * What `summarize` makes of the period's cost rows for filters the operation does not take (the
+   * billing page's summary): the server sends only it; the browser fetches the rows once a filter changes.
+   */
+  costSummary: <F, T>(orgId: string, range: DayRange, filters: F, summarize: (costs: BillingCostData, filters: F) => T) =>
+    derivedGatewayQuery(billingQueries.costs(orgId, range), filters, summarize),
   /** GET …/billing/options: the projects, product lines and regions with on-demand costs in the period. */
   options: (orgId: string, range: DayRange) =>
     gatewayQuery<BillingOptions, ReturnType<typeof billingKeys.options>>(billingKeys.options(orgId, { ...range }), operationPath("getBillingOptions", { organization_id: orgId }), { ...range }),

@@ -30,3 +30,21 @@ export function gatewaySummaryQuery<Answer, T, K extends QueryKey>(queryKey: K, 
     fromGateway: (answer: unknown) => summarize(answer as Answer),
   };
 }
+
+/**
+ * A query of what a page shows, computed from a gateway query's answer and the page's own parameters
+ * (filters the gateway does not take). The server prefetches it with `q.fromGateway(await
+ * cloudJson(session, q.path))` and sends only it; in the browser it reads the answer through the
+ * cache (fetchQuery: fresh for the client's staleTime), so changing the parameters fetches the answer
+ * once and then only computes.
+ */
+export function derivedGatewayQuery<Answer, K extends QueryKey, P, T>(source: ReturnType<typeof gatewayQuery<Answer, K>>, params: P, derive: (answer: Answer, params: P) => T) {
+  return {
+    ...queryOptions({
+      queryKey: [...source.queryKey, "derived", params] as const,
+      queryFn: async ({ client }) => derive(await client.fetchQuery({ queryKey: source.queryKey, queryFn: source.queryFn }), params),
+    }),
+    path: source.path,
+    fromGateway: (answer: unknown) => derive(answer as Answer, params),
+  };
+}

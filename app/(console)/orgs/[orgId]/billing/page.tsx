@@ -10,6 +10,7 @@ import { ContentSkeleton } from "@/components/ui/skeleton";
 import { requireConsoleSession } from "@/lib/console/session";
 import { cloudJson } from "@/lib/console/gateway-client";
 import { billingQueries } from "@/lib/query/billing";
+import { costSummaryQuery } from "@/components/billing/queries";
 import { projectQueries } from "@/lib/query/projects";
 import { makeQueryClient } from "@/lib/query/query-client";
 
@@ -34,15 +35,25 @@ async function BillingContent({ params, searchParams }: { params: Promise<{ orgI
   const { orgId } = await params;
   const search = await loadBillingSearchParams(searchParams);
   const session = await requireConsoleSession();
-  const now = new Date();
-  const today = now.toISOString().slice(0, 10);
+  const today = new Date().toISOString().slice(0, 10);
+  // The browser resolves the range at noon UTC of the same day, so it reads the very keys prefetched here.
+  const now = new Date(`${today}T12:00:00Z`);
   const queryClient = makeQueryClient();
   const resolved = resolveRange(search.range, search.from, search.to, now);
-  // The cost rows themselves (a month is about a megabyte) are fetched by the browser as JSON: sent
-  // with the page they made its HTML a megabyte, and their parsing the page's longest main-thread work.
-  const queries = [projectQueries.list(), ...(resolved.ok ? [billingQueries.options(orgId, resolved.range)] : [])];
+  const mtd = resolveRange("mtd", null, null, now);
+  const filters = { projects: search.projects, resource_types: search.resource_types, regions: search.regions };
+  // The cost rows (a month is about a megabyte) stay on the server: the page is sent with what it shows
+  // of them for the filters in its URL (costSummaryQuery, a few kilobytes), for the range and the month
+  // to date (one query when they are the same).
+  const queries = [
+    projectQueries.list(),
+    ...(resolved.ok ? [billingQueries.options(orgId, resolved.range), costSummaryQuery(orgId, resolved.range, filters)] : []),
+    ...(mtd.ok ? [costSummaryQuery(orgId, mtd.range, filters)] : []),
+  ];
   // In parallel; one that fails shows its own error state in the browser.
-  await Promise.all(queries.map((q) => queryClient.prefetchQuery({ queryKey: q.queryKey, queryFn: () => cloudJson(session, q.path) })));
+  await Promise.all(
+    queries.map((q) => queryClient.prefetchQuery({ queryKey: q.queryKey, queryFn: async () => q.fromGateway(await cloudJson(session, q.path)) as unknown })),
+  );
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
       <BillingView orgId={orgId} today={today} />
