@@ -61,6 +61,8 @@ test.describe("billing", () => {
     await expect(page.getByRole("table", { name: "Daily spend by project" }).locator("tbody tr")).toHaveCount(30);
     expect(html).toContain('aria-label="Daily spend by project"');
     expect(html).toContain('aria-label="Spend per product line"');
+    // A month of cost rows is about a megabyte; the page with its two summaries (the range's, the month to date's) is far less.
+    expect(html.length).toBeLessThan(400_000);
     const all = money(await spendInPeriod(page).innerText());
     expect(all).toBeGreaterThan(0);
     const [start] = (await page.getByRole("table", { name: "Daily spend by project" }).locator("tbody tr td:first-child").allInnerTexts()).sort();
