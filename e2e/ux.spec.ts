@@ -4,6 +4,7 @@ import Papa from "papaparse";
 import { operationPath } from "@/lib/contract/operations";
 import { USAGE_EXPORT_COLUMNS } from "@/lib/contract/usage";
 import { expect, openWith, test } from "./fixtures";
+import { api, pagesOf } from "./org-pages";
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1440, height: 900 };
@@ -34,12 +35,6 @@ const offenders = (page: Page) =>
     }
     return out.slice(0, 8);
   });
-
-async function api<T>(page: Page, path: string): Promise<T> {
-  const res = await page.request.get(`/api/cloud${path}`);
-  expect(res.status(), path).toBe(200);
-  return (await res.json()) as T;
-}
 
 async function firstProject(page: Page, orgId: string): Promise<{ id: string; name: string }> {
   const { items } = await api<{ items: Array<{ id: string; name: string; organization_id: string }> }>(page, operationPath("listProjects"));
@@ -175,6 +170,22 @@ test.describe("way-finding", () => {
       await expect(crumbs.locator('[aria-current="page"]')).toHaveText(crumb);
       await expect(page.getByRole("heading", { level: 1 })).toHaveText(heading);
     }
+  });
+
+  test("every page arrives with the data it shows: opened directly, it asks the backend-for-frontend for nothing", async ({ ownerPage: page, demo }) => {
+    test.setTimeout(120_000);
+    const asked: string[] = [];
+    page.on("request", (request) => {
+      const url = new URL(request.url());
+      if (url.pathname.startsWith("/api/")) asked.push(`${new URL(page.url()).pathname}: ${url.pathname}${url.search}`);
+    });
+    for (const url of await pagesOf(page, demo.organization_id, "owner")) {
+      await page.goto(url);
+      await expect(page.locator("main h1").first()).toBeVisible();
+      // A fetch after the load would be a second render of the page after it hydrated, and a round trip.
+      await page.waitForLoadState("networkidle");
+    }
+    expect(asked, "what pages asked for after they loaded").toEqual([]);
   });
 
   test("a detail page arrives whole from the server: its object's name is a heading of the server's HTML, and opened directly it hydrates without a mismatch", async ({ ownerPage: page, demo }) => {

@@ -17,7 +17,6 @@ import { apiFetch } from "@/lib/query/fetcher";
 import { iamQueries } from "@/lib/query/iam";
 import { securityKeys } from "@/lib/query/keys";
 import { scimQueries } from "@/lib/query/security";
-import type { AuditLogsResponse } from "@/lib/query/audit-logs";
 
 export function ScimProvisioned({ orgId, integrationId }: { orgId: string; integrationId: string }) {
   const provisioned = useQuery(scimQueries.provisioned(orgId, integrationId));
@@ -257,13 +256,7 @@ export function ScimGroupMappings({ orgId, integrationId, disabledReason }: { or
 
 /** What the identity provider did lately: the audit log's entries with this integration as actor. */
 export function ScimActivity({ orgId, integrationId }: { orgId: string; integrationId: string }) {
-  const activity = useQuery({
-    queryKey: ["audit-logs", orgId, "scim-activity", integrationId],
-    queryFn: () =>
-      apiFetch<AuditLogsResponse>(operationPath("getAuditLogs", { organization_id: orgId }), {
-        query: { actor_ids: integrationId, start_time: new Date(Date.now() - 30 * 86_400_000).toISOString(), limit: "20" },
-      }),
-  });
+  const activity = useQuery(scimQueries.activity(orgId, integrationId));
   return (
     <Card>
       <CardHeader title="Provisioning activity" description="The identity provider's changes in the last 30 days, from the audit log" />

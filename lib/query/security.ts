@@ -3,7 +3,8 @@ import type { getOrgMfaResponseSchema } from "@/lib/contract/mfa";
 import type { listScimIntegrationsResponseSchema, listScimIntegrationTokensResponseSchema, scimIntegrationSchema, ScimGroupMappingsResponse, ScimProvisionedResponse } from "@/lib/contract/scim";
 import type { listSsoProvidersResponseSchema } from "@/lib/contract/sso";
 import { gatewayQuery } from "./gateway-query";
-import { securityKeys } from "./keys";
+import { auditKeys, securityKeys } from "./keys";
+import type { AuditLogsResponse } from "./audit-logs";
 import { operationPath } from "@/lib/contract/operations";
 
 export type ListScimIntegrationsResponse = z.infer<typeof listScimIntegrationsResponseSchema>;
@@ -56,6 +57,17 @@ export const scimQueries = {
     gatewayQuery<ScimProvisionedResponse, ReturnType<typeof securityKeys.scimProvisioned>>(
       securityKeys.scimProvisioned(orgId, integrationId),
       securityPaths.scimProvisioned(orgId, integrationId),
+    ),
+  /**
+   * GET …/audit-logs of the integration as actor over the 30 days before `now` (what the identity provider
+   * did lately). The key holds no time: the server's prefetch is the browser's query, and an audit-log
+   * change refreshes it with the rest of the organization's audit queries.
+   */
+  activity: (orgId: string, integrationId: string, now = Date.now()) =>
+    gatewayQuery<AuditLogsResponse, readonly [...ReturnType<typeof auditKeys.org>, "scim-activity", string]>(
+      [...auditKeys.org(orgId), "scim-activity", integrationId] as const,
+      operationPath("getAuditLogs", { organization_id: orgId }),
+      { actor_ids: integrationId, start_time: new Date(now - 30 * 86_400_000).toISOString(), limit: "20" },
     ),
 };
 

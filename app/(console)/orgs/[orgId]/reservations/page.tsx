@@ -19,8 +19,12 @@ export default async function ReservationsPage({ params, searchParams }: { param
   const session = await requireConsoleSession();
   const queryClient = makeQueryClient();
   // The entities carry the caller's features: the GPU tracking link is offered only with the reservations feature.
-  // Without a status filter, the cancelled list marks which reservations are cancelled.
-  const lists = status ? [reservationQueries.list(orgId, status)] : [reservationQueries.list(orgId), reservationQueries.list(orgId, "cancelled")];
+  // Without a status filter, the cancelled list marks which reservations are cancelled; the effective
+  // list sums the GPUs in use (the same query when it is the filter: prefetched once).
+  const lists = [
+    ...(status ? [reservationQueries.list(orgId, status)] : [reservationQueries.list(orgId), reservationQueries.list(orgId, "cancelled")]),
+    reservationQueries.list(orgId, "effective"),
+  ];
   await Promise.all(
     [...lists, orgQueries.entities()].map((q) =>
       queryClient.prefetchQuery({ queryKey: q.queryKey, queryFn: () => cloudJson(session, q.path) }),

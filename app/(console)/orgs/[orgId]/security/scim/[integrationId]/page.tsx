@@ -3,7 +3,9 @@ import type { Metadata } from "next";
 import { ScimIntegrationDetail } from "@/components/security/scim-integration-detail";
 import { requireConsoleSession } from "@/lib/console/session";
 import { cloudJson } from "@/lib/console/gateway-client";
-import { orgQueries } from "@/lib/query/organizations";
+import { iamQueries } from "@/lib/query/iam";
+import { orgAccess, orgQueries, type ListEntitiesResponse } from "@/lib/query/organizations";
+import { peopleQueries } from "@/lib/query/people";
 import { makeQueryClient } from "@/lib/query/query-client";
 import { scimQueries } from "@/lib/query/security";
 
@@ -13,8 +15,22 @@ export default async function ScimIntegrationPage({ params }: { params: Promise<
   const { orgId, integrationId } = await params;
   const session = await requireConsoleSession();
   const queryClient = makeQueryClient();
-  const queries: Array<{ queryKey: QueryKey; path: string }> = [orgQueries.entities(), scimQueries.detail(orgId, integrationId), scimQueries.tokens(orgId, integrationId)];
-  await Promise.all(queries.map((q) => queryClient.prefetchQuery({ queryKey: q.queryKey, queryFn: () => cloudJson(session, q.path) })));
+  const prefetch = (q: { queryKey: QueryKey; path: string }) => queryClient.prefetchQuery({ queryKey: q.queryKey, queryFn: () => cloudJson(session, q.path) });
+  const entities = orgQueries.entities();
+  // The entities carry the caller's permissions: the provisioning sections are shown (and asked for) with scim.manage only.
+  const [items] = await Promise.all([
+    queryClient
+      .fetchQuery({ queryKey: entities.queryKey, queryFn: () => cloudJson<ListEntitiesResponse>(session, entities.path) })
+      .then((answer) => answer.items)
+      .catch(() => []),
+    // The integration's card names its creator from the people directory.
+    ...[scimQueries.detail(orgId, integrationId), scimQueries.tokens(orgId, integrationId), peopleQueries.directory(orgId)].map(prefetch),
+  ]);
+  if (orgAccess(items.find((o) => o.id === orgId)).can("scim.manage")) {
+    await Promise.all(
+      [scimQueries.provisioned(orgId, integrationId), scimQueries.mappings(orgId, integrationId), iamQueries.roles(), scimQueries.activity(orgId, integrationId)].map(prefetch),
+    );
+  }
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
       <ScimIntegrationDetail orgId={orgId} integrationId={integrationId} />
