@@ -1,4 +1,4 @@
-import { queryOptions, type QueryKey } from "@tanstack/react-query";
+import { partialMatchKey, queryOptions, type QueryKey } from "@tanstack/react-query";
 import { apiFetch, toQueryString, type QueryParams } from "./fetcher";
 
 /**
@@ -36,13 +36,15 @@ export function gatewaySummaryQuery<Answer, T, K extends QueryKey>(queryKey: K, 
  * (filters the gateway does not take). The server prefetches it with `q.fromGateway(await
  * cloudJson(session, q.path))` and sends only it; in the browser it reads the answer through the
  * cache (fetchQuery: fresh for the client's staleTime), so changing the parameters fetches the answer
- * once and then only computes.
+ * once and then only computes. Meanwhile the previous parameters' result stays on screen when it was
+ * computed from the same answer (placeholderData), rather than a loading state for a moment.
  */
 export function derivedGatewayQuery<Answer, K extends QueryKey, P, T>(source: ReturnType<typeof gatewayQuery<Answer, K>>, params: P, derive: (answer: Answer, params: P) => T) {
   return {
     ...queryOptions({
       queryKey: [...source.queryKey, "derived", params] as const,
       queryFn: async ({ client }) => derive(await client.fetchQuery({ queryKey: source.queryKey, queryFn: source.queryFn }), params),
+      placeholderData: (previous, previousQuery) => (previousQuery && partialMatchKey(previousQuery.queryKey, source.queryKey) ? previous : undefined),
     }),
     path: source.path,
     fromGateway: (answer: unknown) => derive(answer as Answer, params),
