@@ -211,7 +211,7 @@ function SpendSections({ summary, range, label }: { summary: CostSummary; range:
   const { byProject, byProduct, totalCents: total, lastUpdated } = summary;
   const days = new Map(summary.days.map((d) => [d.date, d.cents]));
   // Series keys p0, p1…: project ids are not safe as chart data keys.
-  const series = byProject.map((t, i) => ({ key: `p${i}`, id: t.key, label: label(t.key), color: seriesColor(i) }));
+  const series = byProject.map((t, i) => ({ key: `p${i}`, label: label(t.key), color: seriesColor(i) }));
   const rows: DayRow[] = eachDay(range).map((date) => {
     const day = days.get(date);
     const row: DayRow = { date, total: 0 };

@@ -59,15 +59,15 @@ export const scimQueries = {
       securityPaths.scimProvisioned(orgId, integrationId),
     ),
   /**
-   * GET …/audit-logs of the integration as actor over the 30 days before `now` (what the identity provider
-   * did lately). The key holds no time: the server's prefetch is the browser's query, and an audit-log
+   * GET …/audit-logs of the integration as actor over the last 30 days (what the identity provider did
+   * lately). The key holds no time: the server's prefetch is the browser's query, and an audit-log
    * change refreshes it with the rest of the organization's audit queries.
    */
-  activity: (orgId: string, integrationId: string, now = Date.now()) =>
+  activity: (orgId: string, integrationId: string) =>
     gatewayQuery<AuditLogsResponse, readonly [...ReturnType<typeof auditKeys.org>, "scim-activity", string]>(
       [...auditKeys.org(orgId), "scim-activity", integrationId] as const,
       operationPath("getAuditLogs", { organization_id: orgId }),
-      { actor_ids: integrationId, start_time: new Date(now - 30 * 86_400_000).toISOString(), limit: "20" },
+      { actor_ids: integrationId, start_time: new Date(Date.now() - 30 * 86_400_000).toISOString(), limit: "20" },
     ),
 };
 
