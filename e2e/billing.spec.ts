@@ -71,9 +71,27 @@ test.describe("billing", () => {
     expect(costs, "cost rows the browser asked for on the first load").toEqual([]);
 
     // A filter the operation does not take: the browser fetches the period's rows and filters them.
+    // The rows are held back (then passed on as the gateway sent them) to see the page while they come:
+    // the previous numbers stay, dimmed, marked busy, and the page says it is updating.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const costRows = (url: URL) => url.pathname === bffPath("getBillingCosts", { organization_id: demo.organization_id });
+    await page.route(costRows, async (route) => {
+      await held;
+      await route.continue();
+    });
+    const spend = page.getByTestId("spend");
+    await expect(spend).toHaveAttribute("aria-busy", "false");
     await page.getByRole("button", { name: /^Projects/ }).first().click();
     await page.getByRole("group", { name: "Projects", exact: true }).getByText("inference-prod").click();
     await page.keyboard.press("Escape");
+    await expect(spend).toHaveAttribute("aria-busy", "true");
+    await expect(page.getByRole("status").filter({ hasText: "updating for the new filters" })).toBeVisible();
+    expect(money(await spendInPeriod(page).innerText())).toBe(all);
+    release();
+    await expect(spend).toHaveAttribute("aria-busy", "false");
+    await expect(page.getByRole("status").filter({ hasText: "updating" })).toHaveCount(0);
+    await page.unroute(costRows);
     await expect(page.getByRole("table", { name: "Spend per project" }).locator("tbody tr")).toHaveCount(1);
     await expect.poll(async () => money(await spendInPeriod(page).innerText())).toBeLessThan(all);
     // A second filter computes from the rows already fetched.

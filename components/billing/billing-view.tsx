@@ -56,6 +56,8 @@ export function BillingView({ orgId, today }: { orgId: string; today: string }) 
   // responsive, instead of in one task when the data lands.
   const period = useDeferredQuery(costs);
   const month = useDeferredQuery(monthToDate);
+  // The previous filters' numbers stand in while the new ones are computed from rows being fetched: said, and dimmed.
+  const updating = costs.isPlaceholderData || monthToDate.isPlaceholderData;
 
   // Filter values: what the options list, plus anything in the costs (reserved usage is not in the options).
   const values = (fromOptions: string[] | undefined, field: keyof CostSummary["values"]) =>
@@ -63,21 +65,32 @@ export function BillingView({ orgId, today }: { orgId: string; today: string }) 
 
   return (
     <div className="space-y-6">
-      <BillingFilters orgId={orgId} search={state} setSearch={setState} resolved={resolved} options={options} values={values} label={label} />
+      <BillingFilters
+        orgId={orgId}
+        search={state}
+        setSearch={setState}
+        resolved={resolved}
+        options={options}
+        values={values}
+        label={label}
+        updating={updating}
+      />
 
-      <SpendSummary period={period} month={month} now={now} rangeValid={range !== null} />
+      <div className={updating ? "space-y-6 opacity-60 transition-opacity" : "space-y-6 transition-opacity"} aria-busy={updating} data-testid="spend">
+        <SpendSummary period={period} month={month} now={now} rangeValid={range !== null} />
 
-      {range === null ? null : period.isError ? (
-        <Card>
-          <ErrorState error={period.error} what="billing" onRetry={() => void period.refetch()} />
-        </Card>
-      ) : period.data === undefined ? (
-        <Card>
-          <WidgetSkeleton label="spend" lines={6} />
-        </Card>
-      ) : (
-        <SpendSections summary={period.data} range={range} label={label} />
-      )}
+        {range === null ? null : period.isError ? (
+          <Card>
+            <ErrorState error={period.error} what="billing" onRetry={() => void period.refetch()} />
+          </Card>
+        ) : period.data === undefined ? (
+          <Card>
+            <WidgetSkeleton label="spend" lines={6} />
+          </Card>
+        ) : (
+          <SpendSections summary={period.data} range={range} label={label} />
+        )}
+      </div>
     </div>
   );
 }
@@ -94,6 +107,7 @@ function BillingFilters({
   options,
   values,
   label,
+  updating,
 }: {
   orgId: string;
   search: BillingSearch;
@@ -102,6 +116,8 @@ function BillingFilters({
   options: UseQueryResult<BillingOptions>;
   values: (fromOptions: string[] | undefined, field: keyof CostSummary["values"]) => string[];
   label: (id: string) => string;
+  /** The numbers below are the previous filters' until the new ones are computed. */
+  updating: boolean;
 }) {
   const range = resolved.ok ? resolved.range : null;
   return (
@@ -141,6 +157,8 @@ function BillingFilters({
           <p className="text-sm text-slate-600 dark:text-slate-300">
             Showing <span className="font-medium">{range.start_date}</span> to <span className="font-medium">{range.end_date}</span> (UTC days)
             {options.isError ? <span className="text-amber-700 dark:text-amber-400"> · filter values could not be loaded</span> : null}
+            {/* Always present, so that a screen reader announces its change. */}
+            <span role="status">{updating ? " · updating for the new filters…" : ""}</span>
           </p>
         ) : null}
       </CardBody>
