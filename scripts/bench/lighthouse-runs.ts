@@ -9,6 +9,8 @@ export interface Score {
   /** Total Blocking Time, ms (Lighthouse's numeric value). */
   tbtMs: number;
   benchmarkIndex: number;
+  /** The page's main thread in the run's trace (mainThreadTime). */
+  mainThread?: MainThreadTime;
 }
 
 /** Per page, the run of median performance score, with the range the runs spanned. */
@@ -21,3 +23,46 @@ export function medianRuns(runs: Score[][]): Score[] {
   });
 }
 
+
+/** A trace event: the fields mainThreadTime reads. */
+export interface TraceEventLike {
+  name: string;
+  ph: string;
+  pid: number;
+  tid: number;
+  ts: number;
+  dur?: number;
+  tdur?: number;
+  args?: { name?: string; data?: { isLoadingMainFrame?: boolean; documentLoaderURL?: string } };
+}
+
+export interface MainThreadTime {
+  /** The tasks' length, start to end (what Lighthouse's simulation scales by 4 and counts). */
+  wallMs: number;
+  /** How much of it the thread ran on a core (the tasks' thread time). */
+  cpuMs: number;
+}
+
+/**
+ * The tasks of the page's main thread from its navigation on, their length and their thread time.
+ * A task lasts while its thread waits, too: for a core taken by another process (on a host where the
+ * browser, Lighthouse and the server under test share the cores), or on a synchronous call to the
+ * browser process (a font lookup). Lighthouse counts the length; the thread time is the page's own work.
+ */
+export function mainThreadTime(events: readonly TraceEventLike[]): MainThreadTime | undefined {
+  const navigation = events.find(
+    (e) => e.name === "navigationStart" && e.args?.data?.isLoadingMainFrame === true && e.args.data.documentLoaderURL?.startsWith("http"),
+  );
+  if (!navigation) return undefined;
+  const thread = events.find((e) => e.name === "thread_name" && e.pid === navigation.pid && e.args?.name === "CrRendererMain");
+  if (!thread) return undefined;
+  let wall = 0;
+  let cpu = 0;
+  for (const e of events) {
+    if (e.name !== "RunTask" || e.ph !== "X" || e.pid !== navigation.pid || e.tid !== thread.tid || e.ts < navigation.ts) continue;
+    const length = e.dur ?? 0;
+    wall += length;
+    cpu += Math.min(e.tdur ?? length, length);
+  }
+  return { wallMs: wall / 1000, cpuMs: cpu / 1000 };
+}
