@@ -27,6 +27,7 @@ import { QueryState, useDeferredQuery, type QueryLike } from "@/components/ui/qu
 import { compareNames } from "@/lib/compare";
 import { formatDateTime } from "@/lib/utc-date";
 import { formatNumber } from "@/lib/format";
+import { cn } from "@/lib/utils";
 
 // The chart is loaded only in the browser, once near the viewport (WhenVisible mounts it only there);
 // it draws static SVG, and fetches recharts only when the person points at or focuses it
@@ -76,7 +77,7 @@ export function BillingView({ orgId, today }: { orgId: string; today: string }) 
         updating={updating}
       />
 
-      <div className={updating ? "space-y-6 opacity-60 transition-opacity" : "space-y-6 transition-opacity"} aria-busy={updating} data-testid="spend">
+      <div className={cn("space-y-6 transition-opacity", updating && "opacity-60")} aria-busy={updating} data-testid="spend">
         <SpendSummary period={period} month={month} now={now} rangeValid={range !== null} />
 
         {range === null ? null : period.isError ? (
