@@ -69,9 +69,12 @@ const WRITING_FUNCTION = /\b(?:scim_provision_person|usage_daily_resum|usage_day
 /** Text with a statement after a semicolon: what follows the first statement is not looked at. */
 const SEVERAL_STATEMENTS = /;\s*\S/;
 
+/** Vacuum and analyze (lib/db/autovacuum.ts): they keep the store's rows as they are, and its cached reads good. */
+const MAINTENANCE = /^\s*(?:vacuum|analy[sz]e)\b/i;
+
 function isRead(text: unknown): boolean {
   if (typeof text !== "string" || SEVERAL_STATEMENTS.test(text)) return false;
-  return (READ.test(text) && !WRITING_FUNCTION.test(text)) || CONSOLE_WRITE.test(text);
+  return (READ.test(text) && !WRITING_FUNCTION.test(text)) || CONSOLE_WRITE.test(text) || MAINTENANCE.test(text);
 }
 
 /** One insert, update or delete of a named table (what Drizzle writes), as the table's name. */

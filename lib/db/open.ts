@@ -8,6 +8,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
+import { startAutovacuum, type DueTable } from "./autovacuum";
 import { gatePglite } from "./background";
 import { listenForChanges, StoreChanges, watchPglite, watchPool, type ChangeListener } from "./changes";
 import { HostList, parseDatabaseUrl } from "./hosts";
@@ -47,6 +48,12 @@ export interface OpenedStore<S extends Record<string, unknown>> {
   changes: StoreChanges;
   /** On PostgreSQL, settles when the first try at building the online indexes ends: built, or given way or failed (noted, and tried again later); on PGlite, built already. */
   onlineIndexes?: Promise<void>;
+  /**
+   * On PGlite, which has no autovacuum of its own: vacuums and analyzes the tables due now (after a
+   * bulk write, so that its first readers get plans made with statistics). A pass also runs every
+   * minute while the store is open (lib/db/autovacuum.ts). On PostgreSQL the server's autovacuum does this.
+   */
+  vacuumDue?: () => Promise<DueTable[]>;
   close(): Promise<void>;
 }
 
@@ -270,11 +277,16 @@ export async function openDatabase<S extends Record<string, unknown>>(
     release();
     throw error;
   }
+  const autovacuum = startAutovacuum(client, {
+    onError: (error) => warn("autovacuum pass failed", { error: error instanceof Error ? error.message : String(error) }),
+  });
   return {
     db: db as unknown as SchemaDb<S>,
     kind: "pglite",
     changes,
+    vacuumDue: autovacuum.run,
     close: async () => {
+      await autovacuum.stop();
       await client.close();
       if (options.kind === "pglite") restrictToOwner(path.resolve(options.dataDir));
       release();
