@@ -1,5 +1,6 @@
 import "server-only";
 import { redirect } from "next/navigation";
+import { cache } from "react";
 import type { ConsoleSession } from "@/lib/console/session";
 import { errorReason, readResponseBody } from "@/lib/contract/response-body";
 import { env } from "@/lib/env";
@@ -118,7 +119,18 @@ export async function cloudFetch(session: ConsoleSession, method: string, pathAn
  * longer call the gateway sends the user to sign-in with the reason (a Next.js
  * redirect, so use it where one may happen: server components, actions, handlers).
  */
-export async function cloudJson<T>(session: ConsoleSession, pathAndQuery: string): Promise<T> {
+export function cloudJson<T>(session: ConsoleSession, pathAndQuery: string): Promise<T> {
+  return renderedGet(session, pathAndQuery) as Promise<T>;
+}
+
+/**
+ * One call per server render for each path: a layout and its page that read the same thing (the
+ * organization list: the shell's switcher and the page's own prefetch) share one answer, which
+ * neither changes. React's request cache; outside a render (route handlers, actions) every call goes.
+ */
+const renderedGet = cache((session: ConsoleSession, pathAndQuery: string): Promise<unknown> => getJson(session, pathAndQuery));
+
+async function getJson(session: ConsoleSession, pathAndQuery: string): Promise<unknown> {
   const response = await cloudFetch(session, "GET", pathAndQuery);
   const body = await readResponseBody(response);
   if (response.status === 401) {
@@ -127,5 +139,5 @@ export async function cloudJson<T>(session: ConsoleSession, pathAndQuery: string
     if (reason === SESSION_EXPIRED) redirect("/sign-in?reason=expired");
   }
   if (!response.ok) throw new CloudError(response.status, body);
-  return body as T;
+  return body;
 }
