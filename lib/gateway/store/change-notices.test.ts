@@ -66,6 +66,17 @@ describe.skipIf(!onPostgres)("change notices between replicas (PostgreSQL)", () 
     await eventually(async () => (await projectNames(b)).includes("made-on-a"));
   });
 
+  it("an organization renamed through one replica is named so by the other", async () => {
+    const name = async (g: Gateway) => {
+      const res = await call(g, "GET", opPath("getOrganizations"));
+      return ((await res.json()) as { items: Array<{ id: string; name: string }> }).items.find((o) => o.id === demo.organization_id)?.name;
+    };
+    expect(await name(b)).toBe("Acme AI Labs"); // now kept by b
+    const renamed = await call(a, "PUT", `${opPath("updateOrganization")}?org_id=${demo.organization_id}`, { organization_name: "Acme renamed on a" });
+    expect(renamed.status).toBe(200);
+    await eventually(async () => (await name(b)) === "Acme renamed on a");
+  });
+
   it("a key revoked through one replica is refused by the other", async () => {
     expect((await call(b, "GET", opPath("listProjects"))).status).toBe(200);
     expect(await revokeApiKey(a.store.db, demo.owner.access_key_id)).toBe(true);

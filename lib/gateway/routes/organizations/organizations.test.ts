@@ -1,6 +1,6 @@
 import { asc, eq, gt, max } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditLog, organizations } from "../../store/schema";
+import { auditLog, featureFlagRules, organizations } from "../../store/schema";
 import { createTestGateway, type TestGateway } from "../../testing";
 
 /** A fresh store with the whole demo seeded; slow on a busy machine. */
@@ -87,6 +87,20 @@ describe("GET /organizations/entities", () => {
   it("answers 401 to an unsigned request", async () => {
     const res = await t.gateway.app.request("http://gateway.test/v1/organizations/entities");
     expect(res.status).toBe(401);
+  });
+
+  it("is kept per caller until the store changes: a flag given to the member shows at once, to the member only", async () => {
+    const reservations = async (who: "owner" | "member") => (await entities(who)).body.items.find((o) => o.id === t.demo.organization_id)?.features.reservations;
+    // Read twice: the second answer is the kept one.
+    expect([await reservations("member"), await reservations("member"), await reservations("owner")]).toEqual([false, false, true]);
+    const rule = { id: "entities-cache-rule", flagKey: "reservations", targetType: "user", targetId: t.demo.member.user_id, value: true, priority: 100 };
+    await t.gateway.store.db.insert(featureFlagRules).values(rule);
+    try {
+      expect([await reservations("member"), await reservations("owner")]).toEqual([true, true]);
+    } finally {
+      await t.gateway.store.db.delete(featureFlagRules).where(eq(featureFlagRules.id, rule.id));
+    }
+    expect(await reservations("member")).toBe(false);
   });
 });
 
