@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listenForChanges, StoreChanges } from "@/lib/db/changes";
 import { signedHeaders } from "@/lib/signing";
@@ -7,6 +8,7 @@ import { createLogger } from "../logger";
 import { startGateway, type Gateway } from "../runtime";
 import { seedDemo, type DemoCredentials } from "../seed";
 import { freshStoreOptions, opPath } from "../testing";
+import { usageRecords } from "./schema";
 
 /**
  * Two gateway replicas on one PostgreSQL: what one changes, the other stops serving
@@ -75,6 +77,18 @@ describe.skipIf(!onPostgres)("change notices between replicas (PostgreSQL)", () 
     const renamed = await call(a, "PUT", `${opPath("updateOrganization")}?org_id=${demo.organization_id}`, { organization_name: "Acme renamed on a" });
     expect(renamed.status).toBe(200);
     await eventually(async () => (await name(b)) === "Acme renamed on a");
+  });
+
+  it("usage recorded through one replica is in the other's options at once, though usage sends no notices", async () => {
+    const path = opPath("getUsageOptions", { organization_id: demo.organization_id });
+    const regions = async (g: Gateway) => ((await (await call(g, "GET", path)).json()) as { regions: string[] }).regions;
+    expect(await regions(b)).not.toContain("stamp-region-1"); // now kept by b
+    const [row] = await a.store.db.select().from(usageRecords).where(eq(usageRecords.organizationId, demo.organization_id)).limit(1);
+    if (!row) throw new Error("the demo has no usage");
+    const copy: Partial<typeof row> = { ...row, resourceId: "stamp-resource", region: "stamp-region-1" };
+    delete copy.seq; // a new record, numbered by the store
+    await a.store.db.insert(usageRecords).values(copy as typeof row);
+    expect(await regions(b)).toContain("stamp-region-1");
   });
 
   it("a key revoked through one replica is refused by the other", async () => {

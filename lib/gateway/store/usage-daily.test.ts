@@ -1,12 +1,12 @@
 import { randomBytes } from "node:crypto";
-import { eq, sql } from "drizzle-orm";
+import { eq, gt, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "../logger";
 import { startGateway, type Gateway } from "../runtime";
 import { seedDemo } from "../seed";
 import { freshStoreOptions } from "../testing";
 import { resultRows } from "./client";
-import { dailyCostsBody, usageByPeriodBody, type BodyParts } from "./queries/usage";
+import { dailyCostsBody, usageByPeriodBody, usageStamp, type BodyParts } from "./queries/usage";
 import { usageRecords } from "./schema";
 
 /** A body as the route answers it (text, or bytes in UTF-8 in parts) read as text. */
@@ -75,6 +75,33 @@ async function both() {
   );
   return { kept, summed };
 }
+
+describe("usageStamp, what a range's usage is now", () => {
+  it("stays while the range's usage stays, and moves with a change to any day of it, a column the sums do not keep included", async () => {
+    const db = gateway.store.db;
+    const [first] = await db.select().from(usageRecords).orderBy(usageRecords.seq).limit(1);
+    const [later] = await db.select().from(usageRecords).where(gt(usageRecords.usageDate, first!.usageDate)).orderBy(usageRecords.seq).limit(1);
+    if (!first || !later) throw new Error("the demo has no usage on two days");
+    const org = first.organizationId;
+    const day = { startDate: first.usageDate, endDate: first.usageDate };
+    const stamps = async () => [await usageStamp(db, org, day), await usageStamp(db, org, {})];
+    const [dayBefore, allBefore] = await stamps();
+    expect(await stamps()).toEqual([dayBefore, allBefore]);
+
+    await db.update(usageRecords).set({ productLine: "stamp-test" }).where(eq(usageRecords.seq, first.seq));
+    const [dayAfter, allAfter] = await stamps();
+    expect(dayAfter).not.toBe(dayBefore);
+    expect(allAfter).not.toBe(allBefore);
+
+    // A day outside the range leaves the range's stamp as it was.
+    await db.update(usageRecords).set({ productLine: "stamp-test" }).where(eq(usageRecords.seq, later.seq));
+    expect(await usageStamp(db, org, day)).toBe(dayAfter);
+    expect(await usageStamp(db, org, {})).not.toBe(allAfter);
+
+    await db.update(usageRecords).set({ productLine: first.productLine }).where(eq(usageRecords.seq, first.seq));
+    await db.update(usageRecords).set({ productLine: later.productLine }).where(eq(usageRecords.seq, later.seq));
+  });
+});
 
 describe("usage_daily, the daily sums the charts read", () => {
   it("holds the sums of the demo's usage", async () => {

@@ -1,6 +1,6 @@
 import { requirePermission } from "../../authz";
 import { csvResponse } from "../../csv";
-import { dailyCostsBody, usageCsv, usageOptions } from "../../store/queries/usage";
+import { dailyCostsBody, keptUsageOptions, usageCsv } from "../../store/queries/usage";
 import { BILLING_EXPORT_COLUMNS } from "@/lib/contract/billing";
 import { jsonPartsAnswer, type AppRouteHandler } from "../shared";
 import { dateRange } from "../usage/range";
@@ -31,6 +31,7 @@ export const getBillingOptions: AppRouteHandler<typeof routes.getBillingOptions>
   const { organization_id: orgId } = c.req.valid("param");
   const { start_date, end_date } = c.req.valid("query");
   await requirePermission(c.get("access"), orgId, "billing.read");
-  const options = await usageOptions(c.get("deps").db, orgId, { startDate: start_date, endDate: end_date, withoutReservations: true });
+  const { db, reads } = c.get("deps");
+  const options = await keptUsageOptions(db, reads, orgId, { startDate: start_date, endDate: end_date, withoutReservations: true });
   return c.json(options, 200);
 };

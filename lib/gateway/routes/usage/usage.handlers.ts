@@ -1,6 +1,6 @@
 import { requirePermission } from "../../authz";
 import { csvResponse } from "../../csv";
-import { usageByPeriodBody, usageCsv, usageOptions } from "../../store/queries/usage";
+import { keptUsageOptions, usageByPeriodBody, usageCsv } from "../../store/queries/usage";
 import { USAGE_EXPORT_COLUMNS } from "@/lib/contract/usage";
 import { jsonPartsAnswer, type AppRouteHandler } from "../shared";
 import { dateRange } from "./range";
@@ -40,5 +40,6 @@ export const getUsageOptions: AppRouteHandler<typeof routes.getUsageOptions> = a
   const q = c.req.valid("query");
   await requirePermission(c.get("access"), orgId, "billing.read");
   const filter = { startDate: q.start_date, endDate: q.end_date, projects: q.projects, resourceTypes: q.resource_types, regions: q.regions };
-  return c.json(await usageOptions(c.get("deps").db, orgId, filter, { withResources: q.with_resources === true }), 200);
+  const { db, reads } = c.get("deps");
+  return c.json(await keptUsageOptions(db, reads, orgId, filter, { withResources: q.with_resources === true }), 200);
 };
