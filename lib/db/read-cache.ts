@@ -7,7 +7,9 @@ import type { StoreChanges } from "./changes";
  * one query. Values are shared between callers: never mutate one.
  *
  * Only for reads of tables whose changes move the version everywhere (see
- * StoreChanges); reads that depend on the clock must not be cached.
+ * StoreChanges), or under a key that itself says what the other tables hold
+ * (usage options: the range's usage stamp); reads that depend on the clock
+ * must not be cached.
  */
 export class ReadCache {
   private readonly entries = new Map<string, Promise<unknown>>();
