@@ -56,7 +56,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   const credentials = seed ? await seedIfEmpty(store.db, masterKey) : null;
   if (credentials) {
     // The demo's tens of thousands of rows, analyzed before the first page reads them (PGlite: no autovacuum of its own).
-    await store.vacuumDue?.();
+    await store.vacuumDue?.().catch((error: unknown) => logger.warn("autovacuum pass failed", { error: error instanceof Error ? error.message : String(error) }));
     const file = writeDemoCredentials(dataDir, credentials);
     // The keys go to the file (mode 0600) only: a log line is read by more people than the data dir.
     logger.info("demo organization created", { organization_id: credentials.organization_id, credentials_file: file });
