@@ -850,9 +850,11 @@ export async function describeBindingChanges(db: Database, changes: BindingChang
 }
 
 /**
- * Refreshes the planner's statistics of the tables provisioning grows. PostgreSQL's autovacuum
- * does this by itself; PGlite has no background worker, so without it the planner keeps judging
- * a 10,000-person organization by the handful of rows it had, and picks scans over lookups.
+ * Refreshes the planner's statistics of the tables provisioning grows. A first sync grows them
+ * faster than a once-a-minute look catches: the server's autovacuum on PostgreSQL, and the store's
+ * own pass on PGlite (lib/db/autovacuum.ts), each look every minute (autovacuum_naptime), and until
+ * then the planner judges a 10,000-person organization by the handful of rows it had, and picks
+ * scans over lookups.
  */
 export async function refreshProvisioningStatistics(db: Database): Promise<void> {
   await db.execute(sql`analyze users, memberships, role_bindings, scim_groups, scim_group_members`);
