@@ -116,6 +116,37 @@ describe("migration 0013: the account's home", { timeout: 120_000 }, () => {
   });
 });
 
+describe("migration 0018: usage options per day", { timeout: 120_000 }, () => {
+  it("sums the usage already recorded by product line and recorded name, and renders each day's options", async () => {
+    await storeBefore("0018_usage_options_per_day", async (client, migrateRest) => {
+      await client.exec(`
+        INSERT INTO usage_records (organization_id, project_id, project_name, usage_date, region, resource_type, product_line, resource_id, resource_name, billable_metric, quantity, unit_price, reservation_id) VALUES
+          ('org-a', 'p-1', 'One', '2026-01-01', 'r-1', 'gpu', 'h100', 'res-1', 'n', 'gpu-hours', 2, 1.5, NULL),
+          ('org-a', 'p-1', 'One', '2026-01-01', 'r-1', 'gpu', 'h200', 'res-2', 'n', 'gpu-hours', 3, 1.5, NULL),
+          ('org-a', 'p-2', 'Two', '2026-01-02', 'r-2', 'disk', 'ssd', 'res-3', 'n', 'gib-months', 4, 0.5, 'res-x');
+      `);
+      await migrateRest();
+      const daily = resultRows<{ day: string; product_line: string; project_name: string; quantity: string }>(
+        await client.query("SELECT usage_date::text AS day, product_line, project_name, quantity::text FROM usage_daily ORDER BY 1, 2"),
+      );
+      expect(daily).toEqual([
+        { day: "2026-01-01", product_line: "h100", project_name: "One", quantity: "2.000000" },
+        { day: "2026-01-01", product_line: "h200", project_name: "One", quantity: "3.000000" },
+        { day: "2026-01-02", product_line: "ssd", project_name: "Two", quantity: "4.000000" },
+      ]);
+      const days = resultRows<{ day: string; options: string; usage: string }>(await client.query("SELECT usage_date::text AS day, options, usage FROM usage_day_json ORDER BY 1"));
+      expect(days.map((d) => [d.day, JSON.parse(d.options)])).toEqual([
+        ["2026-01-01", { all: { projects: { "p-1": "One" }, resource_types: ["gpu"], product_lines: ["h100", "h200"], regions: ["r-1"] }, on_demand: { projects: { "p-1": "One" }, resource_types: ["gpu"], product_lines: ["h100", "h200"], regions: ["r-1"] } }],
+        ["2026-01-02", { all: { projects: { "p-2": "Two" }, resource_types: ["disk"], product_lines: ["ssd"], regions: ["r-2"] }, on_demand: { projects: {}, resource_types: [], product_lines: [], regions: [] } }],
+      ]);
+      // One chart point for the two product lines of a group.
+      expect(JSON.parse(`[${days[0]!.usage}]`)).toEqual([
+        { billable_metric: "gpu-hours", date: "2026-01-01", project_id: "p-1", quantity: 5, region: "r-1", reservation_id: "", resource_type: "gpu" },
+      ]);
+    });
+  });
+});
+
 describe("online indexes (migrations/online/)", { timeout: 120_000 }, () => {
   it("exist and are valid once the store is open (this run's engine)", async () => {
     const fresh = await freshStoreOptions();

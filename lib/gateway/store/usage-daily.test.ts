@@ -6,7 +6,7 @@ import { startGateway, type Gateway } from "../runtime";
 import { seedDemo } from "../seed";
 import { freshStoreOptions } from "../testing";
 import { resultRows } from "./client";
-import { dailyCostsBody, usageByPeriodBody, usageStamp, type BodyParts } from "./queries/usage";
+import { dailyCostsBody, keptUsageOptions, usageByPeriodBody, usageOptions, usageStamp, type BodyParts } from "./queries/usage";
 import { usageRecords } from "./schema";
 
 /** A body as the route answers it (text, or bytes in UTF-8 in parts) read as text. */
@@ -63,17 +63,41 @@ async function charts() {
 async function both() {
   const db = gateway.store.db;
   const kept = resultRows<Record<string, string>>(
-    await db.execute(sql`select organization_id, usage_date::text, project_id, resource_type, region, billable_metric, reservation_id,
+    await db.execute(sql`select organization_id, usage_date::text, project_id, resource_type, region, billable_metric, reservation_id, product_line, project_name,
         quantity::text, cost::text, min_unit_price::text, max_unit_price::text, records::text, recorded_at::text
-      from usage_daily order by 1, 2, 3, 4, 5, 6, 7`),
+      from usage_daily order by 1, 2, 3, 4, 5, 6, 7, 8, 9`),
   );
   const summed = resultRows<Record<string, string>>(
     await db.execute(sql`select organization_id, usage_date::text, project_id, resource_type, region, billable_metric,
-        coalesce(reservation_id, '') as reservation_id, sum(quantity)::text as quantity, sum(cost)::text as cost, min(unit_price)::text as min_unit_price,
+        coalesce(reservation_id, '') as reservation_id, product_line, project_name, sum(quantity)::text as quantity, sum(cost)::text as cost, min(unit_price)::text as min_unit_price,
         max(unit_price)::text as max_unit_price, count(*)::text as records, max(recorded_at)::text as recorded_at
-      from usage_records group by 1, 2, 3, 4, 5, 6, 7 order by 1, 2, 3, 4, 5, 6, 7`),
+      from usage_records group by 1, 2, 3, 4, 5, 6, 7, 8, 9 order by 1, 2, 3, 4, 5, 6, 7, 8, 9`),
   );
   return { kept, summed };
+}
+
+/**
+ * Usage options as the billing and usage pages get them (merged from the days' rendered options),
+ * and as the rows give them, for each organization: over all days and over a month, of all usage
+ * and of usage on demand.
+ */
+async function options() {
+  const db = gateway.store.db;
+  const orgs = resultRows<{ id: string; first: string }>(
+    await db.execute(sql`select organization_id as id, min(usage_date)::text as first from usage_records group by 1 order by 1`),
+  );
+  const given = [];
+  const summed = [];
+  for (const org of orgs) {
+    const month = { startDate: org.first, endDate: new Date(Date.parse(org.first) + 30 * 86_400_000).toISOString().slice(0, 10) };
+    for (const f of [{}, month, { withoutReservations: true }, { ...month, withoutReservations: true }]) {
+      given.push(await keptUsageOptions(db, gateway.deps.reads, org.id, f));
+      const { resources, ...fromRows } = await usageOptions(db, org.id, f, { withResources: true });
+      expect(resources?.length).toBeGreaterThan(0);
+      summed.push(fromRows);
+    }
+  }
+  return { given, summed };
 }
 
 describe("usageStamp, what a range's usage is now", () => {
@@ -138,6 +162,21 @@ describe("usage_daily, the daily sums the charts read", () => {
     ]);
     expect((await both()).kept).toEqual((await both()).summed);
     expect((await charts()).given).toEqual((await charts()).summed);
+    const before = await options();
+    expect(before.given).toEqual(before.summed);
+
+    // A product line and a recorded name the day had not held, in a group the charts already show
+    // (two daily sums, one chart point), of a project since deleted (named as its rows recorded it).
+    await db.insert(usageRecords).values([
+      { ...copy, resourceId: "extra-3", productLine: "another-line", quantity: "2.000000" },
+      { ...copy, resourceId: "extra-4", projectId: "deleted-project", projectName: "Deleted one", quantity: "1.000000" },
+    ]);
+    expect((await both()).kept).toEqual((await both()).summed);
+    expect((await charts()).given).toEqual((await charts()).summed);
+    const after = await options();
+    expect(after.given).toEqual(after.summed);
+    expect(after.given.some((o) => o.product_lines.includes("another-line"))).toBe(true);
+    expect(after.given.some((o) => o.project_names["deleted-project"] === "Deleted one")).toBe(true);
 
     // Into a reservation (another group), and to another day.
     await db.update(usageRecords).set({ reservationId: "res-1", quantity: "7.000000" }).where(eq(usageRecords.resourceId, "extra-1"));
@@ -156,6 +195,8 @@ describe("usage_daily, the daily sums the charts read", () => {
     expect(kept.some((k) => k.usage_date === "2020-01-01" || k.usage_date === row.usageDate)).toBe(false);
     c = await charts();
     expect(c.given).toEqual(c.summed);
+    const o = await options();
+    expect(o.given).toEqual(o.summed);
   });
 
   it("is emptied with its table", async () => {

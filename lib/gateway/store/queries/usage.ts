@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { and, asc, eq, gte, inArray, isNull, lte, sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type pg from "pg";
@@ -104,6 +105,9 @@ export async function usageByPeriod(
 
 const days = usageDayJson;
 
+/** What usage_day_json renders of each day: the billing chart's points, the usage chart's, the filters' values. */
+type DayKind = "billing" | "usage" | "options";
+
 /** A range of days of one organization in usage_day_json. */
 function daysIn(orgId: string, f: DateRange): SQL | undefined {
   return and(eq(days.organizationId, orgId), f.startDate ? gte(days.usageDate, f.startDate) : undefined, f.endDate ? lte(days.usageDate, f.endDate) : undefined);
@@ -115,8 +119,8 @@ function daysIn(orgId: string, f: DateRange): SQL | undefined {
  * string_agg: a day's points are one value of tens of kilobytes, and 90 of them read as rows
  * cost a fifth of one string_agg of them (3.5 MB, `npm run bench -- --only scale`, the charts row).
  */
-export function dayPointsQuery(orgId: string, which: DateRange | string[], kind: "billing" | "usage"): SQL {
-  const points = kind === "billing" ? days.billing : days.usage;
+export function dayPointsQuery(orgId: string, which: DateRange | string[], kind: DayKind): SQL {
+  const points = days[kind];
   const where = Array.isArray(which) ? and(eq(days.organizationId, orgId), inArray(days.usageDate, which)) : daysIn(orgId, which);
   return sql`select to_char(${days.usageDate}, 'YYYY-MM-DD') as day, xmin::text as version, ${points} as points
     from ${days} where ${where} order by ${days.usageDate}`;
@@ -177,10 +181,45 @@ export interface BodyParts {
   length: number;
 }
 
+/** A day of a range as usage_day_json lists it: its row's version, and when it was last recorded. */
+interface ListedDay {
+  day: string;
+  version: string;
+  recorded_at: string;
+}
+
+/**
+ * The days of a range, in date order, and each one's rendered text of one kind as UTF-8. The
+ * days' versions are read first, and only the texts of days not in memory at their version after
+ * them. A day rendered again between the two reads is given as read (the newer text).
+ */
+async function keptDays(db: Database, orgId: string, f: DateRange, kind: DayKind): Promise<{ listed: ListedDay[]; texts: Map<string, Buffer> }> {
+  let memory = renderedDays.get(db);
+  if (!memory) renderedDays.set(db, (memory = new RenderedDays(RENDERED_DAYS_BYTES)));
+  const key = (day: string) => `${orgId}\n${kind}\n${day}`;
+  const listed = resultRows<ListedDay>(await db.execute(dayVersionsQuery(orgId, f)));
+  // The days' texts in hand before any is read (reading may push others out of memory).
+  const texts = new Map<string, Buffer>();
+  const missing: string[] = [];
+  for (const row of listed) {
+    const kept = memory.get(key(row.day), row.version);
+    if (kept) texts.set(row.day, kept);
+    else missing.push(row.day);
+  }
+  if (missing.length) {
+    const rows = resultRows<{ day: string; version: string; points: string }>(await db.execute(dayPointsQuery(orgId, missing, kind)));
+    for (const row of rows) {
+      const bytes = Buffer.from(row.points);
+      texts.set(row.day, bytes);
+      memory.set(key(row.day), row.version, bytes);
+    }
+  }
+  return { listed, texts };
+}
+
 /**
  * `head`, the days' points as one JSON array, then the tail made of the latest time any of the
- * days was recorded ("" when none): the answer's bytes, in parts. The days' versions are read
- * first, and only the points of days not in memory at their version after them. The parts are
+ * days was recorded ("" when none): the answer's bytes, in parts. The parts are
  * the kept Buffers themselves, never joined: joining 6.5 MB into a fresh Buffer took 21–23 ms
  * whenever the memory was new to the process (its pages faulted in one by one on this kind of
  * host) and 0.5 ms otherwise, and a V8 string join of 3.5 MB took 30 ms.
@@ -193,32 +232,12 @@ async function joinedDays(
   head: string,
   tail: (lastUpdated: string) => string,
 ): Promise<BodyParts> {
-  let memory = renderedDays.get(db);
-  if (!memory) renderedDays.set(db, (memory = new RenderedDays(RENDERED_DAYS_BYTES)));
-  const key = (day: string) => `${orgId}\n${kind}\n${day}`;
-  const listed = resultRows<{ day: string; version: string; recorded_at: string }>(await db.execute(dayVersionsQuery(orgId, f)));
-  // The days' points in hand before any is read (reading may push others out of memory).
-  const read = new Map<string, Buffer>();
-  const missing: string[] = [];
-  for (const row of listed) {
-    const kept = memory.get(key(row.day), row.version);
-    if (kept) read.set(row.day, kept);
-    else missing.push(row.day);
-  }
-  if (missing.length) {
-    const rows = resultRows<{ day: string; version: string; points: string }>(await db.execute(dayPointsQuery(orgId, missing, kind)));
-    for (const row of rows) {
-      const bytes = Buffer.from(row.points);
-      read.set(row.day, bytes);
-      memory.set(key(row.day), row.version, bytes);
-    }
-  }
+  const { listed, texts } = await keptDays(db, orgId, f, kind);
   const parts: Buffer[] = [Buffer.from(`${head}[`)];
   const comma = Buffer.from(",");
   let lastUpdated = "";
   for (const row of listed) {
-    // A day rendered again between the two reads is answered as read (the newer points).
-    const bytes = read.get(row.day);
+    const bytes = texts.get(row.day);
     if (bytes?.length) {
       if (parts.length > 1) parts.push(comma);
       parts.push(bytes);
@@ -288,44 +307,114 @@ export async function usageStamp(db: Database, orgId: string, f: DateRange): Pro
   return row?.stamp ?? "";
 }
 
+/** One day's filter values as usage_day_json.options renders them (migration 0018), of all its usage or of its usage on demand. */
+interface DayOptionValues {
+  /** Each project with the name its rows recorded. */
+  projects: Record<string, string>;
+  resource_types: string[];
+  product_lines: string[];
+  regions: string[];
+}
+
+/** The filters each day's rendered options answer: a range, and usage on demand or all of it. */
+type DaysFilter = Pick<UsageFilter, "startDate" | "endDate" | "withoutReservations">;
+
 /**
- * usageOptions, kept in the read cache under the range's usage stamp: the billing and usage pages ask
- * for them on every view, and they sum every usage row of the range (54 ms on the demo organization's
- * year). Usage writes send no change notices (they come in volume), so the stamp, not the store's
- * version, tells a kept answer from a stale one; project names are in the store's version.
+ * The usage options of the billing and usage pages, which ask for them on every view. Over a range
+ * alone (of all usage, or usage on demand) they merge the days' rendered options: the days' versions
+ * are read, and the options of days rendered since they were last read (at 1 M usage rows, summing
+ * the rows took 1.5 to 2.3 s on PostgreSQL). A selection by project, resource type or region is
+ * answered from the daily sums, and with its resources from the rows (usageOptions).
+ *
+ * Either is kept in the read cache under what the range's usage is now (its days' versions): usage
+ * writes send no change notices (they come in volume), so that, not the store's version, tells a
+ * kept answer from a stale one. Project names are in the store's version.
  */
 export async function keptUsageOptions(db: Database, reads: ReadCache, orgId: string, f: UsageFilter, options: { withResources?: boolean } = {}): Promise<UsageOptions> {
+  const { startDate, endDate, withoutReservations, ...selection } = f;
+  if (!options.withResources && Object.values(selection).every((values) => !values?.length)) {
+    return optionsOfDays(db, reads, orgId, { startDate, endDate, withoutReservations });
+  }
   const stamp = await usageStamp(db, orgId, f);
   return reads.get(`usage-options:${orgId}:${stamp}:${JSON.stringify([f, options])}`, () => usageOptions(db, orgId, f, options));
 }
 
-/** The values that exist for each filter, and the first and last day of the data. */
+/** The options of a range merged from its days' (keptUsageOptions): values in code point order, each project named as its latest day recorded it unless it is still in the organization. */
+async function optionsOfDays(db: Database, reads: ReadCache, orgId: string, f: DaysFilter): Promise<UsageOptions> {
+  const { listed, texts } = await keptDays(db, orgId, f, "options");
+  const stamp = createHash("sha256")
+    .update(listed.map((row) => `${row.day}@${row.version}`).join(","))
+    .digest("base64url");
+  return reads.get(`usage-day-options:${orgId}:${stamp}:${JSON.stringify(f)}`, async () => {
+    const variant = f.withoutReservations ? "on_demand" : "all";
+    const recorded: Record<string, string> = {};
+    const [types, lines, regions] = [new Set<string>(), new Set<string>(), new Set<string>()];
+    let first = "";
+    let last = "";
+    for (const row of listed) {
+      const text = texts.get(row.day);
+      if (!text?.length) continue;
+      const day = (JSON.parse(text.toString("utf8")) as Record<"all" | "on_demand", DayOptionValues>)[variant];
+      // A day with usage, but none on demand.
+      if (Object.keys(day.projects).length === 0) continue;
+      first ||= row.day;
+      last = row.day;
+      // Days in date order: a later day's name replaces an earlier one's.
+      Object.assign(recorded, day.projects);
+      for (const value of day.resource_types) types.add(value);
+      for (const value of day.product_lines) lines.add(value);
+      for (const value of day.regions) regions.add(value);
+    }
+    const ids = Object.keys(recorded).sort();
+    // Each project's name as the exports write it (its current name, else the one it had), so a page
+    // and its CSV name projects alike, whether or not the caller may open them.
+    const current = ids.length
+      ? await db
+          .select({ id: projects.id, name: projects.name })
+          .from(projects)
+          .where(and(eq(projects.organizationId, orgId), inArray(projects.id, ids)))
+      : [];
+    const names = { ...recorded, ...Object.fromEntries(current.map((p) => [p.id, p.name])) };
+    return {
+      projects: ids,
+      project_names: Object.fromEntries(ids.map((id) => [id, names[id]!])),
+      resource_types: [...types].sort(),
+      product_lines: [...lines].sort(),
+      regions: [...regions].sort(),
+      start_date: first,
+      end_date: last,
+    };
+  });
+}
+
+/**
+ * The values that exist for each filter in a selection, and the first and last day of its data:
+ * from the daily sums, or from the rows for what the sums do not keep (resources, and a selection
+ * by resource or product line).
+ */
 export async function usageOptions(db: Database, orgId: string, f: UsageFilter, { withResources = false } = {}): Promise<UsageOptions> {
-  const agg = (column: AnyPgColumn) => sql<string[] | null>`array_agg(distinct ${column} order by ${column})`;
-  const [row] = await db
-    .select({
-      projects: agg(u.projectId),
-      resourceTypes: agg(u.resourceType),
-      productLines: agg(u.productLine),
-      regions: agg(u.region),
-      first: sql<string | null>`to_char(min(${u.usageDate}), 'YYYY-MM-DD')`,
-      last: sql<string | null>`to_char(max(${u.usageDate}), 'YYYY-MM-DD')`,
-      resources: withResources ? agg(u.resourceId) : sql<null>`null`,
-    })
-    .from(u)
-    .where(where(orgId, f));
-  // Each project's name as the exports write it (its current name, else the one it had), so a page
-  // and its CSV name projects alike, whether or not the caller may open them.
-  const named = await db
-    .selectDistinct({ id: u.projectId, name: sql<string>`coalesce(${projects.name}, ${u.projectName})` })
-    .from(u)
-    .leftJoin(projects, sameProject(orgId))
-    .where(where(orgId, f));
+  const fromRows = withResources || !!f.resources?.length || !!f.productLines?.length;
+  const c = fromRows
+    ? { table: u, where: where(orgId, f), projectId: u.projectId, projectName: u.projectName, usageDate: u.usageDate, resourceType: u.resourceType, productLine: u.productLine, region: u.region }
+    : { table: d, where: whereDaily(orgId, f), projectId: d.projectId, projectName: d.projectName, usageDate: d.usageDate, resourceType: d.resourceType, productLine: d.productLine, region: d.region };
+  const agg = (column: AnyPgColumn) => sql`array_agg(distinct ${column} order by ${column})`;
+  const [row] = resultRows<{ projects: string[] | null; resource_types: string[] | null; product_lines: string[] | null; regions: string[] | null; first: string | null; last: string | null; resources: string[] | null }>(
+    await db.execute(sql`select ${agg(c.projectId)} as projects, ${agg(c.resourceType)} as resource_types, ${agg(c.productLine)} as product_lines, ${agg(c.region)} as regions,
+        to_char(min(${c.usageDate}), 'YYYY-MM-DD') as first, to_char(max(${c.usageDate}), 'YYYY-MM-DD') as last,
+        ${withResources ? agg(u.resourceId) : sql`null`} as resources
+      from ${c.table} where ${c.where}`),
+  );
+  // Each project's name as the exports write it (its current name, else the one its latest usage had).
+  const named = resultRows<{ id: string; name: string }>(
+    await db.execute(sql`select distinct on (${c.projectId}) ${c.projectId} as id, coalesce(${projects.name}, ${c.projectName}) as name
+      from ${c.table} left join ${projects} on ${projects.id} = ${c.projectId} and ${projects.organizationId} = ${orgId}
+      where ${c.where} order by ${c.projectId}, ${c.usageDate} desc`),
+  );
   return {
     projects: row?.projects ?? [],
     project_names: Object.fromEntries(named.map((p) => [p.id, p.name])),
-    resource_types: row?.resourceTypes ?? [],
-    product_lines: row?.productLines ?? [],
+    resource_types: row?.resource_types ?? [],
+    product_lines: row?.product_lines ?? [],
     regions: row?.regions ?? [],
     start_date: row?.first ?? "",
     end_date: row?.last ?? "",

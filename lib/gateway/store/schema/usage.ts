@@ -36,6 +36,8 @@ export const usageRecords = pgTable(
  * reservation ('' for usage on demand), the primary key in the order the charts list them, kept by triggers on usage_records (migration 0011):
  * an INSERT adds its rows' sums, an UPDATE or DELETE sums the days it touched again, a
  * TRUNCATE empties it. The charts read these sums (a few hundred a day) instead of the rows.
+ * Product line and project name are in the key too (migration 0018), so the filters' values
+ * (usage options) come from the sums: in practice each is one per resource type and project.
  */
 export const usageDaily = pgTable(
   "usage_daily",
@@ -47,6 +49,9 @@ export const usageDaily = pgTable(
     region: text("region").notNull(),
     billableMetric: text("billable_metric").notNull(),
     reservationId: text("reservation_id").notNull().default(""),
+    productLine: text("product_line").notNull().default(""),
+    /** The project's name as the rows recorded it (usage_records.project_name). */
+    projectName: text("project_name").notNull().default(""),
     quantity: numeric("quantity").notNull(),
     cost: numeric("cost").notNull(),
     minUnitPrice: numeric("min_unit_price", { precision: 12, scale: 6 }).notNull(),
@@ -57,7 +62,7 @@ export const usageDaily = pgTable(
   (t) => [
     primaryKey({
       name: "usage_daily_pk",
-      columns: [t.organizationId, t.usageDate, t.projectId, t.resourceType, t.region, t.billableMetric, t.reservationId],
+      columns: [t.organizationId, t.usageDate, t.projectId, t.resourceType, t.region, t.billableMetric, t.reservationId, t.productLine, t.projectName],
     }),
   ],
 );
@@ -75,6 +80,12 @@ export const usageDayJson = pgTable(
     usageDate: date("usage_date", { mode: "string" }).notNull(),
     billing: text("billing").notNull(),
     usage: text("usage").notNull(),
+    /**
+     * The day's filter values (migration 0018), a JSON object: `all` and `on_demand` (usage
+     * outside reservations), each with `projects` (id to the name the rows recorded), and
+     * `resource_types`, `product_lines` and `regions`. Usage options over a range merge these.
+     */
+    options: text("options").notNull().default(""),
     recordedAt: timestamp("recorded_at", { withTimezone: true, mode: "date" }).notNull(),
   },
   (t) => [primaryKey({ name: "usage_day_json_pk", columns: [t.organizationId, t.usageDate] })],
