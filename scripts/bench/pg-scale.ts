@@ -386,7 +386,7 @@ async function measure(scale: Scale, total: number, pgServer: Awaited<ReturnType
     return (JSON.parse(text) as { projects: string[] }).projects.length;
   };
   const optionTimes = optionAsks.map(() => [] as number[]);
-  for (const [i, o] of optionAsks.entries()) {
+  for (const o of optionAsks) {
     const t = nowMs();
     if ((await askOptions(o.path)) === 0) throw new Error(`${o.name}: no projects`);
     firstAsk.set(o.name, nowMs() - t);
