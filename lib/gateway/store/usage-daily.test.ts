@@ -170,13 +170,15 @@ describe("usage_daily, the daily sums the charts read", () => {
     await db.insert(usageRecords).values([
       { ...copy, resourceId: "extra-3", productLine: "another-line", quantity: "2.000000" },
       { ...copy, resourceId: "extra-4", projectId: "deleted-project", projectName: "Deleted one", quantity: "1.000000" },
+      // Renamed that day: both name it as the greater.
+      { ...copy, resourceId: "extra-5", projectId: "deleted-project", projectName: "Deleted one, renamed", quantity: "1.000000" },
     ]);
     expect((await both()).kept).toEqual((await both()).summed);
     expect((await charts()).given).toEqual((await charts()).summed);
     const after = await options();
     expect(after.given).toEqual(after.summed);
     expect(after.given.some((o) => o.product_lines.includes("another-line"))).toBe(true);
-    expect(after.given.some((o) => o.project_names["deleted-project"] === "Deleted one")).toBe(true);
+    expect(after.given.some((o) => o.project_names["deleted-project"] === "Deleted one, renamed")).toBe(true);
 
     // Into a reservation (another group), and to another day.
     await db.update(usageRecords).set({ reservationId: "res-1", quantity: "7.000000" }).where(eq(usageRecords.resourceId, "extra-1"));

@@ -404,11 +404,12 @@ export async function usageOptions(db: Database, orgId: string, f: UsageFilter, 
         ${withResources ? agg(u.resourceId) : sql`null`} as resources
       from ${c.table} where ${c.where}`),
   );
-  // Each project's name as the exports write it (its current name, else the one its latest usage had).
+  // Each project's name as the exports write it: its current name, else the one its latest day of usage
+  // recorded (the greatest, when it was renamed that day, as each day's rendered options name it).
   const named = resultRows<{ id: string; name: string }>(
     await db.execute(sql`select distinct on (${c.projectId}) ${c.projectId} as id, coalesce(${projects.name}, ${c.projectName}) as name
       from ${c.table} left join ${projects} on ${projects.id} = ${c.projectId} and ${projects.organizationId} = ${orgId}
-      where ${c.where} order by ${c.projectId}, ${c.usageDate} desc`),
+      where ${c.where} order by ${c.projectId}, ${c.usageDate} desc, ${c.projectName} desc`),
   );
   return {
     projects: row?.projects ?? [],
