@@ -13,10 +13,13 @@ import { call, runLoad, type Credentials, type Outcome } from "./load";
  * with target_session_attrs=read-write; a load of signed writes and reads runs while
  * the primary node is killed (SIGKILL of its postgres and its keeper).
  *
- * Ports 56100-56111 on 127.0.0.1 only: the monitor, the two nodes, the two gateways.
+ * Ports 26100-26111 on 127.0.0.1 only: the monitor, the two nodes, the two gateways. Below Linux's
+ * ephemeral range (32768-60999): a port in it can be taken at any moment as the local end of an
+ * outgoing connection (a keeper's to the monitor, a standby's to its primary), and once was, so a
+ * gateway's listen failed with EADDRINUSE.
  */
 
-const BASE_PORT = 56_100;
+const BASE_PORT = 26_100;
 const GATEWAY_PORTS = [BASE_PORT + 10, BASE_PORT + 11];
 /** The gateways' deadline to the first byte (STRATUS_REQUEST_TIMEOUT_SECONDS); the client waits a little longer. */
 const DEADLINE_S = 10;
