@@ -9,7 +9,8 @@ if [ -z "${PGBIN}" ] || [ ! -x "${PGBIN}/initdb" ]; then
   exit 3
 fi
 
-PORT=${PGPORT_TEST:-55432}
+# Below the ephemeral range (32768–60999 on Linux), where an outgoing connection may hold any port.
+PORT=${PGPORT_TEST:-25432}
 DIR=$(mktemp -d /tmp/stratus-pg.XXXXXX)
 RUN_AS=()
 if [ "$(id -u)" = "0" ]; then

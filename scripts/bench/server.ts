@@ -22,7 +22,8 @@ async function fetchHandler(kind: string): Promise<(request: Request) => Respons
     if (!file) throw new Error("BENCH_BARE_BODY must name the file holding the constant body");
     const body = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
     const app = new Hono();
-    app.get("/v1/organizations/projects", (c) => c.json(body));
+    const spin = Number(process.env.BENCH_SPIN_US ?? 0);
+    app.get("/v1/organizations/projects", (c) => { if (spin) { const end = performance.now() + spin / 1000; while (performance.now() < end); } return c.json(body); });
     return app.fetch;
   }
   throw new Error(`unknown server kind ${kind}`);
