@@ -13,7 +13,7 @@ const MB = 1024 * 1024;
 
 /**
  * The export's rows, as COPY writes them: the billing export's columns, filter and
- * order (lib/gateway/store/queries/usage.ts), no header.
+ * order (lib/gateway/store/queries/usage-export.ts), no header.
  */
 function copySelect(orgId: string, start: string, end: string): string {
   return `select u.cost, u.billable_metric, u.product_line, u.project_id, coalesce(p.name, u.project_name), u.quantity, u.region,

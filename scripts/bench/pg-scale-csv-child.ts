@@ -9,7 +9,7 @@ import { USAGE_EXPORT_COLUMNS } from "@/lib/contract/usage";
 import { createLogger } from "@/lib/gateway/logger";
 import { startGateway } from "@/lib/gateway/runtime";
 import type { DemoCredentials } from "@/lib/gateway/seed";
-import { usageCsv } from "@/lib/gateway/store/queries/usage";
+import { usageCsv } from "@/lib/gateway/store/queries/usage-export";
 import { countNewlines, readBillingExport } from "./csv-read";
 import type { CsvMeasurement } from "./pg-scale";
 

@@ -4,7 +4,7 @@ import type { z } from "zod";
 import { errorBodySchema, rpcStatusSchema } from "@/lib/contract/common";
 import { operations, type OperationId } from "@/lib/contract/operations";
 import type { AppEnv } from "../context";
-import type { BodyParts } from "../store/queries/usage";
+import type { BodyParts } from "../store/queries/usage-days";
 
 export type AppRouteHandler<R extends RouteConfig> = RouteHandler<R, AppEnv>;
 
@@ -58,7 +58,7 @@ export function jsonTextAnswer<T>(c: Context, text: JsonText<T>): TypedResponse<
 
 /**
  * Answers 200 with JSON the store wrote: text, or bytes in parts sent one after another (with
- * Content-Length), never joined (see joinedDays in store/queries/usage.ts).
+ * Content-Length), never joined (see joinedDays in store/queries/usage-days.ts).
  */
 export function jsonPartsAnswer(c: Context, body: string | BodyParts): Response {
   if (typeof body === "string") return c.body(body, 200, { "Content-Type": "application/json" });

@@ -6,7 +6,8 @@ import { startGateway, type Gateway } from "../runtime";
 import { seedDemo } from "../seed";
 import { freshStoreOptions } from "../testing";
 import { resultRows } from "./client";
-import { dailyCostsBody, keptUsageOptions, usageByPeriodBody, usageOptions, usageStamp, type BodyParts } from "./queries/usage";
+import { usageOptions } from "./queries/usage";
+import { dailyCostsBody, keptUsageOptions, usageByPeriodBody, usageStamp, type BodyParts } from "./queries/usage-days";
 import { usageRecords } from "./schema";
 
 /** A body as the route answers it (text, or bytes in UTF-8 in parts) read as text. */

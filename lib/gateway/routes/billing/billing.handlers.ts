@@ -1,6 +1,7 @@
 import { requirePermission } from "../../authz";
 import { csvResponse } from "../../csv";
-import { dailyCostsBody, keptUsageOptions, usageCsv } from "../../store/queries/usage";
+import { dailyCostsBody, keptUsageOptions } from "../../store/queries/usage-days";
+import { usageCsv } from "../../store/queries/usage-export";
 import { BILLING_EXPORT_COLUMNS } from "@/lib/contract/billing";
 import { jsonPartsAnswer, type AppRouteHandler } from "../shared";
 import { dateRange } from "../usage/range";

@@ -2,7 +2,7 @@ import { and, eq, gte, lte, sql } from "drizzle-orm";
 import Papa from "papaparse";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BILLING_EXPORT_COLUMNS } from "@/lib/contract/billing";
-import { usageLines } from "../../store/queries/usage";
+import { usageLines } from "../../store/queries/usage-export";
 import { projects, usageRecords } from "../../store/schema";
 import { createTestGateway, opPath, type TestGateway } from "../../testing";
 

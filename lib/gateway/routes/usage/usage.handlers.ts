@@ -1,6 +1,7 @@
 import { requirePermission } from "../../authz";
 import { csvResponse } from "../../csv";
-import { keptUsageOptions, usageByPeriodBody, usageCsv } from "../../store/queries/usage";
+import { keptUsageOptions, usageByPeriodBody } from "../../store/queries/usage-days";
+import { usageCsv } from "../../store/queries/usage-export";
 import { USAGE_EXPORT_COLUMNS } from "@/lib/contract/usage";
 import { jsonPartsAnswer, type AppRouteHandler } from "../shared";
 import { dateRange } from "./range";

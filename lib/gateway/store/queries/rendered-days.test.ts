@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RenderedDays } from "./usage";
+import { RenderedDays } from "./usage-days";
 
 describe("rendered days in memory", () => {
   it("gives a day's bytes only at the version they were read at", () => {

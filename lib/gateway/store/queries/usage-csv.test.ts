@@ -6,7 +6,8 @@ import { BILLING_EXPORT_COLUMNS } from "@/lib/contract/billing";
 import { USAGE_EXPORT_COLUMNS } from "@/lib/contract/usage";
 import { createTestGateway, type TestGateway } from "../../testing";
 import { projects, usageRecords } from "../schema";
-import { usageCsv, usageLines, type UsageFilter, type UsageLine } from "./usage";
+import type { UsageFilter } from "./usage";
+import { usageCsv, usageLines, type UsageLine } from "./usage-export";
 
 let t: TestGateway;
 let org: string;
