@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { asc, gt, max } from "drizzle-orm";
 import pg from "pg";
 import { operationPath, operations, type OperationId, type OperationParams } from "@/lib/contract/operations";
 import { signedHeaders } from "@/lib/signing";
@@ -7,6 +8,7 @@ import { startGateway, type Gateway, type GatewayOptions } from "./runtime";
 import type { DemoCredentials, DemoUser } from "./seed";
 import { seedDemo } from "./seed";
 import type { StoreOptions } from "./store/client";
+import { auditLog } from "./store/schema";
 
 export type Who = "owner" | "member" | "auditor" | "outsider";
 
@@ -57,6 +59,8 @@ export interface TestGateway {
   opJson<T = Record<string, unknown>>(who: Who | DemoUser, id: OperationId, options?: OpOptions): Promise<{ status: number; body: T }>;
   /** The id of the demo outsider's own organization (Globex), also once the outsider has joined the demo organization. */
   outsiderOrganizationId(): Promise<string>;
+  /** What `call` returns, and the audit-log entries written while it ran, in the order written. */
+  audited<T>(call: () => Promise<T>): Promise<{ result: T; entries: Array<typeof auditLog.$inferSelect> }>;
   close(): Promise<void>;
 }
 
@@ -139,6 +143,17 @@ export async function createTestGateway(options: Pick<GatewayOptions, "requestTi
       const own = body.items.find((o) => o.id !== demo.organization_id);
       if (!own) throw new Error("the demo outsider belongs to no organization of their own");
       return own.id;
+    },
+    audited: async (run) => {
+      const db = gateway.store.db;
+      const [last] = await db.select({ seq: max(auditLog.seq) }).from(auditLog);
+      const result = await run();
+      const entries = await db
+        .select()
+        .from(auditLog)
+        .where(gt(auditLog.seq, Number(last?.seq ?? 0)))
+        .orderBy(asc(auditLog.seq));
+      return { result, entries };
     },
     close: async () => {
       await gateway.close();

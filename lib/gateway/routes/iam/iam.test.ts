@@ -1,6 +1,6 @@
-import { asc, eq, gt, max } from "drizzle-orm";
+import { asc, eq} from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditLog, projects, roleBindings } from "../../store/schema";
+import { projects, roleBindings } from "../../store/schema";
 import { createTestGateway, type TestGateway, type Who } from "../../testing";
 
 /** A fresh store with the whole demo seeded; slow on a busy machine. */
@@ -58,18 +58,6 @@ const input = (userId: string, roleName: string, scopeType: "org" | "project", s
   scope_type: scopeType,
   scope_object_id: scopeObjectId,
 });
-
-async function audited<T>(call: () => Promise<T>) {
-  const db = t.gateway.store.db;
-  const [before] = await db.select({ seq: max(auditLog.seq) }).from(auditLog);
-  const result = await call();
-  const entries = await db
-    .select()
-    .from(auditLog)
-    .where(gt(auditLog.seq, Number(before?.seq ?? 0)))
-    .orderBy(asc(auditLog.seq));
-  return { result, entries };
-}
 
 describe("GET /iam/roles", () => {
   it.each(["owner", "member"] as const)("lists the demo organization's roles to the %s, with the Role fields", async (who) => {
@@ -185,7 +173,7 @@ describe("POST /iam/users/{user_id}/role-bindings", () => {
       bindings_to_create: [input(member(), "Billing Viewer", "org", t.demo.organization_id), input(member(), "Project Member", "project", project["staging"]!)],
       bindings_to_delete: [gone],
     };
-    const { result: res, entries } = await audited(() => apply("owner", member(), body));
+    const { result: res, entries } = await t.audited(() => apply("owner", member(), body));
     expect(res.status).toBe(200);
     expect(res.body).toEqual({});
 
@@ -229,7 +217,7 @@ describe("POST /iam/users/{user_id}/role-bindings", () => {
     ["a user of another organization", () => t.demo.outsider.user_id],
   ])("answers 404 for %s, audited", async (_what, userId) => {
     const before = await allBindings();
-    const { result: res, entries } = await audited(() => apply("owner", userId(), { bindings_to_create: [], bindings_to_delete: [] }));
+    const { result: res, entries } = await t.audited(() => apply("owner", userId(), { bindings_to_create: [], bindings_to_delete: [] }));
     expect(res.status).toBe(404);
     expect(res.body.reason).toBe("not_found");
     expect(await allBindings()).toEqual(before);
@@ -321,7 +309,7 @@ describe("POST /iam/users/{user_id}/role-bindings", () => {
     const payload = await body();
     const target = what.startsWith("a binding for a user outside") ? t.demo.outsider.user_id : member();
     const before = await allBindings();
-    const { result: res, entries } = await audited(() => apply("owner", target, payload));
+    const { result: res, entries } = await t.audited(() => apply("owner", target, payload));
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: "400", reason: "bad_request" });
     expect(res.body.message.startsWith(`${field}:`)).toBe(true);
@@ -342,7 +330,7 @@ describe("POST /iam/users/{user_id}/role-bindings", () => {
   it("refuses the member with 403, audited, and changes nothing", async () => {
     const before = await allBindings();
     const body = { bindings_to_create: [input(member(), "Organization Admin", "org", t.demo.organization_id)], bindings_to_delete: [] };
-    const { result: res, entries } = await audited(() => apply("member", member(), body));
+    const { result: res, entries } = await t.audited(() => apply("member", member(), body));
     expect(res.status).toBe(403);
     expect(res.body.reason).toBe("permission_denied");
     expect(await allBindings()).toEqual(before);
@@ -385,7 +373,7 @@ describe("POST /iam/users/{user_id}/role-bindings", () => {
     ["an empty id to delete", { bindings_to_create: [], bindings_to_delete: [""] }, "bindings_to_delete"],
   ])("answers 400 for %s, naming the field, audited", async (_what, body, field) => {
     const before = await allBindings();
-    const { result: res, entries } = await audited(() => apply("owner", member(), body));
+    const { result: res, entries } = await t.audited(() => apply("owner", member(), body));
     expect(res.status).toBe(400);
     expect(res.body.message).toContain(field);
     expect(await allBindings()).toEqual(before);

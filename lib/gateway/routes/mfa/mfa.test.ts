@@ -1,8 +1,6 @@
 import { setMfaMethods } from "../../store/queries/mfa";
 import { acceptTotpStep, addWebauthnFactor, createPendingTotp, resetPersonMfa } from "../../store/queries/mfa-factors";
-import { asc, gt, max } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditLog } from "../../store/schema";
 import { createTestGateway, opPath, type TestGateway } from "../../testing";
 
 let t: TestGateway;
@@ -25,14 +23,6 @@ interface ErrorBody {
   reason: string;
 }
 type Who = "owner" | "member" | "outsider";
-
-async function audited<T>(call: () => Promise<T>) {
-  const [row] = await t.gateway.store.db.select({ seq: max(auditLog.seq) }).from(auditLog);
-  const before = Number(row?.seq ?? 0);
-  const result = await call();
-  const entries = await t.gateway.store.db.select().from(auditLog).where(gt(auditLog.seq, before)).orderBy(asc(auditLog.seq));
-  return { result, entries };
-}
 
 const get = (who: Who = "owner") => t.opJson<{ mfa_methods: Mfa[] } & ErrorBody>(who, "OrganizationsMFAService_GetOrganizationMFA", { params: { organization_id: t.demo.organization_id } });
 const patch = (body: unknown, who: Who = "owner") => t.opJson<{ mfa_methods: Mfa[] } & ErrorBody>(who, "OrganizationsMFAService_UpdateOrganizationMFA", { params: { organization_id: t.demo.organization_id }, body });
@@ -58,7 +48,7 @@ describe("PATCH /organizations/{organization_id}/mfa", () => {
   it("sets the required methods: kept ones keep created_at, new ones get now, duplicates collapse", async () => {
     const [totp] = (await get()).body.mfa_methods;
     const started = Date.now();
-    const { result: res, entries } = await audited(() => patch({ intended_methods: ["webauthn", "totp", "webauthn"] }));
+    const { result: res, entries } = await t.audited(() => patch({ intended_methods: ["webauthn", "totp", "webauthn"] }));
     expect(res.status).toBe(200);
     expect(res.body.mfa_methods.map((m) => m.method).sort()).toEqual(["totp", "webauthn"]);
     const byMethod = new Map(res.body.mfa_methods.map((m) => [m.method, m]));
@@ -100,7 +90,7 @@ describe("PATCH /organizations/{organization_id}/mfa", () => {
     ["a null body", null, "body"],
   ])("answers 400 for %s and changes nothing", async (_name, body, message) => {
     const before = (await get()).body;
-    const { result: res, entries } = await audited(() => patch(body));
+    const { result: res, entries } = await t.audited(() => patch(body));
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: "400", reason: "bad_request" });
     expect(res.body.message).toContain(message);
@@ -110,7 +100,7 @@ describe("PATCH /organizations/{organization_id}/mfa", () => {
 
   it.each(["member", "outsider"] as const)("refuses the %s with 403, audited, and changes nothing", async (who) => {
     const before = (await get()).body;
-    const { result: res, entries } = await audited(() => patch({ intended_methods: [] }, who));
+    const { result: res, entries } = await t.audited(() => patch({ intended_methods: [] }, who));
     expect(res.status).toBe(403);
     expect(entries.map((e) => [e.result, e.organizationId, e.actorId])).toEqual([["PERMISSION_DENIED", t.demo.organization_id, t.demo[who].user_id]]);
     expect((await get()).body).toEqual(before);

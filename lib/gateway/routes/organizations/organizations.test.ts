@@ -1,6 +1,6 @@
-import { asc, eq, gt, max } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditLog, featureFlagRules, organizations } from "../../store/schema";
+import { featureFlagRules, organizations } from "../../store/schema";
 import { createTestGateway, type TestGateway } from "../../testing";
 
 /** A fresh store with the whole demo seeded; slow on a busy machine. */
@@ -33,19 +33,6 @@ interface ErrorBody {
 }
 
 const ADDRESS = { address_line1: "1 Main Street", city: "Denver", state_or_region: "Colorado", postal_code: "80202", country: "us" };
-
-async function lastSeq(): Promise<number> {
-  const [row] = await t.gateway.store.db.select({ seq: max(auditLog.seq) }).from(auditLog);
-  return Number(row?.seq ?? 0);
-}
-
-/** Runs one call and returns the audit entries it filed. */
-async function audited<T>(call: () => Promise<T>) {
-  const before = await lastSeq();
-  const result = await call();
-  const entries = await t.gateway.store.db.select().from(auditLog).where(gt(auditLog.seq, before)).orderBy(asc(auditLog.seq));
-  return { result, entries };
-}
 
 const entities = (who: "owner" | "member" | "outsider") => t.opJson<{ items: Entity[] }>(who, "getOrganizations");
 const put = (who: "owner" | "member" | "outsider", body: unknown, orgId: string | null = t.demo.organization_id) =>
@@ -113,7 +100,7 @@ describe("PUT /organizations/entities", () => {
       tax_id: "51-2144346",
       tax_id_type: "EIN",
     };
-    const { result: res, entries } = await audited(() => put("owner", body));
+    const { result: res, entries } = await t.audited(() => put("owner", body));
     expect(res.status).toBe(200);
     expect(res.body.entity).toMatchObject({
       id: t.demo.organization_id,
@@ -154,7 +141,7 @@ describe("PUT /organizations/entities", () => {
 
   it.each(["member", "outsider"] as const)("refuses the %s with 403 and audits the refusal", async (who) => {
     const before = (await entities("owner")).body.items[0]!;
-    const { result: res, entries } = await audited(() => put(who, { organization_name: "hijacked" }));
+    const { result: res, entries } = await t.audited(() => put(who, { organization_name: "hijacked" }));
     expect(res.status).toBe(403);
     expect(res.body).toMatchObject({ code: "403", reason: "permission_denied" });
     expect((await entities("owner")).body.items[0]!.name).toBe(before.name);
@@ -176,7 +163,7 @@ describe("PUT /organizations/entities", () => {
   });
 
   it("answers 400 naming org_id when it is missing", async () => {
-    const { result: res, entries } = await audited(() => put("owner", { organization_name: "x" }, null));
+    const { result: res, entries } = await t.audited(() => put("owner", { organization_name: "x" }, null));
     expect(res.status).toBe(400);
     expect(res.body.message).toContain("org_id");
     expect(entries.map((e) => [e.result, e.actorId])).toEqual([["INVALID_ARGUMENT", t.demo.owner.user_id]]);
@@ -199,7 +186,7 @@ describe("PUT /organizations/entities", () => {
     ["a null body", null, "body"],
   ])("answers 400 for %s, naming the field, and changes nothing", async (_name, body, field) => {
     const before = (await entities("owner")).body.items[0]!;
-    const { result: res, entries } = await audited(() => put("owner", body));
+    const { result: res, entries } = await t.audited(() => put("owner", body));
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: "400", reason: "bad_request" });
     expect(res.body.message).toContain(field);

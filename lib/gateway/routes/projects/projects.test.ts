@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, countDistinct, eq, gt, inArray, max, sql } from "drizzle-orm";
+import { and, countDistinct, eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addMember, createApiKey, createUser } from "../../admin";
 import type { DemoUser } from "../../seed";
-import { auditLog, disks, networkInterfaces, projects, roleBindings, roles, ssoProviders, vms } from "../../store/schema";
+import { disks, networkInterfaces, projects, roleBindings, roles, ssoProviders, vms } from "../../store/schema";
 import { createTestGateway, type TestGateway, type Who } from "../../testing";
 
 /** A fresh store with the whole demo seeded; slow on a busy machine. */
@@ -69,18 +69,6 @@ async function storedCounts(projectId: string): Promise<Counts> {
     images: { count: 0 },
     vpc_networks: { count: Number(n?.n) },
   };
-}
-
-async function audited<T>(call: () => Promise<T>) {
-  const db = t.gateway.store.db;
-  const [before] = await db.select({ seq: max(auditLog.seq) }).from(auditLog);
-  const result = await call();
-  const entries = await db
-    .select()
-    .from(auditLog)
-    .where(gt(auditLog.seq, Number(before?.seq ?? 0)))
-    .orderBy(asc(auditLog.seq));
-  return { result, entries };
 }
 
 describe("GET /organizations/projects", () => {
@@ -299,7 +287,7 @@ describe("GET /organizations/projects/{project_id}/vms", () => {
 
 describe("POST /organizations/projects", () => {
   it("lets the owner create a project, audited with its id", async () => {
-    const { result: res, entries } = await audited(() => create("owner", { organization_id: t.demo.organization_id, name: "  new-project  " }));
+    const { result: res, entries } = await t.audited(() => create("owner", { organization_id: t.demo.organization_id, name: "  new-project  " }));
     expect(res.status).toBe(200);
     const project = res.body.project;
     expect(project).toMatchObject({ id: expect.stringMatching(UUID), organization_id: t.demo.organization_id, name: "new-project", relation: "owner" });
@@ -322,7 +310,7 @@ describe("POST /organizations/projects", () => {
 
   it.each(["member", "outsider"] as const)("refuses the %s with 403, audited, and creates nothing", async (who) => {
     const name = `by-${who}`;
-    const { result: res, entries } = await audited(() => create(who, { organization_id: t.demo.organization_id, name }));
+    const { result: res, entries } = await t.audited(() => create(who, { organization_id: t.demo.organization_id, name }));
     expect(res.status).toBe(403);
     expect(res.body.reason).toBe("permission_denied");
     expect((await list("owner", { project_name: name })).body.items).toEqual([]);
@@ -344,7 +332,7 @@ describe("POST /organizations/projects", () => {
   ])("answers 400 for %s, naming the field, audited", async (_what, raw, field) => {
     const body = JSON.parse(JSON.stringify(raw).replace('"ORG"', JSON.stringify(t.demo.organization_id))) as unknown;
     const before = (await list("owner", { skip_loading_project_resources: "true" })).body.items.length;
-    const { result: res, entries } = await audited(() => create("owner", body));
+    const { result: res, entries } = await t.audited(() => create("owner", body));
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: "400", reason: "bad_request" });
     expect(res.body.message).toContain(field);
@@ -360,7 +348,7 @@ describe("POST /organizations/projects", () => {
 
   it("answers 400 naming name for a name already used in the organization", async () => {
     for (const name of ["staging", " staging "]) {
-      const { result: res, entries } = await audited(() => create("owner", { organization_id: t.demo.organization_id, name }));
+      const { result: res, entries } = await t.audited(() => create("owner", { organization_id: t.demo.organization_id, name }));
       expect(res.status).toBe(400);
       expect(res.body.message).toContain("name");
       expect(entries.map((e) => [e.result, e.organizationId])).toEqual([["INVALID_ARGUMENT", t.demo.organization_id]]);
@@ -404,7 +392,7 @@ describe("PUT /organizations/projects", () => {
   it("renames a project for the owner and changes nothing else", async () => {
     const id = ids["eval-harness"]!;
     const before = (await get("owner", id)).body;
-    const { result: res, entries } = await audited(() => rename("owner", id, { name: "eval-harness-v2" }));
+    const { result: res, entries } = await t.audited(() => rename("owner", id, { name: "eval-harness-v2" }));
     expect(res.status).toBe(200);
     expect(res.body.project).toEqual({ ...before, name: "eval-harness-v2" });
     expect((await get("owner", id)).body).toEqual({ ...before, name: "eval-harness-v2" });
@@ -444,7 +432,7 @@ describe("PUT /organizations/projects", () => {
     ["member", "a project they are not bound to", "staging"],
   ] as const)("refuses the %s on %s with 403, audited", async (who, _what, name) => {
     const id = ids[name]!;
-    const { result: res, entries } = await audited(() => rename(who, id, { name: "taken-over" }));
+    const { result: res, entries } = await t.audited(() => rename(who, id, { name: "taken-over" }));
     expect(res.status).toBe(403);
     expect((await get("owner", id)).body.name).toBe(name);
     expect(entries.map((e) => [e.organizationId, e.actorId, e.result, e.targetIds])).toEqual([
@@ -455,7 +443,7 @@ describe("PUT /organizations/projects", () => {
   it("answers the outsider 404 for another organization's project, as for a missing one (no existence oracle)", async () => {
     const id = ids["staging"]!;
     const globex = (await list("outsider")).body.items[0]!.organization_id;
-    const { result: res, entries } = await audited(() => rename("outsider", id, { name: "taken-over" }));
+    const { result: res, entries } = await t.audited(() => rename("outsider", id, { name: "taken-over" }));
     const missing = await rename("outsider", UNKNOWN, { name: "taken-over" });
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ code: "404", reason: "not_found", message: `project ${id} not found` });
@@ -473,7 +461,7 @@ describe("PUT /organizations/projects", () => {
   });
 
   it("answers 404 for an unknown project, audited", async () => {
-    const { result: res, entries } = await audited(() => rename("owner", UNKNOWN, { name: "x" }));
+    const { result: res, entries } = await t.audited(() => rename("owner", UNKNOWN, { name: "x" }));
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ code: "404", reason: "not_found" });
     expect(entries.map((e) => [e.actorId, e.result, e.targetIds])).toEqual([[t.demo.owner.user_id, "NOT_FOUND", [UNKNOWN]]]);
@@ -500,7 +488,7 @@ describe("DELETE /organizations/projects/{project_id}", () => {
     ["member", "a project they are not bound to", "data-pipeline"],
   ] as const)("refuses the %s on %s with 403, audited, and deletes nothing", async (who, _what, name) => {
     const id = ids[name]!;
-    const { result: res, entries } = await audited(() => remove(who, id));
+    const { result: res, entries } = await t.audited(() => remove(who, id));
     expect(res.status).toBe(403);
     expect(res.body.reason).toBe("permission_denied");
     expect((await get("owner", id)).status).toBe(200);
@@ -542,7 +530,7 @@ describe("DELETE /organizations/projects/{project_id}", () => {
     });
     const otherVms = (await db.select({ id: vms.id }).from(vms)).length - vmIds.length;
 
-    const { result: res, entries } = await audited(() => remove("owner", id));
+    const { result: res, entries } = await t.audited(() => remove("owner", id));
     expect(res.status).toBe(200);
     expect(res.body).toEqual({});
     expect((await get("owner", id)).status).toBe(404);
@@ -563,7 +551,7 @@ describe("DELETE /organizations/projects/{project_id}", () => {
       targetType: "Project",
     });
 
-    const again = await audited(() => remove("owner", id));
+    const again = await t.audited(() => remove("owner", id));
     expect(again.result.status).toBe(404);
     expect(again.entries.map((e) => [e.action, e.result])).toEqual([["Delete", "NOT_FOUND"]]);
   });

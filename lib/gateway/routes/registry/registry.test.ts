@@ -1,9 +1,9 @@
-import { asc, eq, gt, max } from "drizzle-orm";
+import { eq} from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addMember, createApiKey, createUser } from "../../admin";
 import { hashSecret } from "../../crypto";
 import type { DemoUser } from "../../seed";
-import { auditLog, registryTokens } from "../../store/schema";
+import { registryTokens } from "../../store/schema";
 import { createTestGateway, opPath, type TestGateway } from "../../testing";
 
 let t: TestGateway;
@@ -16,14 +16,6 @@ interface ErrorBody {
   code: string;
   message: string;
   reason: string;
-}
-
-async function audited<T>(call: () => Promise<T>) {
-  const [row] = await t.gateway.store.db.select({ seq: max(auditLog.seq) }).from(auditLog);
-  const before = Number(row?.seq ?? 0);
-  const result = await call();
-  const entries = await t.gateway.store.db.select().from(auditLog).where(gt(auditLog.seq, before)).orderBy(asc(auditLog.seq));
-  return { result, entries };
 }
 
 async function newUser(email: string): Promise<DemoUser> {
@@ -59,7 +51,7 @@ describe("registry catalog", () => {
 describe("POST /ccr/tokens", () => {
   it("creates a token shown once, stored as a hash with alias, expiry and creator, audited", async () => {
     const expires = future(14);
-    const { result: res, entries } = await audited(() => t.opJson<{ token: string }>("member", "createCcrToken", { body: { alias: "ci-pull", expires_at: expires } }));
+    const { result: res, entries } = await t.audited(() => t.opJson<{ token: string }>("member", "createCcrToken", { body: { alias: "ci-pull", expires_at: expires } }));
     expect(res.status).toBe(200);
     expect(res.body.token).toMatch(/^ccr_[\w-]{40,}$/);
     const [row] = await t.gateway.store.db.select().from(registryTokens).where(eq(registryTokens.tokenHash, hashSecret(res.body.token)));
@@ -111,7 +103,7 @@ describe("POST /ccr/tokens", () => {
     ["an array body", ["x"], "body"],
   ])("answers 400 for %s and stores nothing", async (_name, body, message) => {
     const before = (await t.gateway.store.db.select().from(registryTokens)).length;
-    const { result: res, entries } = await audited(() => t.opJson<ErrorBody>("owner", "createCcrToken", { body }));
+    const { result: res, entries } = await t.audited(() => t.opJson<ErrorBody>("owner", "createCcrToken", { body }));
     expect(res.status).toBe(400);
     expect(res.body.message).toContain(message);
     expect(await t.gateway.store.db.select().from(registryTokens)).toHaveLength(before);

@@ -1,7 +1,7 @@
-import { asc, eq, gt, max } from "drizzle-orm";
+import { eq} from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashSecret } from "../../crypto";
-import { auditLog, s3Keys } from "../../store/schema";
+import { s3Keys } from "../../store/schema";
 import { createTestGateway, opPath, type TestGateway } from "../../testing";
 
 let t: TestGateway;
@@ -32,14 +32,6 @@ interface ErrorBody {
   reason: string;
 }
 type Who = "owner" | "member" | "outsider";
-
-async function audited<T>(call: () => Promise<T>) {
-  const [row] = await t.gateway.store.db.select({ seq: max(auditLog.seq) }).from(auditLog);
-  const before = Number(row?.seq ?? 0);
-  const result = await call();
-  const entries = await t.gateway.store.db.select().from(auditLog).where(gt(auditLog.seq, before)).orderBy(asc(auditLog.seq));
-  return { result, entries };
-}
 
 const list = (who: Who = "owner") => t.opJson<{ items: S3Key[] } & ErrorBody>(who, "listS3Keys", { params: { org_id: t.demo.organization_id } });
 const create = (body: unknown, who: Who = "owner") => t.opJson<Created & ErrorBody>(who, "createS3Key", { params: { org_id: t.demo.organization_id }, body });
@@ -74,7 +66,7 @@ describe("listing S3 keys", () => {
 describe("creating S3 keys", () => {
   it("returns the secret once, stores only its hash, and never lists it", async () => {
     const expires = future(60);
-    const { result: res, entries } = await audited(() => create({ alias: "nightly-backup", expire_at: expires }));
+    const { result: res, entries } = await t.audited(() => create({ alias: "nightly-backup", expire_at: expires }));
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ access_key_id: expect.stringMatching(/^S3U_/), expire_at: new Date(expires).toISOString() });
     expect(res.body.secret_key.length).toBeGreaterThanOrEqual(40);
@@ -111,7 +103,7 @@ describe("creating S3 keys", () => {
   });
 
   it("refuses an outsider with 403 and audits the refusal", async () => {
-    const { result: res, entries } = await audited(() => create({ alias: "intruder" }, "outsider"));
+    const { result: res, entries } = await t.audited(() => create({ alias: "intruder" }, "outsider"));
     expect(res.status).toBe(403);
     expect(entries.map((e) => [e.result, e.organizationId, e.actorId])).toEqual([["PERMISSION_DENIED", t.demo.organization_id, t.demo.outsider.user_id]]);
     expect((await list()).body.items.map((k) => k.alias)).not.toContain("intruder");
@@ -128,7 +120,7 @@ describe("creating S3 keys", () => {
     ["an array body", [], "body"],
   ])("answers 400 for %s and creates nothing", async (_name, body, field) => {
     const before = (await list()).body.items.length;
-    const { result: res, entries } = await audited(() => create(body));
+    const { result: res, entries } = await t.audited(() => create(body));
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: "400", reason: "bad_request" });
     expect(res.body.message).toContain(field);
@@ -140,13 +132,13 @@ describe("creating S3 keys", () => {
 describe("deleting S3 keys", () => {
   it("deletes the caller's own key (204, audited); a repeated delete is 404", async () => {
     const { access_key_id: id } = (await create({ alias: "short-lived" }, "member")).body;
-    const { result: res, entries } = await audited(() => t.op("member", "deleteS3Key", { params: { org_id: t.demo.organization_id, access_key_id: id } }));
+    const { result: res, entries } = await t.audited(() => t.op("member", "deleteS3Key", { params: { org_id: t.demo.organization_id, access_key_id: id } }));
     expect(res.status).toBe(204);
     expect(await res.text()).toBe("");
     expect(entries[0]).toMatchObject({ action: "Delete", result: "OK", targetType: "S3Key", targetIds: [id], targetNames: ["short-lived"], actorId: t.demo.member.user_id });
     expect((await list()).body.items.map((k) => k.access_key_id)).not.toContain(id);
 
-    const again = await audited(() => t.opJson<ErrorBody>("member", "deleteS3Key", { params: { org_id: t.demo.organization_id, access_key_id: id } }));
+    const again = await t.audited(() => t.opJson<ErrorBody>("member", "deleteS3Key", { params: { org_id: t.demo.organization_id, access_key_id: id } }));
     expect(again.result.status).toBe(404);
     expect(again.result.body.reason).toBe("not_found");
     expect(again.entries.map((e) => e.result)).toEqual(["NOT_FOUND"]);
@@ -161,7 +153,7 @@ describe("deleting S3 keys", () => {
 
   it("refuses the member another user's key (403) but lets the owner (s3.manage) delete it", async () => {
     const { access_key_id: ownerKey } = (await create({ alias: "owner-only" })).body;
-    const refused = await audited(() => t.opJson<ErrorBody>("member", "deleteS3Key", { params: { org_id: t.demo.organization_id, access_key_id: ownerKey } }));
+    const refused = await t.audited(() => t.opJson<ErrorBody>("member", "deleteS3Key", { params: { org_id: t.demo.organization_id, access_key_id: ownerKey } }));
     expect(refused.result.status).toBe(403);
     expect(refused.entries.map((e) => e.result)).toEqual(["PERMISSION_DENIED"]);
     expect((await list()).body.items.map((k) => k.access_key_id)).toContain(ownerKey);

@@ -1,7 +1,7 @@
-import { asc, eq, gt, max } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashSecret } from "../../crypto";
-import { auditLog, scimTokens } from "../../store/schema";
+import { scimTokens } from "../../store/schema";
 import { createTestGateway, opPath, type TestGateway } from "../../testing";
 
 let t: TestGateway;
@@ -47,19 +47,6 @@ interface ErrorBody {
 }
 
 const future = (days = 30) => new Date(Date.now() + days * 86_400_000).toISOString();
-
-async function lastSeq(): Promise<number> {
-  const [row] = await t.gateway.store.db.select({ seq: max(auditLog.seq) }).from(auditLog);
-  return Number(row?.seq ?? 0);
-}
-
-/** Runs one call and returns the audit entries it filed. */
-async function audited<T>(call: () => Promise<T>) {
-  const before = await lastSeq();
-  const result = await call();
-  const entries = await t.gateway.store.db.select().from(auditLog).where(gt(auditLog.seq, before)).orderBy(asc(auditLog.seq));
-  return { result, entries };
-}
 
 const list = (who: "owner" | "member" | "outsider" = "owner") => t.opJson<{ integrations: Integration[] } & ErrorBody>(who, "listSCIMIntegrations", { params: { org_id: t.demo.organization_id } });
 const create = (body: unknown, who: "owner" | "member" | "outsider" = "owner") =>
@@ -129,7 +116,7 @@ describe("reading SCIM integrations", () => {
 
 describe("creating, updating and deleting integrations", () => {
   it("creates an integration without a token: no api_key_info, audited", async () => {
-    const { result: res, entries } = await audited(() => create({ name: "OneLogin", identity_provider: "onelogin" }));
+    const { result: res, entries } = await t.audited(() => create({ name: "OneLogin", identity_provider: "onelogin" }));
     expect(res.status).toBe(200);
     expect(res.body).not.toHaveProperty("api_key_info");
     expect(res.body.integration).toMatchObject({ name: "OneLogin", identity_provider: "onelogin", status: "active", token_ids: [], user_count: 0, created_by: t.demo.owner.user_id });
@@ -170,7 +157,7 @@ describe("creating, updating and deleting integrations", () => {
     ["a null body", null, "body"],
   ])("answers 400 for %s, naming the field, and creates nothing", async (_name, body, field) => {
     const before = (await list()).body.integrations.length;
-    const { result: res, entries } = await audited(() => create(body));
+    const { result: res, entries } = await t.audited(() => create(body));
     expect(res.status).toBe(400);
     expect(res.body.message).toContain(field);
     expect((await list()).body.integrations).toHaveLength(before);
@@ -179,7 +166,7 @@ describe("creating, updating and deleting integrations", () => {
 
   it("refuses writes to the member (403, audited) and to an outsider", async () => {
     const okta = (await list()).body.integrations[0]!;
-    const { result: res, entries } = await audited(() => create({ name: "Member's", identity_provider: "okta" }, "member"));
+    const { result: res, entries } = await t.audited(() => create({ name: "Member's", identity_provider: "okta" }, "member"));
     expect(res.status).toBe(403);
     expect(entries[0]).toMatchObject({ organizationId: t.demo.organization_id, result: "PERMISSION_DENIED", actorId: t.demo.member.user_id });
     const writes: Array<[string, string, unknown]> = [
@@ -200,7 +187,7 @@ describe("creating, updating and deleting integrations", () => {
 
   it("updates the status, validating it", async () => {
     const okta = (await list()).body.integrations[0]!;
-    const { result: res, entries } = await audited(() => t.opJson<Integration>("owner", "updateSCIMIntegration", { params: { org_id: t.demo.organization_id, integration_id: okta.id }, body: { status: "inactive" } }));
+    const { result: res, entries } = await t.audited(() => t.opJson<Integration>("owner", "updateSCIMIntegration", { params: { org_id: t.demo.organization_id, integration_id: okta.id }, body: { status: "inactive" } }));
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: okta.id, status: "inactive", token_ids: okta.token_ids });
     expect(Date.parse(res.body.updated_at)).toBeGreaterThan(Date.parse(okta.updated_at));
@@ -219,14 +206,14 @@ describe("creating, updating and deleting integrations", () => {
   it("deletes an integration with its tokens; a repeated delete is 404", async () => {
     const created = await create({ name: "Doomed", identity_provider: "okta", token: { alias: "t", expires_at: future() } });
     const id = created.body.integration.id;
-    const { result: res, entries } = await audited(() => t.op("owner", "deleteSCIMIntegration", { params: { org_id: t.demo.organization_id, integration_id: id } }));
+    const { result: res, entries } = await t.audited(() => t.op("owner", "deleteSCIMIntegration", { params: { org_id: t.demo.organization_id, integration_id: id } }));
     expect(res.status).toBe(204);
     expect(await res.text()).toBe("");
     expect(entries[0]).toMatchObject({ action: "Delete", result: "OK", targetIds: [id], targetNames: ["Doomed"] });
     expect((await t.opJson("owner", "getSCIMIntegration", { params: { org_id: t.demo.organization_id, integration_id: id } })).status).toBe(404);
     expect(await t.gateway.store.db.select().from(scimTokens).where(eq(scimTokens.integrationId, id))).toEqual([]);
 
-    const again = await audited(() => t.opJson<ErrorBody>("owner", "deleteSCIMIntegration", { params: { org_id: t.demo.organization_id, integration_id: id } }));
+    const again = await t.audited(() => t.opJson<ErrorBody>("owner", "deleteSCIMIntegration", { params: { org_id: t.demo.organization_id, integration_id: id } }));
     expect(again.result.status).toBe(404);
     expect(again.result.body.reason).toBe("not_found");
     expect(again.entries.map((e) => e.result)).toEqual(["NOT_FOUND"]);
@@ -242,7 +229,7 @@ describe("SCIM tokens", () => {
 
   it("creates tokens whose secrets never appear in listings, so rotation can overlap", async () => {
     const path = opPath("listSCIMIntegrationTokens", { org_id: t.demo.organization_id, integration_id: integrationId });
-    const first = await audited(() => t.json<{ api_key_info: ApiKeyInfo }>("owner", "POST", path, { body: { alias: "blue", expires_at: future(10) } }));
+    const first = await t.audited(() => t.json<{ api_key_info: ApiKeyInfo }>("owner", "POST", path, { body: { alias: "blue", expires_at: future(10) } }));
     expect(first.result.status).toBe(200);
     expect(first.entries[0]).toMatchObject({ action: "Create", result: "OK", targetType: "SCIMToken", targetIds: [first.result.body.api_key_info.key_id], targetNames: ["blue"] });
     const second = await t.json<{ api_key_info: ApiKeyInfo }>("owner", "POST", path, { body: { alias: "green", expires_at: future(40) } });
@@ -282,12 +269,12 @@ describe("SCIM tokens", () => {
     const path = opPath("listSCIMIntegrationTokens", { org_id: t.demo.organization_id, integration_id: integrationId });
     const before = (await tokens(integrationId)).body.items;
     const victim = before[0]!;
-    const { result: res, entries } = await audited(() => t.call("owner", "DELETE", `${path}/${victim.key_id}`));
+    const { result: res, entries } = await t.audited(() => t.call("owner", "DELETE", `${path}/${victim.key_id}`));
     expect(res.status).toBe(204);
     expect(entries[0]).toMatchObject({ action: "Delete", result: "OK", targetType: "SCIMToken", targetIds: [victim.key_id], targetNames: [victim.alias] });
     expect((await tokens(integrationId)).body.items.map((i) => i.key_id)).toEqual(before.slice(1).map((i) => i.key_id));
 
-    const again = await audited(() => t.json("owner", "DELETE", `${path}/${victim.key_id}`));
+    const again = await t.audited(() => t.json("owner", "DELETE", `${path}/${victim.key_id}`));
     expect(again.result.status).toBe(404);
     expect(again.entries.map((e) => e.result)).toEqual(["NOT_FOUND"]);
     expect((await t.json("owner", "DELETE", `${path}/AAAAAAAAAAAAAAAAAAAAAA`)).status).toBe(404);

@@ -1,7 +1,7 @@
-import { asc, eq, gt, max } from "drizzle-orm";
+import { eq} from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decrypt } from "../../crypto";
-import { auditLog, ssoIdentities, ssoProviders } from "../../store/schema";
+import { ssoIdentities, ssoProviders } from "../../store/schema";
 import { createTestGateway, opPath, type TestGateway } from "../../testing";
 
 let t: TestGateway;
@@ -27,14 +27,6 @@ interface ErrorBody {
   reason: string;
 }
 type Who = "owner" | "member" | "outsider";
-
-async function audited<T>(call: () => Promise<T>) {
-  const [row] = await t.gateway.store.db.select({ seq: max(auditLog.seq) }).from(auditLog);
-  const before = Number(row?.seq ?? 0);
-  const result = await call();
-  const entries = await t.gateway.store.db.select().from(auditLog).where(gt(auditLog.seq, before)).orderBy(asc(auditLog.seq));
-  return { result, entries };
-}
 
 const list = (who: Who = "owner") => t.opJson<{ sso_providers: Provider[] } & ErrorBody>(who, "listSSOProviders", { params: { organization_id: t.demo.organization_id } });
 const create = (body: unknown, who: Who = "owner") => t.opJson<Provider & ErrorBody>(who, "createSSOProvider", { params: { organization_id: t.demo.organization_id }, body });
@@ -69,7 +61,7 @@ describe("listing SSO providers", () => {
 
 describe("creating SSO providers", () => {
   it("creates a provider with normalized domains, audited", async () => {
-    const { result: res, entries } = await audited(() => create({ ...valid, email_domains: ["Research.Acme.Example", "research.acme.example", "labs.acme.example"] }));
+    const { result: res, entries } = await t.audited(() => create({ ...valid, email_domains: ["Research.Acme.Example", "research.acme.example", "labs.acme.example"] }));
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ org_id: t.demo.organization_id, client_id: valid.client_id, issuer_uri: valid.issuer_uri, email_domains: ["research.acme.example", "labs.acme.example"] });
     expect((await list()).body.sso_providers.map((p) => p.id)).toContain(res.body.id);
@@ -80,7 +72,7 @@ describe("creating SSO providers", () => {
   it("files a long issuer's audit entry with its name cut to 256 characters, so that it fits the target search", async () => {
     // 1,000 characters of three bytes each: within the issuer's limit, beyond what one index row holds.
     const issuer = `https://idp.long.example/${"\u4e00".repeat(1_000)}`;
-    const { result: res, entries } = await audited(() => create({ ...valid, issuer_uri: issuer, email_domains: ["long.acme.example"] }));
+    const { result: res, entries } = await t.audited(() => create({ ...valid, issuer_uri: issuer, email_domains: ["long.acme.example"] }));
     expect(res.status).toBe(200);
     expect(res.body.issuer_uri).toBe(issuer);
     expect(entries).toHaveLength(1);
@@ -115,7 +107,7 @@ describe("creating SSO providers", () => {
     ["a null body", null, "body"],
   ])("answers 400 for %s, naming the field, and creates nothing", async (_name, body, message) => {
     const before = (await list()).body.sso_providers.length;
-    const { result: res, entries } = await audited(() => create(body));
+    const { result: res, entries } = await t.audited(() => create(body));
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: "400", reason: "bad_request" });
     expect(res.body.message).toContain(message);
@@ -142,7 +134,7 @@ describe("creating SSO providers", () => {
 
   it.each(["member", "outsider"] as const)("refuses the %s with 403 and audits it", async (who) => {
     const before = (await list()).body.sso_providers.length;
-    const { result: res, entries } = await audited(() => create({ ...valid, email_domains: ["x.acme.example"] }, who));
+    const { result: res, entries } = await t.audited(() => create({ ...valid, email_domains: ["x.acme.example"] }, who));
     expect(res.status).toBe(403);
     expect(entries.map((e) => [e.result, e.organizationId, e.actorId])).toEqual([["PERMISSION_DENIED", t.demo.organization_id, t.demo[who].user_id]]);
     expect((await list()).body.sso_providers).toHaveLength(before);
@@ -152,13 +144,13 @@ describe("creating SSO providers", () => {
 describe("deleting SSO providers", () => {
   it("returns the deleted provider, audited; a repeated delete is 404", async () => {
     const created = (await create({ ...valid, email_domains: ["gone.acme.example"] })).body;
-    const { result: res, entries } = await audited(() => t.opJson<Provider>("owner", "deleteSSOProvider", { params: { organization_id: t.demo.organization_id, provider_id: created.id } }));
+    const { result: res, entries } = await t.audited(() => t.opJson<Provider>("owner", "deleteSSOProvider", { params: { organization_id: t.demo.organization_id, provider_id: created.id } }));
     expect(res.status).toBe(200);
     expect(res.body).toEqual(created);
     expect(entries[0]).toMatchObject({ action: "Delete", result: "OK", targetType: "SSOProvider", targetIds: [created.id], targetNames: [valid.issuer_uri] });
     expect((await list()).body.sso_providers.map((p) => p.id)).not.toContain(created.id);
 
-    const again = await audited(() => t.opJson<ErrorBody>("owner", "deleteSSOProvider", { params: { organization_id: t.demo.organization_id, provider_id: created.id } }));
+    const again = await t.audited(() => t.opJson<ErrorBody>("owner", "deleteSSOProvider", { params: { organization_id: t.demo.organization_id, provider_id: created.id } }));
     expect(again.result.status).toBe(404);
     expect(again.result.body.reason).toBe("not_found");
     expect(again.entries.map((e) => e.result)).toEqual(["NOT_FOUND"]);
@@ -208,7 +200,7 @@ describe("the client secret", () => {
     const created = (await create({ ...valid, email_domains: ["rotate.acme.example"] })).body;
     expect(created.has_client_secret).toBe(false);
     const params = { organization_id: t.demo.organization_id, provider_id: created.id };
-    const { result: res, entries } = await audited(() => t.opJson<Provider>("owner", "updateSSOProvider", { params, body: { client_secret: secret } }));
+    const { result: res, entries } = await t.audited(() => t.opJson<Provider>("owner", "updateSSOProvider", { params, body: { client_secret: secret } }));
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ ...created, has_client_secret: true });
     expect(await storedSecret(created.id)).toBe(secret);
