@@ -6,15 +6,13 @@ import { projectExistsIn, rolesByIds } from "../../store/queries/iam";
 import {
   describeBindingChanges,
   groupBindingDiff,
-  integrationCounts,
   listGroupMappings,
-  provisionedGroups,
-  provisionedPeople,
   lockScimIntegration,
   replaceGroupMappings,
   syncGroupBindings,
   type MappingInput,
-} from "../../store/queries/scim-service";
+} from "../../store/queries/scim-group-bindings";
+import { integrationCounts, provisionedGroups, provisionedPeople } from "../../store/queries/scim-service";
 import type { Database } from "../../store/client";
 import {
   deleteScimIntegrationRow,

@@ -25,9 +25,7 @@ import {
   lockUserName,
   peopleAmong,
   refreshProvisioningStatistics,
-  ScimFilterError,
   setGroupMembers,
-  syncGroupBindings,
   touchScimToken,
   updateGroup,
   updatePerson,
@@ -35,6 +33,8 @@ import {
   type PersonRow,
   type ScimTokenAuth,
 } from "../../store/queries/scim-service";
+import { ScimFilterError } from "../../store/queries/scim-filters";
+import { syncGroupBindings } from "../../store/queries/scim-group-bindings";
 import { lockOwners, removePerson } from "../../store/queries/people";
 import {
   attributeList,

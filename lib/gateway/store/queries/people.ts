@@ -5,7 +5,8 @@ import type { Database } from "../client";
 import { deleteOrganizationSsoKeys } from "./api-keys";
 import { forgetSsoIdentities } from "./sso";
 import { accountDeciders, decidesAlone } from "./access";
-import { lockUserName, userIdsByUserName } from "./scim-service";
+import { userIdsByUserName } from "./scim-filters";
+import { lockUserName } from "./scim-service";
 import { memberships, roleBindings, roles, scimGroupMembers, scimGroups, ssoProviders, userMfaFactors, users } from "../schema";
 
 /** The role every person of an organization holds there from the day they join. */
