@@ -1,0 +1,161 @@
+import type { Database } from "../../store/client";
+import {
+  deleteGroup,
+  displayNames,
+  findGroup,
+  findGroupByName,
+  groupMemberIds,
+  insertGroup,
+  listGroups,
+  peopleAmong,
+  setGroupMembers,
+  updateGroup,
+  type GroupRow,
+} from "../../store/queries/scim-service";
+import { syncGroupBindings } from "../../store/queries/scim-group-bindings";
+import { attributeList, groupResource, invalidValue, parseGroup, project, ScimError, wantsMembers } from "./resources";
+import { applyPatch, patchOperations } from "./patch";
+import { baseUrl, change, listResponse, paging, readBody, scimJson, UUID, type ScimContext } from "./frame";
+
+/** SCIM Groups: the integration's groups, whose members hold the role bindings its group mappings name. */
+
+const groupNotFound = (id: string) => new ScimError(404, `Group ${id.slice(0, 64)} not found`);
+
+async function groupView(c: ScimContext, groupId: string, withMembers = true): Promise<Record<string, unknown>> {
+  const { db } = c.get("deps");
+  const scim = c.get("scim");
+  const row = await findGroup(db, scim.integrationId, groupId);
+  if (!row) throw groupNotFound(groupId);
+  if (!withMembers) return groupResource(row, null, baseUrl(c));
+  const ids = (await groupMemberIds(db, [row.id])).get(row.id) ?? [];
+  const names = await displayNames(db, scim.organizationId, ids);
+  return groupResource(row, ids.map((value) => ({ value, display: names.get(value) })), baseUrl(c));
+}
+
+async function checkMembers(db: Database, orgId: string, ids: string[]): Promise<void> {
+  membersArePeople(ids, await peopleAmong(db, orgId, ids));
+}
+
+/** Refuses a member id that is not one of `people` (the organization's, as read). */
+function membersArePeople(ids: string[], people: Set<string>): void {
+  const bad = ids.find((id) => !UUID.test(id));
+  if (bad !== undefined) throw invalidValue(`members: ${bad.slice(0, 64)} is not a person of this organization`);
+  const missing = ids.find((id) => !people.has(id));
+  if (missing !== undefined) throw invalidValue(`members: ${missing} is not a person of this organization`);
+}
+
+export async function createGroup(c: ScimContext): Promise<Response> {
+  const input = parseGroup(await readBody(c));
+  const { db } = c.get("deps");
+  const scim = c.get("scim");
+  if (await findGroupByName(db, scim.integrationId, input.displayName)) throw new ScimError(409, `a group named ${input.displayName.slice(0, 64)} exists already`, "uniqueness");
+  const members = input.members ?? [];
+  await checkMembers(db, scim.organizationId, members);
+  const now = new Date();
+  const id = await change(c, { action: "Create", detail: "SCIM: Create Group", targetType: "Group", targetNames: [input.displayName] }, async (tx, meta) => {
+    const row = await insertGroup(tx, { orgId: scim.organizationId, integrationId: scim.integrationId, displayName: input.displayName, externalId: input.externalId, now });
+    meta.targetIds = [row.id];
+    await setGroupMembers(tx, row.id, members, [], now);
+    await syncGroupBindings(tx, scim.organizationId, scim.integrationId, [row.id]);
+    return row.id;
+  });
+  const resource = await groupView(c, id);
+  return scimJson(c, resource, 201, { Location: String((resource.meta as { location: string }).location) });
+}
+
+type GroupInput = { displayName: string; externalId: string | null; members: string[] | null };
+
+/**
+ * Writes a group's new state: name, external id, members (the difference), and the bindings that
+ * follow. `make` builds it from the group as it is, read and held inside the change (with its member
+ * ids): two changes of one group at once run one after the other, and the second builds on the first
+ * (two member additions at once keep both).
+ */
+async function replaceGroup(c: ScimContext, groupId: string, make: (row: GroupRow, members: string[]) => GroupInput, detail: string): Promise<Response> {
+  const scim = c.get("scim");
+  await change(c, { action: "Update", detail, targetType: "Group", targetIds: [groupId] }, async (tx, meta) => {
+    const row = await findGroup(tx, scim.integrationId, groupId, "update");
+    if (!row) throw groupNotFound(groupId);
+    const current = (await groupMemberIds(tx, [row.id])).get(row.id) ?? [];
+    const input = make(row, current);
+    if (await findGroupByName(tx, scim.integrationId, input.displayName, row.id)) {
+      throw new ScimError(409, `a group named ${input.displayName.slice(0, 64)} exists already`, "uniqueness");
+    }
+    const wanted = input.members ?? current;
+    const have = new Set(current);
+    const want = new Set(wanted);
+    const add = wanted.filter((id) => !have.has(id));
+    const remove = current.filter((id) => !want.has(id));
+    // The people added and removed held (in one order) while this runs: a removal of one of them runs before or after it.
+    membersArePeople(add, await peopleAmong(tx, scim.organizationId, [...add, ...remove], "share"));
+    meta.targetIds = [row.id, ...add, ...remove].slice(0, 20);
+    meta.targetNames = [input.displayName];
+    const now = new Date();
+    await updateGroup(tx, row.id, { displayName: input.displayName, externalId: input.externalId, now });
+    await setGroupMembers(tx, row.id, add, remove, now);
+    await syncGroupBindings(tx, scim.organizationId, scim.integrationId, [row.id]);
+  });
+  return scimJson(c, await groupView(c, groupId));
+}
+
+export async function listGroupsHandler(c: ScimContext): Promise<Response> {
+  const page = paging(c);
+  const filter = c.req.query("filter");
+  const { db } = c.get("deps");
+  const scim = c.get("scim");
+  const attributes = attributeList(c.req.query("attributes"));
+  const excluded = attributeList(c.req.query("excludedAttributes"));
+  const { total, rows } = await listGroups(db, scim.integrationId, filter?.trim() ? filter : undefined, page);
+  const base = baseUrl(c);
+  let resources: unknown[];
+  if (wantsMembers(attributes, excluded)) {
+    const members = await groupMemberIds(db, rows.map((r) => r.id));
+    const names = await displayNames(db, scim.organizationId, [...new Set([...members.values()].flat())]);
+    resources = rows.map((r) => project(groupResource(r, (members.get(r.id) ?? []).map((value) => ({ value, display: names.get(value) })), base), attributes, excluded));
+  } else resources = rows.map((r) => project(groupResource(r, null, base), attributes, excluded));
+  return listResponse(c, total, page.startIndex, resources);
+}
+
+export async function getGroup(c: ScimContext): Promise<Response> {
+  const id = c.req.param("id")!;
+  if (!UUID.test(id)) throw groupNotFound(id);
+  const attributes = attributeList(c.req.query("attributes"));
+  const excluded = attributeList(c.req.query("excludedAttributes"));
+  return scimJson(c, project(await groupView(c, id, wantsMembers(attributes, excluded)), attributes, excluded));
+}
+
+export async function putGroup(c: ScimContext): Promise<Response> {
+  const id = c.req.param("id")!;
+  if (!UUID.test(id)) throw groupNotFound(id);
+  const input = parseGroup(await readBody(c));
+  return replaceGroup(c, id, () => ({ ...input, members: input.members ?? [] }), "SCIM: Replace Group");
+}
+
+export async function patchGroup(c: ScimContext): Promise<Response> {
+  const id = c.req.param("id")!;
+  if (!UUID.test(id)) throw groupNotFound(id);
+  const ops = patchOperations(await readBody(c), "Group");
+  const base = baseUrl(c);
+  return replaceGroup(
+    c,
+    id,
+    (row, members) => {
+      // Entra ID removes members with path "members" and a list of values: the library removes those values.
+      const patched = applyPatch(groupResource(row, members.map((value) => ({ value })), base), ops);
+      const input = parseGroup(patched);
+      return { ...input, members: input.members ?? [] };
+    },
+    "SCIM: Update Group",
+  );
+}
+
+export async function deleteGroupHandler(c: ScimContext): Promise<Response> {
+  const id = c.req.param("id")!;
+  const scim = c.get("scim");
+  const row = UUID.test(id) ? await findGroup(c.get("deps").db, scim.integrationId, id) : undefined;
+  if (!row) throw groupNotFound(id);
+  await change(c, { action: "Delete", detail: "SCIM: Delete Group", targetType: "Group", targetIds: [row.id], targetNames: [row.displayName] }, async (tx) => {
+    await deleteGroup(tx, row.id);
+  });
+  return c.body(null, 204);
+}

@@ -1,0 +1,120 @@
+import { scimPatch, type ScimPatchOperation } from "scim-patch";
+import { PATCH_OP, ScimError, spelled, spelledPath, type ResourceKind } from "./resources";
+
+/**
+ * SCIM PATCH (RFC 7644 §3.5.2), applied by scim-patch to the resource as it is: the operations as
+ * Okta and Entra ID send them are checked (sizes, paths that reach past data) and spelled as the
+ * schemas spell their attributes before the library reads them.
+ */
+
+/**
+ * Names a JavaScript value answers for itself, not as data. scim-patch walks a path, and each key of a
+ * value (itself read as a path), by assignment, stepping into inherited names too: `toString.x` or
+ * `constructor.prototype.x` changed a function or prototype every object of the process shares, and
+ * `hasOwnProperty.call` broke every later request. None is a SCIM attribute name.
+ */
+const OBJECT_NAMES = new Set(Object.getOwnPropertyNames(Object.prototype));
+/** What a walk over JSON data could step into besides data: the names arrays, strings, numbers and booleans inherit. */
+const INHERITED_NAMES = new Set([...OBJECT_NAMES, ...[Array, String, Number, Boolean].flatMap((type) => Object.getOwnPropertyNames(type.prototype))]);
+
+/**
+ * Whether a path reaches past data: any name in it (split at everything that is not part of an
+ * attribute name, filters included) is one of Object.prototype's, or one before the last is one a
+ * JSON value inherits (the last is only assigned: `emails.length` sets an own property).
+ */
+function reachesPrototype(path: string): boolean {
+  const names = path.split(/[^\w$-]+/).filter(Boolean);
+  return names.some((name, i) => OBJECT_NAMES.has(name) || (i < names.length - 1 && INHERITED_NAMES.has(name)));
+}
+
+/**
+ * How much one PATCH may ask. scim-patch splits a path with a pattern whose time grows with the
+ * square of the path's length (a 32 KB path held the process for a second), and compares each added
+ * value with each one present. Identity providers send short paths and at most a hundred or so
+ * member changes at a time.
+ */
+const PATCH_LIMITS = { operations: 1_000, pathLength: 1_024, values: 1_000 };
+
+/** The keys scim-patch reads as paths in an operation's value: an object's, and those of a list's objects. */
+function valueKeys(value: unknown): string[] {
+  const objects = Array.isArray(value) ? value : [value];
+  return objects.flatMap((item) => (typeof item === "object" && item !== null && !Array.isArray(item) ? Object.keys(item) : []));
+}
+
+/** PATCH operations as Okta and Entra ID send them, made what the PATCH library reads. */
+export function patchOperations(body: unknown, kind: ResourceKind): ScimPatchOperation[] {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) throw new ScimError(400, "the body must be a PatchOp object", "invalidSyntax");
+  const schemasSent = (body as { schemas?: unknown }).schemas;
+  if (schemasSent !== undefined && !(Array.isArray(schemasSent) && schemasSent.includes(PATCH_OP))) {
+    throw new ScimError(400, `schemas must contain ${PATCH_OP}`, "invalidSyntax");
+  }
+  const ops = (body as { Operations?: unknown; operations?: unknown }).Operations ?? (body as { operations?: unknown }).operations;
+  if (!Array.isArray(ops) || ops.length === 0) throw new ScimError(400, "Operations must be a non-empty array", "invalidSyntax");
+  if (ops.length > PATCH_LIMITS.operations) throw new ScimError(400, `Operations holds more than ${PATCH_LIMITS.operations} operations`, "invalidValue");
+  const out: ScimPatchOperation[] = [];
+  ops.forEach((raw: unknown, i) => {
+    if (typeof raw !== "object" || raw === null) throw new ScimError(400, `Operations[${i}] must be an object`, "invalidSyntax");
+    const { op, path, value } = raw as { op?: unknown; path?: unknown; value?: unknown };
+    const name = typeof op === "string" ? op.toLowerCase() : "";
+    if (name !== "add" && name !== "replace" && name !== "remove") throw new ScimError(400, `Operations[${i}].op must be add, replace or remove`, "invalidSyntax");
+    if (path !== undefined && typeof path !== "string") throw new ScimError(400, `Operations[${i}].path must be a string`, "invalidPath");
+    // Read-only attributes echoed back are ignored.
+    if (typeof path === "string" && /^(id|meta(\..*)?|schemas)$/i.test(path.trim())) return;
+    const paths = [...(typeof path === "string" ? [path] : []), ...valueKeys(value)];
+    const long = paths.find((p) => p.length > PATCH_LIMITS.pathLength);
+    if (long !== undefined) throw new ScimError(400, `Operations[${i}]: a path or value key is longer than ${PATCH_LIMITS.pathLength} characters`, "invalidPath");
+    if (Array.isArray(value) && value.length > PATCH_LIMITS.values) throw new ScimError(400, `Operations[${i}].value holds more than ${PATCH_LIMITS.values} values`, "invalidValue");
+    const prototypal = paths.find(reachesPrototype);
+    if (prototypal !== undefined) {
+      throw new ScimError(400, `Operations[${i}]: ${JSON.stringify(prototypal.slice(0, 64))} names what a JavaScript object inherits (such as toString, constructor or __proto__), not an attribute`, "invalidPath");
+    }
+    // scim-patch matches names exactly, and they are case-insensitive: path and value are spelled as the schemas do.
+    const target = path ? spelledPath(kind, path) : undefined;
+    if (path && !target) throw new ScimError(400, `Operations[${i}].path ${path.slice(0, 64)} is not an attribute path`, "invalidPath");
+    const sent = target ? spelled(value, target.names) : value;
+    if (name === "remove") {
+      if (!target) throw new ScimError(400, `Operations[${i}]: remove needs a path`, "noTarget");
+      // Entra ID: path "members" with the values to remove (a list, or one); each becomes a value filter, as Okta sends it.
+      if (/^[A-Za-z]+$/.test(target.path) && typeof sent === "object" && sent !== null) {
+        for (const [j, item] of (Array.isArray(sent) ? sent : [sent]).entries()) {
+          const id = (item as { value?: unknown } | null)?.value;
+          if (typeof id !== "string") throw new ScimError(400, `Operations[${i}].value${Array.isArray(sent) ? `[${j}]` : ""}.value must be a string`, "invalidValue");
+          out.push({ op: "remove", path: `${target.path}[value eq ${JSON.stringify(id)}]` } as ScimPatchOperation);
+        }
+        return;
+      }
+      out.push({ op: "remove", path: target.path, ...(sent !== undefined ? { value: sent } : {}) } as ScimPatchOperation);
+      return;
+    }
+    if (!target) {
+      if (typeof value !== "object" || value === null || Array.isArray(value)) throw new ScimError(400, `Operations[${i}].value must be an object when there is no path`, "invalidValue");
+      // Each key is an attribute path (RFC 7644 §3.5.2.1).
+      const rest = Object.fromEntries(
+        Object.entries(value)
+          .filter(([k]) => !/^(id|meta|schemas)$/i.test(k))
+          .map(([k, v]) => {
+            const key = spelledPath(kind, k);
+            return key ? [key.path, spelled(v, key.names)] : [k, v];
+          }),
+      );
+      if (Object.keys(rest).length === 0) return;
+      out.push({ op: name, value: rest } as ScimPatchOperation);
+      return;
+    }
+    if (value === undefined) throw new ScimError(400, `Operations[${i}].value is required for ${name}`, "invalidValue");
+    out.push({ op: name, path: target.path, value: sent } as ScimPatchOperation);
+  });
+  return out;
+}
+
+export function applyPatch<T extends object>(resource: T, ops: ScimPatchOperation[]): T {
+  if (ops.length === 0) return resource;
+  try {
+    // Any options drop the library's default treatMissingAsAdd: a replace of a missing attribute is an add (RFC 7644 §3.5.2.3).
+    return scimPatch(resource as never, ops, { mutateDocument: false, treatMissingAsAdd: true }) as T;
+  } catch (error) {
+    // scim-patch's scimCode is noTarget or invalidSyntax; paths were checked before, so the rest is the value's fault.
+    const e = error as { scimCode?: string; message?: string };
+    throw new ScimError(400, `the patch cannot be applied: ${String(e.message ?? error).slice(0, 200)}`, e.scimCode === "noTarget" ? "noTarget" : "invalidValue");
+  }
+}
