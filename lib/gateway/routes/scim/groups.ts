@@ -13,7 +13,8 @@ import {
   type GroupRow,
 } from "../../store/queries/scim-service";
 import { syncGroupBindings } from "../../store/queries/scim-group-bindings";
-import { attributeList, groupResource, invalidValue, parseGroup, project, ScimError, wantsMembers } from "./resources";
+import { groupResource, invalidValue, parseGroup, ScimError } from "./resources";
+import { attributeList, project, wantsMembers } from "./projection";
 import { applyPatch, patchOperations } from "./patch";
 import { baseUrl, change, listResponse, paging, readBody, scimJson, UUID, type ScimContext } from "./frame";
 

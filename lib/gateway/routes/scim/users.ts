@@ -11,7 +11,8 @@ import {
   type ScimTokenAuth,
 } from "../../store/queries/scim-service";
 import { lockOwners, removePerson } from "../../store/queries/people";
-import { attributeList, parseUser, project, ScimError, spelledResource, userResource, type UserInput } from "./resources";
+import { parseUser, ScimError, spelledResource, userResource, type UserInput } from "./resources";
+import { attributeList, project } from "./projection";
 import { applyPatch, patchOperations } from "./patch";
 import { auditActor, baseUrl, change, counted, listResponse, paging, readBody, scimJson, UUID, type ScimContext } from "./frame";
 
