@@ -13,3 +13,19 @@ export function compareCodeUnits(a: string, b: string): number {
 export function compareNames(a: string, b: string): number {
   return compareCodeUnits(a.toLowerCase(), b.toLowerCase()) || compareCodeUnits(a, b);
 }
+
+/**
+ * Code point order: as PostgreSQL's "C" collation orders UTF-8 text, so a list sorted here and one
+ * sorted by the store agree. Code-unit order differs from it only where a character above U+FFFF
+ * (two UTF-16 units, the first from U+D800) meets one from U+E000 to U+FFFF.
+ */
+export function compareCodePoints(a: string, b: string): number {
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    const x = a.codePointAt(i)!;
+    const y = b.codePointAt(i)!;
+    if (x !== y) return x - y;
+    if (x > 0xffff) i++;
+  }
+  return a.length - b.length;
+}

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { and, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
+import { compareCodePoints } from "@/lib/compare";
 import type { UsageOptions } from "@/lib/contract/usage";
 import type { ReadCache } from "@/lib/db/read-cache";
 import { resultRows, type Database } from "../client";
@@ -31,14 +32,16 @@ function daysIn(orgId: string, f: DateRange): SQL | undefined {
 export function dayPointsQuery(orgId: string, which: DateRange | string[], kind: DayKind): SQL {
   const points = days[kind];
   const where = Array.isArray(which) ? and(eq(days.organizationId, orgId), inArray(days.usageDate, which)) : daysIn(orgId, which);
-  return sql`select to_char(${days.usageDate}, 'YYYY-MM-DD') as day, xmin::text as version, ${points} as points
+  return sql`select to_char(${days.usageDate}, 'YYYY-MM-DD') as day, xmin::text as version, ${RECORDED_AT} as recorded_at, ${points} as points
     from ${days} where ${where} order by ${days.usageDate}`;
 }
 
+/** When a day was last recorded, as toISOString writes it: one fixed-width format, so the latest is the greatest string. */
+const RECORDED_AT = sql`to_char(${days.recordedAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
 /** The days of the range, each with its row's version and the time it was last recorded, without their points. */
 function dayVersionsQuery(orgId: string, f: DateRange): SQL {
-  return sql`select to_char(${days.usageDate}, 'YYYY-MM-DD') as day, xmin::text as version,
-      to_char(${days.recordedAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as recorded_at
+  return sql`select to_char(${days.usageDate}, 'YYYY-MM-DD') as day, xmin::text as version, ${RECORDED_AT} as recorded_at
     from ${days} where ${daysIn(orgId, f)} order by ${days.usageDate}`;
 }
 
@@ -100,13 +103,14 @@ interface ListedDay {
 /**
  * The days of a range, in date order, and each one's rendered text of one kind as UTF-8. The
  * days' versions are read first, and only the texts of days not in memory at their version after
- * them. A day rendered again between the two reads is given as read (the newer text).
+ * them. A day rendered again between the two reads is listed as read the second time (its newer
+ * text, version and time recorded), and one left without usage meanwhile is not listed.
  */
 async function keptDays(db: Database, orgId: string, f: DateRange, kind: DayKind): Promise<{ listed: ListedDay[]; texts: Map<string, Buffer> }> {
   let memory = renderedDays.get(db);
   if (!memory) renderedDays.set(db, (memory = new RenderedDays(RENDERED_DAYS_BYTES)));
   const key = (day: string) => `${orgId}\n${kind}\n${day}`;
-  const listed = resultRows<ListedDay>(await db.execute(dayVersionsQuery(orgId, f)));
+  let listed = resultRows<ListedDay>(await db.execute(dayVersionsQuery(orgId, f)));
   // The days' texts in hand before any is read (reading may push others out of memory).
   const texts = new Map<string, Buffer>();
   const missing: string[] = [];
@@ -116,12 +120,15 @@ async function keptDays(db: Database, orgId: string, f: DateRange, kind: DayKind
     else missing.push(row.day);
   }
   if (missing.length) {
-    const rows = resultRows<{ day: string; version: string; points: string }>(await db.execute(dayPointsQuery(orgId, missing, kind)));
-    for (const row of rows) {
-      const bytes = Buffer.from(row.points);
-      texts.set(row.day, bytes);
-      memory.set(key(row.day), row.version, bytes);
+    const rows = resultRows<ListedDay & { points: string }>(await db.execute(dayPointsQuery(orgId, missing, kind)));
+    const reread = new Map<string, ListedDay>();
+    for (const { points, ...day } of rows) {
+      const bytes = Buffer.from(points);
+      texts.set(day.day, bytes);
+      memory.set(key(day.day), day.version, bytes);
+      reread.set(day.day, day);
     }
+    listed = listed.flatMap((day) => (texts.has(day.day) ? [reread.get(day.day) ?? day] : []));
   }
   return { listed, texts };
 }
@@ -248,7 +255,7 @@ async function optionsOfDays(db: Database, reads: ReadCache, orgId: string, f: D
       for (const value of day.product_lines) lines.add(value);
       for (const value of day.regions) regions.add(value);
     }
-    const ids = Object.keys(recorded).sort();
+    const ids = Object.keys(recorded).sort(compareCodePoints);
     // Each project's name as the exports write it (its current name, else the one it had), so a page
     // and its CSV name projects alike, whether or not the caller may open them.
     const current = ids.length
@@ -261,9 +268,9 @@ async function optionsOfDays(db: Database, reads: ReadCache, orgId: string, f: D
     return {
       projects: ids,
       project_names: Object.fromEntries(ids.map((id) => [id, names[id]!])),
-      resource_types: [...types].sort(),
-      product_lines: [...lines].sort(),
-      regions: [...regions].sort(),
+      resource_types: [...types].sort(compareCodePoints),
+      product_lines: [...lines].sort(compareCodePoints),
+      regions: [...regions].sort(compareCodePoints),
       start_date: first,
       end_date: last,
     };

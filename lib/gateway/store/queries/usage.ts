@@ -136,7 +136,8 @@ export async function usageOptions(db: Database, orgId: string, f: UsageFilter, 
   const c = fromRows
     ? { table: u, where: usageWhere(orgId, f), projectId: u.projectId, projectName: u.projectName, usageDate: u.usageDate, resourceType: u.resourceType, productLine: u.productLine, region: u.region }
     : { table: d, where: whereDaily(orgId, f), projectId: d.projectId, projectName: d.projectName, usageDate: d.usageDate, resourceType: d.resourceType, productLine: d.productLine, region: d.region };
-  const agg = (column: AnyPgColumn) => sql`array_agg(distinct ${column} order by ${column})`;
+  // In code point order whatever the database's collation, as the days' options are merged (usage-days.ts).
+  const agg = (column: AnyPgColumn) => sql`array_agg(distinct ${column} collate "C" order by ${column} collate "C")`;
   const [row] = resultRows<{ projects: string[] | null; resource_types: string[] | null; product_lines: string[] | null; regions: string[] | null; first: string | null; last: string | null; resources: string[] | null }>(
     await db.execute(sql`select ${agg(c.projectId)} as projects, ${agg(c.resourceType)} as resource_types, ${agg(c.productLine)} as product_lines, ${agg(c.region)} as regions,
         to_char(min(${c.usageDate}), 'YYYY-MM-DD') as first, to_char(max(${c.usageDate}), 'YYYY-MM-DD') as last,
