@@ -3,9 +3,13 @@
 -- Now the daily sums keep the two values the options name that they did not (product line, and the
 -- project's name as recorded, for projects since deleted), and each day's options are rendered
 -- beside its chart points: options over a range merge a few hundred of these, and only the days
--- rendered again since are read (lib/gateway/store/queries/usage.ts, usageOptions).
+-- rendered again since are read (lib/gateway/store/queries/usage-days.ts, keptUsageOptions).
 -- A resource type, and a project's recorded name, are each one product line and one name in
 -- practice, so the sums keep the number of rows they had.
+-- First, usage writers wait (replicas of the version before, during a rolling deploy): those under
+-- way finish and are summed below, those after run the triggers below. A write committed while the
+-- sums were rebuilt would have been left out of them, and summed by the triggers it started with.
+LOCK TABLE "usage_records" IN SHARE ROW EXCLUSIVE MODE;--> statement-breakpoint
 ALTER TABLE "usage_daily" DROP CONSTRAINT "usage_daily_pk";--> statement-breakpoint
 ALTER TABLE "usage_daily" ADD COLUMN "product_line" text DEFAULT '' NOT NULL;--> statement-breakpoint
 ALTER TABLE "usage_daily" ADD COLUMN "project_name" text DEFAULT '' NOT NULL;--> statement-breakpoint
