@@ -136,6 +136,24 @@ describe("usageStamp, what a range's usage is now", () => {
   });
 });
 
+/** A usage row's columns but its id, cost (computed) and time recorded: a row to insert again, changed. */
+function copyOf(row: typeof usageRecords.$inferSelect) {
+  return {
+    organizationId: row.organizationId,
+    projectId: row.projectId,
+    projectName: row.projectName,
+    usageDate: row.usageDate,
+    region: row.region,
+    resourceType: row.resourceType,
+    productLine: row.productLine,
+    resourceName: row.resourceName,
+    billableMetric: row.billableMetric,
+    quantity: row.quantity,
+    unitPrice: row.unitPrice,
+    reservationId: row.reservationId,
+  };
+}
+
 /** Until a session is waiting for a lock (PostgreSQL's pg_stat_activity), or 10 s. */
 async function waitingForLock(observer: pg.Client, pid: number): Promise<string> {
   for (let i = 0; i < 200; i++) {
@@ -197,20 +215,7 @@ describe("the billing chart's answer", () => {
     const db = gateway.store.db;
     const [row] = await db.select().from(usageRecords).orderBy(usageRecords.seq).limit(1);
     if (!row) throw new Error("the demo has no usage");
-    const copy = {
-      organizationId: row.organizationId,
-      projectId: row.projectId,
-      projectName: row.projectName,
-      usageDate: row.usageDate,
-      region: row.region,
-      resourceType: row.resourceType,
-      productLine: row.productLine,
-      resourceName: row.resourceName,
-      billableMetric: row.billableMetric,
-      quantity: row.quantity,
-      unitPrice: row.unitPrice,
-      reservationId: row.reservationId,
-    };
+    const copy = copyOf(row);
     const later = new Date("2099-01-01T00:00:00.000Z");
     // The store as the answer reads it: right after its first read (the days' versions), the day is written.
     let reads = 0;
@@ -253,19 +258,7 @@ describe("usage_daily, the daily sums the charts read", () => {
     const db = gateway.store.db;
     const [row] = await db.select().from(usageRecords).orderBy(usageRecords.seq).limit(1);
     if (!row) throw new Error("the demo has no usage");
-    const copy = {
-      organizationId: row.organizationId,
-      projectId: row.projectId,
-      projectName: row.projectName,
-      usageDate: row.usageDate,
-      region: row.region,
-      resourceType: row.resourceType,
-      productLine: row.productLine,
-      resourceName: row.resourceName,
-      billableMetric: row.billableMetric,
-      unitPrice: row.unitPrice,
-      reservationId: row.reservationId,
-    };
+    const copy = copyOf(row);
     // The same group as an existing row (at another price), and a group of its own.
     await db.insert(usageRecords).values([
       { ...copy, resourceId: "extra-1", quantity: "3.500000", unitPrice: "9.990000" },
