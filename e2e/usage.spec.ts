@@ -6,6 +6,20 @@ async function openUsage(page: Page, orgId: string, query = "") {
   await expect(page.getByRole("heading", { name: "Usage", level: 1 })).toBeVisible();
 }
 
+/**
+ * The rows of the usage table over its default range (the last 30 days, through today UTC): one per
+ * day through the demo's last day of usage, the day it was seeded. A run that crosses midnight UTC
+ * after the seed shows one day fewer.
+ */
+async function defaultRangeRows(page: Page, orgId: string): Promise<number> {
+  const res = await page.request.get(bffPath("getUsageOptions", { organization_id: orgId }));
+  expect(res.status()).toBe(200);
+  const { end_date: last } = (await res.json()) as { end_date: string };
+  const behind = Math.round((Date.parse(new Date().toISOString().slice(0, 10)) - Date.parse(last)) / 86_400_000);
+  expect(behind, "days from the demo's last day of usage to today").toBeGreaterThanOrEqual(0);
+  return 30 - behind;
+}
+
 test.describe("usage", () => {
   test("the first load's usage comes with the page (its summary, not the report's rows); a range chosen later is fetched", async ({ ownerPage: page, demo }) => {
     const reports: string[] = [];
@@ -16,7 +30,7 @@ test.describe("usage", () => {
     const response = await page.goto(`/orgs/${demo.organization_id}/usage`);
     const html = await response!.text();
     // The days' rows are in the server's HTML: the table of periods has a row per day of the range.
-    await expect(page.getByRole("table", { name: "Usage by period" }).locator("tbody tr")).toHaveCount(30);
+    await expect(page.getByRole("table", { name: "Usage by period" }).locator("tbody tr")).toHaveCount(await defaultRangeRows(page, demo.organization_id));
     expect(html).toContain('aria-label="Usage by period"');
     // A month of the report's rows is over a megabyte; the page with its summary is far less.
     expect(html.length).toBeLessThan(400_000);
@@ -33,7 +47,8 @@ test.describe("usage", () => {
     const chart = page.getByRole("img", { name: /gpu-hours per day by resource type/ });
     await expect(chart).toBeVisible();
     const periods = page.getByRole("table", { name: "Usage by period" }).locator("tbody tr");
-    await expect(periods).toHaveCount(30);
+    const days = await defaultRangeRows(page, demo.organization_id);
+    await expect(periods).toHaveCount(days);
     // The chart is drawn static first, a legend entry per resource type (the table's columns but date and total).
     const typeColumns = (await page.getByRole("table", { name: "Usage by period" }).locator("thead th").count()) - 2;
     expect(typeColumns).toBeGreaterThan(0);
@@ -52,13 +67,13 @@ test.describe("usage", () => {
     await expect(page.getByRole("img", { name: /gpu-hours per month by resource type/ })).toBeVisible();
     const monthly = await periods.count();
     expect(monthly).toBeGreaterThanOrEqual(1);
-    expect(monthly).toBeLessThan(30);
+    expect(monthly).toBeLessThan(days);
     // Months are shown as YYYY-MM.
     await expect(periods.first().locator("td").first()).toHaveText(/^\d{4}-\d{2}$/);
 
     await page.goBack();
     await expect(page).not.toHaveURL(/interval=monthly/);
-    await expect(periods).toHaveCount(30);
+    await expect(periods).toHaveCount(days);
   });
 
   test("resource-type filters repeat in the URL and narrow the data", async ({ ownerPage: page, demo }) => {
@@ -108,7 +123,7 @@ test.describe("usage", () => {
 
   test("the auditor (billing.read) sees usage too", async ({ auditorPage: page, demo }) => {
     await openUsage(page, demo.organization_id);
-    await expect(page.getByRole("table", { name: "Usage by period" }).locator("tbody tr")).toHaveCount(30);
+    await expect(page.getByRole("table", { name: "Usage by period" }).locator("tbody tr")).toHaveCount(await defaultRangeRows(page, demo.organization_id));
   });
 });
 
