@@ -4,6 +4,10 @@
  * body). Both are served by @hono/node-server with the standalone gateway's socket
  * settings, so the two differ only in what answers the request. The port goes to
  * the parent over IPC.
+ *
+ * `BENCH_SPIN_US=n` makes the bare route busy for n µs before it answers: how the
+ * README's footnote 7 measured what a microsecond of a handler's own work costs the
+ * server on this host (the bench itself never sets it).
  */
 import { readFileSync } from "node:fs";
 import { serve } from "@hono/node-server";
@@ -22,8 +26,11 @@ async function fetchHandler(kind: string): Promise<(request: Request) => Respons
     if (!file) throw new Error("BENCH_BARE_BODY must name the file holding the constant body");
     const body = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
     const app = new Hono();
-    const spin = Number(process.env.BENCH_SPIN_US ?? 0);
-    app.get("/v1/organizations/projects", (c) => { if (spin) { const end = performance.now() + spin / 1000; while (performance.now() < end); } return c.json(body); });
+    const spinMs = Number(process.env.BENCH_SPIN_US ?? 0) / 1000;
+    app.get("/v1/organizations/projects", (c) => {
+      if (spinMs > 0) for (const end = performance.now() + spinMs; performance.now() < end; );
+      return c.json(body);
+    });
     return app.fetch;
   }
   throw new Error(`unknown server kind ${kind}`);
