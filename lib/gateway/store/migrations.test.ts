@@ -5,14 +5,15 @@ import { PGlite } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
 import { afterAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { migrateDatabase } from "@/lib/db/open";
+import { migrateDatabase } from "@/lib/db/migrate";
 import { freshStoreOptions } from "../testing";
 import { MIGRATIONS_FOLDER, openStore, resultRows } from "./client";
 
 /**
  * Migrations that change what a store already holds, applied to a store written before them:
  * 0012 makes SCIM names unique (a name a race doubled must keep its rows and still let the
- * indexes be created); 0013 gives every account its home organization.
+ * indexes be created); 0013 gives every account its home organization; 0018 sums usage by product
+ * line and renders each day; 0020 repairs the days a rolling deploy over 0018 summed without one.
  */
 
 const dirs: string[] = [];
@@ -142,6 +143,43 @@ describe("migration 0018: usage options per day", { timeout: 120_000 }, () => {
       // One chart point for the two product lines of a group.
       expect(JSON.parse(`[${days[0]!.usage}]`)).toEqual([
         { billable_metric: "gpu-hours", date: "2026-01-01", project_id: "p-1", quantity: 5, region: "r-1", reservation_id: "", resource_type: "gpu" },
+      ]);
+    });
+  });
+});
+
+describe("migration 0020: usage sums a rolling deploy left without product line", { timeout: 120_000 }, () => {
+  it("sums each such day again from its records and renders it, and leaves the other days as they are", async () => {
+    await storeBefore("0020_usage_daily_repair", async (client, migrateRest) => {
+      await client.exec(`
+        INSERT INTO usage_records (organization_id, project_id, project_name, usage_date, region, resource_type, product_line, resource_id, resource_name, billable_metric, quantity, unit_price, reservation_id) VALUES
+          ('org-a', 'p-1', 'One', '2026-01-01', 'r-1', 'gpu', 'h100', 'res-1', 'n', 'gpu-hours', 2, 1.5, NULL),
+          ('org-a', 'p-1', 'One', '2026-01-01', 'r-1', 'gpu', 'h200', 'res-2', 'n', 'gpu-hours', 3, 1.5, NULL),
+          ('org-a', 'p-2', 'Two', '2026-01-02', 'r-2', 'disk', 'ssd', 'res-3', 'n', 'gib-months', 4, 0.5, NULL);
+        -- What the trigger of the version before 0018 wrote for a record 0018's rebuild did not see:
+        -- its sums without a product line, and no rendering of the day.
+        ALTER TABLE usage_records DISABLE TRIGGER USER;
+        INSERT INTO usage_records (organization_id, project_id, project_name, usage_date, region, resource_type, product_line, resource_id, resource_name, billable_metric, quantity, unit_price, reservation_id) VALUES
+          ('org-a', 'p-1', 'One', '2026-01-01', 'r-1', 'gpu', 'h100', 'res-4', 'n', 'gpu-hours', 7, 1.5, NULL);
+        ALTER TABLE usage_records ENABLE TRIGGER USER;
+        INSERT INTO usage_daily (organization_id, usage_date, project_id, resource_type, region, billable_metric, reservation_id, product_line, project_name, quantity, cost, min_unit_price, max_unit_price, records, recorded_at)
+          VALUES ('org-a', '2026-01-01', 'p-1', 'gpu', 'r-1', 'gpu-hours', '', '', 'One', 7, 10.5, 1.5, 1.5, 1, now());
+        -- A day without such rows: the repair must not read its records (its sum, made wrong here, stays).
+        UPDATE usage_daily SET quantity = 40 WHERE usage_date = '2026-01-02';
+      `);
+      await migrateRest();
+      const daily = resultRows<{ day: string; product_line: string; quantity: string; records: number }>(
+        await client.query("SELECT usage_date::text AS day, product_line, quantity::text, records FROM usage_daily ORDER BY 1, 2"),
+      );
+      expect(daily).toEqual([
+        { day: "2026-01-01", product_line: "h100", quantity: "9.000000", records: 2 },
+        { day: "2026-01-01", product_line: "h200", quantity: "3.000000", records: 1 },
+        { day: "2026-01-02", product_line: "ssd", quantity: "40", records: 1 },
+      ]);
+      const day = resultRows<{ options: string; usage: string }>(await client.query("SELECT options, usage FROM usage_day_json WHERE usage_date = '2026-01-01'"));
+      expect(JSON.parse(day[0]!.options).all.product_lines).toEqual(["h100", "h200"]);
+      expect(JSON.parse(`[${day[0]!.usage}]`)).toEqual([
+        { billable_metric: "gpu-hours", date: "2026-01-01", project_id: "p-1", quantity: 12, region: "r-1", reservation_id: "", resource_type: "gpu" },
       ]);
     });
   });
