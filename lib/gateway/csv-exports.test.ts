@@ -5,7 +5,8 @@ import { BILLING_EXPORT_COLUMNS } from "@/lib/contract/billing";
 import { USAGE_EXPORT_COLUMNS } from "@/lib/contract/usage";
 import { FORMULA_START } from "@/lib/csv-formula";
 import { projects, usageRecords } from "./store/schema";
-import { copySlot, postgresPool } from "./csv";
+import { postgresPool } from "./csv";
+import { copySlot } from "./csv-copy";
 import { createTestGateway, opPath, type TestGateway } from "./testing";
 
 /** Formula injection through the gateway's CSV exports, end to end through the API. */

@@ -4,7 +4,8 @@ import Papa from "papaparse";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FORMULA_START, neutraliseFormula } from "@/lib/csv-formula";
 import { csvishString } from "@/lib/csv-formula.arbitraries";
-import { copyCells, copySlot, csvCopy, csvHeader, csvLines, csvRecord, inlineParameters, postgresPool, plainIsExact, type CsvBatchReader, type CsvColumn } from "./csv";
+import { csvHeader, csvLines, csvRecord, postgresPool, plainIsExact, type CsvBatchReader, type CsvColumn } from "./csv";
+import { copyCells, copySlot, csvCopy, inlineParameters } from "./csv-copy";
 import { openStore, type Store } from "./store/client";
 import { freshStoreOptions } from "./testing";
 

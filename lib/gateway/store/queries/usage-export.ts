@@ -1,6 +1,7 @@
 import { asc, and, eq, sql, type SQL } from "drizzle-orm";
 import type pg from "pg";
-import { copyCells, copySlot, csvCopy, csvLines, postgresPool, type CsvBatchReader, type CsvChunk, type CsvColumn } from "../../csv";
+import { csvLines, postgresPool, type CsvBatchReader, type CsvChunk, type CsvColumn } from "../../csv";
+import { copyCells, copySlot, csvCopy } from "../../csv-copy";
 import type { Database } from "../client";
 import { projects, usageRecords } from "../schema";
 import { usageWhere as where, type UsageFilter } from "./usage";
