@@ -6,7 +6,7 @@ import pg from "pg";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { drizzle } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
-import { migrateDatabase, newerMigrationsApplied } from "./open";
+import { migrateDatabase, newerMigrationsApplied } from "./migrate";
 import { buildOnlineIndexes, onlineIndexes, type BuildOptions, type Note, type OnlineBuild, type OnlineIndex } from "./online-indexes";
 
 const dirs: string[] = [];

@@ -1,6 +1,7 @@
 import "server-only";
 import path from "node:path";
-import { migrateDatabase, openDatabase, type OpenedStore, type SchemaDb, type StoreOptions } from "@/lib/db/open";
+import { migrateDatabase } from "@/lib/db/migrate";
+import { openDatabase, type OpenedStore, type SchemaDb, type StoreOptions } from "@/lib/db/open";
 import { env } from "@/lib/env";
 import * as schema from "./schema";
 
