@@ -78,7 +78,7 @@ describe("sign-in rate limit", () => {
     expect((await takeAttempt(store.db, "198.51.100.7", limit, at(t0, 11))).allowed).toBe(true);
   });
 
-  it("a successful sign-in clears the count", async () => {
+  it("a right answer clears the count (a second factor: clearSignInFailures)", async () => {
     const t0 = new Date("2030-02-03T12:00:00Z");
     const ip = "192.0.2.9";
     for (let i = 0; i < 5; i++) await takeAttempt(store.db, ip, limit, at(t0, i));

@@ -125,7 +125,10 @@ function hostOf(address: string): string {
   return zone > 0 && host.includes(":") ? host.slice(0, zone) : host;
 }
 
-/** A successful sign-in wipes the client's slate. */
+/**
+ * A right second factor wipes its person's slate (`mfa:<user>`): the answer proves what the failures
+ * were guessing at. A valid API key wipes nothing (lib/console/sign-in.ts): it proves only itself.
+ */
 export async function clearSignInFailures(db: ConsoleDb, clientKey: string): Promise<void> {
   await db.delete(signInAttempts).where(eq(signInAttempts.clientKey, clientKey));
 }

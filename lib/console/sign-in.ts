@@ -1,7 +1,7 @@
 import "server-only";
 import { vaultKey, vaultLimits, signInLimit, gatewayIsEmbedded } from "@/lib/console/config";
 import { gatewayFetch } from "@/lib/console/gateway-client";
-import { clearSignInFailures, pruneSignInFailures, rateLimitKey, retryMinutes, returnAttempt, takeAttempt } from "@/lib/console/rate-limit";
+import { pruneSignInFailures, rateLimitKey, retryMinutes, returnAttempt, takeAttempt } from "@/lib/console/rate-limit";
 import { consoleDb } from "@/lib/console/store/client";
 import { createVaultSession, type Credentials } from "@/lib/console/vault";
 import { secondFactorOwed } from "./mfa";
@@ -97,7 +97,9 @@ export async function signInWithKey(input: SignInInput): Promise<ConsoleSession>
     if (input.rateLimited) await pruneSignInFailures(db, bucket, limit);
     throw new SignInError(SIGN_IN_ERROR.invalidKey);
   }
-  if (input.rateLimited) await clearSignInFailures(db, bucket);
+  // A valid key gives back its own attempt and nothing more: it says nothing of the keys that failed
+  // from the same client (with a key of their own, a guesser could otherwise wipe the count at will).
+  if (attemptId !== undefined) await returnAttempt(db, attemptId);
   const identity = input.identity ?? (await keyOwner(input.credentials.accessKeyId)) ?? UNKNOWN_OWNER;
   if (await mustUseSso(identity.userId)) throw new SignInError(SIGN_IN_ERROR.ssoRequired);
   const mfaPending = await secondFactorOwed(identity.userId);
