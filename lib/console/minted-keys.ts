@@ -2,6 +2,7 @@ import "server-only";
 import { createApiKey } from "@/lib/gateway/admin";
 import { embeddedGateway } from "@/lib/gateway/runtime";
 import { deleteApiKeys } from "@/lib/gateway/store/queries/api-keys";
+import { gatewayIsEmbedded } from "./config";
 import type { Credentials } from "./vault";
 
 /**
@@ -20,10 +21,11 @@ export async function mintSessionKey(userId: string, expiresAt: Date, ssoProvide
 
 /**
  * Deletes the keys of ended sessions. A failure is logged (ids only) and not thrown: ending the
- * session must not fail with it, and the key expires with the session anyway.
+ * session must not fail with it, and the key expires with the session anyway. A console that now
+ * uses a remote gateway has no embedded store to delete them from (nor starts one for it).
  */
 export async function revokeMintedKeys(accessKeyIds: string[]): Promise<void> {
-  if (accessKeyIds.length === 0) return;
+  if (accessKeyIds.length === 0 || !gatewayIsEmbedded()) return;
   try {
     const { store } = await embeddedGateway();
     await deleteApiKeys(store.db, accessKeyIds);

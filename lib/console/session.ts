@@ -55,6 +55,11 @@ export async function sessionStateFromCookies(jar: CookieReader): Promise<Sessio
   const found = await lookupVaultSession(db, sessionId, limits);
   if (found.status === "active") {
     const { ssoProviderId } = found.session;
+    // Its provider, and the key minted for it, are the embedded gateway's, which this console no longer runs.
+    if (ssoProviderId && !gatewayIsEmbedded()) {
+      await markVaultSessionRevoked(db, sessionId);
+      return { status: "revoked" };
+    }
     const ssoOrganization = ssoProviderId ? await ssoProviderOrganization(ssoProviderId) : undefined;
     // Deleting an SSO provider ends every session it signed in, this one first.
     if (ssoProviderId && ssoOrganization === null) {

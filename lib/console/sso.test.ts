@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { signInAtTestProvider, TEST_ISSUER_ALIAS, type TestOidcProvider } from "@/e2e/oidc-provider";
 import { FACTORS_MANAGED_ELSEWHERE, SIGN_IN_ERROR } from "@/lib/contract/sign-in-messages";
 import { createSsoTestbed, type ConsoleTestbed, type SsoTestbed } from "@/lib/console/testing";
+import { resetEnvCache } from "@/lib/env";
 import type { Database } from "@/lib/gateway/store/client";
 import { setMfaMethods } from "@/lib/gateway/store/queries/mfa";
 import { acceptTotpStep, createPendingTotp, recoveryCodesLeft } from "@/lib/gateway/store/queries/mfa-factors";
@@ -227,6 +228,21 @@ describe("a first sign-in", () => {
     expect(await bed.t.gateway.store.db.select().from(apiKeys).where(eq(apiKeys.id, credentials.accessKeyId))).toEqual([]);
     expect((await bed.t.op("owner", "listLocations", { credentials })).status).toBe(401);
     expect((await browser.session()).status).not.toBe("active");
+  });
+
+  it("ends a session it signed in once the console uses a remote gateway (its provider and key are the embedded one's), rather than failing every page", async () => {
+    const browser = new Browser();
+    expect(await browser.signIn("ada@sso.example")).toBe(`${CONSOLE}/orgs`);
+    await activeSession(browser);
+    process.env.CLOUD_API_URL = "http://127.0.0.1:9";
+    resetEnvCache();
+    try {
+      expect(await browser.session()).toEqual({ status: "revoked" });
+    } finally {
+      delete process.env.CLOUD_API_URL;
+      resetEnvCache();
+    }
+    expect(await browser.session()).toEqual({ status: "revoked" });
   });
 
   it("signs the same person in again without creating anything", async () => {
