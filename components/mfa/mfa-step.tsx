@@ -8,7 +8,7 @@ import { Field, Input } from "@/components/ui/field";
 import { DateText } from "@/components/common/dates";
 import { answerPasskeyAction, answerRecoveryCodeAction, answerTotpAction, passkeyAssertionOptionsAction, postponeAction } from "@/lib/console/mfa-actions";
 import type { MfaStepState } from "@/lib/console/mfa";
-import { FACTORS_MANAGED_ELSEWHERE } from "@/lib/contract/sign-in-messages";
+import { FACTORS_MANAGED_ELSEWHERE, finishSignInPath } from "@/lib/contract/sign-in-messages";
 import { PasskeyRegistration, webauthnFailure } from "./passkey-registration";
 import { RecoveryCodes } from "./recovery-codes";
 import { TotpEnrolmentPanel, type Enrolled } from "./totp-enrolment";
@@ -31,8 +31,8 @@ export function MfaStep({ step, callbackPath }: { step: MfaStepState; callbackPa
     if (failures > 0) alertRef.current?.focus();
   }, [failures]);
 
-  // A full load: every server component sees the session that now answers.
-  const finish = (done: boolean) => (done ? window.location.assign(callbackPath) : router.refresh());
+  // A full load of the step's end, which moves the session to its new cookie and goes on to the page.
+  const finish = (done: boolean) => (done ? window.location.assign(finishSignInPath(callbackPath)) : router.refresh());
   const fail = (message: string) => {
     setError(message);
     setFailures((n) => n + 1);
@@ -65,7 +65,7 @@ export function MfaStep({ step, callbackPath }: { step: MfaStepState; callbackPa
 
   const enrolled = (result: Enrolled) => (result.recoveryCodes ? setCodes(result.recoveryCodes) : finish(result.done));
 
-  if (codes) return <RecoveryCodes codes={codes} continueLabel="Continue to the console" onContinue={() => window.location.assign(callbackPath)} />;
+  if (codes) return <RecoveryCodes codes={codes} continueLabel="Continue to the console" onContinue={() => finish(true)} />;
 
   const asking = step.organizations.filter((o) => !o.satisfied);
   return (
@@ -102,11 +102,16 @@ export function MfaStep({ step, callbackPath }: { step: MfaStepState; callbackPa
           </h2>
           {step.enrolElsewhere ? (
             <p className="text-sm text-slate-600 dark:text-slate-400">{FACTORS_MANAGED_ELSEWHERE}.</p>
+          ) : step.proveFirst ? (
+            <p className="text-sm text-slate-600 dark:text-slate-400">
+              First confirm it&apos;s you with a second factor you already have{step.recoveryCodesLeft > 0 ? " or a recovery code" : ""}, then set up{" "}
+              {step.enrol.map((m) => METHOD_NAMES[m]).join(" or ")}.
+            </p>
           ) : (
             <p className="text-sm text-slate-600 dark:text-slate-400">Choose {step.enrol.map((m) => METHOD_NAMES[m]).join(" or ")}.</p>
           )}
-          {step.enrol.includes("totp") ? <TotpEnrolmentPanel onEnrolled={enrolled} /> : null}
-          {step.enrol.includes("webauthn") ? <PasskeyRegistration onEnrolled={enrolled} /> : null}
+          {step.enrol.includes("totp") && !step.proveFirst ? <TotpEnrolmentPanel onEnrolled={enrolled} /> : null}
+          {step.enrol.includes("webauthn") && !step.proveFirst ? <PasskeyRegistration onEnrolled={enrolled} /> : null}
           {step.postponeUntil ? (
             <div className="space-y-1 border-t border-slate-200 pt-4 dark:border-slate-800">
               <Button type="button" variant="ghost" className="w-full" disabled={busy !== null} onClick={() => void run("later", () => postponeAction())}>

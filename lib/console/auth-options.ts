@@ -7,7 +7,7 @@ import { clientAddress } from "@/lib/console/rate-limit";
 import { vaultLimits } from "@/lib/console/config";
 import { deleteVaultSession, lookupVaultSession } from "@/lib/console/vault";
 import { env } from "@/lib/env";
-import { sessionCookieName, sessionCookieSecure } from "./cookies";
+import { sessionCookieName, sessionCookieOptions, sessionCookieSecure } from "./cookies";
 import { demoAllowed, demoWhoSchema, readDemoUser } from "./demo";
 import { sameSitePath, SIGN_IN_ERROR } from "@/lib/contract/sign-in-messages";
 import { authSecret } from "./secret";
@@ -142,6 +142,7 @@ function buildOptions(): NextAuthOptions {
     secret: authSecret(),
     providers,
     useSecureCookies: sessionCookieSecure(),
+    cookies: { sessionToken: { name: sessionCookieName(), options: sessionCookieOptions() } },
     session: { strategy: "jwt", maxAge: config.STRATUS_SESSION_MAX_HOURS * 3600 },
     jwt: { maxAge: config.STRATUS_SESSION_MAX_HOURS * 3600 },
     pages: { signIn: "/sign-in", error: "/sign-in" },

@@ -4,21 +4,17 @@ import "server-only";
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
 import { z } from "zod";
 import {
-  answerWithPasskey,
   answerWithRecoveryCode,
   answerWithTotp,
   confirmTotpEnrolment,
   MfaError,
-  passkeyAssertionOptions,
-  passkeyRegistrationOptions,
   postponeEnrolment,
   regenerateRecoveryCodes,
-  registerPasskey,
-  relyingPartyOf,
   removeOwnFactor,
   startTotpEnrolment,
   type TotpEnrolment,
 } from "./mfa";
+import { answerWithPasskey, passkeyAssertionOptions, passkeyRegistrationOptions, registerPasskey, relyingPartyOf } from "./mfa-passkeys";
 import { consoleOrigin } from "./origin";
 import { resolveConsoleSession, type ConsoleSession } from "./session";
 

@@ -1,3 +1,4 @@
+import { and, eq } from "drizzle-orm";
 import { encode } from "next-auth/jwt";
 import { RequestCookies } from "next/dist/server/web/spec-extension/cookies";
 import { generate } from "otplib";
@@ -7,21 +8,12 @@ import { cloudFetch } from "@/lib/console/gateway-client";
 import { operationPath } from "@/lib/contract/operations";
 import { createConsoleTestbed, type ConsoleTestbed } from "@/lib/console/testing";
 import { resetPersonMfa, setMfaGraceDays } from "@/lib/gateway/store/queries/mfa-factors";
+import { memberships } from "@/lib/gateway/store/schema/identity";
 import { setMfaMethods } from "@/lib/gateway/store/queries/mfa";
 import { signInAttempts } from "./store/schema";
 import { sessionCookieName } from "./cookies";
-import {
-  answerWithRecoveryCode,
-  answerWithTotp,
-  confirmTotpEnrolment,
-  MfaError,
-  mfaStepState,
-  passkeyAssertionOptions,
-  passkeyRegistrationOptions,
-  postponeEnrolment,
-  relyingPartyOf,
-  startTotpEnrolment,
-} from "./mfa";
+import { answerWithRecoveryCode, answerWithTotp, confirmTotpEnrolment, finishSignIn, grant, MfaError, mfaStepState, postponeEnrolment, startTotpEnrolment } from "./mfa";
+import { passkeyAssertionOptions, passkeyRegistrationOptions, relyingPartyOf } from "./mfa-passkeys";
 import { authSecret } from "./secret";
 import { sessionStateFromCookies, type ConsoleSession } from "./session";
 import { signInWithKey } from "./sign-in";
@@ -52,17 +44,25 @@ afterEach(async () => {
 async function signIn(who: "owner" | "member" | "auditor") {
   const user = bed.t.demo[who];
   const signedIn = await signInWithKey({ credentials: { accessKeyId: user.access_key_id, secretKey: user.secret_key }, clientIp: "203.0.113.91", rateLimited: false });
-  const token = await encode({ token: { sid: signedIn.sessionId, uid: signedIn.userId, email: signedIn.email }, secret: authSecret() });
-  const request = () => new Request(`http://console.test/api/cloud${operationPath("listProjects")}`, { headers: { cookie: `${sessionCookieName()}=${token}`, host: "console.test" } });
-  const state = () => sessionStateFromCookies(new RequestCookies(request().headers));
+  /** The session id the browser's cookie names: a new one once the step is finished. */
+  let sid = signedIn.sessionId;
+  const cookieFor = async (id: string) => `${sessionCookieName()}=${await encode({ token: { sid: id, uid: signedIn.userId, email: signedIn.email }, secret: authSecret() })}`;
+  const request = async (id = sid) => new Request(`http://console.test/api/cloud${operationPath("listProjects")}`, { headers: { cookie: await cookieFor(id), host: "console.test" } });
+  const state = async (id = sid) => sessionStateFromCookies(new RequestCookies((await request(id)).headers));
   /** The session as the MFA step reads it now (its factors move on as they are given). */
   const session = async (): Promise<ConsoleSession> => {
     const s = await state();
     if (s.status !== "mfa" && s.status !== "active") throw new Error(`no session: ${s.status}`);
     return s.session;
   };
-  const call = () => handleCloudRequest(request(), { session: state, fetch: cloudFetch, maxBodyBytes: 1 << 20, trustedProxyHops: 1 });
-  return { signedIn, state, session, call };
+  const call = async () => handleCloudRequest(await request(), { session: () => state(), fetch: cloudFetch, maxBodyBytes: 1 << 20, trustedProxyHops: 1 });
+  /** The step's end (app/(auth)/sign-in/finish): true when the session went on under a new id, which the cookie names from now on. */
+  const finish = async () => {
+    const promoted = await finishSignIn(await session());
+    if (promoted) sid = promoted;
+    return promoted !== null;
+  };
+  return { signedIn, state, session, call, finish };
 }
 
 /** Enrols an authenticator app for the person; returns its secret and the recovery codes shown. */
@@ -75,6 +75,7 @@ async function enrolTotp(s: Awaited<ReturnType<typeof signIn>>, at: Date) {
   return { secret: enrolment.secret, ...done };
 }
 
+const rp = { origin: "http://console.test" };
 const codeAt = (secret: string, at: Date) => generate({ secret, epoch: Math.floor(at.getTime() / 1000) });
 
 async function messageOf(promise: Promise<unknown>): Promise<string> {
@@ -118,9 +119,17 @@ describe("a sign-in where the organization requires MFA", () => {
     expect(enrolled.satisfied).toBe(true);
     expect(enrolled.recoveryCodes).toHaveLength(10);
     expect(new Set(enrolled.recoveryCodes).size).toBe(10);
+    // Satisfied, but pending until the step ends: then under a new id, and the pending one names nothing.
+    expect((await s.state()).status).toBe("mfa");
+    const pending = s.signedIn.sessionId;
+    expect(await s.finish()).toBe(true);
     expect((await s.state()).status).toBe("active");
+    expect((await s.session()).sessionId).not.toBe(pending);
     expect((await s.call()).status).toBe(200);
     expect((await s.session()).factors).toEqual(["api_key", "totp"]);
+    expect((await s.state(pending)).status).toBe("expired");
+    // Finished once: nothing more to finish.
+    expect(await s.finish()).toBe(false);
   });
 
   it("asks an enrolled person for a code: a wrong one is refused, the right one lets them in, and the same code never twice", async () => {
@@ -139,6 +148,7 @@ describe("a sign-in where the organization requires MFA", () => {
     expect((await second.state()).status).toBe("mfa");
     const next = new Date(now.getTime() + 30_000);
     expect(await answerWithTotp(await second.session(), await codeAt(secret, next), next)).toEqual({ satisfied: true });
+    expect(await second.finish()).toBe(true);
     expect((await second.call()).status).toBe(200);
     expect((await second.session()).factors).toEqual(["api_key", "totp"]);
 
@@ -200,6 +210,7 @@ describe("a sign-in where the organization requires MFA", () => {
     expect(step.enrol).toEqual(["webauthn"]);
     expect(Date.parse(step.postponeUntil!)).toBeGreaterThan(Date.now() + 6 * 86_400_000);
     expect(await postponeEnrolment(await s.session())).toEqual({ satisfied: true });
+    expect(await s.finish()).toBe(true);
     expect((await s.call()).status).toBe(200);
     expect((await s.session()).factors).toEqual(["api_key", "grace"]);
 
@@ -207,6 +218,64 @@ describe("a sign-in where the organization requires MFA", () => {
     const late = await signIn("member");
     expect((await mfaStepState(await late.session(), eightDaysOn)).postponeUntil).toBeNull();
     expect(await messageOf(postponeEnrolment(await late.session(), eightDaysOn))).toMatch(/requires a second factor now/);
+  });
+
+  it("has a person with a factor the organization does not take prove it before adding one it does", async () => {
+    const now = new Date();
+    await setMfaMethods(gw(), org(), ["totp"], now);
+    const { secret } = await enrolTotp(await signIn("member"), now);
+    // The admin switches the organization to passkeys: the person's app no longer answers for it.
+    await setMfaMethods(gw(), org(), ["webauthn"], now);
+    const s = await signIn("member");
+    expect(await mfaStepState(await s.session())).toMatchObject({ answer: ["totp"], enrol: ["webauthn"], proveFirst: true, recoveryCodesLeft: 10 });
+    // Holding the key alone, nobody adds a passkey of their own to get past the step.
+    expect(await messageOf(passkeyRegistrationOptions(await s.session(), rp))).toMatch(/second factor you already have/);
+    expect(await messageOf(startTotpEnrolment(await s.session()))).toMatch(/second factor you already have/);
+
+    // The app proves it is the person: the organization is not satisfied, but the passkey may now be added.
+    const next = new Date(now.getTime() + 30_000);
+    expect(await answerWithTotp(await s.session(), await codeAt(secret, next), next)).toEqual({ satisfied: false });
+    expect(await s.finish()).toBe(false);
+    expect((await s.state()).status).toBe("mfa");
+    expect(await mfaStepState(await s.session())).toMatchObject({ answer: [], enrol: ["webauthn"], proveFirst: false });
+    expect((await passkeyRegistrationOptions(await s.session(), rp)).challenge).toEqual(expect.any(String));
+    // An authenticator app is still not the method asked for.
+    expect(await messageOf(startTotpEnrolment(await s.session()))).toMatch(/second factor you already have/);
+  });
+
+  it("settles a session whose factors, given at once for two organizations, satisfy both", async () => {
+    const now = new Date();
+    const globex = await bed.t.outsiderOrganizationId();
+    await gw().insert(memberships).values({ organizationId: globex, userId: bed.t.demo.member.user_id, relation: "member" });
+    try {
+      await setMfaMethods(gw(), org(), ["totp"], now);
+      const { secret } = await enrolTotp(await signIn("member"), now);
+      await setMfaMethods(gw(), globex, ["webauthn"], now);
+      const s = await signIn("member");
+      // Both answers read the session before either was recorded (two requests at once): the second to
+      // be recorded must see the first's factor. (The passkey's own check is the browser's: granted here.)
+      const before = await s.session();
+      const next = new Date(now.getTime() + 30_000);
+      expect(await answerWithTotp(before, await codeAt(secret, next), next)).toEqual({ satisfied: false });
+      expect(await grant(before, "webauthn")).toEqual({ satisfied: true });
+      expect(await s.finish()).toBe(true);
+      expect((await s.state()).status).toBe("active");
+      expect((await s.session()).factors).toEqual(["api_key", "totp", "webauthn"]);
+    } finally {
+      await setMfaMethods(gw(), globex, [], now);
+      await gw().delete(memberships).where(and(eq(memberships.organizationId, globex), eq(memberships.userId, bed.t.demo.member.user_id)));
+    }
+  });
+
+  it("lets a session through once nothing is asked of it any more (the organization stopped requiring MFA while it waited)", async () => {
+    await setMfaMethods(gw(), org(), ["totp"], new Date());
+    const s = await signIn("member");
+    expect(await s.finish()).toBe(false);
+    expect((await s.state()).status).toBe("mfa");
+    await setMfaMethods(gw(), org(), [], new Date());
+    expect(await s.finish()).toBe(true);
+    expect((await s.state()).status).toBe("active");
+    expect((await s.call()).status).toBe(200);
   });
 
   it("asks nothing of people whose organizations require no MFA", async () => {

@@ -1,15 +1,5 @@
 import "server-only";
 import { createHash, randomInt } from "node:crypto";
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
-} from "@simplewebauthn/server";
 import { generateSecret, generateURI, verify as verifyTotp } from "otplib";
 import QRCode from "qrcode";
 import type { MfaMethod } from "@/lib/contract/constants";
@@ -19,13 +9,11 @@ import { embeddedGateway } from "@/lib/gateway/runtime";
 import type { Database } from "@/lib/gateway/store/client";
 import {
   acceptTotpStep,
-  addWebauthnFactor,
   createPendingTotp,
   deleteFactor,
   findFactor,
   listFactors,
   mfaRequirementsOf,
-  recordWebauthnUse,
   recoveryCodesLeft,
   replaceRecoveryCodes,
   spendRecoveryCode,
@@ -34,11 +22,11 @@ import {
 } from "@/lib/gateway/store/queries/mfa-factors";
 import { accountDeciders, decidesAlone } from "@/lib/gateway/store/queries/access";
 import { findSsoProviderById } from "@/lib/gateway/store/queries/sso";
-import { gatewayIsEmbedded } from "./config";
+import { gatewayIsEmbedded, vaultKey } from "./config";
 import { clearSignInFailures, pruneSignInFailures, retryMinutes, takeAttempt, type SignInLimit } from "./rate-limit";
 import type { ConsoleSession } from "./session";
 import { consoleDb } from "./store/client";
-import { recordSessionFactor, setWebauthnChallenge, takeWebauthnChallenge } from "./vault";
+import { promoteVaultSession, recordSessionFactor } from "./vault";
 
 /**
  * Second factors for console sign-in. When an organization the person is an active member of
@@ -47,18 +35,21 @@ import { recordSessionFactor, setWebauthnChallenge, takeWebauthnChallenge } from
  * organization with a factor of one of its methods; a recovery code satisfies every organization.
  * Factors live in the embedded gateway's store (user_mfa_factors), secrets sealed under its master key.
  *
- * Libraries: otplib (TOTP, RFC 6238), qrcode (the enrolment QR code), @simplewebauthn/server
- * (WebAuthn registration and assertion checks).
+ * Libraries: otplib (TOTP, RFC 6238), qrcode (the enrolment QR code). Passkeys and security keys
+ * (WebAuthn) are in mfa-passkeys.ts, built on the steps exported here for it.
  */
 
 export const RECOVERY_CODE_COUNT = 10;
 /** Wrong codes per person before the MFA step makes them wait (every console replica counts the same). */
 export const MFA_ATTEMPT_LIMIT: SignInLimit = { maxFailures: 5, windowMs: 15 * 60_000 };
-const ISSUER = "Stratus";
+/** The name authenticator apps and passkey prompts show. */
+export const ISSUER = "Stratus";
 /** A TOTP code of the previous or next 30-second step counts too (clock drift). */
 const TOTP_TOLERANCE_SECONDS = 30;
 
 export type SecondFactor = MfaMethod | "recovery_code" | "grace";
+/** The factors a session can hold that prove the person has a second factor ("grace" proves nothing). */
+const SECOND_FACTORS: ReadonlySet<string> = new Set<SecondFactor>(["totp", "webauthn", "recovery_code"]);
 
 /** A refused MFA step; the message is for the person. */
 export class MfaError extends Error {
@@ -71,7 +62,8 @@ export class MfaError extends Error {
   }
 }
 
-async function store(): Promise<{ db: Database; masterKey: Buffer }> {
+/** The embedded gateway's store, where factors live, and the key their secrets are sealed under. */
+export async function factorStore(): Promise<{ db: Database; masterKey: Buffer }> {
   if (!gatewayIsEmbedded()) throw new MfaError("Second factors need the embedded gateway", "session");
   const gateway = await embeddedGateway();
   return { db: gateway.store.db, masterKey: gateway.deps.masterKey };
@@ -80,7 +72,7 @@ async function store(): Promise<{ db: Database; masterKey: Buffer }> {
 /** Whether a session of this person, opened now, owes a second factor (a remote gateway's people never do: their factors are unknown here). */
 export async function secondFactorOwed(userId: string): Promise<boolean> {
   if (!userId || !gatewayIsEmbedded()) return false;
-  return (await mfaRequirementsOf((await store()).db, userId)).length > 0;
+  return (await mfaRequirementsOf((await factorStore()).db, userId)).length > 0;
 }
 
 /** The organizations a session's factors do not yet satisfy. */
@@ -97,6 +89,12 @@ export interface MfaStepState {
   answer: MfaMethod[];
   /** Methods to enrol: an unsatisfied organization asks for them and the person has none of its methods. */
   enrol: MfaMethod[];
+  /**
+   * The person must answer with a second factor they already have (any of theirs, or a recovery code)
+   * before this session may enrol one: otherwise whoever holds the first factor alone could add their
+   * own authenticator and pass. `answer` then lists every method the person has.
+   */
+  proveFirst: boolean;
   /** Until when enrolment may wait (every unsatisfied organization still grants grace); null when it may not. */
   postponeUntil: string | null;
   recoveryCodesLeft: number;
@@ -110,7 +108,7 @@ export interface MfaStepState {
 
 /** What the MFA step of sign-in shows this session. */
 export async function mfaStepState(session: ConsoleSession, now = new Date()): Promise<MfaStepState> {
-  const { db } = await store();
+  const { db } = await factorStore();
   const requirements = await mfaRequirementsOf(db, session.userId);
   const open = unsatisfied(requirements, session.factors);
   const enrolled = new Set((await listFactors(db, session.userId)).map((f) => f.method as MfaMethod));
@@ -127,6 +125,9 @@ export async function mfaStepState(session: ConsoleSession, now = new Date()): P
   }
   const enrolElsewhere = enrol.size > 0 && (await factorsManagedElsewhere(session));
   if (enrolElsewhere) enrol.clear();
+  const codesLeft = await recoveryCodesLeft(db, session.userId);
+  const proveFirst = enrol.size > 0 && !session.factors.some((f) => SECOND_FACTORS.has(f)) && (enrolled.size > 0 || codesLeft > 0);
+  if (proveFirst) for (const m of enrolled) answer.add(m);
   return {
     organizations: requirements.map((r) => ({
       name: r.organizationName,
@@ -136,27 +137,44 @@ export async function mfaStepState(session: ConsoleSession, now = new Date()): P
     })),
     answer: [...answer].sort(),
     enrol: [...enrol].sort(),
+    proveFirst,
     postponeUntil: postpone?.toISOString() ?? null,
-    recoveryCodesLeft: await recoveryCodesLeft(db, session.userId),
+    recoveryCodesLeft: codesLeft,
     enrolElsewhere,
   };
 }
 
-/** Records a second factor on the session; it stops owing one once every organization is satisfied. */
-async function grant(session: ConsoleSession, factor: string): Promise<{ satisfied: boolean }> {
+/**
+ * Records a second factor on the session: satisfied once its factors satisfy every organization (those
+ * it holds now, with any another request gave meanwhile: answers for two organizations sent at once
+ * each see the other's). The session still owes the step until finishSignIn moves it to a new id.
+ */
+export async function grant(session: ConsoleSession, factor: string): Promise<{ satisfied: boolean }> {
   if (!session.mfaPending) return { satisfied: true };
-  const { db } = await store();
-  const factors = [...session.factors, factor];
-  const satisfied = unsatisfied(await mfaRequirementsOf(db, session.userId), factors).length === 0;
-  await recordSessionFactor(await consoleDb(), session.sessionId, factor, satisfied);
-  return { satisfied };
+  const { db } = await factorStore();
+  const factors = await recordSessionFactor(await consoleDb(), session.sessionId, factor);
+  if (!factors) throw new MfaError("This sign-in has ended; sign in again", "session");
+  return { satisfied: unsatisfied(await mfaRequirementsOf(db, session.userId), factors).length === 0 };
+}
+
+/**
+ * Ends the MFA step of a session whose factors satisfy every organization asking now (all of them,
+ * when an organization stopped asking while it waited): the session goes on under a new id, owing
+ * nothing (promoteVaultSession), and the id is returned for the new cookie. Null while a factor is
+ * still owed, or when the session owes none or has ended.
+ */
+export async function finishSignIn(session: ConsoleSession): Promise<string | null> {
+  if (!session.mfaPending) return null;
+  const { db } = await factorStore();
+  if (unsatisfied(await mfaRequirementsOf(db, session.userId), session.factors).length > 0) return null;
+  return promoteVaultSession(await consoleDb(), vaultKey(), session.sessionId);
 }
 
 /**
  * Takes one of the person's attempts before their answer is checked (answers sent together each take
  * one); throws once they have had too many. A right answer clears them, a wrong one keeps its attempt.
  */
-async function gate(userId: string): Promise<void> {
+export async function gate(userId: string): Promise<void> {
   const allowed = await takeAttempt(await consoleDb(), `mfa:${userId}`, MFA_ATTEMPT_LIMIT);
   if (!allowed.allowed) {
     const minutes = retryMinutes(allowed.retryAfterMs);
@@ -164,7 +182,8 @@ async function gate(userId: string): Promise<void> {
   }
 }
 
-async function refuse(userId: string, message: string): Promise<never> {
+/** Refuses a wrong answer: its attempt stays counted. */
+export async function refuse(userId: string, message: string): Promise<never> {
   await pruneSignInFailures(await consoleDb(), `mfa:${userId}`, MFA_ATTEMPT_LIMIT);
   throw new MfaError(message);
 }
@@ -193,7 +212,7 @@ export async function answerWithTotp(session: ConsoleSession, input: string, now
   const code = normalizeCode(input);
   if (!SIX_DIGITS.test(code)) throw new MfaError("Enter the 6-digit code from your authenticator app");
   await gate(session.userId);
-  const { db, masterKey } = await store();
+  const { db, masterKey } = await factorStore();
   for (const factor of (await listFactors(db, session.userId)).filter((f) => f.method === "totp")) {
     const step = await totpStep(factor, masterKey, code, now);
     // Two requests with one code: only the first records its step.
@@ -227,7 +246,7 @@ const RECOVERY_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
  */
 export async function factorsManagedElsewhere(session: ConsoleSession): Promise<boolean> {
   if (!session.ssoProviderId) return false;
-  const { db } = await store();
+  const { db } = await factorStore();
   const provider = await findSsoProviderById(db, session.ssoProviderId);
   if (!provider) return true;
   return !decidesAlone(await accountDeciders(db, session.userId), provider.organizationId);
@@ -249,7 +268,7 @@ export async function newRecoveryCodes(userId: string): Promise<string[]> {
     const chars = Array.from({ length: 10 }, () => RECOVERY_ALPHABET[randomInt(RECOVERY_ALPHABET.length)]).join("");
     return `${chars.slice(0, 5)}-${chars.slice(5)}`;
   });
-  await replaceRecoveryCodes((await store()).db, userId, codes.map((c) => hashRecoveryCode(userId, normalizeRecoveryCode(c))));
+  await replaceRecoveryCodes((await factorStore()).db, userId, codes.map((c) => hashRecoveryCode(userId, normalizeRecoveryCode(c))));
   return codes;
 }
 
@@ -258,7 +277,7 @@ export async function answerWithRecoveryCode(session: ConsoleSession, input: str
   const code = normalizeRecoveryCode(input);
   if (!/^[A-Z0-9]{10}$/.test(code)) throw new MfaError("Enter one of your recovery codes, like ABCDE-FGH23");
   await gate(session.userId);
-  const { db } = await store();
+  const { db } = await factorStore();
   if (!(await spendRecoveryCode(db, session.userId, hashRecoveryCode(session.userId, code), now))) {
     return refuse(session.userId, "That recovery code is not valid or was already used");
   }
@@ -284,20 +303,21 @@ export interface TotpEnrolment {
 
 /**
  * A session still owing its second factor may enrol only a method it has to (an organization asking has
- * none of its methods enrolled): otherwise whoever holds the first factor alone could add their own
+ * none of its methods enrolled), and only once it has given a factor the person already has, if they
+ * have any (proveFirst): otherwise whoever holds the first factor alone could add their own
  * authenticator and pass. An active session may add any.
  */
-async function mayEnrol(session: ConsoleSession, method: MfaMethod): Promise<void> {
+export async function mayEnrol(session: ConsoleSession, method: MfaMethod): Promise<void> {
   if (!session.mfaPending) return mayManageFactors(session);
   const step = await mfaStepState(session);
   if (step.enrolElsewhere) throw new MfaError(FACTORS_MANAGED_ELSEWHERE, "session");
-  if (!step.enrol.includes(method)) throw new MfaError("Sign in with a second factor you already have first", "session");
+  if (step.proveFirst || !step.enrol.includes(method)) throw new MfaError("Sign in with a second factor you already have first", "session");
 }
 
 /** Starts adding an authenticator app: a pending factor, confirmed by its first code. */
 export async function startTotpEnrolment(session: ConsoleSession): Promise<TotpEnrolment> {
   await mayEnrol(session, "totp");
-  const { db, masterKey } = await store();
+  const { db, masterKey } = await factorStore();
   const secret = generateSecret();
   const factorId = await createPendingTotp(db, session.userId, encrypt(masterKey, secret), "Authenticator app");
   const uri = generateURI({ issuer: ISSUER, label: session.email, secret });
@@ -311,8 +331,9 @@ export interface Enrolled {
   recoveryCodes: string[] | null;
 }
 
-async function afterEnrolment(session: ConsoleSession, method: MfaMethod): Promise<Enrolled> {
-  const { db } = await store();
+/** After a factor is added: the person's first comes with recovery codes, and a session owing one counts it as given. */
+export async function afterEnrolment(session: ConsoleSession, method: MfaMethod): Promise<Enrolled> {
+  const { db } = await factorStore();
   const first = (await listFactors(db, session.userId)).length === 1 && (await recoveryCodesLeft(db, session.userId)) === 0;
   // Recovery codes satisfy every organization: the enrolment a sign-in through the SSO of an organization
   // that does not decide for the account needs comes without them (a key session, or one of the home's
@@ -328,7 +349,7 @@ export async function confirmTotpEnrolment(session: ConsoleSession, factorId: st
   if (!SIX_DIGITS.test(code)) throw new MfaError("Enter the 6-digit code your authenticator app shows");
   await mayEnrol(session, "totp");
   await gate(session.userId);
-  const { db, masterKey } = await store();
+  const { db, masterKey } = await factorStore();
   const factor = await findFactor(db, session.userId, factorId);
   if (!factor || factor.method !== "totp" || factor.confirmedAt) throw new MfaError("Start again: this set-up is no longer pending", "session");
   const step = await totpStep(factor, masterKey, code, now);
@@ -337,114 +358,6 @@ export async function confirmTotpEnrolment(session: ConsoleSession, factorId: st
   }
   await clearSignInFailures(await consoleDb(), `mfa:${session.userId}`);
   return afterEnrolment(session, "totp");
-}
-
-/** The relying party: the console's own origin, as the browser sees it (its host is the RP ID). */
-export interface RelyingParty {
-  origin: string;
-}
-
-const LOOPBACK_IPS = new Set(["127.0.0.1", "[::1]"]);
-
-/**
- * The relying party for a console reached at `origin` (NEXTAUTH_URL's, or the request's). Browsers take
- * no IP address as a WebAuthn RP ID, so a console configured on a loopback address is, for passkeys,
- * the same console reached as localhost (same port).
- */
-export function relyingPartyOf(origin: string): RelyingParty {
-  const url = new URL(origin);
-  if (!LOOPBACK_IPS.has(url.hostname)) return { origin: url.origin };
-  url.hostname = "localhost";
-  return { origin: url.origin };
-}
-
-const rpId = (rp: RelyingParty) => new URL(rp.origin).hostname;
-
-/** Options for adding a passkey or security key (the challenge is kept on the session). */
-export async function passkeyRegistrationOptions(session: ConsoleSession, rp: RelyingParty): Promise<PublicKeyCredentialCreationOptionsJSON> {
-  await mayEnrol(session, "webauthn");
-  const { db } = await store();
-  const existing = (await listFactors(db, session.userId)).filter((f) => f.method === "webauthn" && f.credentialId);
-  const options = await generateRegistrationOptions({
-    rpName: ISSUER,
-    rpID: rpId(rp),
-    userName: session.email,
-    userID: new TextEncoder().encode(session.userId),
-    attestationType: "none",
-    excludeCredentials: existing.map((f) => ({ id: f.credentialId!, transports: f.transports ?? undefined })),
-    authenticatorSelection: { residentKey: "preferred", userVerification: "preferred" },
-  });
-  await setWebauthnChallenge(await consoleDb(), session.sessionId, options.challenge);
-  return options;
-}
-
-export async function registerPasskey(session: ConsoleSession, rp: RelyingParty, response: RegistrationResponseJSON, name: string): Promise<Enrolled> {
-  const label = name.trim() || "Passkey";
-  if (label.length > 64) throw new MfaError("A name of at most 64 characters", "name");
-  await mayEnrol(session, "webauthn");
-  const challenge = await takeWebauthnChallenge(await consoleDb(), session.sessionId);
-  if (!challenge) throw new MfaError("Start again: that request expired", "credential");
-  let verified;
-  try {
-    verified = await verifyRegistrationResponse({ response, expectedChallenge: challenge, expectedOrigin: rp.origin, expectedRPID: rpId(rp) });
-  } catch {
-    throw new MfaError("The security key's answer could not be verified", "credential");
-  }
-  if (!verified.verified) throw new MfaError("The security key's answer could not be verified", "credential");
-  const { credential } = verified.registrationInfo;
-  const { db } = await store();
-  try {
-    await addWebauthnFactor(db, {
-      userId: session.userId,
-      name: label,
-      credentialId: credential.id,
-      publicKey: Buffer.from(credential.publicKey).toString("base64url"),
-      signCount: credential.counter,
-      transports: credential.transports ?? [],
-    });
-  } catch {
-    throw new MfaError("That security key is already registered", "credential");
-  }
-  return afterEnrolment(session, "webauthn");
-}
-
-/** Options for signing in with one of the person's passkeys. */
-export async function passkeyAssertionOptions(session: ConsoleSession, rp: RelyingParty): Promise<PublicKeyCredentialRequestOptionsJSON> {
-  const { db } = await store();
-  const keys = (await listFactors(db, session.userId)).filter((f) => f.method === "webauthn" && f.credentialId);
-  if (keys.length === 0) throw new MfaError("You have no passkey or security key yet", "credential");
-  const options = await generateAuthenticationOptions({
-    rpID: rpId(rp),
-    allowCredentials: keys.map((f) => ({ id: f.credentialId!, transports: f.transports ?? undefined })),
-    userVerification: "preferred",
-  });
-  await setWebauthnChallenge(await consoleDb(), session.sessionId, options.challenge);
-  return options;
-}
-
-export async function answerWithPasskey(session: ConsoleSession, rp: RelyingParty, response: AuthenticationResponseJSON): Promise<{ satisfied: boolean }> {
-  await gate(session.userId);
-  const challenge = await takeWebauthnChallenge(await consoleDb(), session.sessionId);
-  if (!challenge) throw new MfaError("Start again: that request expired", "credential");
-  const { db } = await store();
-  const factor = (await listFactors(db, session.userId)).find((f) => f.method === "webauthn" && f.credentialId === response.id);
-  if (!factor?.publicKey) return refuse(session.userId, "That passkey is not one of yours");
-  let result;
-  try {
-    result = await verifyAuthenticationResponse({
-      response,
-      expectedChallenge: challenge,
-      expectedOrigin: rp.origin,
-      expectedRPID: rpId(rp),
-      credential: { id: factor.credentialId!, publicKey: Buffer.from(factor.publicKey, "base64url"), counter: factor.signCount, transports: factor.transports ?? undefined },
-    });
-  } catch {
-    return refuse(session.userId, "The passkey's answer could not be verified");
-  }
-  if (!result.verified) return refuse(session.userId, "The passkey's answer could not be verified");
-  await recordWebauthnUse(db, factor.id, result.authenticationInfo.newCounter);
-  await clearSignInFailures(await consoleDb(), `mfa:${session.userId}`);
-  return grant(session, "webauthn");
 }
 
 export interface FactorSummary {
@@ -457,7 +370,7 @@ export interface FactorSummary {
 
 /** The person's own second factors, for their account page (no secret). */
 export async function ownFactors(userId: string): Promise<{ factors: FactorSummary[]; recoveryCodesLeft: number }> {
-  const { db } = await store();
+  const { db } = await factorStore();
   const factors = (await listFactors(db, userId)).map((f) => ({
     id: f.id,
     method: f.method as MfaMethod,
@@ -470,5 +383,5 @@ export async function ownFactors(userId: string): Promise<{ factors: FactorSumma
 
 export async function removeOwnFactor(session: ConsoleSession, factorId: string): Promise<void> {
   await mayManageFactors(session);
-  if (!(await deleteFactor((await store()).db, session.userId, factorId))) throw new MfaError("No such factor", "credential");
+  if (!(await deleteFactor((await factorStore()).db, session.userId, factorId))) throw new MfaError("No such factor", "credential");
 }

@@ -14,8 +14,9 @@ import { findPerson, removePerson } from "@/lib/gateway/store/queries/people";
 import { insertSsoProvider, linkSsoIdentity } from "@/lib/gateway/store/queries/sso";
 import { apiKeys, auditLog, memberships, roleBindings, roles, ssoIdentities, ssoProviders, userMfaFactors, users } from "@/lib/gateway/store/schema";
 import { getAuthOptions } from "./auth-options";
-import { sessionCookieName } from "./cookies";
-import { factorsManagedElsewhere, mfaStepState, passkeyRegistrationOptions, regenerateRecoveryCodes, relyingPartyOf, removeOwnFactor, startTotpEnrolment } from "./mfa";
+import { sessionCookieName, sessionCookieOptions } from "./cookies";
+import { factorsManagedElsewhere, mfaStepState, regenerateRecoveryCodes, removeOwnFactor, startTotpEnrolment } from "./mfa";
+import { passkeyRegistrationOptions, relyingPartyOf } from "./mfa-passkeys";
 import { sessionStateFromCookies } from "./session";
 import { loadSsoProvider, signInWithSso } from "./sso";
 import { ssoAuthOptions, startSsoSignIn, type NextAuthCall } from "./sso-auth";
@@ -614,6 +615,19 @@ describe("deleting the provider", () => {
   });
 });
 
-it("the session cookie is the one the console reads", () => {
+it("the session cookie is the one the console reads, and over https a __Host- cookie (no subdomain can plant one)", () => {
   expect(sessionCookieName()).toBe("next-auth.session-token");
+  expect(getAuthOptions().cookies?.sessionToken).toEqual({ name: sessionCookieName(), options: sessionCookieOptions() });
+  const before = process.env.NEXTAUTH_URL;
+  process.env.NEXTAUTH_URL = "https://console.example";
+  resetEnvCache();
+  try {
+    expect(sessionCookieName()).toBe("__Host-next-auth.session-token");
+    // What the prefix requires of the cookie, or the browser refuses it: Secure, Path=/ and no Domain.
+    expect(sessionCookieOptions()).toEqual({ httpOnly: true, sameSite: "lax", path: "/", secure: true });
+  } finally {
+    if (before === undefined) delete process.env.NEXTAUTH_URL;
+    else process.env.NEXTAUTH_URL = before;
+    resetEnvCache();
+  }
 });

@@ -14,13 +14,14 @@ import {
   deleteVaultSession,
   lookupVaultSession,
   markVaultSessionRevoked,
+  promoteVaultSession,
   seal,
-  SESSION_CACHE_TTL_MS,
   sessionCredentials,
   unseal,
   vaultCredentials,
   type VaultLimits,
 } from "./vault";
+import { SESSION_CACHE_TTL_MS } from "./vault-cache";
 
 const limits: VaultLimits = { idleMinutes: 30, maxHours: 12 };
 const key = deriveVaultKey(TEST_AUTH_SECRET);
@@ -101,6 +102,23 @@ describe("key vault", () => {
     expect(await vaultCredentials(store.db, key, id)).toBeNull();
     const [row] = await store.db.select().from(sessions).where(eq(sessions.id, id));
     expect(row!.secretCiphertext).toBe("");
+  });
+
+  it("a promoted session answers under its new id only, with the same key and owing no second factor, cached or not", async () => {
+    const id = await createVaultSession(store.db, key, { ...identity, mfaPending: true }, limits);
+    expect(await lookupVaultSession(store.db, id, limits)).toMatchObject({ status: "active", session: { mfaPending: true } });
+    const renamed = await promoteVaultSession(store.db, key, id);
+    expect(renamed).not.toBeNull();
+    expect(renamed).not.toBe(id);
+    expect(await lookupVaultSession(store.db, id, limits)).toEqual({ status: "missing" });
+    expect(await vaultCredentials(store.db, key, id)).toBeNull();
+    const moved = await lookupVaultSession(store.db, renamed!, limits);
+    expect(moved).toMatchObject({ status: "active", session: { sessionId: renamed, userId: identity.userId, mfaPending: false } });
+    expect(await vaultCredentials(store.db, key, renamed!)).toEqual({ accessKeyId: identity.accessKeyId, secretKey });
+    // Promoted once: the old id has nothing left to move, and an ended session is not promoted.
+    expect(await promoteVaultSession(store.db, key, id)).toBeNull();
+    await markVaultSessionRevoked(store.db, renamed!);
+    expect(await promoteVaultSession(store.db, key, renamed!)).toBeNull();
   });
 
   it("deleting a session removes the entry", async () => {

@@ -2,13 +2,15 @@ import "server-only";
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
 import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import { revokeMintedKeys } from "./minted-keys";
+import { bindEntry, cachedActive, cacheOf, ending, entryOf, forget, remember, secretSlot, TOUCH_EVERY_MS, type CachedSession } from "./vault-cache";
 import type { ConsoleDb } from "./store/client";
 import { sessions } from "./store/schema";
 
 /**
  * The key vault: which API key a browser session signs with. The browser holds an
  * opaque session id (inside the encrypted next-auth cookie); the secret stays here,
- * encrypted with AES-256-GCM under a key derived from AUTH_SECRET.
+ * encrypted with AES-256-GCM under a key derived from AUTH_SECRET. Active sessions
+ * are also kept in memory (vault-cache.ts: the rules that keep that copy exact).
  */
 
 export interface VaultLimits {
@@ -38,9 +40,6 @@ export interface VaultSession {
 export type SessionLookup =
   | { status: "active"; session: VaultSession }
   | { status: "expired" | "revoked" | "missing" };
-
-/** Writes to last_seen_at at most this often: reads need not all write. */
-const TOUCH_EVERY_MS = 30_000;
 
 export function deriveVaultKey(authSecret: string): Buffer {
   return Buffer.from(hkdfSync("sha256", authSecret, "stratus-console", "stratus console key vault v1", 32));
@@ -116,129 +115,6 @@ function isExpired(row: { lastSeenAt: Date; expiresAt: Date }, limits: VaultLimi
 }
 
 /**
- * Active sessions kept in memory, so a console call reads no row and unseals no
- * key on most requests. Correctness rests on four rules:
- *
- * - Expiry stays exact. `expiresAt` never changes and `lastSeenAt` only moves on, so
- *   the copy here can only think a session idle sooner than the row would: a copy
- *   that looks expired is dropped and the row decides, as it did without a cache.
- * - Sign-out (deleteVaultSession) and revocation (markVaultSessionRevoked) drop the
- *   entry in this process before they return, and a lookup that was already reading
- *   the row when they ran does not put it back (the `generation` check).
- * - The row is read again, and last_seen_at written, at least every TOUCH_EVERY_MS,
- *   and any entry older than SESSION_CACHE_TTL_MS is read again: that bounds how long
- *   a sign-out made by another console replica sharing PostgreSQL goes unseen here.
- *   (A key revoked at the gateway needs no notice: the next call is refused by the
- *   gateway and ends the session on whichever replica made it.) With PGlite one
- *   process owns the store, so every change goes through this cache.
- * - Bounded (least recently used goes first), and kept on globalThis: every route
- *   bundle of a Next.js server must see the same entries, or a sign-out handled by
- *   one bundle would leave the session alive in another.
- *
- * The unsealed key is kept with the entry once a call has signed with it, and
- * dropped with it; it is held where neither logging nor JSON of an entry shows it.
- */
-export const SESSION_CACHE_TTL_MS = 5_000;
-const SESSION_CACHE_MAX_ENTRIES = 10_000;
-
-interface CachedSession {
-  readonly session: VaultSession;
-  readonly accessKeyId: string;
-  readonly sealed: string;
-  readonly expiresAt: number;
-  /** last_seen_at as this process last read or wrote it (never later than the row's). */
-  readonly lastSeenAt: number;
-  /** When the row was read. */
-  readonly readAt: number;
-  /** The unsealed key, once a call has needed it. */
-  readonly credentials: { get(): Credentials | undefined; set(value: Credentials): void };
-}
-
-interface SessionCache {
-  entries: Map<string, CachedSession>;
-  /** Moves on every sign-out and revocation: a row read before one is not cached. */
-  generation: number;
-  /** When sweepExpiredSessions last ran here (ms since the epoch). */
-  sweptAt: number;
-}
-
-interface VaultCacheRegistry {
-  byDb: WeakMap<object, SessionCache>;
-  /** The entry each session object a lookup returned was read with. */
-  bySession: WeakMap<VaultSession, CachedSession>;
-}
-
-const REGISTRY_KEY = Symbol.for("stratus.vaultSessionCache");
-type GlobalWithRegistry = typeof globalThis & { [REGISTRY_KEY]?: VaultCacheRegistry };
-const registry = ((globalThis as GlobalWithRegistry)[REGISTRY_KEY] ??= { byDb: new WeakMap(), bySession: new WeakMap() });
-
-function cacheOf(db: ConsoleDb): SessionCache {
-  let cache = registry.byDb.get(db);
-  if (!cache) {
-    cache = { entries: new Map(), generation: 0, sweptAt: 0 };
-    registry.byDb.set(db, cache);
-  }
-  return cache;
-}
-
-/** A slot the secret lives in: a closure, so it never shows up in a log or JSON of the entry. */
-function secretSlot(): CachedSession["credentials"] {
-  let value: Credentials | undefined;
-  return {
-    get: () => value,
-    set: (next) => {
-      value = next;
-    },
-  };
-}
-
-function remember(cache: SessionCache, sessionId: string, entry: CachedSession): void {
-  cache.entries.delete(sessionId);
-  cache.entries.set(sessionId, entry);
-  if (cache.entries.size > SESSION_CACHE_MAX_ENTRIES) cache.entries.delete(cache.entries.keys().next().value!);
-  registry.bySession.set(entry.session, entry);
-}
-
-function forget(db: ConsoleDb, sessionId: string): void {
-  const cache = cacheOf(db);
-  cache.generation++;
-  cache.entries.delete(sessionId);
-}
-
-/**
- * A change that ends a session: the entry goes before the write (reads already under
- * way are not cached) and again after it (nor are reads that began during it).
- */
-async function ending(db: ConsoleDb, sessionId: string, write: () => Promise<unknown>): Promise<void> {
-  forget(db, sessionId);
-  try {
-    await write();
-  } finally {
-    forget(db, sessionId);
-  }
-}
-
-/** The cached session when it may be used as it is: active, not due a touch, not too old. */
-function cachedActive(cache: SessionCache, sessionId: string, limits: VaultLimits, now: number): CachedSession | null {
-  const entry = cache.entries.get(sessionId);
-  if (!entry) return null;
-  const fresh =
-    now >= entry.readAt &&
-    now - entry.readAt < SESSION_CACHE_TTL_MS &&
-    now - entry.lastSeenAt < TOUCH_EVERY_MS &&
-    entry.expiresAt > now &&
-    entry.lastSeenAt + limits.idleMinutes * 60_000 > now;
-  if (!fresh) {
-    cache.entries.delete(sessionId);
-    return null;
-  }
-  // Most recently used goes last.
-  cache.entries.delete(sessionId);
-  cache.entries.set(sessionId, entry);
-  return entry;
-}
-
-/**
  * The session behind an id, if it is still good: an expired one is deleted, a
  * revoked one reported as such; a good one has its last_seen_at moved on (at most
  * every TOUCH_EVERY_MS). Served from memory while the cached copy allows it.
@@ -296,7 +172,7 @@ export async function lookupVaultSession(db: ConsoleDb, sessionId: string, limit
       readAt: now.getTime(),
       credentials: secretSlot(),
     };
-    registry.bySession.set(session, entry);
+    bindEntry(session, entry);
     // Signed out or revoked while the row was being read: this request may go on with what it read, later ones may not.
     if (cache.generation === generation) remember(cache, sessionId, entry);
   }
@@ -305,7 +181,7 @@ export async function lookupVaultSession(db: ConsoleDb, sessionId: string, limit
 
 /** The id (not the secret) of the key a session read from the vault signs with. */
 export function sessionAccessKeyId(session: VaultSession): string | undefined {
-  return registry.bySession.get(session)?.accessKeyId;
+  return entryOf(session)?.accessKeyId;
 }
 
 /** The key a live session signs with; null when the session has ended. */
@@ -323,13 +199,38 @@ export async function vaultCredentials(db: ConsoleDb, key: Buffer, sessionId: st
  * (unsealed once per cached entry); for any other session object, as vaultCredentials.
  */
 export async function sessionCredentials(db: ConsoleDb, key: Buffer, session: VaultSession): Promise<Credentials | null> {
-  const entry = registry.bySession.get(session);
+  const entry = entryOf(session);
   if (!entry) return vaultCredentials(db, key, session.sessionId);
   const known = entry.credentials.get();
   if (known) return known;
   const credentials = { accessKeyId: entry.accessKeyId, secretKey: unseal(key, session.sessionId, entry.sealed) };
   entry.credentials.set(credentials);
   return credentials;
+}
+
+/**
+ * A session whose second factor is given, as it goes on: under a new id, owing nothing. Its row moves
+ * and its key is sealed again (the id is the seal's associated data), so the id the cookie named while
+ * the session was pending opens nothing any more: an id someone else saw, or planted in the person's
+ * browser, does not ride on the person's proof. Returns the new id; null when the session has ended.
+ */
+export async function promoteVaultSession(db: ConsoleDb, key: Buffer, sessionId: string): Promise<string | null> {
+  const promoted = newSessionId();
+  let moved = false;
+  await ending(db, sessionId, () =>
+    db.transaction(async (tx) => {
+      const [row] = await tx
+        .select({ sealed: sessions.secretCiphertext })
+        .from(sessions)
+        .where(and(eq(sessions.id, sessionId), isNull(sessions.endedReason)))
+        .for("update");
+      if (!row) return;
+      const sealed = seal(key, promoted, unseal(key, sessionId, row.sealed));
+      await tx.update(sessions).set({ id: promoted, secretCiphertext: sealed, mfaPending: false, webauthnChallenge: null }).where(eq(sessions.id, sessionId));
+      moved = true;
+    }),
+  );
+  return moved ? promoted : null;
 }
 
 /** Sign-out: the entry goes, and with it every way to use the key through this session (a minted key is deleted). */
@@ -372,16 +273,21 @@ export async function endSsoProviderSessions(db: ConsoleDb, ssoProviderId: strin
 }
 
 /**
- * A second factor given to a live session: recorded among its factors, and with `satisfied` the session
- * owes none any more (pages and /api/cloud answer it from now on). The cached copy goes first.
+ * A second factor given to a live session, recorded among its factors (and its WebAuthn challenge
+ * spent): all its factors as they now stand, those other requests gave at the same time included, or
+ * null when the session has ended. The cached copy goes first.
  */
-export async function recordSessionFactor(db: ConsoleDb, sessionId: string, factor: string, satisfied: boolean): Promise<void> {
-  await ending(db, sessionId, () =>
-    db
+export async function recordSessionFactor(db: ConsoleDb, sessionId: string, factor: string): Promise<string[] | null> {
+  let factors: string[] | null = null;
+  await ending(db, sessionId, async () => {
+    const [row] = await db
       .update(sessions)
-      .set({ factors: sql`array_append(${sessions.factors}, ${factor})`, mfaPending: satisfied ? false : sessions.mfaPending, webauthnChallenge: null })
-      .where(and(eq(sessions.id, sessionId), isNull(sessions.endedReason))),
-  );
+      .set({ factors: sql`array_append(${sessions.factors}, ${factor})`, webauthnChallenge: null })
+      .where(and(eq(sessions.id, sessionId), isNull(sessions.endedReason)))
+      .returning({ factors: sessions.factors });
+    factors = row?.factors ?? null;
+  });
+  return factors;
 }
 
 /** Keeps the WebAuthn challenge a session was just given; a later one replaces it. */

@@ -130,6 +130,14 @@ export function sameSitePath(value: string): string | null {
   return path;
 }
 
+/**
+ * Where a session that has given its second factor finishes signing in (app/(auth)/sign-in/finish:
+ * the session moves to a new id and cookie), on its way to `callbackPath`.
+ */
+export function finishSignInPath(callbackPath: string): string {
+  return `/sign-in/finish?callbackUrl=${encodeURIComponent(callbackPath)}`;
+}
+
 /** Where to go after sign-in: absent, `fallback`; not a same-site path, "/"; never back to sign-in or an API. */
 export function safeCallbackPath(value: string | null | undefined, fallback = "/orgs"): string {
   if (!value) return fallback;

@@ -3,7 +3,7 @@ import { redirect } from "next/navigation";
 import { MfaStep } from "@/components/mfa/mfa-step";
 import { mfaStepState } from "@/lib/console/mfa";
 import { resolveConsoleSession, signInPath } from "@/lib/console/session";
-import { safeCallbackPath } from "@/lib/contract/sign-in-messages";
+import { finishSignInPath, safeCallbackPath } from "@/lib/contract/sign-in-messages";
 
 export const metadata: Metadata = { title: "Verify it's you" };
 export const dynamic = "force-dynamic";
@@ -19,6 +19,9 @@ export default async function MfaStepPage({ searchParams }: { searchParams: Sear
   if (state.status === "active") redirect(callbackPath);
   if (state.status !== "mfa") redirect(signInPath(state.status));
   const step = await mfaStepState(state.session);
+  // Nothing is owed any more (an organization stopped requiring MFA while the step waited, or the factors
+  // were all given): the step ends.
+  if (step.organizations.every((o) => o.satisfied)) redirect(finishSignInPath(callbackPath));
   return (
     <div className="rounded-xl border border-slate-200 bg-white p-8 shadow-sm dark:border-slate-800 dark:bg-slate-900">
       <h1 className="text-2xl font-semibold tracking-tight">Verify it&apos;s you</h1>

@@ -1,0 +1,36 @@
+import { encode } from "next-auth/jwt";
+import { NextResponse, type NextRequest } from "next/server";
+import { vaultLimits } from "@/lib/console/config";
+import { sessionCookieName, sessionCookieOptions } from "@/lib/console/cookies";
+import { finishSignIn } from "@/lib/console/mfa";
+import { authSecret } from "@/lib/console/secret";
+import { sessionStateFromCookies, signInPath } from "@/lib/console/session";
+import { MFA_STEP_PATH, safeCallbackPath } from "@/lib/contract/sign-in-messages";
+
+export const dynamic = "force-dynamic";
+
+/** A redirect to a path of this site (a relative Location: the browser resolves it against the page it is on). */
+function goTo(path: string): NextResponse {
+  return new NextResponse(null, { status: 303, headers: { location: path, "cache-control": "no-store" } });
+}
+
+/**
+ * The end of the MFA step (lib/contract finishSignInPath). A session whose factors now satisfy every organization
+ * goes on under a new id in a new cookie (lib/console/mfa.ts finishSignIn), then to the page it came
+ * for; the cookie it had while pending names nothing afterwards. A session still owing a factor goes
+ * back to the step, an active one straight on, any other to sign-in. Nothing here acts for anyone but
+ * the session the cookie names, and only once it has proven everything asked of it.
+ */
+export async function GET(request: NextRequest): Promise<NextResponse> {
+  const callbackPath = safeCallbackPath(request.nextUrl.searchParams.get("callbackUrl"));
+  const state = await sessionStateFromCookies(request.cookies);
+  if (state.status === "active") return goTo(callbackPath);
+  if (state.status !== "mfa") return goTo(signInPath(state.status));
+  const promoted = await finishSignIn(state.session);
+  if (!promoted) return goTo(`${MFA_STEP_PATH}?callbackUrl=${encodeURIComponent(callbackPath)}`);
+  const maxAge = vaultLimits().maxHours * 3600;
+  const token = await encode({ token: { sid: promoted, uid: state.session.userId, email: state.session.email }, secret: authSecret(), maxAge });
+  const response = goTo(callbackPath);
+  response.cookies.set(sessionCookieName(), token, { ...sessionCookieOptions(), maxAge });
+  return response;
+}
