@@ -10,7 +10,7 @@ import { bffPath, expect, openWith, readDemoCredentials, signInWithKey, test, ty
  * "outsider", its owner), so that no other spec's sign-ins are asked for a second factor. The TOTP
  * codes are computed here as an authenticator app computes them; passkeys are made and used by
  * Chromium's virtual WebAuthn authenticator (DevTools protocol). Browsers take no IP address as a
- * WebAuthn RP ID, so this spec reaches the console as localhost (lib/console/mfa.ts relyingPartyOf).
+ * WebAuthn RP ID, so this spec reaches the console as localhost (lib/console/mfa-passkeys.ts relyingPartyOf).
  */
 
 test.describe.configure({ mode: "serial" });
