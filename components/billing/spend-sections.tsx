@@ -1,24 +1,16 @@
 "use client";
 
-import { Suspense } from "react";
-import { lazyComponent } from "@/components/common/lazy";
 import { seriesColor } from "@/components/spend/chart-theme";
+import { DeferredStackedBarChart } from "@/components/spend/deferred-chart";
 import { eachDay } from "@/components/spend/date-range";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { DataTable, type ColumnDef } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/states";
-import { WhenVisible } from "@/components/ui/when-visible";
 import { formatNumber } from "@/lib/format";
 import type { DayRange } from "@/lib/query/billing";
 import { formatDateTime } from "@/lib/utc-date";
 import type { CostSummary, Total } from "./aggregate";
 import { formatCents, formatCentsShort } from "./money";
-
-// The chart is loaded only in the browser, once near the viewport (WhenVisible mounts it only there);
-// it draws static SVG, and fetches recharts only when the person points at or focuses it
-// (components/spend/chart-facade.tsx). React.lazy rather than next/dynamic, whose loader code would
-// ride in the page's first load.
-const StackedBarChart = lazyComponent(() => import("@/components/spend/stacked-bar-chart").then((m) => m.StackedBarChart));
 
 type DayRow = { date: string; total: number } & Record<string, number | string>;
 
@@ -69,18 +61,14 @@ export function SpendSections({ summary, range, label }: { summary: CostSummary;
           description={lastUpdated ? `Costs recorded up to ${formatDateTime(new Date(lastUpdated).toISOString())}` : undefined}
         />
         <CardBody className="space-y-4">
-          <WhenVisible placeholder={<div className="h-72" aria-hidden />}>
-            <Suspense fallback={<div className="h-72" aria-hidden />}>
-              <StackedBarChart
-                data={chartData}
-                xKey="date"
-                series={series}
-                label={`Daily spend by project from ${range.start_date} to ${range.end_date}; the table below lists the same amounts`}
-                formatValue={(v) => formatCents(Math.round(v * 100))}
-                formatAxis={(v) => formatCentsShort(Math.round(v * 100))}
-              />
-            </Suspense>
-          </WhenVisible>
+          <DeferredStackedBarChart
+            data={chartData}
+            xKey="date"
+            series={series}
+            label={`Daily spend by project from ${range.start_date} to ${range.end_date}; the table below lists the same amounts`}
+            formatValue={(v) => formatCents(Math.round(v * 100))}
+            formatAxis={(v) => formatCentsShort(Math.round(v * 100))}
+          />
           <DataTable className="max-h-96 overflow-y-auto" label="Daily spend by project" columns={dayColumns} data={rows} getRowId={(r) => r.date} />
         </CardBody>
       </Card>

@@ -2,8 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useQueryStates } from "nuqs";
-import { Suspense, useMemo } from "react";
-import { lazyComponent } from "@/components/common/lazy";
+import { useMemo } from "react";
 import { projectLabeler } from "@/components/spend/project-labels";
 import { seriesColor } from "@/components/spend/chart-theme";
 import { resolveRange } from "@/components/spend/date-range";
@@ -20,13 +19,10 @@ import { quantityOf, type PeriodRow, type ProjectTypeTotal, type UsageSummary } 
 import { usageSummaryQuery } from "./queries";
 import { UsageExportButton } from "./export-button";
 import { USAGE_INTERVALS, usageFilters, usageSearchParams } from "./search-params";
-import { WhenVisible } from "@/components/ui/when-visible";
+import { DeferredStackedBarChart } from "@/components/spend/deferred-chart";
 import { compareNames } from "@/lib/compare";
 import { formatCompact, formatNumber } from "@/lib/format";
 
-// React.lazy rather than next/dynamic (whose loader code would ride in the page's first load):
-// WhenVisible mounts the chart only in the browser anyway.
-const StackedBarChart = lazyComponent(() => import("@/components/spend/stacked-bar-chart").then((m) => m.StackedBarChart));
 
 const quantity = (n: number) => formatNumber(n, { maximumFractionDigits: 2 });
 const compact = (n: number) => formatCompact(n, { maximumFractionDigits: 1 });
@@ -138,18 +134,14 @@ function UsageSections({
         <CardHeader title={`Usage per ${interval === "monthly" ? "month" : "day"} by resource type`} description={`Quantities in ${metric}`} />
         <CardBody className="space-y-4">
           {metrics.length > 1 ? <ToggleGroup label="Metric" values={metrics} value={metric} onChange={onMetric} /> : null}
-          <WhenVisible placeholder={<div className="h-72" aria-hidden />}>
-            <Suspense fallback={<div className="h-72" aria-hidden />}>
-              <StackedBarChart
-                data={chartData}
-                xKey="period"
-                series={series}
-                label={`${metric} per ${interval === "monthly" ? "month" : "day"} by resource type; the table below lists the same quantities`}
-                formatValue={(v) => `${quantity(v)} ${metric}`}
-                formatAxis={(v) => compact(v)}
-              />
-            </Suspense>
-          </WhenVisible>
+          <DeferredStackedBarChart
+            data={chartData}
+            xKey="period"
+            series={series}
+            label={`${metric} per ${interval === "monthly" ? "month" : "day"} by resource type; the table below lists the same quantities`}
+            formatValue={(v) => `${quantity(v)} ${metric}`}
+            formatAxis={(v) => compact(v)}
+          />
           <DataTable className="max-h-96 overflow-y-auto" label="Usage by period" columns={periodColumns} data={rows} getRowId={(r) => r.period} />
         </CardBody>
       </Card>

@@ -117,13 +117,18 @@ describe("migration 0013: the account's home", { timeout: 120_000 }, () => {
   });
 });
 
+/** The columns the usage tests below write records with. */
+const USAGE_COLUMNS = "organization_id, project_id, project_name, usage_date, region, resource_type, product_line, resource_id, resource_name, billable_metric, quantity, unit_price, reservation_id";
+/** One day of two GPU product lines of one project (2 and 3 GPU-hours). */
+const GPU_DAY = `('org-a', 'p-1', 'One', '2026-01-01', 'r-1', 'gpu', 'h100', 'res-1', 'n', 'gpu-hours', 2, 1.5, NULL),
+          ('org-a', 'p-1', 'One', '2026-01-01', 'r-1', 'gpu', 'h200', 'res-2', 'n', 'gpu-hours', 3, 1.5, NULL)`;
+
 describe("migration 0018: usage options per day", { timeout: 120_000 }, () => {
   it("sums the usage already recorded by product line and recorded name, and renders each day's options", async () => {
     await storeBefore("0018_usage_options_per_day", async (client, migrateRest) => {
       await client.exec(`
-        INSERT INTO usage_records (organization_id, project_id, project_name, usage_date, region, resource_type, product_line, resource_id, resource_name, billable_metric, quantity, unit_price, reservation_id) VALUES
-          ('org-a', 'p-1', 'One', '2026-01-01', 'r-1', 'gpu', 'h100', 'res-1', 'n', 'gpu-hours', 2, 1.5, NULL),
-          ('org-a', 'p-1', 'One', '2026-01-01', 'r-1', 'gpu', 'h200', 'res-2', 'n', 'gpu-hours', 3, 1.5, NULL),
+        INSERT INTO usage_records (${USAGE_COLUMNS}) VALUES
+          ${GPU_DAY},
           ('org-a', 'p-2', 'Two', '2026-01-02', 'r-2', 'disk', 'ssd', 'res-3', 'n', 'gib-months', 4, 0.5, 'res-x');
       `);
       await migrateRest();
@@ -152,14 +157,13 @@ describe("migration 0020: usage sums a rolling deploy left without product line"
   it("sums each such day again from its records and renders it, and leaves the other days as they are", async () => {
     await storeBefore("0020_usage_daily_repair", async (client, migrateRest) => {
       await client.exec(`
-        INSERT INTO usage_records (organization_id, project_id, project_name, usage_date, region, resource_type, product_line, resource_id, resource_name, billable_metric, quantity, unit_price, reservation_id) VALUES
-          ('org-a', 'p-1', 'One', '2026-01-01', 'r-1', 'gpu', 'h100', 'res-1', 'n', 'gpu-hours', 2, 1.5, NULL),
-          ('org-a', 'p-1', 'One', '2026-01-01', 'r-1', 'gpu', 'h200', 'res-2', 'n', 'gpu-hours', 3, 1.5, NULL),
+        INSERT INTO usage_records (${USAGE_COLUMNS}) VALUES
+          ${GPU_DAY},
           ('org-a', 'p-2', 'Two', '2026-01-02', 'r-2', 'disk', 'ssd', 'res-3', 'n', 'gib-months', 4, 0.5, NULL);
         -- What the trigger of the version before 0018 wrote for a record 0018's rebuild did not see:
         -- its sums without a product line, and no rendering of the day.
         ALTER TABLE usage_records DISABLE TRIGGER USER;
-        INSERT INTO usage_records (organization_id, project_id, project_name, usage_date, region, resource_type, product_line, resource_id, resource_name, billable_metric, quantity, unit_price, reservation_id) VALUES
+        INSERT INTO usage_records (${USAGE_COLUMNS}) VALUES
           ('org-a', 'p-1', 'One', '2026-01-01', 'r-1', 'gpu', 'h100', 'res-4', 'n', 'gpu-hours', 7, 1.5, NULL);
         ALTER TABLE usage_records ENABLE TRIGGER USER;
         INSERT INTO usage_daily (organization_id, usage_date, project_id, resource_type, region, billable_metric, reservation_id, product_line, project_name, quantity, cost, min_unit_price, max_unit_price, records, recorded_at)
