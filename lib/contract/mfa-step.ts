@@ -8,3 +8,8 @@ export const MFA_REQUIRED = "mfa_required";
 
 /** Where the second factor is asked for. */
 export const MFA_STEP_PATH = "/sign-in/mfa";
+
+/** The MFA step, on its way to `callbackPath` once the factor is given. */
+export function mfaStepPath(callbackPath: string): string {
+  return `${MFA_STEP_PATH}?callbackUrl=${encodeURIComponent(callbackPath)}`;
+}

@@ -28,7 +28,7 @@ export const SIGN_IN_ERROR = {
   ssoCallbackFailed: "OAuthCallback",
 } as const;
 
-export { MFA_REQUIRED, MFA_STEP_PATH } from "./mfa-step";
+export { MFA_REQUIRED, MFA_STEP_PATH, mfaStepPath } from "./mfa-step";
 
 /** Why a session signed in through the SSO of an organization the account joined later may not change its second factors. */
 export const FACTORS_MANAGED_ELSEWHERE =

@@ -4,7 +4,7 @@
  */
 
 import { errorReason, readResponseBody } from "@/lib/contract/response-body";
-import { MFA_REQUIRED, MFA_STEP_PATH } from "@/lib/contract/mfa-step";
+import { MFA_REQUIRED, mfaStepPath } from "@/lib/contract/mfa-step";
 
 export class ApiError extends Error {
   readonly status: number;
@@ -62,7 +62,7 @@ function sendToSignIn(body: unknown): void {
   if (typeof window === "undefined") return;
   const here = `${window.location.pathname}${window.location.search}`;
   if (errorReason(body) === MFA_REQUIRED) {
-    window.location.assign(new URL(`${MFA_STEP_PATH}?callbackUrl=${encodeURIComponent(here)}`, window.location.origin));
+    window.location.assign(new URL(mfaStepPath(here), window.location.origin));
     return;
   }
   // A full load: the sign-in page is rendered on the server, with the reason.

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { SignInForm } from "@/components/auth/sign-in-form";
 import { demoState } from "@/lib/console/demo";
-import { MFA_STEP_PATH, safeCallbackPath, signInErrorMessage, signInReasonMessage } from "@/lib/contract/sign-in-messages";
+import { mfaStepPath, safeCallbackPath, signInErrorMessage, signInReasonMessage } from "@/lib/contract/sign-in-messages";
 import { resolveConsoleSession } from "@/lib/console/session";
 
 export const metadata: Metadata = { title: "Sign in" };
@@ -22,7 +22,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Searc
   // Already signed in (and not sent here to be told something): straight on.
   if (state.status === "active" && !reason && !one(params.error)) redirect(callbackPath);
   // Signed in, with the second factor still to give.
-  if (state.status === "mfa" && !reason && !one(params.error)) redirect(`${MFA_STEP_PATH}?callbackUrl=${encodeURIComponent(callbackPath)}`);
+  if (state.status === "mfa" && !reason && !one(params.error)) redirect(mfaStepPath(callbackPath));
 
   const demo = await demoState();
   return (

@@ -5,7 +5,7 @@ import { sessionCookieName, sessionCookieOptions } from "@/lib/console/cookies";
 import { finishSignIn } from "@/lib/console/mfa";
 import { authSecret } from "@/lib/console/secret";
 import { sessionStateFromCookies, signInPath } from "@/lib/console/session";
-import { MFA_STEP_PATH, safeCallbackPath } from "@/lib/contract/sign-in-messages";
+import { mfaStepPath, safeCallbackPath } from "@/lib/contract/sign-in-messages";
 
 export const dynamic = "force-dynamic";
 
@@ -27,7 +27,7 @@ export async function GET(request: NextRequest): Promise<NextResponse> {
   if (state.status === "active") return goTo(callbackPath);
   if (state.status !== "mfa") return goTo(signInPath(state.status));
   const promoted = await finishSignIn(state.session);
-  if (!promoted) return goTo(`${MFA_STEP_PATH}?callbackUrl=${encodeURIComponent(callbackPath)}`);
+  if (!promoted) return goTo(mfaStepPath(callbackPath));
   const maxAge = vaultLimits().maxHours * 3600;
   const token = await encode({ token: { sid: promoted, uid: state.session.userId, email: state.session.email }, secret: authSecret(), maxAge });
   const response = goTo(callbackPath);
