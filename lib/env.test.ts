@@ -24,3 +24,27 @@ describe("the gateway's listening address", () => {
     expect(() => env()).toThrow(/^Invalid environment: HOST: expected an address to listen on/);
   });
 });
+
+describe("the private networks an OpenID provider may be at", () => {
+  const saved = process.env.STRATUS_OIDC_PRIVATE_NETWORKS;
+  afterEach(() => {
+    if (saved === undefined) delete process.env.STRATUS_OIDC_PRIVATE_NETWORKS;
+    else process.env.STRATUS_OIDC_PRIVATE_NETWORKS = saved;
+    resetEnvCache();
+  });
+
+  it("are none unless named, and a list of CIDR ranges when named", () => {
+    delete process.env.STRATUS_OIDC_PRIVATE_NETWORKS;
+    resetEnvCache();
+    expect(env().STRATUS_OIDC_PRIVATE_NETWORKS).toEqual([]);
+    process.env.STRATUS_OIDC_PRIVATE_NETWORKS = " 10.20.0.0/16, fd00:1::/64 ,";
+    resetEnvCache();
+    expect(env().STRATUS_OIDC_PRIVATE_NETWORKS).toEqual(["10.20.0.0/16", "fd00:1::/64"]);
+  });
+
+  it("refuse anything but CIDR ranges at startup, naming the variable", () => {
+    process.env.STRATUS_OIDC_PRIVATE_NETWORKS = "10.20.0.0/16,intranet";
+    resetEnvCache();
+    expect(() => env()).toThrow(/^Invalid environment: STRATUS_OIDC_PRIVATE_NETWORKS\.1: expected CIDR ranges separated by commas/);
+  });
+});

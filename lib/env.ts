@@ -1,3 +1,4 @@
+import ipaddr from "ipaddr.js";
 import { z } from "zod";
 import { parseDatabaseUrl } from "./db/database-url";
 
@@ -74,6 +75,14 @@ const envSchema = z.object({
    * development and tests against a local OpenID provider; unset or "0", issuers are https host names.
    */
   STRATUS_SSO_LOOPBACK_ISSUERS: z.enum(["0", "1"]).optional(),
+  /**
+   * Private addresses (CIDR ranges, comma-separated) the console may reach an OpenID provider at: an
+   * in-house provider on the operator's network. Unset: public addresses only (lib/console/oidc-http.ts).
+   */
+  STRATUS_OIDC_PRIVATE_NETWORKS: z.preprocess(
+    (v) => (typeof v === "string" ? v.split(",").map((s) => s.trim()).filter(Boolean) : []),
+    z.array(z.string().refine(isCidr, "expected CIDR ranges separated by commas, e.g. 10.20.0.0/16,fd00:1::/64")),
+  ),
   /** Days of audit-log entries the gateway keeps; older ones are deleted in batches every hour. Unset: kept forever. */
   STRATUS_AUDIT_RETENTION_DAYS: retentionDays(),
   /** Days of usage (and billing) rows the gateway keeps, as above. Unset: kept forever. */
@@ -83,6 +92,15 @@ const envSchema = z.object({
 });
 
 export type Env = z.infer<typeof envSchema>;
+
+function isCidr(value: string): boolean {
+  try {
+    ipaddr.parseCIDR(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 function isDatabaseUrl(value: string): boolean {
   try {

@@ -6,6 +6,7 @@ import type { TokenSet } from "openid-client";
 import { SIGN_IN_ERROR } from "@/lib/contract/sign-in-messages";
 import { env } from "@/lib/env";
 import { endPreviousSession, getAuthOptions, logAuth, type SignedInUser } from "./auth-options";
+import { installOidcNetworkPolicy } from "./oidc-http";
 import { clientAddress } from "./rate-limit";
 import { SignInError } from "./sign-in";
 import { loadSsoProvider, signInWithSso, ssoProviderForEmail, wellKnownOf, type SsoClaims, type SsoProviderConfig } from "./sso";
@@ -16,6 +17,9 @@ import { loadSsoProvider, signInWithSso, ssoProviderForEmail, wellKnownOf, type 
  * provider). next-auth runs the Authorization Code flow with PKCE, state and nonce, and verifies
  * the ID token (signature against the issuer's JWKS, iss, aud, exp, nonce) with openid-client.
  */
+
+// next-auth's openid-client goes only where an OpenID provider may be (oidc-http.ts).
+installOidcNetworkPolicy();
 
 /** The scopes asked for: the subject, the e-mail (and whether it is verified), a display name. */
 export const SSO_SCOPES = "openid email profile";

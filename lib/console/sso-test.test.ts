@@ -1,3 +1,6 @@
+import { once } from "node:events";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -182,6 +185,35 @@ describe("starting a test", () => {
     expect(started.body.report.ok).toBe(false);
     expect(statuses(started.body.report)).toEqual({ discovery: "failed", redirect: "not_run", token: "not_run", id_token: "not_run", email_domain: "not_run" });
     expect(detailOf(started.body.report, "discovery")).toContain("http://127.0.0.1:9/idp/.well-known/openid-configuration could not be read");
+  });
+  it("fails discovery for a document naming an endpoint the console may not reach, without connecting to it", async () => {
+    // A provider of the admin's own: its document sends the token endpoint into the operator's network.
+    let reached = 0;
+    const inside = createServer((_req, res) => (reached++, res.end())).listen(0, "127.0.0.2");
+    await once(inside, "listening");
+    const tokenEndpoint = `http://127.0.0.2:${(inside.address() as AddressInfo).port}/token`;
+    const idpOf = createServer((req, res) => {
+      const base = `http://127.0.0.1:${(idpOf.address() as AddressInfo).port}/inside`;
+      res.setHeader("content-type", "application/json");
+      res.end(JSON.stringify({ issuer: base, authorization_endpoint: `${base}/auth`, token_endpoint: tokenEndpoint, jwks_uri: `${base}/jwks` }));
+    }).listen(0, "127.0.0.1");
+    await once(idpOf, "listening");
+    try {
+      const created = await bed.t.opJson<{ id: string }>("owner", "createSSOProvider", {
+        params: { organization_id: orgId },
+        body: { issuer_uri: `http://127.0.0.1:${(idpOf.address() as AddressInfo).port}/inside`, client_id: "c", client_secret: "s", email_domains: ["inside.example"] },
+      });
+      expect(created.status).toBe(200);
+      const started = await start("owner", { organization_id: orgId, provider_id: created.body.id });
+      if (!("report" in started.body)) throw new Error("no report");
+      expect(statuses(started.body.report)).toEqual({ discovery: "failed", redirect: "not_run", token: "not_run", id_token: "not_run", email_domain: "not_run" });
+      expect(detailOf(started.body.report, "discovery")).toContain(`names the token_endpoint ${tokenEndpoint}: http://127.0.0.2:`);
+      expect(detailOf(started.body.report, "discovery")).toContain("is not https");
+      expect(reached).toBe(0);
+    } finally {
+      inside.close();
+      idpOf.close();
+    }
   });
 });
 

@@ -23,6 +23,7 @@ import { logAuth } from "./auth-options";
 import { isCrossSiteMutation } from "./bff";
 import { sessionCookieSecure } from "./cookies";
 import { cloudFetch } from "./gateway-client";
+import { describeOidcFailure, installOidcNetworkPolicy, oidcNetworkPolicy, oidcUrlRefusal } from "./oidc-http";
 import { consoleOrigin } from "./origin";
 import { clientAddress } from "./rate-limit";
 import { authSecret } from "./secret";
@@ -61,6 +62,9 @@ const ssoTestStartRequestSchema: z.ZodType<SsoTestStartRequest> = z.object({
  * the SSO page over a same-origin BroadcastChannel. Codes, tokens and the client secret stay on
  * the server and out of the log; the report carries the ID token's claims, not the token.
  */
+
+// The test's requests go only where an OpenID provider may be, as a sign-in's (oidc-http.ts).
+installOidcNetworkPolicy();
 
 const TEST_LIFETIME_SECONDS = 600;
 const COOKIE_SALT = "stratus.sso-test";
@@ -115,7 +119,7 @@ class Steps {
 /** An error's message alone (openid-client's errors also carry the token or the response: never shown, never logged). */
 function reason(error: unknown): string {
   if (error instanceof errors.OPError) return error.error_description ? `${error.error}: ${error.error_description}` : (error.error ?? error.message);
-  return error instanceof Error ? error.message : "unknown error";
+  return describeOidcFailure(error);
 }
 
 /** Discovery: the issuer's document fetched, naming the same issuer, with the endpoints the flow needs. */
@@ -137,6 +141,15 @@ async function discover(provider: SsoProviderConfig, steps: Steps): Promise<Issu
   if (missing.length > 0) {
     steps.fail("discovery", `${wellKnown} has no ${missing.join(", ")}`);
     return null;
+  }
+  // Said now, not at the step that would first use the endpoint.
+  const policy = oidcNetworkPolicy();
+  for (const field of ["authorization_endpoint", "token_endpoint", "jwks_uri", "userinfo_endpoint"] as const) {
+    const refusal = typeof metadata[field] === "string" ? oidcUrlRefusal(metadata[field], policy) : null;
+    if (refusal) {
+      steps.fail("discovery", `${wellKnown} names the ${field} ${String(metadata[field])}: ${refusal}`);
+      return null;
+    }
   }
   const responseTypes = metadata.response_types_supported;
   if (Array.isArray(responseTypes) && !responseTypes.includes("code")) {
