@@ -45,8 +45,10 @@ export interface TestOidcProvider {
   /** Rewrites the next ID tokens the token endpoint answers with (null: as issued). */
   tamperIdTokens(change: ((idToken: string) => string) | null): void;
   /**
-   * The bearer token of the provider's test control (`POST /test-control/tamper-id-tokens?mode=signature|off`),
-   * for tests in other processes than the one that started it (Playwright's workers).
+   * The bearer token of the provider's test control, for tests in other processes than the one that
+   * started it (Playwright's workers): `POST /test-control/tamper-id-tokens?mode=signature|off`, and
+   * `POST /test-control/token-endpoint?url=<url>` (no url: its own), the token endpoint its discovery
+   * document names.
    */
   controlToken: string;
   /** An ID token as issued, re-signed with the provider's own key after `change` (a forgery only a key holder could make). */
@@ -69,6 +71,7 @@ export async function startTestOidcProvider(options: { callbackBase: string; cli
   const signingKey = createPrivateKey({ key: jwk, format: "jwk" });
 
   let tamper: ((idToken: string) => string) | null = null;
+  let tokenEndpoint: string | null = null;
   let handle: ((req: IncomingMessage, res: ServerResponse) => void) | null = null;
   const controlToken = randomBytes(24).toString("base64url");
   const server = createServer((req, res) => {
@@ -82,13 +85,29 @@ export async function startTestOidcProvider(options: { callbackBase: string; cli
       res.end();
       return;
     }
+    if (req.method === "POST" && req.url?.startsWith("/test-control/token-endpoint")) {
+      if (req.headers.authorization !== `Bearer ${controlToken}`) res.statusCode = 403;
+      else {
+        tokenEndpoint = new URL(req.url, "http://control").searchParams.get("url");
+        res.statusCode = 204;
+      }
+      res.end();
+      return;
+    }
     if (!handle) {
       res.statusCode = 503;
       res.end();
       return;
     }
     if (req.url?.startsWith(`${TEST_ISSUER_ALIAS}/`)) req.url = req.url.slice(TEST_ISSUER_ALIAS.length);
-    if (tamper && req.method === "POST" && req.url?.startsWith("/token")) rewriteTokenResponse(res, tamper);
+    if (tamper && req.method === "POST" && req.url?.startsWith("/token")) {
+      const change = tamper;
+      rewriteJsonResponse(res, (body) => (typeof body.id_token === "string" ? { ...body, id_token: change(body.id_token) } : body));
+    }
+    if (tokenEndpoint && req.method === "GET" && req.url === "/.well-known/openid-configuration") {
+      const named = tokenEndpoint;
+      rewriteJsonResponse(res, (body) => ({ ...body, token_endpoint: named }));
+    }
     handle(req, res);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -211,17 +230,14 @@ function breakSignature(idToken: string): string {
   return `${header}.${payload}.${bytes.toString("base64url")}`;
 }
 
-/** Lets the token endpoint's JSON answer be rewritten before it goes out (its headers are not sent yet when Koa ends it). */
-function rewriteTokenResponse(res: ServerResponse, tamper: (idToken: string) => string): void {
+/** Lets a JSON answer of the provider be rewritten before it goes out (its headers are not sent yet when Koa ends it). */
+function rewriteJsonResponse(res: ServerResponse, change: (body: Record<string, unknown>) => Record<string, unknown>): void {
   const end = res.end.bind(res) as (chunk?: unknown, ...rest: unknown[]) => ServerResponse;
   res.end = ((chunk?: unknown, ...rest: unknown[]) => {
     if (typeof chunk === "string" || Buffer.isBuffer(chunk)) {
-      const body = JSON.parse(chunk.toString()) as { id_token?: string };
-      if (body.id_token) {
-        const text = JSON.stringify({ ...body, id_token: tamper(body.id_token) });
-        res.setHeader("content-length", Buffer.byteLength(text));
-        return end(text, ...rest);
-      }
+      const text = JSON.stringify(change(JSON.parse(chunk.toString()) as Record<string, unknown>));
+      res.setHeader("content-length", Buffer.byteLength(text));
+      return end(text, ...rest);
     }
     return end(chunk, ...rest);
   }) as typeof res.end;

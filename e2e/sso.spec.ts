@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { createServer, type AddressInfo } from "node:net";
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { generate } from "otplib";
@@ -262,6 +263,28 @@ test.describe("refusals", () => {
       expect((await page.request.get(bffPath("getOrganizations"))).status()).toBe(401);
     } finally {
       expect((await control("off")).status()).toBe(204);
+    }
+  });
+
+  test("a token endpoint in the operator's network, which the console's server never connects to", async ({ page, request }) => {
+    // The provider's discovery document names a token endpoint at another loopback address (as a
+    // provider could name 169.254.169.254 or 10.…): a TCP trap there counts every connection.
+    const trap = createServer((socket) => (connections++, socket.destroy()));
+    let connections = 0;
+    await new Promise<void>((resolve) => trap.listen(0, "127.0.0.2", resolve));
+    const control = (url: string | null) =>
+      request.post(`${idp().issuer}/test-control/token-endpoint${url ? `?url=${encodeURIComponent(url)}` : ""}`, {
+        headers: { authorization: `Bearer ${process.env.E2E_OIDC_CONTROL_TOKEN ?? ""}` },
+      });
+    expect((await control(`https://127.0.0.2:${(trap.address() as AddressInfo).port}/token`)).status()).toBe(204);
+    try {
+      await ssoSignIn(page, "grace@sso.example");
+      await expect(page).toHaveURL(/\/sign-in\?.*error=OAuthCallback/);
+      expect((await page.request.get(bffPath("getOrganizations"))).status()).toBe(401);
+      expect(connections).toBe(0);
+    } finally {
+      expect((await control(null)).status()).toBe(204);
+      trap.close();
     }
   });
 
