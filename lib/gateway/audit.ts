@@ -118,7 +118,7 @@ export async function auditFailures(c: Context<AppEnv>, next: () => Promise<void
   const params = c.req.param() as Record<string, string | undefined>;
   let organizationId = meta?.organizationId ?? params.org_id ?? params.organization_id ?? c.req.query("org_id");
   const db = c.get("deps").db;
-  organizationId ??= await firstOrganization(db, caller);
+  organizationId ??= await firstOrganization(db, caller, { includeSuspended: true });
   if (!organizationId) return;
   const action = ACTIONS[c.req.method] ?? "Update";
   const sent = await requestTexts(c);

@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { and, eq } from "drizzle-orm";
+import { addMember, createApiKey, createUser } from "../../admin";
+import { memberships } from "../../store/schema";
 import { createTestGateway, type TestGateway } from "../../testing";
 
 let t: TestGateway;
@@ -37,6 +40,20 @@ describe("GET /featureflags", () => {
     expect(member.body.feature_flags).toMatchObject({ reservations: false, max_vms_per_request: 32 });
     const outsider = await flags("outsider");
     expect(outsider.body.feature_flags).toMatchObject({ reservations: false, max_vms_per_request: 8 });
+  });
+
+  it("targets no organization that has suspended the caller", async () => {
+    const { db } = t.gateway.store;
+    // A member of Acme (whose flags give 32 VMs a request) first, of Globex (8) later.
+    const user = await createUser(db, { email: "suspended-flags@acme.example" });
+    const key = await createApiKey(db, t.gateway.deps.masterKey, user.id, "test");
+    const caller = { user_id: user.id, email: user.email, access_key_id: key.accessKeyId, secret_key: key.secretKey };
+    await addMember(db, t.demo.organization_id, user.id, "member");
+    await addMember(db, await t.outsiderOrganizationId(), user.id, "member");
+    const ask = () => t.opJson<Flags>(caller, "getFeatureFlags");
+    expect((await ask()).body.feature_flags).toMatchObject({ max_vms_per_request: 32 });
+    await db.update(memberships).set({ status: "suspended" }).where(and(eq(memberships.userId, user.id), eq(memberships.organizationId, t.demo.organization_id)));
+    expect((await ask()).body.feature_flags).toMatchObject({ max_vms_per_request: 8 });
   });
 
   it("adds the project to the targeting context for a member of the project", async () => {

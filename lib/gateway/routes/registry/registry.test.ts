@@ -1,9 +1,9 @@
-import { eq} from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addMember, createApiKey, createUser } from "../../admin";
 import { hashSecret } from "../../crypto";
 import type { DemoUser } from "../../seed";
-import { registryTokens } from "../../store/schema";
+import { memberships, registryTokens } from "../../store/schema";
 import { createTestGateway, opPath, type TestGateway } from "../../testing";
 
 let t: TestGateway;
@@ -86,6 +86,32 @@ describe("POST /ccr/tokens", () => {
     const second = await t.opJson<{ token: string }>(both, "createCcrToken", { body: { alias: "x" } });
     const [row2] = await t.gateway.store.db.select().from(registryTokens).where(eq(registryTokens.tokenHash, hashSecret(second.body.token)));
     expect(row2?.organizationId).toBe(await t.outsiderOrganizationId());
+  });
+
+  it("files the token under the caller's first organization they are still an active member of", async () => {
+    const { db } = t.gateway.store;
+    const suspend = (userId: string, organizationId: string) =>
+      db.update(memberships).set({ status: "suspended" }).where(and(eq(memberships.userId, userId), eq(memberships.organizationId, organizationId)));
+    // Joined Acme first, Globex later; Acme suspends them (as a SCIM `active: false` does): Globex owns the token.
+    const moved = await newUser("suspended-first@acme.example");
+    await addMember(db, t.demo.organization_id, moved.user_id, "member");
+    await addMember(db, await t.outsiderOrganizationId(), moved.user_id, "member");
+    await suspend(moved.user_id, t.demo.organization_id);
+    const token = await t.opJson<{ token: string }>(moved, "createCcrToken", { body: {} });
+    expect(token.status).toBe(200);
+    const [row] = await db.select().from(registryTokens).where(eq(registryTokens.tokenHash, hashSecret(token.body.token)));
+    expect(row?.organizationId).toBe(await t.outsiderOrganizationId());
+
+    // Suspended in their only organization: none owns a token of theirs, and the refusal is filed with it.
+    const gone = await newUser("suspended-only@acme.example");
+    await addMember(db, t.demo.organization_id, gone.user_id, "member");
+    await suspend(gone.user_id, t.demo.organization_id);
+    const before = (await db.select().from(registryTokens)).length;
+    const { result: refused, entries } = await t.audited(() => t.opJson<ErrorBody>(gone, "createCcrToken", { body: {} }));
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toBe("caller: belongs to no organization that could own the token");
+    expect(await db.select().from(registryTokens)).toHaveLength(before);
+    expect(entries.map((e) => [e.organizationId, e.result])).toEqual([[t.demo.organization_id, "INVALID_ARGUMENT"]]);
   });
 
   it("answers 400 to a caller who belongs to no organization", async () => {
