@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Person } from "@/lib/contract/people";
-import { addMember, createApiKey, createUser } from "../../admin";
+import { addMember, createApiKey, createOrganization, createUser } from "../../admin";
 import type { DemoUser } from "../../seed";
 import type { Database } from "../../store/client";
 import { acceptTotpStep, createPendingTotp, listFactors } from "../../store/queries/mfa-factors";
@@ -93,6 +93,28 @@ describe("an Organization Admin who is no owner", () => {
     expect((await listFactors(db, owner2.user_id)).map((f) => f.method)).toEqual(["totp"]);
     const listed = await t.json<{ items: Person[] }>("owner", "GET", opPath("listOrganizationPeople", { org_id: org }), { query: { q: "owner2@" } });
     expect(listed.body.items[0]).toMatchObject({ id: owner2.user_id, sso_required: false, mfa_methods: ["totp"] });
+  });
+
+  it("may not reach an owner's account through another organization where they made the owner a plain member", async () => {
+    const { db } = t.gateway.store;
+    // The admin's own organization; they add owner2 (whose home is Acme, where they are an owner) as a member.
+    const initech = await createOrganization(db, { name: "Initech", ownerId: admin.user_id });
+    const added = await t.call(admin, "POST", opPath("inviteOrganizationPerson", { org_id: initech.id }), { body: { email: owner2.email } });
+    expect(added.status).toBe(201);
+    const pending = await createPendingTotp(db, owner2.user_id, "sealed", "Authenticator app");
+    expect(await acceptTotpStep(db, pending, 2_000)).toBe(true);
+    const factors = (await listFactors(db, owner2.user_id)).map((f) => f.id);
+    expect(factors).not.toEqual([]);
+
+    const reset = await t.json<{ message: string }>(admin, "DELETE", opPath("resetOrganizationPersonMfa", { org_id: initech.id, user_id: owner2.user_id }));
+    expect(reset.status).toBe(403);
+    expect(reset.body.message).toBe(
+      `Resetting second factors applies to every organization of user ${owner2.user_id}, and the account's home organization decides: only an owner there may do it to an owner there`,
+    );
+    const sso = await t.call(admin, "PATCH", opPath("updateOrganizationPerson", { org_id: initech.id, user_id: owner2.user_id }), { body: { sso_required: true } });
+    expect(sso.status).toBe(403);
+    expect((await listFactors(db, owner2.user_id)).map((f) => f.id)).toEqual(factors);
+    expect(await ssoRequiredAnywhere(db, owner2.user_id)).toBe(false);
   });
 
   it("may not change an owner's role bindings (403); an owner may", async () => {

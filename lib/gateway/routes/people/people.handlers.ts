@@ -110,9 +110,15 @@ async function requireAccountDeciders(db: Database, access: Access, orgId: strin
   const { organizations, deciders, home } = await accountDeciders(db, userId);
   if (!organizations.includes(orgId)) throw notFound(`user ${userId} is not a person of this organization`);
   for (const decider of deciders) {
-    if (decider !== orgId && !(await access.can(decider, permission))) {
-      const why = home ? `the account's home organization decides: you do not hold ${permission} there` : `you do not hold ${permission} in all of them`;
-      throw forbidden(`${change} applies to every organization of user ${userId}, and ${why}`);
+    if (decider === orgId) continue; // the handler has checked this organization's rules
+    const why = home ? "the account's home organization decides" : "each of them decides";
+    if (!(await access.can(decider, permission))) {
+      throw forbidden(`${change} applies to every organization of user ${userId}, and ${why}: you do not hold ${permission} ${home ? "there" : "in all of them"}`);
+    }
+    // The owner-for-owner rule holds where the decision is made: an owner there is reached by an owner
+    // there only, not through an organization where an admin of theirs made them a plain member.
+    if ((await findPerson(db, decider, userId))?.relation === "owner" && (await access.relation(decider)) !== "owner") {
+      throw forbidden(`${change} applies to every organization of user ${userId}, and ${why}: only an owner there may do it to an owner there`);
     }
   }
 }
