@@ -60,6 +60,15 @@ const attr = (name: string, extra: Json = {}): Json => ({
   ...extra,
 });
 
+/** A multi-valued attribute of RFC 7643 §2.4's usual sub-attributes (value, display, type, primary). */
+const multiValued = (name: string, types: string[], extra: Json = {}): Json =>
+  attr(name, {
+    type: "complex",
+    multiValued: true,
+    subAttributes: [attr("value"), attr("display"), attr("type", types.length > 0 ? { canonicalValues: types } : {}), attr("primary", { type: "boolean" })],
+    ...extra,
+  });
+
 export function schemas(base: string): Json[] {
   const meta = (id: string) => ({ resourceType: "Schema", location: `${base}/Schemas/${id}` });
   return [
@@ -75,13 +84,37 @@ export function schemas(base: string): Json[] {
           subAttributes: [attr("formatted"), attr("familyName"), attr("givenName"), attr("middleName"), attr("honorificPrefix"), attr("honorificSuffix")],
         }),
         attr("displayName"),
+        attr("nickName"),
+        attr("profileUrl", { type: "reference", referenceTypes: ["external"] }),
+        attr("title"),
+        attr("userType"),
+        attr("preferredLanguage"),
+        attr("locale"),
+        attr("timezone"),
         attr("active", { type: "boolean", description: "false suspends the person in the organization" }),
-        attr("emails", {
+        multiValued("emails", ["work", "home", "other"], { description: "The primary entry is the person's e-mail" }),
+        multiValued("phoneNumbers", ["work", "home", "mobile", "fax", "pager", "other"]),
+        multiValued("ims", ["aim", "gtalk", "icq", "xmpp", "msn", "skype", "qq", "yahoo"]),
+        multiValued("photos", ["photo", "thumbnail"]),
+        attr("addresses", {
           type: "complex",
           multiValued: true,
-          description: "The primary entry is the person's e-mail",
-          subAttributes: [attr("value"), attr("type", { canonicalValues: ["work", "home", "other"] }), attr("primary", { type: "boolean" }), attr("display")],
+          subAttributes: [
+            ...["formatted", "streetAddress", "locality", "region", "postalCode", "country"].map((name) => attr(name)),
+            attr("type", { canonicalValues: ["work", "home", "other"] }),
+            attr("primary", { type: "boolean" }),
+          ],
         }),
+        attr("groups", {
+          type: "complex",
+          multiValued: true,
+          mutability: "readOnly",
+          description: "The groups the person is a direct member of (changed through the groups)",
+          subAttributes: [attr("value", { mutability: "readOnly" }), attr("$ref", { type: "reference", mutability: "readOnly" }), attr("display", { mutability: "readOnly" }), attr("type", { mutability: "readOnly" })],
+        }),
+        multiValued("entitlements", []),
+        multiValued("roles", []),
+        multiValued("x509Certificates", [], { description: "Stored and returned as sent" }),
         attr("externalId", { caseExact: true }),
       ],
       meta: meta(CORE_USER),

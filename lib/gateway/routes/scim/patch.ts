@@ -1,5 +1,5 @@
 import { scimPatch, type ScimPatchOperation } from "scim-patch";
-import { PATCH_OP, ScimError, spelled, spelledPath, type ResourceKind } from "./resources";
+import { ENTERPRISE_USER, PATCH_OP, ScimError, spelled, spelledPath, type ResourceKind } from "./resources";
 
 /**
  * SCIM PATCH (RFC 7644 §3.5.2), applied by scim-patch to the resource as it is: the operations as
@@ -23,7 +23,11 @@ const INHERITED_NAMES = new Set([...OBJECT_NAMES, ...[Array, String, Number, Boo
  * JSON value inherits (the last is only assigned: `emails.length` sets an own property).
  */
 function reachesPrototype(path: string): boolean {
-  const names = path.split(/[^\w$-]+/).filter(Boolean);
+  // A filter's quoted values are compared, never walked: `emails[value eq "big.boss@corp.example"]` names no `big`.
+  const names = path
+    .replace(/"(?:[^"\\]|\\.)*"/g, " ")
+    .split(/[^\w$-]+/)
+    .filter(Boolean);
   return names.some((name, i) => OBJECT_NAMES.has(name) || (i < names.length - 1 && INHERITED_NAMES.has(name)));
 }
 
@@ -88,23 +92,57 @@ export function patchOperations(body: unknown, kind: ResourceKind): ScimPatchOpe
     }
     if (!target) {
       if (typeof value !== "object" || value === null || Array.isArray(value)) throw new ScimError(400, `Operations[${i}].value must be an object when there is no path`, "invalidValue");
-      // Each key is an attribute path (RFC 7644 §3.5.2.1).
-      const rest = Object.fromEntries(
-        Object.entries(value)
-          .filter(([k]) => !/^(id|meta|schemas)$/i.test(k))
-          .map(([k, v]) => {
-            const key = spelledPath(kind, k);
-            return key ? [key.path, spelled(v, key.names)] : [k, v];
-          }),
-      );
-      if (Object.keys(rest).length === 0) return;
-      out.push({ op: name, value: rest } as ScimPatchOperation);
+      // Each key is an attribute path (RFC 7644 §3.5.2.1). A complex attribute's object sets the
+      // sub-attributes it names and leaves the others (§3.5.2.3): each becomes an operation on its path.
+      const rest: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(value)) {
+        if (/^(id|meta|schemas)$/i.test(k)) continue;
+        const key = spelledPath(kind, k);
+        if (!key) {
+          rest[k] = v;
+          continue;
+        }
+        if (key.path === MANAGER_PATH) {
+          out.push(valueOperation(name, key.path, spelled(v, key.names)));
+          continue;
+        }
+        const parts = SINGLE_VALUED_COMPLEX.has(key.path) && isPlainObject(v) ? Object.entries(v) : undefined;
+        if (!parts) {
+          rest[key.path] = spelled(v, key.names);
+          continue;
+        }
+        for (const [sub, subValue] of parts) {
+          const subPath = spelledPath(kind, `${key.path}${key.path === ENTERPRISE_USER ? ":" : "."}${sub}`);
+          if (!subPath || reachesPrototype(subPath.path)) throw new ScimError(400, `Operations[${i}].value.${k}.${sub.slice(0, 64)} is not an attribute`, "invalidPath");
+          out.push(valueOperation(name, subPath.path, spelled(subValue, subPath.names)));
+        }
+      }
+      if (Object.keys(rest).length > 0) out.push({ op: name, value: rest } as ScimPatchOperation);
       return;
     }
     if (value === undefined) throw new ScimError(400, `Operations[${i}].value is required for ${name}`, "invalidValue");
-    out.push({ op: name, path: target.path, value: sent } as ScimPatchOperation);
+    out.push(valueOperation(name, target.path, sent));
   });
   return out;
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+const MANAGER_PATH = `${ENTERPRISE_USER}:manager`;
+/** The single-valued complex attributes whose sub-attributes a path-less add or replace sets one by one. */
+const SINGLE_VALUED_COMPLEX = new Set(["name", ENTERPRISE_USER]);
+
+/**
+ * An add or replace of one path. The enterprise extension's manager is a complex attribute (RFC 7643
+ * §4.3) that Entra ID sends as the manager's id alone, and clears with an empty value: kept as
+ * `{ value }` (what it reads back, and what a later add merges with), and an empty one removes it.
+ */
+function valueOperation(op: "add" | "replace", path: string, value: unknown): ScimPatchOperation {
+  if (path === MANAGER_PATH) {
+    if (value === "" || value === null) return { op: "remove", path } as ScimPatchOperation;
+    if (typeof value === "string") return { op, path, value: { value } } as ScimPatchOperation;
+  }
+  return { op, path, value } as ScimPatchOperation;
 }
 
 export function applyPatch<T extends object>(resource: T, ops: ScimPatchOperation[]): T {

@@ -155,20 +155,30 @@ export function spelledPath(kind: ResourceKind, path: string): { path: string; n
 /** Attributes the service keeps itself (never taken from the stored rest of the resource). */
 const OWN_ATTRIBUTES = new Set(["id", "meta", "schemas", "username", "externalid", "active", "password", "groups"]);
 
-function nameOf(row: PersonRow): Json | undefined {
-  const stored = row.scimAttributes?.name;
-  if (isObject(stored)) return stored;
-  return row.accountName ? { formatted: row.accountName } : undefined;
+/**
+ * The resource's name and displayName. For a person the identity provider has provisioned, what it
+ * sent, and nothing once it removed them (RFC 7644 §3.5.2.2: unassigned). A person it has not (invited,
+ * or signed in with SSO, before it links them) is shown with the account's name, so that it can tell them apart.
+ */
+function namesOf(row: PersonRow): { name?: Json; displayName?: string } {
+  const attrs = row.scimAttributes;
+  if (attrs) {
+    return {
+      ...(isObject(attrs.name) ? { name: attrs.name } : {}),
+      ...(typeof attrs.displayName === "string" ? { displayName: attrs.displayName } : {}),
+    };
+  }
+  return row.accountName ? { name: { formatted: row.accountName }, displayName: row.accountName } : {};
 }
 
 export function userResource(row: PersonRow, base: string): Json {
   const attrs = row.scimAttributes ?? {};
   const rest: Json = {};
   for (const [key, value] of Object.entries(attrs)) if (!OWN_ATTRIBUTES.has(key.toLowerCase()) && key !== "name") rest[key] = value;
-  const name = nameOf(row);
-  const displayName = typeof attrs.displayName === "string" ? attrs.displayName : row.accountName || undefined;
+  const { name, displayName } = namesOf(row);
   return {
-    schemas: [CORE_USER, ...(isObject(attrs[ENTERPRISE_USER]) ? [ENTERPRISE_USER] : [])],
+    // The URIs of the schemas of the attributes present (RFC 7643 §3): extensions this service does not know are kept as sent, and named too.
+    schemas: [CORE_USER, ...Object.keys(attrs).filter((key) => /^urn:/i.test(key) && isObject(attrs[key]))],
     id: row.userId,
     ...(row.externalId !== null ? { externalId: row.externalId } : {}),
     userName: row.scimUserName ?? row.email,
@@ -278,6 +288,11 @@ export function parseUser(sent: unknown): UserInput {
   if (!EMAIL.test(email) || email.length > 320) throw invalidValue(`emails: ${email.slice(0, 64)} is not an e-mail address`);
   const enterprise = attributes[ENTERPRISE_USER];
   if (enterprise !== undefined && !isObject(enterprise)) throw invalidValue(`${ENTERPRISE_USER} must be an object`);
+  // The manager as Entra ID sends it, the manager's id alone, kept as the complex attribute it is (RFC 7643 §4.3).
+  if (enterprise && typeof enterprise.manager === "string") {
+    if (enterprise.manager === "") delete enterprise.manager;
+    else enterprise.manager = { value: enterprise.manager };
+  }
   const accountName =
     (typeof attributes.displayName === "string" && attributes.displayName.trim()) ||
     (typeof name.formatted === "string" && name.formatted.trim()) ||

@@ -113,6 +113,11 @@ describe("authentication and discovery", () => {
     expect(types.body.Resources!.map((r) => r.id)).toEqual(["User", "Group"]);
     const schemas = await scim(oktaToken, "GET", "/Schemas");
     expect(schemas.body.Resources!.map((r) => r.id)).toContain(ENTERPRISE);
+    // Every attribute a User is stored and returned with is described (Entra ID's schema discovery test).
+    const described = new Set(((schemas.body.Resources!.find((r) => r.id === USER)!.attributes as Array<{ name: string }>) ?? []).map((a) => a.name));
+    for (const name of ["userName", "name", "displayName", "nickName", "profileUrl", "title", "userType", "preferredLanguage", "locale", "timezone", "active", "emails", "phoneNumbers", "ims", "photos", "addresses", "groups", "entitlements", "roles", "x509Certificates", "externalId"]) {
+      expect(described.has(name), name).toBe(true);
+    }
     expect((await scim(oktaToken, "GET", "/Nope")).status).toBe(404);
   });
 });
@@ -268,7 +273,13 @@ describe("Entra ID's provisioning sequence", () => {
     expect(created.status).toBe(201);
     bobId = String(created.body.id);
     expect(created.body[ENTERPRISE]).toMatchObject({ department: "Construction", employeeNumber: "42" });
-    expect((created.body.schemas as string[]).includes(ENTERPRISE)).toBe(true);
+    expect(created.body.schemas).toEqual([USER, ENTERPRISE]);
+    // An extension the service does not know is kept as sent, and named among the resource's schemas.
+    const custom = "urn:ietf:params:scim:schemas:extension:Contoso:2.0:User";
+    const extended = await scim(entraToken, "PATCH", `/Users/${bobId}`, { schemas: [PATCH], Operations: [{ op: "add", path: `${custom}:badge`, value: "B-7" }] });
+    expect(extended.status).toBe(200);
+    expect([...(extended.body.schemas as string[])].sort()).toEqual([USER, ENTERPRISE, custom].sort());
+    expect(extended.body[custom]).toEqual({ badge: "B-7" });
     const again = await scim(entraToken, "GET", `/Users?filter=${encodeURIComponent('externalId eq "bob-ext"')}`);
     expect(again.body.Resources![0]!.id).toBe(bobId);
   });
@@ -290,6 +301,78 @@ describe("Entra ID's provisioning sequence", () => {
     expect(off.body.active).toBe(false);
     const on = await scim(entraToken, "PATCH", `/Users/${bobId}`, { schemas: [PATCH], Operations: [{ op: "replace", value: { active: "True" } }] });
     expect(on.body.active).toBe(true);
+  });
+
+  it("takes the manager as Entra ID sends it, the manager's id alone, and clears it with an empty value", async () => {
+    // Bob was created with manager { value: "m-1" }: the id alone replaces it, kept as the complex attribute.
+    const set = await scim(entraToken, "PATCH", `/Users/${bobId}`, { schemas: [PATCH], Operations: [{ op: "Add", path: `${ENTERPRISE}:manager`, value: "m-2" }] });
+    expect(set.status).toBe(200);
+    expect((set.body[ENTERPRISE] as Json).manager).toEqual({ value: "m-2" });
+    const pathless = await scim(entraToken, "PATCH", `/Users/${bobId}`, {
+      schemas: [PATCH],
+      Operations: [{ op: "replace", value: { [`${ENTERPRISE}:manager`]: "m-3" } }],
+    });
+    expect((pathless.body[ENTERPRISE] as Json).manager).toEqual({ value: "m-3" });
+    const cleared = await scim(entraToken, "PATCH", `/Users/${bobId}`, { schemas: [PATCH], Operations: [{ op: "Replace", path: `${ENTERPRISE}:manager`, value: "" }] });
+    expect(cleared.status).toBe(200);
+    expect(cleared.body[ENTERPRISE]).not.toHaveProperty("manager");
+    expect(cleared.body[ENTERPRISE]).toMatchObject({ department: "Demolition", employeeNumber: "42" });
+    const read = await scim(entraToken, "GET", `/Users/${bobId}`);
+    expect(read.body[ENTERPRISE]).not.toHaveProperty("manager");
+  });
+
+  it("leaves the sub-attributes a path-less add or replace does not name (RFC 7644 §3.5.2.3)", async () => {
+    const res = await scim(entraToken, "PATCH", `/Users/${bobId}`, {
+      schemas: [PATCH],
+      Operations: [{ op: "replace", value: { name: { givenName: "Rob" }, [ENTERPRISE]: { costCenter: "CC-7" } } }],
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.name).toMatchObject({ givenName: "Rob", familyName: "Bauer", formatted: "Bob Builder" });
+    expect(res.body[ENTERPRISE]).toMatchObject({ costCenter: "CC-7", department: "Demolition", employeeNumber: "42" });
+  });
+
+  it("keeps removed attributes unassigned: displayName and name do not come back (Entra ID's null update)", async () => {
+    const created = await scim(entraToken, "POST", "/Users", {
+      schemas: [USER],
+      userName: "nora@contoso.example",
+      displayName: "Nora N",
+      title: "Engineer",
+      name: { givenName: "Nora", familyName: "N" },
+      emails: [{ primary: true, type: "work", value: "nora@contoso.example" }],
+    });
+    expect(created.status).toBe(201);
+    const id = String(created.body.id);
+    const removed = await scim(entraToken, "PATCH", `/Users/${id}`, {
+      schemas: [PATCH],
+      Operations: [
+        { op: "remove", path: "displayName" },
+        { op: "Replace", path: "title", value: null },
+        { op: "remove", path: "name" },
+      ],
+    });
+    expect(removed.status).toBe(200);
+    const read = await scim(entraToken, "GET", `/Users/${id}`);
+    expect(read.body).not.toHaveProperty("displayName");
+    expect(read.body).not.toHaveProperty("title");
+    expect(read.body).not.toHaveProperty("name");
+    expect(read.body.userName).toBe("nora@contoso.example");
+  });
+
+  it("takes a value filter whose quoted value spells a JavaScript name", async () => {
+    const add = await scim(entraToken, "PATCH", `/Users/${bobId}`, {
+      schemas: [PATCH],
+      Operations: [{ op: "add", path: "emails", value: [{ type: "other", value: "big.boss@contoso.example" }] }],
+    });
+    expect(add.status).toBe(200);
+    const remove = await scim(entraToken, "PATCH", `/Users/${bobId}`, {
+      schemas: [PATCH],
+      Operations: [{ op: "remove", path: 'emails[value eq "big.boss@contoso.example"]' }],
+    });
+    expect(remove.status).toBe(200);
+    expect((remove.body.emails as Array<{ value: string }>).map((e) => e.value)).toEqual(["bob.builder@contoso.example"]);
+    // A name outside quotes is still refused.
+    const proto = await scim(entraToken, "PATCH", `/Users/${bobId}`, { schemas: [PATCH], Operations: [{ op: "replace", path: "constructor.prototype", value: "x" }] });
+    expect(proto.status).toBe(400);
   });
 
   it("adds and removes group members with path members and a list of values", async () => {
