@@ -1,6 +1,4 @@
 import "server-only";
-import type { AgentOptions as HttpAgentOptions } from "node:http";
-import type { AgentOptions as HttpsAgentOptions } from "node:https";
 import type { TcpNetConnectOpts } from "node:net";
 import type { Duplex } from "node:stream";
 import { custom, Issuer, type CustomHttpOptionsProvider } from "openid-client";
@@ -99,35 +97,16 @@ function bound(socket: Duplex, policy: OidcNetworkPolicy): Duplex {
 
 type ConnectionListener = (error: Error | null, socket: Duplex) => void;
 
-class BoundedHttpAgent extends RequestFilteringHttpAgent {
-  constructor(
-    private readonly policy: OidcNetworkPolicy,
-    options: HttpAgentOptions & RequestFilteringAgentOptions,
-  ) {
-    super(options);
-  }
-
-  override createConnection(options: TcpNetConnectOpts, listener?: ConnectionListener) {
-    return bound(super.createConnection(options, listener), this.policy);
-  }
-}
-
-class BoundedHttpsAgent extends RequestFilteringHttpsAgent {
-  constructor(
-    private readonly policy: OidcNetworkPolicy,
-    options: HttpsAgentOptions & RequestFilteringAgentOptions,
-  ) {
-    super(options);
-  }
-
-  override createConnection(options: TcpNetConnectOpts, listener?: ConnectionListener) {
-    return bound(super.createConnection(options, listener), this.policy);
-  }
+/** The agent, with every connection it makes bounded by the policy's bytes and time. */
+function bounded<A extends RequestFilteringHttpAgent | RequestFilteringHttpsAgent>(agent: A, policy: OidcNetworkPolicy): A {
+  const create = agent.createConnection.bind(agent);
+  agent.createConnection = (options: TcpNetConnectOpts, listener?: ConnectionListener) => bound(create(options, listener), policy);
+  return agent;
 }
 
 interface Agents {
-  http: BoundedHttpAgent;
-  https: BoundedHttpsAgent;
+  http: RequestFilteringHttpAgent;
+  https: RequestFilteringHttpsAgent;
 }
 
 function agentsFor(policy: OidcNetworkPolicy): Agents {
@@ -135,7 +114,10 @@ function agentsFor(policy: OidcNetworkPolicy): Agents {
     allowIPAddressList: [...(policy.loopback ? ["127.0.0.1", "::1"] : []), ...policy.privateNetworks],
   };
   // A connection per request: the deadline is the connection's, and providers are asked rarely.
-  return { http: new BoundedHttpAgent(policy, { ...filter, keepAlive: false }), https: new BoundedHttpsAgent(policy, { ...filter, keepAlive: false }) };
+  return {
+    http: bounded(new RequestFilteringHttpAgent({ ...filter, keepAlive: false }), policy),
+    https: bounded(new RequestFilteringHttpsAgent({ ...filter, keepAlive: false }), policy),
+  };
 }
 
 let policyOf: () => OidcNetworkPolicy = oidcNetworkPolicy;
