@@ -74,6 +74,19 @@ describe("GET /organizations/{org_id}/users", () => {
     expect((tampered.body as unknown as { message: string }).message).toContain("query.next_token");
   });
 
+  it("answers a page past the last match as empty, with its way back, whatever the filter left", async () => {
+    const first = await people("owner", { limit: "1" });
+    expect(first.body.items.map((p) => p.email)).toEqual(["auditor@acme.example"]);
+    // Nobody past the token matches: an empty page, and a way back to the page before.
+    const past = await people("owner", { limit: "1", q: "auditor", next_token: first.body.next_page_token });
+    expect(past.status).toBe(200);
+    expect(past.body.items).toEqual([]);
+    expect(past.body.next_page_token).toBe("");
+    const back = await people("owner", { limit: "1", q: "auditor", prev_token: past.body.prev_page_token });
+    expect(back.status).toBe(200);
+    expect(back.body.items.map((p) => p.email)).toEqual(["auditor@acme.example"]);
+  });
+
   it("refuses bad filters with a 400 naming the field", async () => {
     const bad = await people("owner", { status: "gone" });
     expect(bad.status).toBe(400);

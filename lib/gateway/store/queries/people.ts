@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, desc, eq, gt, ilike, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gt, ilike, inArray, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import type { Person } from "@/lib/contract/people";
 import type { Database } from "../client";
 import { deleteOrganizationSsoKeys } from "./api-keys";
@@ -111,9 +111,20 @@ export async function ssoRequiredAnywhere(db: Database, userId: string): Promise
   return row !== undefined;
 }
 
+/**
+ * A position is a person's e-mail, or one with a NUL after it: just past that person (a page that came
+ * back empty goes back through the person its token named). No e-mail holds a NUL, and PostgreSQL takes
+ * none in text, so that one is compared as "up to and including" the e-mail.
+ */
+function bound(toward: "after" | "before", from: PeoplePosition) {
+  const through = from.endsWith("\u0000");
+  const email = through ? from.slice(0, -1) : from;
+  return toward === "after" ? gt(users.email, email) : through ? lte(users.email, email) : lt(users.email, email);
+}
+
 async function read(db: Database, orgId: string, f: PeopleFilter, limit: number, toward: "after" | "before", from?: PeoplePosition): Promise<Row[]> {
   const where = conditions(orgId, f);
-  if (from !== undefined) where.push(toward === "after" ? gt(users.email, from) : lt(users.email, from));
+  if (from !== undefined) where.push(bound(toward, from));
   return db
     .select(columns)
     .from(memberships)
