@@ -277,6 +277,8 @@ export function parseUser(sent: unknown): UserInput {
     const emails = attributes.emails as unknown[];
     emails.forEach((e, i) => {
       if (!isObject(e) || typeof e.value !== "string") throw invalidValue(`emails[${i}].value must be a string`);
+      // Every value is indexed for `emails.value eq` lookups, and no address is longer.
+      if (e.value.length > 320) throw invalidValue(`emails[${i}].value is longer than 320 characters`);
       if (e.primary !== undefined) e.primary = scimBoolean(e.primary, `emails[${i}].primary`);
     });
     const list = emails as Array<{ value: string; primary?: boolean }>;

@@ -358,6 +358,21 @@ describe("Entra ID's provisioning sequence", () => {
     expect(read.body.userName).toBe("nora@contoso.example");
   });
 
+  it("refuses an e-mail value longer than an address can be, naming it, and stores nothing", async () => {
+    const long = `${"x".repeat(8_000)}@contoso.example`;
+    const created = await scim(entraToken, "POST", "/Users", {
+      schemas: [USER],
+      userName: "long@contoso.example",
+      emails: [{ primary: true, value: "long@contoso.example" }, { type: "other", value: long }],
+    });
+    expect(created.status).toBe(400);
+    expect(created.body).toMatchObject({ scimType: "invalidValue", detail: "emails[1].value is longer than 320 characters" });
+    const added = await scim(entraToken, "PATCH", `/Users/${bobId}`, { schemas: [PATCH], Operations: [{ op: "add", path: "emails", value: [{ type: "other", value: long }] }] });
+    expect(added.status).toBe(400);
+    expect((await scim(entraToken, "GET", `/Users?filter=${encodeURIComponent('userName eq "long@contoso.example"')}`)).body.totalResults).toBe(0);
+    expect(JSON.stringify((await scim(entraToken, "GET", `/Users/${bobId}`)).body.emails)).not.toContain("xxxx");
+  });
+
   it("takes a value filter whose quoted value spells a JavaScript name", async () => {
     const add = await scim(entraToken, "PATCH", `/Users/${bobId}`, {
       schemas: [PATCH],
