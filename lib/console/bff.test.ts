@@ -120,6 +120,11 @@ describe("bodies and answers", () => {
     expect(big.status).toBe(413);
     const form = await handleCloudRequest(req("/api/cloud/v1/organizations/projects", { method: "POST", body: "name=x", headers: { "content-type": "application/x-www-form-urlencoded" } }), deps);
     expect(form.status).toBe(415);
+    // Latin-1 "Café": forwarded decoded, its é would be stored as U+FFFD.
+    const latin1 = Buffer.concat([Buffer.from('{"name":"Caf'), Buffer.from([0xe9]), Buffer.from('"}')]);
+    const notUtf8 = await handleCloudRequest(req("/api/cloud/v1/organizations/projects", { method: "POST", body: latin1, headers: { "content-type": "application/json" } }), deps);
+    expect(notUtf8.status).toBe(400);
+    expect(await notUtf8.json()).toMatchObject({ message: "body: is not valid UTF-8" });
     expect(deps.calls).toHaveLength(0);
   });
 

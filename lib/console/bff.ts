@@ -1,4 +1,5 @@
 import "server-only";
+import { isUtf8 } from "node:buffer";
 import { resolveConsoleSession, type ConsoleSession, type SessionState } from "@/lib/console/session";
 import { env } from "@/lib/env";
 import { MFA_REQUIRED } from "@/lib/contract/sign-in-messages";
@@ -89,7 +90,10 @@ async function readJsonBody(request: Request, maxBytes: number): Promise<BodyRea
   if (size === 0) return { ok: true, body: undefined };
   const type = (request.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
   if (type !== "application/json") return { ok: false, response: problem(415, "bad_request", "body: Content-Type must be application/json") };
-  return { ok: true, body: Buffer.concat(chunks).toString("utf8") };
+  const bytes = Buffer.concat(chunks);
+  // Decoded as it is, a byte that is not UTF-8 would be forwarded as U+FFFD: data other than sent. The gateway's own answer.
+  if (!isUtf8(bytes)) return { ok: false, response: problem(400, "bad_request", "body: is not valid UTF-8") };
+  return { ok: true, body: bytes.toString("utf8") };
 }
 
 const PASSED_HEADERS = ["content-type", "content-disposition", "x-request-id", "retry-after"];
