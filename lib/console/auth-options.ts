@@ -21,7 +21,8 @@ import { sessionIdFromToken } from "./token";
  */
 
 const apiKeyCredentialsSchema = z.object({
-  access_key_id: z.string().trim().min(1).max(128),
+  // Printable ASCII, as issued: anything else cannot be sent in a request header, and is no key of anyone's.
+  access_key_id: z.string().trim().min(1).max(128).regex(/^[\x21-\x7e]+$/),
   secret_key: z.string().trim().min(1).max(512),
 });
 

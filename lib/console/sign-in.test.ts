@@ -123,6 +123,12 @@ describe("next-auth providers", () => {
     await expect(authorizeOf("api-key")({ access_key_id: "AKNOPE", secret_key: "A".repeat(43) }, { headers: { "x-forwarded-for": "198.51.100.2" } })).rejects.toThrow(
       "invalid_key",
     );
+    // No header can carry it: a wrong key too, not a gateway that cannot be reached.
+    for (const accessKeyId of ["AK€", "AK NOPE", "AK\u0001"]) {
+      await expect(authorizeOf("api-key")({ access_key_id: accessKeyId, secret_key: "A".repeat(43) }, { headers: { "x-forwarded-for": "198.51.100.2" } })).rejects.toThrow(
+        "invalid_key",
+      );
+    }
   });
 
   it("the jwt and session callbacks keep only the session id and display fields", async () => {
