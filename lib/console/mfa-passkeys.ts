@@ -9,6 +9,8 @@ import {
   type PublicKeyCredentialRequestOptionsJSON,
   type RegistrationResponseJSON,
 } from "@simplewebauthn/server";
+import { isPlainText } from "@/lib/contract/common";
+import { uniqueClash } from "@/lib/gateway/errors";
 import { addWebauthnFactor, listFactors, recordWebauthnUse } from "@/lib/gateway/store/queries/mfa-factors";
 import { afterEnrolment, factorStore, gate, grant, ISSUER, mayEnrol, MfaError, refuse, type Enrolled } from "./mfa";
 import { clearSignInFailures } from "./rate-limit";
@@ -72,6 +74,8 @@ export async function passkeyRegistrationOptions(session: ConsoleSession, rp: Re
 export async function registerPasskey(session: ConsoleSession, rp: RelyingParty, response: RegistrationResponseJSON, name: string): Promise<Enrolled> {
   const label = name.trim() || "Passkey";
   if (label.length > 64) throw new MfaError("A name of at most 64 characters", "name");
+  // Checked before the ceremony's challenge is spent, as the API checks every name it takes.
+  if (!isPlainText(label)) throw new MfaError("A name without control characters or invisible formatting characters", "name");
   await mayEnrol(session, "webauthn");
   const challenge = await takeWebauthnChallenge(await consoleDb(), session.sessionId);
   if (!challenge) throw new MfaError("Start again: that request expired", "credential");
@@ -93,8 +97,10 @@ export async function registerPasskey(session: ConsoleSession, rp: RelyingParty,
       signCount: credential.counter,
       transports: credential.transports ?? [],
     });
-  } catch {
-    throw new MfaError("That security key is already registered", "credential");
+  } catch (error) {
+    // The credential id is unique; anything else (the store away) is no fault of the key's.
+    if (uniqueClash(error)) throw new MfaError("That security key is already registered", "credential");
+    throw error;
   }
   return afterEnrolment(session, "webauthn");
 }

@@ -13,7 +13,8 @@ import { setMfaMethods } from "@/lib/gateway/store/queries/mfa";
 import { signInAttempts } from "./store/schema";
 import { sessionCookieName } from "./cookies";
 import { answerWithRecoveryCode, answerWithTotp, confirmTotpEnrolment, finishSignIn, grant, MfaError, mfaStepState, postponeEnrolment, startTotpEnrolment } from "./mfa";
-import { passkeyAssertionOptions, passkeyRegistrationOptions, relyingPartyOf } from "./mfa-passkeys";
+import type { RegistrationResponseJSON } from "@simplewebauthn/server";
+import { passkeyAssertionOptions, passkeyRegistrationOptions, registerPasskey, relyingPartyOf } from "./mfa-passkeys";
 import { authSecret } from "./secret";
 import { sessionStateFromCookies, type ConsoleSession } from "./session";
 import { signInWithKey } from "./sign-in";
@@ -218,6 +219,19 @@ describe("a sign-in where the organization requires MFA", () => {
     const late = await signIn("member");
     expect((await mfaStepState(await late.session(), eightDaysOn)).postponeUntil).toBeNull();
     expect(await messageOf(postponeEnrolment(await late.session(), eightDaysOn))).toMatch(/requires a second factor now/);
+  });
+
+  it("refuses a passkey name the API would not take, before the ceremony's challenge is spent", async () => {
+    await setMfaMethods(gw(), org(), ["webauthn"], new Date());
+    const s = await signIn("member");
+    await passkeyRegistrationOptions(await s.session(), rp);
+    const answer = { id: "x", rawId: "x", type: "public-key", response: {}, clientExtensionResults: {} } as unknown as RegistrationResponseJSON;
+    for (const name of ["key\u0000", "key\u202eyek", "zero\u200bwidth"]) {
+      const refused = registerPasskey(await s.session(), rp, answer, name);
+      await expect(refused).rejects.toMatchObject({ field: "name", message: "A name without control characters or invisible formatting characters" });
+    }
+    // The challenge is still there: the same answer with a plain name reaches the check of the key's answer.
+    expect(await messageOf(registerPasskey(await s.session(), rp, answer, "Desk key"))).toBe("The security key's answer could not be verified");
   });
 
   it("has a person with a factor the organization does not take prove it before adding one it does", async () => {

@@ -77,6 +77,9 @@ export const idSchema = z.string().trim().min(1, "must not be empty").max(128, "
 const PLAIN_TEXT = /^[^\p{Cc}\p{Cf}]*$/u;
 const PLAIN_TEXT_MESSAGE = "must not contain control characters or invisible formatting characters";
 
+/** Whether a name or label keeps to that rule. */
+export const isPlainText = (value: string): boolean => PLAIN_TEXT.test(value);
+
 /** A display name: trimmed, 1 to 255 characters, no control or format characters. */
 export const nameSchema = z
   .string({ message: "must be a string" })
