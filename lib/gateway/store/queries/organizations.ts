@@ -5,11 +5,14 @@ import { memberships, organizations } from "../schema";
 
 export type OrganizationRow = typeof organizations.$inferSelect;
 
-/** Integer cents as "$1,234.56" (no floats). */
+/**
+ * Integer cents as the upstream writes a balance, "$1000.00" (its one example): no grouping, so a
+ * client that drops the "$" and parses the number reads it at any size. No floats.
+ */
 export function formatCents(cents: number): string {
   const sign = cents < 0 ? "-" : "";
   const abs = Math.abs(Math.trunc(cents));
-  const dollars = Math.floor(abs / 100).toLocaleString("en-US");
+  const dollars = String(Math.floor(abs / 100));
   return `${sign}$${dollars}.${String(abs % 100).padStart(2, "0")}`;
 }
 
