@@ -1,5 +1,5 @@
 import { scimPatch, type ScimPatchOperation } from "scim-patch";
-import { ENTERPRISE_USER, PATCH_OP, ScimError, spelled, spelledPath, type ResourceKind } from "./resources";
+import { CORE_GROUP, CORE_USER, ENTERPRISE_USER, managerOf, PATCH_OP, ScimError, spelled, spelledPath, type ResourceKind } from "./resources";
 
 /**
  * SCIM PATCH (RFC 7644 §3.5.2), applied by scim-patch to the resource as it is: the operations as
@@ -23,12 +23,25 @@ const INHERITED_NAMES = new Set([...OBJECT_NAMES, ...[Array, String, Number, Boo
  * JSON value inherits (the last is only assigned: `emails.length` sets an own property).
  */
 function reachesPrototype(path: string): boolean {
-  // A filter's quoted values are compared, never walked: `emails[value eq "big.boss@corp.example"]` names no `big`.
-  const names = path
-    .replace(/"(?:[^"\\]|\\.)*"/g, " ")
+  const names = withoutComparedValues(path)
     .split(/[^\w$-]+/)
     .filter(Boolean);
   return names.some((name, i) => OBJECT_NAMES.has(name) || (i < names.length - 1 && INHERITED_NAMES.has(name)));
+}
+
+/**
+ * The path without the quoted values of its filters that scim-patch only compares: `emails[value eq
+ * "big.boss@corp.example"]` names no `big`. Only a value inside brackets, with no escape, colon or
+ * bracket in it: scim-patch does not read quotes when it splits a path (at its last colon, and at
+ * periods outside brackets), so a value holding one of those could be walked, and keeps its names.
+ */
+function withoutComparedValues(path: string): string {
+  let out = path;
+  for (let before = ""; before !== out; ) {
+    before = out;
+    out = out.replace(/(\[[^\]"]*)"[^"\\:[\]]*"/, "$1 ");
+  }
+  return out;
 }
 
 /**
@@ -95,7 +108,10 @@ export function patchOperations(body: unknown, kind: ResourceKind): ScimPatchOpe
       // Each key is an attribute path (RFC 7644 §3.5.2.1). A complex attribute's object sets the
       // sub-attributes it names and leaves the others (§3.5.2.3): each becomes an operation on its path.
       const rest: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(value)) {
+      // The resource's own schema URN as a key holds core attributes (as its URN before a path does).
+      const core = (kind === "User" ? CORE_USER : CORE_GROUP).toLowerCase();
+      const entries = Object.entries(value).flatMap(([k, v]) => (k.toLowerCase() === core && isPlainObject(v) ? Object.entries(v) : [[k, v] as const]));
+      for (const [k, v] of entries) {
         if (/^(id|meta|schemas)$/i.test(k)) continue;
         const key = spelledPath(kind, k);
         if (!key) {
@@ -103,7 +119,7 @@ export function patchOperations(body: unknown, kind: ResourceKind): ScimPatchOpe
           continue;
         }
         if (key.path === MANAGER_PATH) {
-          out.push(valueOperation(name, key.path, spelled(v, key.names)));
+          out.push(...valueOperations(name, key.path, spelled(v, key.names)));
           continue;
         }
         const parts = SINGLE_VALUED_COMPLEX.has(key.path) && isPlainObject(v) ? Object.entries(v) : undefined;
@@ -114,14 +130,14 @@ export function patchOperations(body: unknown, kind: ResourceKind): ScimPatchOpe
         for (const [sub, subValue] of parts) {
           const subPath = spelledPath(kind, `${key.path}${key.path === ENTERPRISE_USER ? ":" : "."}${sub}`);
           if (!subPath || reachesPrototype(subPath.path)) throw new ScimError(400, `Operations[${i}].value.${k}.${sub.slice(0, 64)} is not an attribute`, "invalidPath");
-          out.push(valueOperation(name, subPath.path, spelled(subValue, subPath.names)));
+          out.push(...valueOperations(name, subPath.path, spelled(subValue, subPath.names)));
         }
       }
       if (Object.keys(rest).length > 0) out.push({ op: name, value: rest } as ScimPatchOperation);
       return;
     }
     if (value === undefined) throw new ScimError(400, `Operations[${i}].value is required for ${name}`, "invalidValue");
-    out.push(valueOperation(name, target.path, sent));
+    out.push(...valueOperations(name, target.path, sent));
   });
   return out;
 }
@@ -137,12 +153,16 @@ const SINGLE_VALUED_COMPLEX = new Set(["name", ENTERPRISE_USER]);
  * §4.3) that Entra ID sends as the manager's id alone, and clears with an empty value: kept as
  * `{ value }` (what it reads back, and what a later add merges with), and an empty one removes it.
  */
-function valueOperation(op: "add" | "replace", path: string, value: unknown): ScimPatchOperation {
+function valueOperations(op: "add" | "replace", path: string, value: unknown): ScimPatchOperation[] {
+  const remove = { op: "remove", path: MANAGER_PATH } as ScimPatchOperation;
   if (path === MANAGER_PATH) {
-    if (value === "" || value === null) return { op: "remove", path } as ScimPatchOperation;
-    if (typeof value === "string") return { op, path, value: { value } } as ScimPatchOperation;
+    const manager = managerOf(value);
+    if (manager === undefined) return [remove];
+    // An id names the manager whole: the last one's displayName and $ref go with it.
+    if (typeof value === "string") return [remove, { op, path, value: manager } as ScimPatchOperation];
   }
-  return { op, path, value } as ScimPatchOperation;
+  if (path === `${MANAGER_PATH}.value` && (value === "" || value === null)) return [remove];
+  return [{ op, path, value } as ScimPatchOperation];
 }
 
 export function applyPatch<T extends object>(resource: T, ops: ScimPatchOperation[]): T {

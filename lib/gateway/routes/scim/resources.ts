@@ -171,14 +171,31 @@ function namesOf(row: PersonRow): { name?: Json; displayName?: string } {
   return row.accountName ? { name: { formatted: row.accountName }, displayName: row.accountName } : {};
 }
 
+/** A URN as RFC 8141 spells one (its namespace id, then its specific string). */
+const URN = /^urn:[a-z0-9][a-z0-9-]{0,31}:[\w()+,\-.:=@;$!*'%/]+$/i;
+
+/**
+ * The URIs of the schemas of a User's attributes (RFC 7643 §3): the core one, then each extension
+ * present, once whatever its case. Extensions this service does not know are kept as sent, and named too.
+ */
+function schemasOf(attrs: Json): string[] {
+  const seen = new Set([CORE_USER.toLowerCase()]);
+  const schemas = [CORE_USER];
+  for (const key of Object.keys(attrs)) {
+    if (!URN.test(key) || !isObject(attrs[key]) || seen.has(key.toLowerCase())) continue;
+    seen.add(key.toLowerCase());
+    schemas.push(key);
+  }
+  return schemas;
+}
+
 export function userResource(row: PersonRow, base: string): Json {
   const attrs = row.scimAttributes ?? {};
   const rest: Json = {};
   for (const [key, value] of Object.entries(attrs)) if (!OWN_ATTRIBUTES.has(key.toLowerCase()) && key !== "name") rest[key] = value;
   const { name, displayName } = namesOf(row);
   return {
-    // The URIs of the schemas of the attributes present (RFC 7643 §3): extensions this service does not know are kept as sent, and named too.
-    schemas: [CORE_USER, ...Object.keys(attrs).filter((key) => /^urn:/i.test(key) && isObject(attrs[key]))],
+    schemas: schemasOf(attrs),
     id: row.userId,
     ...(row.externalId !== null ? { externalId: row.externalId } : {}),
     userName: row.scimUserName ?? row.email,
@@ -290,16 +307,28 @@ export function parseUser(sent: unknown): UserInput {
   if (!EMAIL.test(email) || email.length > 320) throw invalidValue(`emails: ${email.slice(0, 64)} is not an e-mail address`);
   const enterprise = attributes[ENTERPRISE_USER];
   if (enterprise !== undefined && !isObject(enterprise)) throw invalidValue(`${ENTERPRISE_USER} must be an object`);
-  // The manager as Entra ID sends it, the manager's id alone, kept as the complex attribute it is (RFC 7643 §4.3).
-  if (enterprise && typeof enterprise.manager === "string") {
-    if (enterprise.manager === "") delete enterprise.manager;
-    else enterprise.manager = { value: enterprise.manager };
+  if (enterprise && enterprise.manager !== undefined) {
+    const manager = managerOf(enterprise.manager);
+    if (manager === undefined) delete enterprise.manager;
+    else enterprise.manager = manager;
   }
   const accountName =
     (typeof attributes.displayName === "string" && attributes.displayName.trim()) ||
     (typeof name.formatted === "string" && name.formatted.trim()) ||
     [name.givenName, name.familyName].filter((p) => typeof p === "string" && p.trim()).join(" ");
   return { userName, externalId, active, email: email.toLowerCase(), accountName: accountName.slice(0, 256), attributes };
+}
+
+/**
+ * The enterprise extension's manager as kept: a complex attribute (RFC 7643 §4.3), which Entra ID sends
+ * as the manager's id alone and clears with an empty value. `{ value: id }` for an id; undefined for
+ * none (an empty or null value, or `{ value: "" }`); anything else as sent.
+ */
+export function managerOf(value: unknown): unknown {
+  if (value === null || value === "") return undefined;
+  if (typeof value === "string") return { value };
+  if (isObject(value) && (value.value === "" || value.value === null)) return undefined;
+  return value;
 }
 
 export interface GroupInput {

@@ -280,6 +280,14 @@ describe("Entra ID's provisioning sequence", () => {
     expect(extended.status).toBe(200);
     expect([...(extended.body.schemas as string[])].sort()).toEqual([USER, ENTERPRISE, custom].sort());
     expect(extended.body[custom]).toEqual({ badge: "B-7" });
+    // Each schema once, whatever its case; the core one is never an extension.
+    const twice = await scim(entraToken, "PATCH", `/Users/${bobId}`, {
+      schemas: [PATCH],
+      Operations: [{ op: "add", path: `${custom.toLowerCase()}:floor`, value: "3" }, { op: "add", value: { [USER]: { nickName: "B" } } }],
+    });
+    expect(twice.status).toBe(200);
+    expect(twice.body.nickName).toBe("B");
+    expect([...(twice.body.schemas as string[])].map((u) => u.toLowerCase()).sort()).toEqual([USER, ENTERPRISE, custom].map((u) => u.toLowerCase()).sort());
     const again = await scim(entraToken, "GET", `/Users?filter=${encodeURIComponent('externalId eq "bob-ext"')}`);
     expect(again.body.Resources![0]!.id).toBe(bobId);
   });
@@ -304,7 +312,12 @@ describe("Entra ID's provisioning sequence", () => {
   });
 
   it("takes the manager as Entra ID sends it, the manager's id alone, and clears it with an empty value", async () => {
-    // Bob was created with manager { value: "m-1" }: the id alone replaces it, kept as the complex attribute.
+    // Bob's manager, with a display name: the id alone names another manager whole, kept as the complex attribute.
+    const boss = await scim(entraToken, "PATCH", `/Users/${bobId}`, {
+      schemas: [PATCH],
+      Operations: [{ op: "add", path: `${ENTERPRISE}:manager`, value: { value: "m-1", displayName: "Boss" } }],
+    });
+    expect((boss.body[ENTERPRISE] as Json).manager).toEqual({ value: "m-1", displayName: "Boss" });
     const set = await scim(entraToken, "PATCH", `/Users/${bobId}`, { schemas: [PATCH], Operations: [{ op: "Add", path: `${ENTERPRISE}:manager`, value: "m-2" }] });
     expect(set.status).toBe(200);
     expect((set.body[ENTERPRISE] as Json).manager).toEqual({ value: "m-2" });
@@ -319,6 +332,16 @@ describe("Entra ID's provisioning sequence", () => {
     expect(cleared.body[ENTERPRISE]).toMatchObject({ department: "Demolition", employeeNumber: "42" });
     const read = await scim(entraToken, "GET", `/Users/${bobId}`);
     expect(read.body[ENTERPRISE]).not.toHaveProperty("manager");
+    // The other ways to say "no manager": an empty value of the complex attribute, and of its value.
+    for (const clear of [
+      { op: "replace", path: `${ENTERPRISE}:manager`, value: { value: "" } },
+      { op: "replace", path: `${ENTERPRISE}:manager.value`, value: "" },
+    ]) {
+      await scim(entraToken, "PATCH", `/Users/${bobId}`, { schemas: [PATCH], Operations: [{ op: "add", path: `${ENTERPRISE}:manager`, value: "m-4" }] });
+      const again = await scim(entraToken, "PATCH", `/Users/${bobId}`, { schemas: [PATCH], Operations: [clear] });
+      expect(again.status).toBe(200);
+      expect(again.body[ENTERPRISE], JSON.stringify(clear)).not.toHaveProperty("manager");
+    }
   });
 
   it("leaves the sub-attributes a path-less add or replace does not name (RFC 7644 §3.5.2.3)", async () => {
@@ -385,9 +408,19 @@ describe("Entra ID's provisioning sequence", () => {
     });
     expect(remove.status).toBe(200);
     expect((remove.body.emails as Array<{ value: string }>).map((e) => e.value)).toEqual(["bob.builder@contoso.example"]);
-    // A name outside quotes is still refused.
-    const proto = await scim(entraToken, "PATCH", `/Users/${bobId}`, { schemas: [PATCH], Operations: [{ op: "replace", path: "constructor.prototype", value: "x" }] });
-    expect(proto.status).toBe(400);
+    // A name outside quotes is still refused, and so is one in a quoted value the PATCH library would split and walk
+    // (it splits a path at its last colon, and at periods once a bracket has closed, quotes or not).
+    for (const operation of [
+      { op: "replace", path: "constructor.prototype", value: "x" },
+      { op: "replace", value: { 'emails[value eq "a:__proto__.polluted]"]': true } },
+      { op: "replace", value: { 'emails[value eq "a:constructor.prototype.polluted]"]': true } },
+      { op: "replace", value: { 'urn:a":x[a.constructor.prototype.polluted eq "x]"]': true } },
+    ]) {
+      const proto = await scim(entraToken, "PATCH", `/Users/${bobId}`, { schemas: [PATCH], Operations: [operation] });
+      expect(proto.status, JSON.stringify(operation)).toBe(400);
+    }
+    expect(Object.keys(Object.prototype)).toEqual([]);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
   it("adds and removes group members with path members and a list of values", async () => {
