@@ -37,14 +37,14 @@ describe("the private networks an OpenID provider may be at", () => {
     delete process.env.STRATUS_OIDC_PRIVATE_NETWORKS;
     resetEnvCache();
     expect(env().STRATUS_OIDC_PRIVATE_NETWORKS).toEqual([]);
-    process.env.STRATUS_OIDC_PRIVATE_NETWORKS = " 10.20.0.0/16, fd00:1::/64 ,";
+    process.env.STRATUS_OIDC_PRIVATE_NETWORKS = " 10.20.0.0/16, fd00:1::/64 ,10.30.1.5";
     resetEnvCache();
-    expect(env().STRATUS_OIDC_PRIVATE_NETWORKS).toEqual(["10.20.0.0/16", "fd00:1::/64"]);
+    expect(env().STRATUS_OIDC_PRIVATE_NETWORKS).toEqual(["10.20.0.0/16", "fd00:1::/64", "10.30.1.5"]);
   });
 
   it("refuse anything but CIDR ranges at startup, naming the variable", () => {
     process.env.STRATUS_OIDC_PRIVATE_NETWORKS = "10.20.0.0/16,intranet";
     resetEnvCache();
-    expect(() => env()).toThrow(/^Invalid environment: STRATUS_OIDC_PRIVATE_NETWORKS\.1: expected CIDR ranges separated by commas/);
+    expect(() => env()).toThrow(/^Invalid environment: STRATUS_OIDC_PRIVATE_NETWORKS\.1: expected CIDR ranges or addresses separated by commas/);
   });
 });

@@ -76,12 +76,12 @@ const envSchema = z.object({
    */
   STRATUS_SSO_LOOPBACK_ISSUERS: z.enum(["0", "1"]).optional(),
   /**
-   * Private addresses (CIDR ranges, comma-separated) the console may reach an OpenID provider at: an
+   * Private addresses (CIDR ranges or single addresses, comma-separated) the console may reach an OpenID provider at: an
    * in-house provider on the operator's network. Unset: public addresses only (lib/console/oidc-http.ts).
    */
   STRATUS_OIDC_PRIVATE_NETWORKS: z.preprocess(
     (v) => (typeof v === "string" ? v.split(",").map((s) => s.trim()).filter(Boolean) : []),
-    z.array(z.string().refine(isCidr, "expected CIDR ranges separated by commas, e.g. 10.20.0.0/16,fd00:1::/64")),
+    z.array(z.string().refine(isCidr, "expected CIDR ranges or addresses separated by commas, e.g. 10.20.0.0/16,fd00:1::/64,10.30.1.5")),
   ),
   /** Days of audit-log entries the gateway keeps; older ones are deleted in batches every hour. Unset: kept forever. */
   STRATUS_AUDIT_RETENTION_DAYS: retentionDays(),
@@ -93,7 +93,9 @@ const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema>;
 
+/** A CIDR range, or one address. */
 function isCidr(value: string): boolean {
+  if (ipaddr.isValid(value)) return true;
   try {
     ipaddr.parseCIDR(value);
     return true;

@@ -4,6 +4,7 @@ import { createServer as createTcpServer, type AddressInfo, type Server as TcpSe
 import { Issuer } from "openid-client";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import {
+  allowedRanges,
   describeOidcFailure,
   installOidcNetworkPolicy,
   OIDC_EXCHANGE_MS,
@@ -105,6 +106,19 @@ describe("the URL rule", () => {
     expect(oidcUrlRefusal("http://127.0.0.2:9000/keys", LOOPBACK)).toBe("http://127.0.0.2:9000 is not https (an OpenID provider's endpoints must be)");
     expect(oidcUrlRefusal("http://169.254.169.254/latest/meta-data", LOOPBACK)).toContain("is not https");
     expect(oidcUrlRefusal("ftp://login.example.com/", LOOPBACK)).toContain("is not https");
+  });
+});
+
+describe("the operator's private networks", () => {
+  it("are compared as ranges, an address as a range of one, and IPv4 ones in their IPv6-mapped form too", () => {
+    expect(allowedRanges(["10.20.0.0/16", "10.30.1.5", "fd00:1::/64", "fd00:2::7"])).toEqual([
+      "10.20.0.0/16",
+      "::ffff:10.20.0.0/112",
+      "10.30.1.5/32",
+      "::ffff:10.30.1.5/128",
+      "fd00:1::/64",
+      "fd00:2::7/128",
+    ]);
   });
 });
 

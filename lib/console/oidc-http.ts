@@ -1,6 +1,7 @@
 import "server-only";
 import type { TcpNetConnectOpts } from "node:net";
 import type { Duplex } from "node:stream";
+import ipaddr from "ipaddr.js";
 import { custom, Issuer, type CustomHttpOptionsProvider } from "openid-client";
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent, type RequestFilteringAgentOptions } from "request-filtering-agent";
 import { isLoopbackUrl } from "@/lib/contract/sso";
@@ -109,9 +110,22 @@ interface Agents {
   https: RequestFilteringHttpsAgent;
 }
 
+/**
+ * The ranges as request-filtering-agent compares them: a single address as a range of one, and an
+ * IPv4 range in its IPv6-mapped form too (a name may resolve to `::ffff:10.20.1.5`).
+ */
+export function allowedRanges(networks: readonly string[]): string[] {
+  return networks.flatMap((network) => {
+    const [address, bits] = ipaddr.isValid(network) ? [ipaddr.parse(network), undefined] : ipaddr.parseCIDR(network);
+    const length = bits ?? (address.kind() === "ipv4" ? 32 : 128);
+    const range = `${address.toString()}/${length}`;
+    return address.kind() === "ipv4" ? [range, `::ffff:${address.toString()}/${96 + length}`] : [range];
+  });
+}
+
 function agentsFor(policy: OidcNetworkPolicy): Agents {
   const filter: RequestFilteringAgentOptions = {
-    allowIPAddressList: [...(policy.loopback ? ["127.0.0.1", "::1"] : []), ...policy.privateNetworks],
+    allowIPAddressList: [...(policy.loopback ? ["127.0.0.1", "::1"] : []), ...allowedRanges(policy.privateNetworks)],
   };
   // A connection per request: the deadline is the connection's, and providers are asked rarely.
   return {
