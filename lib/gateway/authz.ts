@@ -111,9 +111,15 @@ export async function requireOrgOwner(access: Access, orgId: string): Promise<vo
  * holding iam.write or mfa.manage, as an Organization Admin does, does not reach past the holder's own
  * relation. `targetRelation` is the person's relation to the organization, if any.
  */
-export async function requireOwnerForOwner(access: Access, orgId: string, targetRelation: string | undefined, change: string): Promise<void> {
+export async function requireOwnerForOwner(
+  access: Access,
+  orgId: string,
+  targetRelation: string | undefined,
+  change: string,
+  where = "only an owner of the organization",
+): Promise<void> {
   if (targetRelation === "owner" && (await access.relation(orgId)) !== "owner") {
-    throw forbidden(`only an owner of the organization may ${change} an owner`);
+    throw forbidden(`${where} may ${change} an owner`);
   }
 }
 

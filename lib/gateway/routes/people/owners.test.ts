@@ -109,7 +109,7 @@ describe("an Organization Admin who is no owner", () => {
     const reset = await t.json<{ message: string }>(admin, "DELETE", opPath("resetOrganizationPersonMfa", { org_id: initech.id, user_id: owner2.user_id }));
     expect(reset.status).toBe(403);
     expect(reset.body.message).toBe(
-      `Resetting second factors applies to every organization of user ${owner2.user_id}, and the account's home organization decides: only an owner there may do it to an owner there`,
+      `Resetting second factors applies to every organization of user ${owner2.user_id}, and the account's home organization decides: only an owner there may reset the second factors of an owner`,
     );
     const sso = await t.call(admin, "PATCH", opPath("updateOrganizationPerson", { org_id: initech.id, user_id: owner2.user_id }), { body: { sso_required: true } });
     expect(sso.status).toBe(403);

@@ -106,7 +106,14 @@ export const removeOrganizationPerson: AppRouteHandler<typeof routes.removeOrgan
  * that nothing is told of their other memberships. Checked before the change's transaction: the
  * caller's access reads the store outside it.
  */
-async function requireAccountDeciders(db: Database, access: Access, orgId: string, userId: string, permission: Permission, change: string): Promise<void> {
+async function requireAccountDeciders(
+  db: Database,
+  access: Access,
+  orgId: string,
+  userId: string,
+  rule: { permission: Permission; change: string; verb: string },
+): Promise<void> {
+  const { permission, change, verb } = rule;
   const { organizations, deciders, home } = await accountDeciders(db, userId);
   if (!organizations.includes(orgId)) throw notFound(`user ${userId} is not a person of this organization`);
   for (const decider of deciders) {
@@ -117,9 +124,8 @@ async function requireAccountDeciders(db: Database, access: Access, orgId: strin
     }
     // The owner-for-owner rule holds where the decision is made: an owner there is reached by an owner
     // there only, not through an organization where an admin of theirs made them a plain member.
-    if ((await findPerson(db, decider, userId))?.relation === "owner" && (await access.relation(decider)) !== "owner") {
-      throw forbidden(`${change} applies to every organization of user ${userId}, and ${why}: only an owner there may do it to an owner there`);
-    }
+    const relation = (await findPerson(db, decider, userId))?.relation;
+    await requireOwnerForOwner(access, decider, relation, verb, `${change} applies to every organization of user ${userId}, and ${why}: only an owner there`);
   }
 }
 
@@ -139,7 +145,9 @@ export const updateOrganizationPerson: AppRouteHandler<typeof routes.updateOrgan
   if (!target) throw notFound(`user ${userId} is not a person of this organization`);
   await requireOwnerForOwner(access, orgId, target.relation, body.sso_required ? "require SSO sign-in of" : "lift SSO sign-in of");
   // Requiring SSO stops the person's key sign-in everywhere; lifting it is this organization's own business.
-  if (body.sso_required) await requireAccountDeciders(c.get("deps").db, access, orgId, userId, "iam.write", "Requiring SSO sign-in");
+  if (body.sso_required) {
+    await requireAccountDeciders(c.get("deps").db, access, orgId, userId, { permission: "iam.write", change: "Requiring SSO sign-in", verb: "require SSO sign-in of" });
+  }
   const person = await mutate(c, audit, async (tx, meta) => {
     const updated = (await setSsoRequired(tx, orgId, userId, body.sso_required)) ? await findPerson(tx, orgId, userId) : undefined;
     if (!updated) throw notFound(`user ${userId} is not a person of this organization`);
@@ -157,7 +165,7 @@ export const resetOrganizationPersonMfa: AppRouteHandler<typeof routes.resetOrga
   const target = await findPerson(c.get("deps").db, orgId, userId);
   if (!target) throw notFound(`user ${userId} is not a person of this organization`);
   await requireOwnerForOwner(access, orgId, target.relation, "reset the second factors of");
-  await requireAccountDeciders(c.get("deps").db, access, orgId, userId, "mfa.manage", "Resetting second factors");
+  await requireAccountDeciders(c.get("deps").db, access, orgId, userId, { permission: "mfa.manage", change: "Resetting second factors", verb: "reset the second factors of" });
   const person = await mutate(c, audit, async (tx, meta) => {
     const found = await findPerson(tx, orgId, userId);
     if (!found) throw notFound(`user ${userId} is not a person of this organization`);
