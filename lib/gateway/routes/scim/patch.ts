@@ -1,5 +1,5 @@
 import { scimPatch, type ScimPatchOperation } from "scim-patch";
-import { CORE_GROUP, CORE_USER, ENTERPRISE_USER, managerOf, PATCH_OP, ScimError, spelled, spelledPath, type ResourceKind } from "./resources";
+import { CORE_SCHEMA, ENTERPRISE_USER, isObject, managerOf, PATCH_OP, ScimError, spelled, spelledPath, type ResourceKind } from "./resources";
 
 /**
  * SCIM PATCH (RFC 7644 §3.5.2), applied by scim-patch to the resource as it is: the operations as
@@ -109,8 +109,8 @@ export function patchOperations(body: unknown, kind: ResourceKind): ScimPatchOpe
       // sub-attributes it names and leaves the others (§3.5.2.3): each becomes an operation on its path.
       const rest: Record<string, unknown> = {};
       // The resource's own schema URN as a key holds core attributes (as its URN before a path does).
-      const core = (kind === "User" ? CORE_USER : CORE_GROUP).toLowerCase();
-      const entries = Object.entries(value).flatMap(([k, v]) => (k.toLowerCase() === core && isPlainObject(v) ? Object.entries(v) : [[k, v] as const]));
+      const core = CORE_SCHEMA[kind].toLowerCase();
+      const entries = Object.entries(value).flatMap(([k, v]) => (k.toLowerCase() === core && isObject(v) ? Object.entries(v) : [[k, v] as const]));
       for (const [k, v] of entries) {
         if (/^(id|meta|schemas)$/i.test(k)) continue;
         const key = spelledPath(kind, k);
@@ -122,7 +122,7 @@ export function patchOperations(body: unknown, kind: ResourceKind): ScimPatchOpe
           out.push(...valueOperations(name, key.path, spelled(v, key.names)));
           continue;
         }
-        const parts = SINGLE_VALUED_COMPLEX.has(key.path) && isPlainObject(v) ? Object.entries(v) : undefined;
+        const parts = SINGLE_VALUED_COMPLEX.has(key.path) && isObject(v) ? Object.entries(v) : undefined;
         if (!parts) {
           rest[key.path] = spelled(v, key.names);
           continue;
@@ -141,8 +141,6 @@ export function patchOperations(body: unknown, kind: ResourceKind): ScimPatchOpe
   });
   return out;
 }
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 const MANAGER_PATH = `${ENTERPRISE_USER}:manager`;
 /** The single-valued complex attributes whose sub-attributes a path-less add or replace sets one by one. */

@@ -95,7 +95,7 @@ const SPELLINGS: Record<ResourceKind, Spelling> = {
   }),
   Group: spelling({ displayName: [], members: REFERENCES, externalId: [] }),
 };
-const CORE_SCHEMA: Record<ResourceKind, string> = { User: CORE_USER, Group: CORE_GROUP };
+export const CORE_SCHEMA: Record<ResourceKind, string> = { User: CORE_USER, Group: CORE_GROUP };
 
 /** A value with its attributes' names (each entry's, in a list) spelled as the schema does; other names as sent. */
 export function spelled(value: unknown, names: Spelling): unknown {
