@@ -21,7 +21,7 @@ describe("the usage page's summary", () => {
     item({ date: "2026-03-01", quantity: 10, billable_metric: "gib-months", resource_type: "persistent-ssd" }),
     item({ date: "2026-03-02", quantity: 1, billable_metric: "gb", resource_type: "network-egress", region: "eu-west1" }),
   ];
-  const summary = summarizeUsage({ items });
+  const summary = summarizeUsage({ items }, "daily");
 
   it("lists the GPU-hours first, then the other metrics in order", () => {
     expect(summary.metrics).toEqual(["gpu-hours", "gb", "gib-months"]);
@@ -51,7 +51,7 @@ describe("the usage page's summary", () => {
   });
 
   it("reads a resource type named like an object's own properties as any other", () => {
-    const odd = summarizeUsage({ items: [item({ resource_type: "__proto__", quantity: 7 }), item({ resource_type: "toString", quantity: 1, date: "2026-03-02" })] });
+    const odd = summarizeUsage({ items: [item({ resource_type: "__proto__", quantity: 7 }), item({ resource_type: "toString", quantity: 1, date: "2026-03-02" })] }, "daily");
     const [first, second] = odd.periods["gpu-hours"]!.rows;
     expect(quantityOf(first!, "__proto__")).toBe(7);
     expect(quantityOf(first!, "toString")).toBe(0);
@@ -61,6 +61,6 @@ describe("the usage page's summary", () => {
   });
 
   it("has no metric for no usage (the page's empty state)", () => {
-    expect(summarizeUsage({ items: [] })).toEqual({ metrics: [], periods: {}, totals: [] });
+    expect(summarizeUsage({ items: [] }, "monthly")).toEqual({ interval: "monthly", metrics: [], periods: {}, totals: [] });
   });
 });

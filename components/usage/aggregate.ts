@@ -1,4 +1,4 @@
-import type { UsageItem, UsageReport } from "@/lib/query/usage";
+import type { UsageInterval, UsageItem, UsageReport } from "@/lib/query/usage";
 import { compareCodeUnits } from "@/lib/compare";
 
 /** The metrics in the data, the GPU-hours first (what most readers come for). */
@@ -70,15 +70,18 @@ function byProjectAndType(items: UsageItem[]): ProjectTypeTotal[] {
  * a few kilobytes: it is what the page's query caches, and what the server sends with the page.
  */
 export interface UsageSummary {
+  /** The interval the report was asked for: its periods are days or months, whatever the URL says now. */
+  interval: UsageInterval;
   /** The metrics in the data, the GPU-hours first. */
   metrics: string[];
   periods: Record<string, MetricPeriods>;
   totals: ProjectTypeTotal[];
 }
 
-export function summarizeUsage(report: UsageReport): UsageSummary {
+export function summarizeUsage(report: UsageReport, interval: UsageInterval): UsageSummary {
   const metrics = metricsOf(report.items);
   return {
+    interval,
     metrics,
     periods: Object.fromEntries(metrics.map((m) => [m, byPeriodAndType(report.items, m)])),
     totals: byProjectAndType(report.items),

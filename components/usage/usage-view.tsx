@@ -84,7 +84,8 @@ export function UsageView({ orgId, today }: { orgId: string; today: string }) {
           isEmpty={(data) => data.metrics.length === 0}
           empty={<EmptyState title="No usage in this period">Choose a longer range, or clear the filters.</EmptyState>}
         >
-          {(data) => <UsageSections summary={data} metric={state.metric} onMetric={(m) => void setState({ metric: m })} interval={state.interval} label={label} />}
+          {/* The interval is the summary's own: while a new one loads, the rows on screen are still the old interval's. */}
+          {(data) => <UsageSections summary={data} metric={state.metric} onMetric={(m) => void setState({ metric: m })} label={label} />}
         </QueryState>
       )}
     </div>
@@ -108,16 +109,14 @@ function UsageSections({
   summary,
   metric: chosen,
   onMetric,
-  interval,
   label,
 }: {
   summary: UsageSummary;
   metric: string | null;
   onMetric: (metric: string) => void;
-  interval: UsageFilters["interval"];
   label: (id: string) => string;
 }) {
-  const { metrics, totals } = summary;
+  const { metrics, totals, interval } = summary;
   const metric = chosen && metrics.includes(chosen) ? chosen : (metrics[0] ?? "");
   const { rows, series, chartData } = useMemo(() => {
     const { rows, types } = summary.periods[metric] ?? { rows: [], types: [] };
