@@ -118,6 +118,37 @@ test.describe("audit logs", () => {
     await expect.poll(() => rowTexts(page)).toEqual(second);
   });
 
+  test("while new filters' entries load, the previous page's pager and exports are disabled", async ({ ownerPage: page, demo }) => {
+    await openAudit(page, demo.organization_id, "?window=30d&limit=10");
+    await expect(entries(page)).toHaveCount(10);
+    const next = page.getByRole("button", { name: "Next page" });
+    await expect(next).toBeEnabled();
+    await expect(page.getByTestId("audit-results")).toHaveAttribute("aria-busy", "false");
+
+    // The new filters' page is held back (then passed on as the gateway sent it) to see the page while it comes:
+    // the previous filters' entries stay on screen, but their token would skip the new filters' first page.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const auditPages = (url: URL) => url.pathname === bffPath("getAuditLogs", { organization_id: demo.organization_id });
+    await page.route(auditPages, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.getByLabel("Page size").selectOption("20");
+    await expect(page).toHaveURL(/[?&]limit=20/);
+    await expect(page.getByTestId("audit-results")).toHaveAttribute("aria-busy", "true");
+    await expect(entries(page)).toHaveCount(10);
+    await expect(next).toBeDisabled();
+    await expect(page.getByRole("button", { name: "Previous page" })).toBeDisabled();
+    await expect(page.getByRole("button", { name: "Export CSV" })).toBeDisabled();
+    await expect(page.getByRole("button", { name: "Export JSON" })).toBeDisabled();
+    release();
+    await page.unroute(auditPages);
+    await expect(page.getByTestId("audit-results")).toHaveAttribute("aria-busy", "false");
+    await expect(entries(page)).toHaveCount(20);
+    await expect(page.getByRole("button", { name: "Export CSV" })).toBeEnabled();
+  });
+
   test("the loaded entries export as CSV and JSON", async ({ ownerPage: page, demo }) => {
     await openAudit(page, demo.organization_id, "?window=7d&limit=10");
     await expect(entries(page)).toHaveCount(10);

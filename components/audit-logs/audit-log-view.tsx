@@ -60,7 +60,8 @@ export function AuditLogView({ orgId }: { orgId: string }) {
         <CardHeader
           title="Entries"
           description={`${windowInfo?.label ?? ""}, newest first${paged ? "" : " · first page"}`}
-          action={<ExportButtons items={items} />}
+          // The previous filters' rows stay on screen while the new ones load: saving them then would file them under the new filters.
+          action={<ExportButtons items={items} disabled={page.isPlaceholderData} />}
         />
         <QueryState state={page} what="the audit log" label="audit-log entries" lines={8}>
           {(data) => (
@@ -77,7 +78,7 @@ export function AuditLogView({ orgId }: { orgId: string }) {
                   className={page.isPlaceholderData ? "relative opacity-60" : "relative"}
                 />
               )}
-              <Pager search={search} data={data} loading={page.isFetching} onChange={(change) => void setSearch(change)} />
+              <Pager search={search} data={data} loading={page.isFetching} stale={page.isPlaceholderData} onChange={(change) => void setSearch(change)} />
             </CardBody>
           )}
         </QueryState>
@@ -159,14 +160,14 @@ function auditColumns(orgId: string, onDetails: (entry: LogEntry) => void): Colu
 }
 
 /** Saves the entries on screen (this page) as CSV or JSON; the export code is fetched on the first click. */
-function ExportButtons({ items }: { items: LogEntry[] }) {
+function ExportButtons({ items, disabled }: { items: LogEntry[]; disabled: boolean }) {
   const save = (ext: "csv" | "json") => void import("./export").then((m) => m.saveEntries(items, ext));
   return (
     <div className="flex flex-wrap gap-2">
-      <Button size="sm" variant="secondary" disabled={items.length === 0} onClick={() => save("csv")}>
+      <Button size="sm" variant="secondary" disabled={disabled || items.length === 0} onClick={() => save("csv")}>
         <FileDown /> Export CSV
       </Button>
-      <Button size="sm" variant="secondary" disabled={items.length === 0} onClick={() => save("json")}>
+      <Button size="sm" variant="secondary" disabled={disabled || items.length === 0} onClick={() => save("json")}>
         <FileBraces /> Export JSON
       </Button>
     </div>
@@ -186,11 +187,14 @@ function Pager({
   search,
   data,
   loading,
+  stale,
   onChange,
 }: {
   search: AuditSearch;
   data: { items: LogEntry[]; next_page_token: string; prev_page_token: string };
   loading: boolean;
+  /** The data is the previous filters' page, kept on screen while the new one loads. */
+  stale: boolean;
   onChange: (change: Partial<AuditSearch>) => void;
 }) {
   return (
@@ -217,14 +221,15 @@ function Pager({
           {loading ? "Loading…" : `${data.items.length} ${data.items.length === 1 ? "entry" : "entries"} on this page`}
         </span>
       </div>
+      {/* While the previous filters' page is on screen (stale), its tokens would page through their results, skipping the new filters' first page. */}
       <div className="flex flex-wrap gap-2">
         <Button size="sm" variant="secondary" disabled={search.next === null && search.prev === null} onClick={() => onChange({ next: null, prev: null })}>
           <ChevronsLeft /> Newest
         </Button>
-        <Button size="sm" variant="secondary" disabled={!data.prev_page_token} onClick={() => onChange({ prev: data.prev_page_token, next: null })}>
+        <Button size="sm" variant="secondary" disabled={stale || !data.prev_page_token} onClick={() => onChange({ prev: data.prev_page_token, next: null })}>
           <ChevronLeft /> Previous page
         </Button>
-        <Button size="sm" variant="secondary" disabled={!data.next_page_token} onClick={() => onChange({ next: data.next_page_token, prev: null })}>
+        <Button size="sm" variant="secondary" disabled={stale || !data.next_page_token} onClick={() => onChange({ next: data.next_page_token, prev: null })}>
           Next page <ChevronRight />
         </Button>
       </div>
