@@ -169,6 +169,42 @@ test.describe("IAM", () => {
     }
   });
 
+  test("a change staged while an apply is out stays staged after it; the changes sent cannot be unstaged meanwhile", async ({ ownerPage: page, demo }) => {
+    const orgId = demo.organization_id;
+    const p = await createProject(page, orgId, unique("e2e-iam-inflight"));
+    try {
+      await page.goto(`/orgs/${orgId}/iam`);
+      await pickUser(page, "Milo Member", demo.member.email);
+      await stageAddition(page, "Project Member", "project", p.name);
+      await expect(staged(page)).toHaveCount(1);
+
+      // The apply is held back (then passed on as is) to stage another change while it is out.
+      let release = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const applyPath = (url: URL) => url.pathname === bffPath("applyRoleBindings", { user_id: demo.member.user_id });
+      await page.route(applyPath, async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.getByRole("button", { name: "Apply 1 change" }).click();
+      await expect(page.getByRole("button", { name: "Applying…" })).toBeDisabled();
+      await expect(staged(page).first().getByRole("button", { name: /^Unstage addition of Project Member/ })).toBeDisabled();
+      await stageAddition(page, "Project Admin", "project", p.name);
+      await expect(staged(page)).toHaveCount(2);
+      release();
+      await page.unroute(applyPath);
+
+      await expect(page.getByText("Applied 1 change to the role bindings")).toBeVisible();
+      // The change staged meanwhile was not sent: it is still staged, to apply next.
+      await expect(staged(page)).toHaveCount(1);
+      await expect(staged(page).first()).toContainText("+ Add Project Admin");
+      await expect(page.getByRole("button", { name: "Apply 1 change" })).toBeEnabled();
+      expect((await bindingsOf(page, demo.member.user_id)).filter((x) => x.scope_object_id === p.id).map((x) => x.role_name)).toEqual(["Project Member"]);
+    } finally {
+      await deleteProject(page, p.id);
+    }
+  });
+
   test("role-binding filters live in the URL and survive a reload", async ({ ownerPage: page, demo }) => {
     await page.goto(`/orgs/${demo.organization_id}/iam`);
     const filters = page.getByRole("form", { name: "Filter role bindings" });

@@ -153,10 +153,12 @@ function StagedDiff({ ctx, user, state, setState }: { ctx: IamContext; user: str
 
   const onApply = async () => {
     const request = buildApply(user, changes);
+    // Only the changes sent leave the list: one staged while the call is out stays, for the next apply.
+    const sent = new Set(changes.map((c) => c.key));
     setState((s) => ({ ...s, failure: null }));
     try {
       await apply.mutateAsync({ userId: user, body: request.body });
-      setState((s) => ({ ...s, changes: [], failure: null }));
+      setState((s) => (s.user === user ? { ...s, changes: s.changes.filter((c) => !sent.has(c.key)), failure: null } : s));
     } catch (error) {
       const raw = errorMessage(error);
       const status = (error as { status?: unknown }).status;
@@ -187,6 +189,8 @@ function StagedDiff({ ctx, user, state, setState }: { ctx: IamContext; user: str
               index={i}
               ctx={ctx}
               failure={i === failedIndex ? failure?.message : undefined}
+              // A change sent is applied or not whatever the list says: it stays until the call returns.
+              unstageDisabled={apply.isPending}
               onUnstage={() => setState((s) => ({ ...s, failure: null, changes: s.changes.filter((x) => x.key !== c.key) }))}
             />
           ))}
@@ -206,7 +210,21 @@ function StagedDiff({ ctx, user, state, setState }: { ctx: IamContext; user: str
 }
 
 /** One staged change: what it adds or removes, a warning when its scope is not allowed, its failure. */
-function StagedItem({ change: c, index: i, ctx, failure, onUnstage }: { change: StagedChange; index: number; ctx: IamContext; failure: string | undefined; onUnstage: () => void }) {
+function StagedItem({
+  change: c,
+  index: i,
+  ctx,
+  failure,
+  unstageDisabled,
+  onUnstage,
+}: {
+  change: StagedChange;
+  index: number;
+  ctx: IamContext;
+  failure: string | undefined;
+  unstageDisabled: boolean;
+  onUnstage: () => void;
+}) {
   const d = describe(c, ctx);
   const failed = failure !== undefined;
   const sign = c.kind === "add" ? "+" : "−";
@@ -242,6 +260,7 @@ function StagedItem({ change: c, index: i, ctx, failure, onUnstage }: { change: 
         variant="ghost"
         size="sm"
         aria-label={`Unstage ${c.kind === "add" ? "addition" : "removal"} of ${d.role} on ${d.scopeType} ${d.name ?? d.scopeObjectId}`}
+        disabled={unstageDisabled}
         onClick={onUnstage}
       >
         <Undo2 aria-hidden /> Unstage
