@@ -63,12 +63,44 @@ test("an identity provider provisions through the console's /scim/v2; the integr
   await page.getByRole("button", { name: "Add mapping" }).click();
   await page.getByLabel("Group name 1").fill(groupName);
   await page.getByLabel("Role 1").selectOption({ label: "Auditor" });
-  await page.getByRole("button", { name: "Preview changes" }).click();
+
+  // The mapping calls are held back (then passed on as sent) to edit while they are out: PUTs until
+  // `release`, reads of the mappings until the end of the save's checks.
+  let release = () => {};
+  let held = new Promise<void>((resolve) => (release = resolve));
+  let releaseReads = () => {};
+  const reads = new Promise<void>((resolve) => (releaseReads = resolve));
+  const mappingCalls = (url: URL) => url.pathname.endsWith("/group-mappings");
+  await page.route(mappingCalls, async (route) => {
+    await (route.request().method() === "GET" ? reads : held);
+    await route.continue();
+  });
+  const previewButton = page.getByRole("button", { name: "Preview changes" });
   const preview = page.getByTestId("scim-mapping-preview");
+  // A preview answered after the draft was edited is the older draft's: it is not shown.
+  await previewButton.click();
+  await expect(previewButton).toBeDisabled();
+  await page.getByLabel("Group name 1").fill(`${groupName}-draft`);
+  await page.getByLabel("Group name 1").fill(groupName);
+  release();
+  await expect(previewButton).toBeEnabled();
+  await expect(preview).toHaveCount(0);
+
+  await previewButton.click();
   await expect(preview).toContainText("Preview: 1 binding(s) to create, 0 to remove");
   await expect(preview).toContainText(`${userName.toLowerCase()}: Auditor (org) via ${groupName}`);
+  held = new Promise<void>((resolve) => (release = resolve));
   await page.getByRole("button", { name: "Save mappings" }).click();
+  // Saving clears the draft: while it is out, the draft takes no edit.
+  await expect(page.getByLabel("Group name 1")).toBeDisabled();
+  await expect(page.getByRole("button", { name: "Add mapping" })).toBeDisabled();
+  release();
   await expect(preview).toContainText("Applied: 1 binding(s) to create, 0 to remove");
+  // The saved mappings show at once, from the save's answer: no read of them is needed (they are held back).
+  await expect(page.getByLabel("Group name 1")).toHaveValue(groupName);
+  await expect(page.getByLabel("Group name 1")).toBeEnabled();
+  releaseReads();
+  await page.unroute(mappingCalls);
   await page.reload();
   await expect(page.getByLabel("Group name 1")).toHaveValue(groupName);
 

@@ -2,7 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Plus, Trash2 } from "lucide-react";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
@@ -15,7 +15,6 @@ import type { ScimGroupMapping, ScimGroupMappingsResponse } from "@/lib/contract
 import { operationPath } from "@/lib/contract/operations";
 import { apiFetch } from "@/lib/query/fetcher";
 import { iamQueries } from "@/lib/query/iam";
-import { securityKeys } from "@/lib/query/keys";
 import { scimQueries } from "@/lib/query/security";
 
 export function ScimProvisioned({ orgId, integrationId }: { orgId: string; integrationId: string }) {
@@ -107,21 +106,29 @@ export function ScimGroupMappings({ orgId, integrationId, disabledReason }: { or
   const roles = useQuery(iamQueries.roles());
   const [draft, setDraft] = useState<Draft[] | null>(null);
   const [preview, setPreview] = useState<Preview | null>(null);
+  // The draft's version, changed with the draft: a preview answered for an older draft is not shown beside this one.
+  const version = useRef(0);
   const put = (dryRun: boolean) =>
     apiFetch<ScimGroupMappingsResponse>(operationPath("putSCIMGroupMappings", { org_id: orgId, integration_id: integrationId }), {
       method: "PUT",
       query: dryRun ? { dry_run: "true" } : undefined,
       body: { mappings: (draft ?? []).map((m) => ({ group_display_name: m.group_display_name, role_id: m.role_id, scope_type: m.scope_type, scope_object_id: m.scope_object_id })) },
     });
-  const previewing = useMutation({ mutationFn: () => put(true), onSuccess: (r) => setPreview(r) });
+  const previewing = useMutation<ScimGroupMappingsResponse, Error, number>({
+    mutationFn: () => put(true),
+    onSuccess: (r, previewed) => {
+      if (previewed === version.current) setPreview(r);
+    },
+  });
   const saving = useMutation({
     mutationFn: () => put(false),
     onSuccess: async (r) => {
+      // The PUT answers the saved mappings: shown at once, where clearing the draft first showed the old ones until a refetch.
+      queryClient.setQueryData(scimQueries.mappings(orgId, integrationId).queryKey, { mappings: r.mappings });
       setPreview({ bindings_to_create: r.bindings_to_create, bindings_to_remove: r.bindings_to_remove });
       setDraft(null);
-      await Promise.all(
-        [securityKeys.scimMappings(orgId, integrationId), ["iam"], ["audit-logs"]].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
-      );
+      version.current += 1;
+      await Promise.all([["iam"], ["audit-logs"]].map((queryKey) => queryClient.invalidateQueries({ queryKey })));
     },
   });
   if (mappings.isPending) {
@@ -143,9 +150,11 @@ export function ScimGroupMappings({ orgId, integrationId, disabledReason }: { or
   const edit = (next: Draft[]) => {
     setDraft(next);
     setPreview(null);
+    version.current += 1;
   };
   const update = (key: number, patch: Partial<ScimGroupMapping>) => edit(rows.map((r) => (r.key === key ? { ...r, ...patch } : r)));
-  const disabled = Boolean(disabledReason);
+  // Saving clears the draft: an edit made meanwhile would be lost, so none is taken.
+  const disabled = Boolean(disabledReason) || saving.isPending;
   return (
     <Card>
       <CardHeader title="Group mappings" description="Members of a group the identity provider pushes hold the role bindings mapped to its name." />
@@ -210,7 +219,7 @@ export function ScimGroupMappings({ orgId, integrationId, disabledReason }: { or
           >
             <Plus /> Add mapping
           </Button>
-          <Button variant="secondary" size="sm" disabled={disabled || draft === null || previewing.isPending} onClick={() => previewing.mutate()}>
+          <Button variant="secondary" size="sm" disabled={disabled || draft === null || previewing.isPending} onClick={() => previewing.mutate(version.current)}>
             Preview changes
           </Button>
           <Button size="sm" disabled={disabled || draft === null || saving.isPending} onClick={() => saving.mutate()}>
@@ -220,9 +229,11 @@ export function ScimGroupMappings({ orgId, integrationId, disabledReason }: { or
             <Button
               variant="ghost"
               size="sm"
+              disabled={saving.isPending}
               onClick={() => {
                 setDraft(null);
                 setPreview(null);
+                version.current += 1;
               }}
             >
               Discard
