@@ -193,6 +193,10 @@ const ALLOWED: Array<{ match: string | RegExp; why: string }> = [
     why: "a missing (or hidden) project is 404 on every project operation (README), not a 500 or an empty 200",
   },
   {
+    match: /^GET \/organizations\/projects: status (400|403): only ours$/,
+    why: "listing an organization's projects (org_id) is for its owners, else 403 (the spec's rule); a query value that fails validation is a 400 naming it: the upstream leaves both undeclared",
+  },
+  {
     match: "GET /organizations/{organization_id}/reservations/{reservation_id}: status 404: only ours",
     why: "a reservation that does not exist is 404, not an empty 200",
   },

@@ -19,9 +19,11 @@ export const listProjects = createRoute({
   ...operation("listProjects"),
   tags,
   summary: "Lists all projects the logged-in user belongs to or owns and returns their details.",
-  description: "If querying for projects within an organization, the logged-in user must be the owner of the organization.",
+  description:
+    "If querying for projects within an organization, the logged-in user must be the owner of the organization (403 otherwise). " +
+    "A query value that fails validation (an org_id or project_name too long, a skip_loading_project_resources other than true or false) is a 400 naming it.",
   request: { query: listProjectsQuerySchema },
-  responses: { 200: json(listProjectsResponseSchema, "projects"), ...errors(401, 500) },
+  responses: { 200: json(listProjectsResponseSchema, "projects"), ...errors(400, 401, 403, 500) },
 });
 
 export const createProject = createRoute({
