@@ -105,6 +105,42 @@ test.describe("catalog", () => {
     expect(text).not.toContain(token);
   });
 
+  test("a double click on Create token while the form's rules load creates one token", async ({ ownerPage: page }) => {
+    const created: string[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "POST" && new URL(request.url()).pathname === bffPath("createCcrToken")) created.push(request.url());
+    });
+    // Reached by the console's navigation, so the page is hydrated before the form's rules are first asked for.
+    await page.goto("/catalog");
+    await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Registry tokens" }).click();
+    await expect(page).toHaveURL(/\/catalog\/registry$/);
+    const form = page.getByRole("form", { name: "Create a registry token" });
+    await expect(form).toBeVisible();
+    await page.waitForLoadState("networkidle");
+
+    // The script of the rules (fetched when the form is first focused) is held back, then passed on as is,
+    // so that both clicks land while it loads.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const scripts = (url: URL) => url.pathname.startsWith("/_next/static/");
+    await page.route(scripts, async (route) => {
+      await held;
+      await route.continue();
+    });
+    const alias = `e2e-ccr-twice-${Date.now().toString(36)}`;
+    await form.getByLabel("Alias").fill(alias);
+    await form.getByRole("button", { name: "Create token" }).dblclick();
+    release();
+    await page.unroute(scripts);
+
+    const dialog = page.getByRole("dialog", { name: `Registry token “${alias}”` });
+    await expect(dialog).toBeVisible();
+    expect(created, "registry tokens created").toHaveLength(1);
+    await dialog.getByLabel("I have saved this secret somewhere safe").check();
+    await dialog.getByRole("button", { name: "Done" }).click();
+    await expect(dialog).toHaveCount(0);
+  });
+
   test("member browses the catalog in the shell, without the GPU tracking item", async ({ memberPage: page }) => {
     await page.goto("/catalog");
     const nav = page.getByRole("navigation", { name: "Console" });

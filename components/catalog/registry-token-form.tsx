@@ -66,14 +66,23 @@ export function RegistryTokenForm({ registryHost, username }: { registryHost: st
     setErrors({});
   };
 
+  // Set from the submit until its call settles: a second submit while the rules load would create a second token, never shown.
+  const submitting = useRef(false);
   const onSubmit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
-    const form = e.currentTarget;
-    const v = formValues(form);
-    const values: FormValues = { alias: v.alias ?? "", expiry: (v.expiry ?? "never") as Expiry, expires_at: v.expires_at ?? "" };
-    const { registryTokenFormSchema, toRequest } = await loadSchema();
-    const data = validData(form, registryTokenFormSchema.safeParse(values), setErrors);
-    if (data) mutation.mutate(toRequest(data));
+    if (submitting.current) return;
+    submitting.current = true;
+    try {
+      const form = e.currentTarget;
+      const v = formValues(form);
+      const values: FormValues = { alias: v.alias ?? "", expiry: (v.expiry ?? "never") as Expiry, expires_at: v.expires_at ?? "" };
+      const { registryTokenFormSchema, toRequest } = await loadSchema();
+      const data = validData(form, registryTokenFormSchema.safeParse(values), setErrors);
+      // A failure is shown by the mutation (its toast and the alert below).
+      if (data) await mutation.mutateAsync(toRequest(data)).catch(() => undefined);
+    } finally {
+      submitting.current = false;
+    }
   };
 
   const failure = mutation.isError

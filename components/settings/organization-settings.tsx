@@ -2,7 +2,7 @@
 
 import { Lock } from "lucide-react";
 import { useRouter } from "next/navigation";
-import { useState, type FormEvent } from "react";
+import { useRef, useState, type FormEvent } from "react";
 import type { z } from "zod";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -71,20 +71,26 @@ function SettingsForm({ entity, canEdit }: { entity: Entity; canEdit: boolean })
     onSuccess: () => router.refresh(),
   });
 
+  // Set from the submit until its call settles: a second submit while the rules load would send the settings twice.
+  const submitting = useRef(false);
   const onSubmit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
+    if (submitting.current) return;
+    submitting.current = true;
     const form = e.currentTarget;
     setSubmitError(null);
-    const { settingsFormSchema, toRequest } = await loadSchema();
-    const data = validData(form, settingsFormSchema(entity.billing_addr !== undefined).safeParse(readSettings(form)), setErrors);
-    if (!data) return;
     try {
+      const { settingsFormSchema, toRequest } = await loadSchema();
+      const data = validData(form, settingsFormSchema(entity.billing_addr !== undefined).safeParse(readSettings(form)), setErrors);
+      if (!data) return;
       await update.mutateAsync(toRequest(data));
     } catch (error) {
       const message = errorMessage(error);
       setErrors(Object.fromEntries(gatewayFieldProblems(message).filter((p) => SETTINGS_FIELDS.has(p.field)).map((p) => [p.field, p.message])));
       const status = (error as { status?: number }).status;
       setSubmitError(status === 403 ? `Only an owner of ${entity.name} can change its settings (${message}).` : `Nothing was saved: ${message}`);
+    } finally {
+      submitting.current = false;
     }
   };
 
