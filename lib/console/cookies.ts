@@ -1,5 +1,8 @@
 import "server-only";
+import { encode } from "next-auth/jwt";
 import { env } from "@/lib/env";
+import { vaultLimits } from "./config";
+import { authSecret } from "./secret";
 
 /** Secure cookies when the console is served over https. */
 export function sessionCookieSecure(): boolean {
@@ -15,7 +18,17 @@ export function sessionCookieName(): string {
   return `${sessionCookieSecure() ? "__Host-" : ""}next-auth.session-token`;
 }
 
-/** The session cookie's attributes: as next-auth sets it, and as the console renews it (lib/console/mfa-actions.ts). */
+/** The session cookie's attributes: as next-auth sets it, and as the console moves it (movedSessionCookie). */
 export function sessionCookieOptions(): { httpOnly: true; sameSite: "lax"; path: "/"; secure: boolean } {
   return { httpOnly: true, sameSite: "lax", path: "/", secure: sessionCookieSecure() };
+}
+
+/**
+ * The session cookie naming a session that moved to a new id (a factor given, the MFA step finished),
+ * as next-auth would have written it: for the response to the request that moved it, and no other.
+ */
+export async function movedSessionCookie(sessionId: string, person: { userId: string; email: string }): Promise<{ name: string; value: string; options: ReturnType<typeof sessionCookieOptions> & { maxAge: number } }> {
+  const maxAge = vaultLimits().maxHours * 3600;
+  const value = await encode({ token: { sid: sessionId, uid: person.userId, email: person.email }, secret: authSecret(), maxAge });
+  return { name: sessionCookieName(), value, options: { ...sessionCookieOptions(), maxAge } };
 }

@@ -2,7 +2,9 @@
 
 import "server-only";
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
+import { cookies } from "next/headers";
 import { z } from "zod";
+import { movedSessionCookie } from "./cookies";
 import {
   answerWithRecoveryCode,
   answerWithTotp,
@@ -12,6 +14,7 @@ import {
   regenerateRecoveryCodes,
   removeOwnFactor,
   startTotpEnrolment,
+  type Granted,
   type TotpEnrolment,
 } from "./mfa";
 import { answerWithPasskey, passkeyAssertionOptions, passkeyRegistrationOptions, registerPasskey, relyingPartyOf } from "./mfa-passkeys";
@@ -44,26 +47,38 @@ async function withSession<T>(need: Need, run: (session: ConsoleSession) => Prom
   }
 }
 
+/**
+ * A factor given to a session owing one moves the session to a new id: the cookie of this response,
+ * the answer's own, names it from now on (the one the browser sent names nothing any more).
+ */
+async function given<T extends Granted>(session: ConsoleSession, granted: T): Promise<T> {
+  if (granted.sessionId) {
+    const cookie = await movedSessionCookie(granted.sessionId, session);
+    (await cookies()).set(cookie.name, cookie.value, cookie.options);
+  }
+  return granted;
+}
+
 const text = (max: number) => z.string().max(max);
 const bad = (field: string, error: string): ActionResult<never> => ({ ok: false, error, field });
 
 export async function answerTotpAction(code: unknown): Promise<ActionResult<{ done: boolean }>> {
   const parsed = text(32).safeParse(code);
   if (!parsed.success) return bad("code", "Enter the 6-digit code from your authenticator app");
-  return withSession("pending", async (s) => ({ ok: true, done: (await answerWithTotp(s, parsed.data)).satisfied }));
+  return withSession("pending", async (s) => ({ ok: true, done: (await given(s, await answerWithTotp(s, parsed.data))).satisfied }));
 }
 
 export async function answerRecoveryCodeAction(code: unknown): Promise<ActionResult<{ done: boolean; left: number }>> {
   const parsed = text(64).safeParse(code);
   if (!parsed.success) return bad("code", "Enter one of your recovery codes");
   return withSession("pending", async (s) => {
-    const result = await answerWithRecoveryCode(s, parsed.data);
+    const result = await given(s, await answerWithRecoveryCode(s, parsed.data));
     return { ok: true, done: result.satisfied, left: result.left };
   });
 }
 
 export async function postponeAction(): Promise<ActionResult<{ done: boolean }>> {
-  return withSession("pending", async (s) => ({ ok: true, done: (await postponeEnrolment(s)).satisfied }));
+  return withSession("pending", async (s) => ({ ok: true, done: (await given(s, await postponeEnrolment(s))).satisfied }));
 }
 
 export async function startTotpAction(): Promise<ActionResult<{ enrolment: TotpEnrolment }>> {
@@ -76,7 +91,7 @@ export async function confirmTotpAction(factorId: unknown, code: unknown): Promi
   if (!id.success) return bad("session", "Start again: this set-up is no longer pending");
   if (!parsed.success) return bad("code", "Enter the 6-digit code your authenticator app shows");
   return withSession("either", async (s) => {
-    const result = await confirmTotpEnrolment(s, id.data, parsed.data);
+    const result = await given(s, await confirmTotpEnrolment(s, id.data, parsed.data));
     return { ok: true, done: result.satisfied, recoveryCodes: result.recoveryCodes };
   });
 }
@@ -96,7 +111,7 @@ export async function registerPasskeyAction(response: unknown, name: unknown): P
   if (!parsed.success) return bad("credential", "The browser's answer is not a passkey registration");
   if (!label.success) return bad("name", "A name of at most 64 characters");
   return withSession("either", async (s) => {
-    const result = await registerPasskey(s, await rp(), parsed.data as unknown as RegistrationResponseJSON, label.data);
+    const result = await given(s, await registerPasskey(s, await rp(), parsed.data as unknown as RegistrationResponseJSON, label.data));
     return { ok: true, done: result.satisfied, recoveryCodes: result.recoveryCodes };
   });
 }
@@ -108,7 +123,7 @@ export async function passkeyAssertionOptionsAction(): Promise<ActionResult<{ op
 export async function answerPasskeyAction(response: unknown): Promise<ActionResult<{ done: boolean }>> {
   const parsed = credentialJson.safeParse(response);
   if (!parsed.success) return bad("credential", "The browser's answer is not a passkey sign-in");
-  return withSession("pending", async (s) => ({ ok: true, done: (await answerWithPasskey(s, await rp(), parsed.data as unknown as AuthenticationResponseJSON)).satisfied }));
+  return withSession("pending", async (s) => ({ ok: true, done: (await given(s, await answerWithPasskey(s, await rp(), parsed.data as unknown as AuthenticationResponseJSON))).satisfied }));
 }
 
 export async function newRecoveryCodesAction(): Promise<ActionResult<{ recoveryCodes: string[] }>> {

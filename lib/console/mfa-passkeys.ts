@@ -12,7 +12,7 @@ import {
 import { isPlainText } from "@/lib/contract/common";
 import { uniqueClash } from "@/lib/gateway/errors";
 import { addWebauthnFactor, listFactors, recordWebauthnUse } from "@/lib/gateway/store/queries/mfa-factors";
-import { afterEnrolment, factorStore, gate, grant, ISSUER, mayEnrol, MfaError, refuse, type Enrolled } from "./mfa";
+import { afterEnrolment, factorStore, gate, grant, ISSUER, mayEnrol, MfaError, refuse, type Enrolled, type Granted } from "./mfa";
 import { clearSignInFailures } from "./rate-limit";
 import type { ConsoleSession } from "./session";
 import { consoleDb } from "./store/client";
@@ -119,7 +119,7 @@ export async function passkeyAssertionOptions(session: ConsoleSession, rp: Relyi
   return options;
 }
 
-export async function answerWithPasskey(session: ConsoleSession, rp: RelyingParty, response: AuthenticationResponseJSON): Promise<{ satisfied: boolean }> {
+export async function answerWithPasskey(session: ConsoleSession, rp: RelyingParty, response: AuthenticationResponseJSON): Promise<Granted> {
   await gate(session.userId);
   const challenge = await takeWebauthnChallenge(await consoleDb(), session.sessionId);
   if (!challenge) throw new MfaError("Start again: that request expired", "credential");

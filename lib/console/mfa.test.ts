@@ -12,7 +12,7 @@ import { memberships } from "@/lib/gateway/store/schema/identity";
 import { setMfaMethods } from "@/lib/gateway/store/queries/mfa";
 import { signInAttempts } from "./store/schema";
 import { sessionCookieName } from "./cookies";
-import { answerWithRecoveryCode, answerWithTotp, confirmTotpEnrolment, finishSignIn, grant, MfaError, mfaStepState, postponeEnrolment, startTotpEnrolment } from "./mfa";
+import { answerWithRecoveryCode, answerWithTotp, confirmTotpEnrolment, finishSignIn, grant, MfaError, mfaStepState, postponeEnrolment, startTotpEnrolment, type Granted } from "./mfa";
 import type { RegistrationResponseJSON } from "@simplewebauthn/server";
 import { passkeyAssertionOptions, passkeyRegistrationOptions, registerPasskey, relyingPartyOf } from "./mfa-passkeys";
 import { authSecret } from "./secret";
@@ -45,7 +45,7 @@ afterEach(async () => {
 async function signIn(who: "owner" | "member" | "auditor") {
   const user = bed.t.demo[who];
   const signedIn = await signInWithKey({ credentials: { accessKeyId: user.access_key_id, secretKey: user.secret_key }, clientIp: "203.0.113.91", rateLimited: false });
-  /** The session id the browser's cookie names: a new one once the step is finished. */
+  /** The session id the browser's cookie names: a new one at each factor given, and once the step is finished. */
   let sid = signedIn.sessionId;
   const cookieFor = async (id: string) => `${sessionCookieName()}=${await encode({ token: { sid: id, uid: signedIn.userId, email: signedIn.email }, secret: authSecret() })}`;
   const request = async (id = sid) => new Request(`http://console.test/api/cloud${operationPath("listProjects")}`, { headers: { cookie: await cookieFor(id), host: "console.test" } });
@@ -63,7 +63,20 @@ async function signIn(who: "owner" | "member" | "auditor") {
     if (promoted) sid = promoted;
     return promoted !== null;
   };
-  return { signedIn, state, session, call, finish };
+  /**
+   * A factor's answer as the browser takes it: the cookie names the session's new id from then on, and
+   * the id it named before, nothing. Returns the answer without the id.
+   */
+  const gave = async <T extends Granted>(granted: T): Promise<Omit<T, "sessionId">> => {
+    const { sessionId, ...rest } = granted;
+    const before = sid;
+    expect(sessionId, "a pending session moves at each factor given").toEqual(expect.any(String));
+    sid = sessionId!;
+    expect(sid).not.toBe(before);
+    expect((await state(before)).status).toBe("expired");
+    return rest;
+  };
+  return { signedIn, state, session, call, finish, gave };
 }
 
 /** Enrols an authenticator app for the person; returns its secret and the recovery codes shown. */
@@ -72,8 +85,9 @@ async function enrolTotp(s: Awaited<ReturnType<typeof signIn>>, at: Date) {
   expect(enrolment.qrCode).toMatch(/^data:image\/svg\+xml;base64,/);
   expect(enrolment.secret).toMatch(/^[A-Z2-7]{16,}$/);
   const code = await generate({ secret: enrolment.secret, epoch: Math.floor(at.getTime() / 1000) });
-  const done = await confirmTotpEnrolment(await s.session(), enrolment.factorId, code, at);
-  return { secret: enrolment.secret, ...done };
+  const session = await s.session();
+  const done = await confirmTotpEnrolment(session, enrolment.factorId, code, at);
+  return { secret: enrolment.secret, ...(session.mfaPending ? await s.gave(done) : done) };
 }
 
 const rp = { origin: "http://console.test" };
@@ -148,7 +162,7 @@ describe("a sign-in where the organization requires MFA", () => {
     expect(await messageOf(answerWithTotp(await second.session(), await codeAt(secret, now), now))).toMatch(/not valid/);
     expect((await second.state()).status).toBe("mfa");
     const next = new Date(now.getTime() + 30_000);
-    expect(await answerWithTotp(await second.session(), await codeAt(secret, next), next)).toEqual({ satisfied: true });
+    expect(await second.gave(await answerWithTotp(await second.session(), await codeAt(secret, next), next))).toEqual({ satisfied: true });
     expect(await second.finish()).toBe(true);
     expect((await second.call()).status).toBe(200);
     expect((await second.session()).factors).toEqual(["api_key", "totp"]);
@@ -169,7 +183,7 @@ describe("a sign-in where the organization requires MFA", () => {
     const code = recoveryCodes![3]!;
     const s = await signIn("auditor");
     expect(await messageOf(answerWithRecoveryCode(await s.session(), "not a code"))).toMatch(/recovery codes/);
-    expect(await answerWithRecoveryCode(await s.session(), code.toLowerCase().replace("-", " "))).toEqual({ satisfied: true, left: 9 });
+    expect(await s.gave(await answerWithRecoveryCode(await s.session(), code.toLowerCase().replace("-", " ")))).toEqual({ satisfied: true, left: 9 });
     expect((await s.session()).factors).toEqual(["api_key", "recovery_code"]);
     const again = await signIn("auditor");
     expect(await messageOf(answerWithRecoveryCode(await again.session(), code))).toMatch(/already used/);
@@ -210,7 +224,7 @@ describe("a sign-in where the organization requires MFA", () => {
     const step = await mfaStepState(await s.session());
     expect(step.enrol).toEqual(["webauthn"]);
     expect(Date.parse(step.postponeUntil!)).toBeGreaterThan(Date.now() + 6 * 86_400_000);
-    expect(await postponeEnrolment(await s.session())).toEqual({ satisfied: true });
+    expect(await s.gave(await postponeEnrolment(await s.session()))).toEqual({ satisfied: true });
     expect(await s.finish()).toBe(true);
     expect((await s.call()).status).toBe(200);
     expect((await s.session()).factors).toEqual(["api_key", "grace"]);
@@ -219,6 +233,41 @@ describe("a sign-in where the organization requires MFA", () => {
     const late = await signIn("member");
     expect((await mfaStepState(await late.session(), eightDaysOn)).postponeUntil).toBeNull();
     expect(await messageOf(postponeEnrolment(await late.session(), eightDaysOn))).toMatch(/requires a second factor now/);
+  });
+
+  it("lets enrolment wait only once a person who has a factor has proven it: the first factor alone never makes a whole session", async () => {
+    const now = new Date();
+    await setMfaMethods(gw(), org(), ["totp"], now);
+    const { secret } = await enrolTotp(await signIn("member"), now);
+    // The organization switches to passkeys, with a grace period: the app no longer answers for it.
+    await setMfaMethods(gw(), org(), ["webauthn"], now);
+    await setMfaGraceDays(gw(), org(), 7);
+    const s = await signIn("member");
+    expect(await mfaStepState(await s.session())).toMatchObject({ answer: ["totp"], enrol: ["webauthn"], proveFirst: true, postponeUntil: null });
+    expect(await messageOf(postponeEnrolment(await s.session()))).toMatch(/second factor you already have/);
+    expect((await s.state()).status).toBe("mfa");
+    // The app proves it is the person: now the passkey may wait.
+    const next = new Date(now.getTime() + 30_000);
+    expect(await s.gave(await answerWithTotp(await s.session(), await codeAt(secret, next), next))).toEqual({ satisfied: false });
+    expect(Date.parse((await mfaStepState(await s.session())).postponeUntil!)).toBeGreaterThan(Date.now() + 6 * 86_400_000);
+    expect(await s.gave(await postponeEnrolment(await s.session()))).toEqual({ satisfied: true });
+    expect(await s.finish()).toBe(true);
+    expect((await s.session()).factors).toEqual(["api_key", "totp", "grace"]);
+  });
+
+  it("gives the id a session moves to only to the answer that moved it: a copy of the cookie from before cannot finish the step", async () => {
+    const now = new Date();
+    await setMfaMethods(gw(), org(), ["totp"], now);
+    const { secret } = await enrolTotp(await signIn("owner"), now);
+    const s = await signIn("owner");
+    const copy = await s.session();
+    const next = new Date(now.getTime() + 30_000);
+    expect(await s.gave(await answerWithTotp(await s.session(), await codeAt(secret, next), next))).toEqual({ satisfied: true });
+    // Whoever held the pending cookie, asking to finish the moment the answer was recorded, finds nothing to finish.
+    expect(await finishSignIn({ ...copy, factors: ["api_key", "totp"] })).toBeNull();
+    expect((await s.state(copy.sessionId)).status).toBe("expired");
+    expect(await s.finish()).toBe(true);
+    expect((await s.call()).status).toBe(200);
   });
 
   it("refuses a passkey name the API would not take, before the ceremony's challenge is spent", async () => {
@@ -248,7 +297,7 @@ describe("a sign-in where the organization requires MFA", () => {
 
     // The app proves it is the person: the organization is not satisfied, but the passkey may now be added.
     const next = new Date(now.getTime() + 30_000);
-    expect(await answerWithTotp(await s.session(), await codeAt(secret, next), next)).toEqual({ satisfied: false });
+    expect(await s.gave(await answerWithTotp(await s.session(), await codeAt(secret, next), next))).toEqual({ satisfied: false });
     expect(await s.finish()).toBe(false);
     expect((await s.state()).status).toBe("mfa");
     expect(await mfaStepState(await s.session())).toMatchObject({ answer: [], enrol: ["webauthn"], proveFirst: false });
@@ -257,7 +306,7 @@ describe("a sign-in where the organization requires MFA", () => {
     expect(await messageOf(startTotpEnrolment(await s.session()))).toMatch(/second factor you already have/);
   });
 
-  it("settles a session whose factors, given at once for two organizations, satisfy both", async () => {
+  it("settles a session whose factors, given for two organizations, satisfy both; of two answers sent at once with one cookie, the second is refused", async () => {
     const now = new Date();
     const globex = await bed.t.outsiderOrganizationId();
     await gw().insert(memberships).values({ organizationId: globex, userId: bed.t.demo.member.user_id, relation: "member" });
@@ -266,12 +315,16 @@ describe("a sign-in where the organization requires MFA", () => {
       const { secret } = await enrolTotp(await signIn("member"), now);
       await setMfaMethods(gw(), globex, ["webauthn"], now);
       const s = await signIn("member");
-      // Both answers read the session before either was recorded (two requests at once): the second to
-      // be recorded must see the first's factor. (The passkey's own check is the browser's: granted here.)
+      // Both answers read the session before either was recorded (two requests at once). The first moves
+      // the session to an id only its answer's cookie names; the second, still on the old one, finds
+      // nothing to record its factor on. (The passkey's own check is the browser's: granted here.)
       const before = await s.session();
       const next = new Date(now.getTime() + 30_000);
-      expect(await answerWithTotp(before, await codeAt(secret, next), next)).toEqual({ satisfied: false });
-      expect(await grant(before, "webauthn")).toEqual({ satisfied: true });
+      expect(await s.gave(await answerWithTotp(before, await codeAt(secret, next), next))).toEqual({ satisfied: false });
+      expect(await messageOf(grant(before, "webauthn"))).toMatch(/moved on or ended/);
+      // On the step the first answer's cookie shows, the person gives the other: it sees the first's factor.
+      expect(await mfaStepState(await s.session())).toMatchObject({ answer: [], enrol: ["webauthn"] });
+      expect(await s.gave(await grant(await s.session(), "webauthn"))).toEqual({ satisfied: true });
       expect(await s.finish()).toBe(true);
       expect((await s.state()).status).toBe("active");
       expect((await s.session()).factors).toEqual(["api_key", "totp", "webauthn"]);

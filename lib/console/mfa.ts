@@ -127,7 +127,12 @@ export async function mfaStepState(session: ConsoleSession, now = new Date()): P
   if (enrolElsewhere) enrol.clear();
   const codesLeft = await recoveryCodesLeft(db, session.userId);
   const proveFirst = enrol.size > 0 && !session.factors.some((f) => SECOND_FACTORS.has(f)) && (enrolled.size > 0 || codesLeft > 0);
-  if (proveFirst) for (const m of enrolled) answer.add(m);
+  if (proveFirst) {
+    for (const m of enrolled) answer.add(m);
+    // Nor does enrolment wait on the first factor alone: a "grace" session is a whole one, free to add
+    // its own authenticator and take new recovery codes. The person proves it is them, then waits.
+    postpone = null;
+  }
   return {
     organizations: requirements.map((r) => ({
       name: r.organizationName,
@@ -144,17 +149,28 @@ export async function mfaStepState(session: ConsoleSession, now = new Date()): P
   };
 }
 
+/** A factor given: whether the session's factors now satisfy every organization, and the id it moved to. */
+export interface Granted {
+  satisfied: boolean;
+  /**
+   * The session's new id, for the cookie of the response to the request that gave the factor (and no
+   * other): absent when the session owed nothing, and so did not move.
+   */
+  sessionId?: string;
+}
+
 /**
- * Records a second factor on the session: satisfied once its factors satisfy every organization (those
- * it holds now, with any another request gave meanwhile: answers for two organizations sent at once
- * each see the other's). The session still owes the step until finishSignIn moves it to a new id.
+ * Records a second factor on the session as it moves to a new id (recordSessionFactor): satisfied once
+ * its factors satisfy every organization. The session still owes the step until finishSignIn moves it
+ * again, owing nothing. Of two answers sent at once with the same cookie, the second finds the session
+ * moved and is refused: the person answers again on the step the first one's cookie shows.
  */
-export async function grant(session: ConsoleSession, factor: string): Promise<{ satisfied: boolean }> {
+export async function grant(session: ConsoleSession, factor: string): Promise<Granted> {
   if (!session.mfaPending) return { satisfied: true };
   const { db } = await factorStore();
-  const factors = await recordSessionFactor(await consoleDb(), session.sessionId, factor);
-  if (!factors) throw new MfaError("This sign-in has ended; sign in again", "session");
-  return { satisfied: unsatisfied(await mfaRequirementsOf(db, session.userId), factors).length === 0 };
+  const recorded = await recordSessionFactor(await consoleDb(), vaultKey(), session.sessionId, factor);
+  if (!recorded) throw new MfaError("This sign-in has moved on or ended: reload the page, or sign in again", "session");
+  return { satisfied: unsatisfied(await mfaRequirementsOf(db, session.userId), recorded.factors).length === 0, sessionId: recorded.sessionId };
 }
 
 /**
@@ -208,7 +224,7 @@ async function totpStep(factor: FactorRow, masterKey: Buffer, code: string, now:
 }
 
 /** The second factor from an authenticator app. */
-export async function answerWithTotp(session: ConsoleSession, input: string, now = new Date()): Promise<{ satisfied: boolean }> {
+export async function answerWithTotp(session: ConsoleSession, input: string, now = new Date()): Promise<Granted> {
   const code = normalizeCode(input);
   if (!SIX_DIGITS.test(code)) throw new MfaError("Enter the 6-digit code from your authenticator app");
   await gate(session.userId);
@@ -273,7 +289,7 @@ export async function newRecoveryCodes(userId: string): Promise<string[]> {
 }
 
 /** A recovery code in place of the second factor: spent once, it satisfies every organization. */
-export async function answerWithRecoveryCode(session: ConsoleSession, input: string, now = new Date()): Promise<{ satisfied: boolean; left: number }> {
+export async function answerWithRecoveryCode(session: ConsoleSession, input: string, now = new Date()): Promise<Granted & { left: number }> {
   const code = normalizeRecoveryCode(input);
   if (!/^[A-Z0-9]{10}$/.test(code)) throw new MfaError("Enter one of your recovery codes, like ABCDE-FGH23");
   await gate(session.userId);
@@ -282,13 +298,14 @@ export async function answerWithRecoveryCode(session: ConsoleSession, input: str
     return refuse(session.userId, "That recovery code is not valid or was already used");
   }
   await clearSignInFailures(await consoleDb(), `mfa:${session.userId}`);
-  const { satisfied } = await grant(session, "recovery_code");
-  return { satisfied, left: await recoveryCodesLeft(db, session.userId) };
+  const granted = await grant(session, "recovery_code");
+  return { ...granted, left: await recoveryCodesLeft(db, session.userId) };
 }
 
 /** Enrolment may wait: every organization still asking grants grace, and the person has none of its methods. */
-export async function postponeEnrolment(session: ConsoleSession, now = new Date()): Promise<{ satisfied: boolean }> {
+export async function postponeEnrolment(session: ConsoleSession, now = new Date()): Promise<Granted> {
   const state = await mfaStepState(session, now);
+  if (state.proveFirst) throw new MfaError("Sign in with a second factor you already have first", "session");
   if (!state.postponeUntil) throw new MfaError("Your organization requires a second factor now", "session");
   return grant(session, "grace");
 }
@@ -325,8 +342,7 @@ export async function startTotpEnrolment(session: ConsoleSession): Promise<TotpE
   return { factorId, secret, qrCode: `data:image/svg+xml;base64,${Buffer.from(svg).toString("base64")}` };
 }
 
-export interface Enrolled {
-  satisfied: boolean;
+export interface Enrolled extends Granted {
   /** New recovery codes, shown once: the person's first factor comes with them. */
   recoveryCodes: string[] | null;
 }
@@ -339,8 +355,7 @@ export async function afterEnrolment(session: ConsoleSession, method: MfaMethod)
   // that does not decide for the account needs comes without them (a key session, or one of the home's
   // SSO, gets them on the Sign-in security page).
   const recoveryCodes = first && !(await factorsManagedElsewhere(session)) ? await newRecoveryCodes(session.userId) : null;
-  const { satisfied } = await grant(session, method);
-  return { satisfied, recoveryCodes };
+  return { ...(await grant(session, method)), recoveryCodes };
 }
 
 /** Confirms a pending authenticator app with a code from it; a session owing a factor counts it as given. */

@@ -1,6 +1,7 @@
 import "server-only";
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
 import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
+import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
 import { revokeMintedKeys } from "./minted-keys";
 import { bindEntry, cachedActive, cacheOf, ending, entryOf, forget, remember, secretSlot, TOUCH_EVERY_MS, type CachedSession } from "./vault-cache";
 import type { ConsoleDb } from "./store/client";
@@ -209,14 +210,13 @@ export async function sessionCredentials(db: ConsoleDb, key: Buffer, session: Va
 }
 
 /**
- * A session whose second factor is given, as it goes on: under a new id, owing nothing. Its row moves
- * and its key is sealed again (the id is the seal's associated data), so the id the cookie named while
- * the session was pending opens nothing any more: an id someone else saw, or planted in the person's
- * browser, does not ride on the person's proof. Returns the new id; null when the session has ended.
+ * Moves a live session's row to a new id, its key sealed again (the id is the seal's associated data),
+ * with `changes` made in the same statement: the old id opens nothing from then on. Null when the
+ * session has ended (or another request moved it first).
  */
-export async function promoteVaultSession(db: ConsoleDb, key: Buffer, sessionId: string): Promise<string | null> {
-  const promoted = newSessionId();
-  let moved = false;
+async function moveVaultSession(db: ConsoleDb, key: Buffer, sessionId: string, changes: PgUpdateSetSource<typeof sessions>): Promise<{ sessionId: string; factors: string[] } | null> {
+  const moved = newSessionId();
+  let result: { sessionId: string; factors: string[] } | null = null;
   await ending(db, sessionId, () =>
     db.transaction(async (tx) => {
       const [row] = await tx
@@ -225,12 +225,25 @@ export async function promoteVaultSession(db: ConsoleDb, key: Buffer, sessionId:
         .where(and(eq(sessions.id, sessionId), isNull(sessions.endedReason)))
         .for("update");
       if (!row) return;
-      const sealed = seal(key, promoted, unseal(key, sessionId, row.sealed));
-      await tx.update(sessions).set({ id: promoted, secretCiphertext: sealed, mfaPending: false, webauthnChallenge: null }).where(eq(sessions.id, sessionId));
-      moved = true;
+      const sealed = seal(key, moved, unseal(key, sessionId, row.sealed));
+      const [updated] = await tx
+        .update(sessions)
+        .set({ ...changes, id: moved, secretCiphertext: sealed, webauthnChallenge: null })
+        .where(eq(sessions.id, sessionId))
+        .returning({ factors: sessions.factors });
+      if (updated) result = { sessionId: moved, factors: updated.factors };
     }),
   );
-  return moved ? promoted : null;
+  return result;
+}
+
+/**
+ * A session whose second factor is given, as it goes on: under a new id, owing nothing. The id the
+ * cookie named while the session was pending opens nothing any more. Returns the new id; null when the
+ * session has ended.
+ */
+export async function promoteVaultSession(db: ConsoleDb, key: Buffer, sessionId: string): Promise<string | null> {
+  return (await moveVaultSession(db, key, sessionId, { mfaPending: false }))?.sessionId ?? null;
 }
 
 /** Sign-out: the entry goes, and with it every way to use the key through this session (a minted key is deleted). */
@@ -274,20 +287,13 @@ export async function endSsoProviderSessions(db: ConsoleDb, ssoProviderId: strin
 
 /**
  * A second factor given to a live session, recorded among its factors (and its WebAuthn challenge
- * spent): all its factors as they now stand, those other requests gave at the same time included, or
- * null when the session has ended. The cached copy goes first.
+ * spent) as the session moves to a new id, in one transaction: the new id and all its factors as they
+ * now stand (a request that moved it first, with another factor, is refused: null, as for a session
+ * that ended). Only the request that gave the factor learns the new id, so a copy of the cookie seen
+ * or planted earlier rides on no proof the person gives, not even between two of their answers.
  */
-export async function recordSessionFactor(db: ConsoleDb, sessionId: string, factor: string): Promise<string[] | null> {
-  let factors: string[] | null = null;
-  await ending(db, sessionId, async () => {
-    const [row] = await db
-      .update(sessions)
-      .set({ factors: sql`array_append(${sessions.factors}, ${factor})`, webauthnChallenge: null })
-      .where(and(eq(sessions.id, sessionId), isNull(sessions.endedReason)))
-      .returning({ factors: sessions.factors });
-    factors = row?.factors ?? null;
-  });
-  return factors;
+export async function recordSessionFactor(db: ConsoleDb, key: Buffer, sessionId: string, factor: string): Promise<{ sessionId: string; factors: string[] } | null> {
+  return moveVaultSession(db, key, sessionId, { factors: sql`array_append(${sessions.factors}, ${factor})` });
 }
 
 /** Keeps the WebAuthn challenge a session was just given; a later one replaces it. */

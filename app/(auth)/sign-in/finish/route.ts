@@ -1,9 +1,6 @@
-import { encode } from "next-auth/jwt";
 import { NextResponse, type NextRequest } from "next/server";
-import { vaultLimits } from "@/lib/console/config";
-import { sessionCookieName, sessionCookieOptions } from "@/lib/console/cookies";
+import { movedSessionCookie } from "@/lib/console/cookies";
 import { finishSignIn } from "@/lib/console/mfa";
-import { authSecret } from "@/lib/console/secret";
 import { sessionStateFromCookies, signInPath } from "@/lib/console/session";
 import { mfaStepPath, safeCallbackPath } from "@/lib/contract/sign-in-messages";
 
@@ -19,7 +16,9 @@ function goTo(path: string): NextResponse {
  * goes on under a new id in a new cookie (lib/console/mfa.ts finishSignIn), then to the page it came
  * for; the cookie it had while pending names nothing afterwards. A session still owing a factor goes
  * back to the step, an active one straight on, any other to sign-in. Nothing here acts for anyone but
- * the session the cookie names, and only once it has proven everything asked of it.
+ * the session the cookie names, and only once it has proven everything asked of it. The id that cookie
+ * names was given only to the request that gave the last factor (lib/console/vault.ts
+ * recordSessionFactor): a copy of the cookie the session had before cannot finish it.
  */
 export async function GET(request: NextRequest): Promise<NextResponse> {
   const callbackPath = safeCallbackPath(request.nextUrl.searchParams.get("callbackUrl"));
@@ -28,9 +27,8 @@ export async function GET(request: NextRequest): Promise<NextResponse> {
   if (state.status !== "mfa") return goTo(signInPath(state.status));
   const promoted = await finishSignIn(state.session);
   if (!promoted) return goTo(mfaStepPath(callbackPath));
-  const maxAge = vaultLimits().maxHours * 3600;
-  const token = await encode({ token: { sid: promoted, uid: state.session.userId, email: state.session.email }, secret: authSecret(), maxAge });
+  const cookie = await movedSessionCookie(promoted, state.session);
   const response = goTo(callbackPath);
-  response.cookies.set(sessionCookieName(), token, { ...sessionCookieOptions(), maxAge });
+  response.cookies.set(cookie.name, cookie.value, cookie.options);
   return response;
 }
