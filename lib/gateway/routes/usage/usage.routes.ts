@@ -26,7 +26,8 @@ export const getUsage = createRoute({
   responses: { 200: json(customerOrganizationUsageSchema, "usage by project"), ...errors(400, 500), ...defaultError },
 });
 
-// The reference declares no 403 for the export and options; a caller outside the organization is still refused.
+// The reference declares no 403 for the export and options, nor a 400 for the options: a caller outside the organization is
+// still refused, and a value of the options' query (the selection, with_resources) that fails validation is a 400 naming it.
 export const getUsageExport = createRoute({
   ...operation("getUsageExport"),
   tags,
@@ -59,5 +60,5 @@ export const getUsageOptions = createRoute({
     "(as the usage operation takes them), the values of that selection; with_resources=true adds the IDs of its resources, " +
     "which the usage export requires.",
   request: { params: organizationPathSchema, query: usageOptionsQuerySchema },
-  responses: { 200: json(usageOptionsSchema, "filter values"), ...errors(401, 403, 500) },
+  responses: { 200: json(usageOptionsSchema, "filter values"), ...errors(400, 401, 403, 500) },
 });
