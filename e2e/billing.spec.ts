@@ -131,6 +131,32 @@ test.describe("billing", () => {
     await expect(page.getByRole("button", { name: "Last 90 days", pressed: true })).toBeVisible();
   });
 
+  test("while a new range's spend is computed, the daily rows stay the shown totals' days", async ({ ownerPage: page, demo }) => {
+    await openBilling(page, demo.organization_id, "?range=30d");
+    const daily = page.getByRole("table", { name: "Daily spend by project" }).locator("tbody tr");
+    await expect(daily).toHaveCount(30);
+    const thirty = await spendInPeriod(page).innerText();
+    // Every state the page goes through: the daily table's rows beside the period's total.
+    await page.evaluate(() => {
+      const seen: Array<{ rows: number; spend: string }> = [];
+      Object.assign(window, { spendStates: seen });
+      const record = () => {
+        const table = document.querySelector('table[aria-label="Daily spend by project"]');
+        const card = [...document.querySelectorAll("section")].find((s) => s.querySelector("h2, h3")?.textContent === "Spend in period");
+        if (table) seen.push({ rows: table.querySelectorAll("tbody tr").length, spend: card?.querySelector("p")?.textContent ?? "" });
+      };
+      new MutationObserver(record).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
+
+    await page.getByRole("button", { name: "Last 90 days" }).click();
+    await expect(daily).toHaveCount(90);
+    await expect.poll(async () => money(await spendInPeriod(page).innerText())).toBeGreaterThan(money(thirty));
+    const states = await page.evaluate(() => (window as unknown as { spendStates: Array<{ rows: number; spend: string }> }).spendStates);
+    expect(states.length).toBeGreaterThan(0);
+    // Never the 30 days' total spread over 90 rows, 60 of them shown as $0.00.
+    expect(states.filter((s) => s.rows === 90 && s.spend === thirty)).toEqual([]);
+  });
+
   test("a project filter is kept in the URL and narrows the totals", async ({ ownerPage: page, demo }) => {
     await openBilling(page, demo.organization_id, "?range=30d");
     const all = money(await spendInPeriod(page).innerText());

@@ -1,4 +1,4 @@
-import type { BillingCostData } from "@/lib/query/billing";
+import type { BillingCostData, DayRange } from "@/lib/query/billing";
 import { toCents } from "./money";
 import { compareCodeUnits } from "@/lib/compare";
 
@@ -58,6 +58,8 @@ export function productLinesOf(resourceTypes: string[], productLines: string[]):
 
 /** What the billing page shows of a period's cost rows for its filters: a few kilobytes where the rows are about a megabyte a month. */
 export interface CostSummary {
+  /** The range the costs were asked for: its days are the page's rows, whatever the URL says now. */
+  range: DayRange;
   /** When the gateway last recorded costs. */
   lastUpdated: string;
   /** The values of each filterable field in the period's rows, before the filters, sorted. */
@@ -72,12 +74,13 @@ export interface CostSummary {
   days: Array<{ date: string; cents: number[] }>;
 }
 
-export function summarizeCosts(answer: BillingCostData, filters: CostFilters): CostSummary {
+export function summarizeCosts(answer: BillingCostData, filters: CostFilters, range: DayRange): CostSummary {
   const values = (field: keyof CostSummary["values"]) => [...new Set(answer.data.map((d) => d[field]))].sort(compareCodeUnits);
   const data = filterCosts(answer.data, filters);
   const byProject = totalsBy(data, "project_id");
   const byDay = centsByDayAndProject(data);
   return {
+    range: { start_date: range.start_date, end_date: range.end_date },
     lastUpdated: answer.last_updated,
     values: { project_id: values("project_id"), resource_type: values("resource_type"), region: values("region") },
     rows: data.length,

@@ -75,7 +75,7 @@ export function BillingView({ orgId, today }: { orgId: string; today: string }) 
             <WidgetSkeleton label="spend" lines={6} />
           </Card>
         ) : (
-          <SpendSections summary={period.data} range={range} label={label} />
+          <SpendSections summary={period.data} label={label} />
         )}
       </div>
     </div>

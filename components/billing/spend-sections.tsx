@@ -7,7 +7,6 @@ import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { DataTable, type ColumnDef } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/states";
 import { formatNumber } from "@/lib/format";
-import type { DayRange } from "@/lib/query/billing";
 import { formatDateTime } from "@/lib/utc-date";
 import type { CostSummary, Total } from "./aggregate";
 import { formatCents, formatCentsShort } from "./money";
@@ -15,8 +14,9 @@ import { formatCents, formatCentsShort } from "./money";
 type DayRow = { date: string; total: number } & Record<string, number | string>;
 
 /** The range's spend: a chart and a table of each day by project, and the totals per project and product line. */
-export function SpendSections({ summary, range, label }: { summary: CostSummary; range: DayRange; label: (id: string) => string }) {
-  const { byProject, byProduct, totalCents: total, lastUpdated } = summary;
+export function SpendSections({ summary, label }: { summary: CostSummary; label: (id: string) => string }) {
+  // The range is the summary's own: while a new one loads, the totals on screen are still the old range's.
+  const { range, byProject, byProduct, totalCents: total, lastUpdated } = summary;
   const days = new Map(summary.days.map((d) => [d.date, d.cents]));
   // Series keys p0, p1…: project ids are not safe as chart data keys.
   const series = byProject.map((t, i) => ({ key: `p${i}`, label: label(t.key), color: seriesColor(i) }));
