@@ -23,7 +23,10 @@ export const getOrgMfaResponseSchema = z
   })
   .meta({ id: "GetOrgMFAResponse" });
 
-/** The methods the organization requires from now on; repeats collapse, an empty list requires none. */
+/**
+ * The methods the organization requires from now on; repeats collapse, an empty list requires none. Named as the spec's
+ * MFA table names the PATCH body (schema names are the names of request body types).
+ */
 export const editOrgMfaRequestSchema = z
   .object({
     intended_methods: bodyArray(
@@ -38,6 +41,6 @@ export const editOrgMfaRequestSchema = z
       .max(MFA_GRACE_MAX_DAYS, `must be at most ${MFA_GRACE_MAX_DAYS}`)
       .optional(),
   })
-  .meta({ id: "EditOrgMFARequest" });
+  .meta({ id: "OrganizationsMFAServiceUpdateOrganizationMFABody" });
 
 export type EditOrgMfaRequest = z.infer<typeof editOrgMfaRequestSchema>;

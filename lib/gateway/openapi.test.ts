@@ -51,6 +51,7 @@ interface Reference {
 interface GatewayOperation {
   operationId?: string;
   parameters?: Array<{ name: string; in: string }>;
+  requestBody?: { content?: Record<string, { schema?: Schema }> };
   responses: Record<string, { content?: Record<string, { schema?: Schema }> }>;
 }
 interface GatewayDocument {
@@ -171,5 +172,44 @@ describe.skipIf(!present)(`the gateway's OpenAPI document covers the reference (
       }
       expect(missing).toEqual([]);
     });
+  });
+});
+
+/** The spec's operation tables name each request body by its type ("Schema names ... are the names of request body types"). */
+const SPEC = path.join(process.cwd(), "../shared/spec/gateway-interface.md");
+const specPresent = existsSync(SPEC);
+if (!specPresent) console.warn(`openapi.test: the spec is not at ${SPEC}; the request body names are not compared with it.`);
+
+/** "PATCH /organizations/{organization_id}/mfa" → the body type its row names, from every row of the spec's tables that names one. */
+function specBodyNames(text: string): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const line of text.split("\n")) {
+    const cells = line.split("|").map((cell) => cell.trim());
+    const [, method, p] = cells;
+    if (!method || !/^(GET|PUT|POST|PATCH|DELETE)$/.test(method) || !p?.startsWith("/")) continue;
+    for (const cell of cells.slice(3)) {
+      const named = /^(?:body of type )?([A-Z][A-Za-z0-9]+) \((?:declared not )?required\b/.exec(cell);
+      if (named) names.set(`${method} ${p}`, named[1]!);
+    }
+  }
+  return names;
+}
+
+describe.skipIf(!specPresent)(`the request body schemas are named as the spec names them (${SPEC})`, () => {
+  const named = specPresent ? specBodyNames(readFileSync(SPEC, "utf8")) : new Map<string, string>();
+
+  it("found the spec's body types", () => {
+    expect(named.get("PATCH /organizations/{organization_id}/mfa")).toBe("OrganizationsMFAServiceUpdateOrganizationMFABody");
+    expect(named.size).toBeGreaterThanOrEqual(10);
+  });
+
+  it("names each operation's JSON body schema with the spec's type name", () => {
+    const wrong: string[] = [];
+    for (const [label, name] of named) {
+      const [method, p] = label.split(" ") as [string, string];
+      const ref = gatewayOperation(p, method.toLowerCase())?.requestBody?.content?.["application/json"]?.schema?.$ref;
+      if (ref !== `#/components/schemas/${name}`) wrong.push(`${label}: ${ref ?? "no body schema"}, the spec names ${name}`);
+    }
+    expect(wrong).toEqual([]);
   });
 });
