@@ -113,6 +113,50 @@ test.describe("usage", () => {
     await expect(dialog.getByRole("alert")).toHaveText(/No usage in this selection/);
   });
 
+  test("Download CSV waits while the export lists the selection's resources, and Cancel then starts no download", async ({ ownerPage: page, demo }) => {
+    const res = await page.request.get(bffPath("getUsageOptions", { organization_id: demo.organization_id }));
+    expect(res.status()).toBe(200);
+    const { end_date: last } = (await res.json()) as { end_date: string };
+    const downloads: string[] = [];
+    page.on("download", (d) => downloads.push(d.suggestedFilename()));
+    await openUsage(page, demo.organization_id, "?range=30d");
+    const dialog = page.getByRole("dialog", { name: "Export usage as CSV" });
+    await openWith(page.getByRole("button", { name: "Export CSV" }), dialog);
+    // The demo's last day of usage: a selection that downloads.
+    await dialog.getByLabel("Start date").fill(last);
+    await dialog.getByLabel("End date").fill(last);
+
+    // The listing of the selection's resources is held back (then passed on as is) to act while it is out.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const listing = (url: URL) =>
+      url.pathname === bffPath("getUsageOptions", { organization_id: demo.organization_id }) && url.searchParams.get("with_resources") === "true";
+    await page.route(listing, async (route) => {
+      await held;
+      await route.continue();
+    });
+    const download = dialog.getByRole("button", { name: "Download CSV" });
+    await download.click();
+    await expect(dialog.getByRole("status")).toHaveText("Listing the selection's resources…");
+    await expect(download).toBeDisabled();
+    const answered = page.waitForResponse((r) => listing(new URL(r.url())));
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await expect(dialog).toBeHidden();
+    release();
+    await answered;
+    await page.unroute(listing);
+
+    // A later export runs to its end (nothing to export): by then the cancelled one would have started its download.
+    await openWith(page.getByRole("button", { name: "Export CSV" }), dialog);
+    await expect(dialog.getByRole("status")).toHaveCount(0);
+    await dialog.getByLabel("Start date").fill("1990-01-01");
+    await dialog.getByLabel("End date").fill("1990-01-31");
+    await dialog.getByRole("button", { name: "Download CSV" }).click();
+    await expect(dialog.getByRole("alert")).toHaveText(/No usage in this selection/);
+    await expect(page.getByText(/^Usage export of .* started/)).toHaveCount(0);
+    expect(downloads).toEqual([]);
+  });
+
   test("on a phone the page does not scroll sideways", async ({ ownerPage: page, demo }) => {
     await page.setViewportSize({ width: 390, height: 844 });
     await openUsage(page, demo.organization_id);

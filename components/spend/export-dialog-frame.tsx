@@ -17,12 +17,14 @@ interface ExportDialogFrameProps {
   title: string;
   description: string;
   onSubmit: (e: FormEvent<HTMLFormElement>) => void;
+  /** An export is under way: "Download CSV" waits for it, so that a second click starts no second download. */
+  pending?: boolean;
   /** The form's fields. */
   children: ReactNode;
 }
 
 /** The CSV export dialog of billing and usage: its "Export CSV" trigger, the form, Cancel and "Download CSV". */
-export function ExportDialogFrame({ open, onOpenChange, title, description, onSubmit, children }: ExportDialogFrameProps) {
+export function ExportDialogFrame({ open, onOpenChange, title, description, onSubmit, pending = false, children }: ExportDialogFrameProps) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogTrigger asChild>
@@ -37,7 +39,7 @@ export function ExportDialogFrame({ open, onOpenChange, title, description, onSu
             <Button type="button" variant="secondary" onClick={() => onOpenChange(false)}>
               Cancel
             </Button>
-            <Button type="submit">
+            <Button type="submit" disabled={pending}>
               <Download /> Download CSV
             </Button>
           </DialogFooter>

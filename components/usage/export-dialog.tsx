@@ -1,7 +1,7 @@
 "use client";
 
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { useForm } from "react-hook-form";
 import { toast } from "@/components/ui/toast";
 import { z } from "zod";
@@ -64,19 +64,23 @@ export function UsageExportDialog({ orgId, options, projectLabel, defaults, defa
 
   const [problem, setProblem] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
+  // The export under way, by number: Cancel and closing the dialog move it on, so that a listing answered after them starts no download.
+  const attempt = useRef(0);
 
-  const submit = form.handleSubmit(async (values) => {
+  const send = async (values: FormValues) => {
+    const id = ++attempt.current;
     setProblem(null);
     setPending(true);
     let query;
     try {
       query = await usageExportSelection(orgId, values);
     } catch (error) {
-      setProblem(`The selection's resources could not be listed: ${errorMessage(error)}`);
+      if (id === attempt.current) setProblem(`The selection's resources could not be listed: ${errorMessage(error)}`);
       return;
     } finally {
-      setPending(false);
+      if (id === attempt.current) setPending(false);
     }
+    if (id !== attempt.current) return;
     if (query.resources.length === 0) {
       setProblem("No usage in this selection: choose other projects, resource types, regions or dates.");
       return;
@@ -99,19 +103,22 @@ export function UsageExportDialog({ orgId, options, projectLabel, defaults, defa
     downloadFrom(usageExportUrl(orgId, query));
     toast.success(`Usage export of ${values.start_date} to ${values.end_date} started (${query.resources.length} resources)`);
     setOpen(false);
-  });
+  };
 
   return (
     <ExportDialogFrame
       open={open}
       onOpenChange={(next) => {
         if (next) form.reset(initial());
+        attempt.current += 1;
+        setPending(false);
         setProblem(null);
         setOpen(next);
       }}
       title="Export usage as CSV"
       description="Resource-level usage of the page's selection: one row per resource and day. Empty lists export every project, resource type and region."
-      onSubmit={(e) => void submit(e)}
+      onSubmit={(e) => void form.handleSubmit(send)(e)}
+      pending={pending}
     >
       <ListField control={form.control} name="projects" label="Projects" emptyLabel="All projects" options={projectOptions(options?.projects, projectLabel)} error={message("projects")} />
       <ListField control={form.control} name="resource_types" label="Resource types" emptyLabel="All resource types" options={valueOptions(options?.resource_types)} error={message("resource_types")} />
