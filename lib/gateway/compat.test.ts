@@ -197,6 +197,10 @@ const ALLOWED: Array<{ match: string | RegExp; why: string }> = [
     why: "listing an organization's projects (org_id) is for its owners, else 403 (the spec's rule); a query value that fails validation is a 400 naming it: the upstream leaves both undeclared",
   },
   {
+    match: /^(GET|DELETE) \/organizations\/projects\/\{project_id\}: status 400: only ours$/,
+    why: "a project_id that fails validation (empty, over 128 characters, or holding a NUL or half a surrogate pair, which the router refuses in every operation) is a 400 naming path.project_id",
+  },
+  {
     match: "GET /organizations/{organization_id}/reservations/{reservation_id}: status 404: only ours",
     why: "a reservation that does not exist is 404, not an empty 200",
   },

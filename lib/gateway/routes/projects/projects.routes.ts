@@ -47,7 +47,7 @@ export const getProject = createRoute({
   tags,
   summary: "Returns details for a single project.",
   request: { params: projectPathSchema },
-  responses: { 200: json(projectSchema, "the project"), ...errors(401, 404, 500) },
+  responses: { 200: json(projectSchema, "the project"), ...errors(400, 401, 404, 500) },
 });
 
 export const deleteProject = createRoute({
@@ -55,7 +55,7 @@ export const deleteProject = createRoute({
   tags,
   summary: "Deletes a project. Delete operations cascade to VMs created under that project.",
   request: { params: projectPathSchema },
-  responses: { 200: json(emptySchema, "empty response"), ...errors(401, 403, 404, 500) },
+  responses: { 200: json(emptySchema, "empty response"), ...errors(400, 401, 403, 404, 500) },
 });
 
 /** Not in the upstream document: the project's VMs in the command-line client's shape. */
@@ -64,5 +64,5 @@ export const listProjectVms = createRoute({
   tags,
   summary: "Lists the VMs of a project with their disks and network interfaces (Stratus extension).",
   request: { params: projectPathSchema },
-  responses: { 200: json(listVmsResponseSchema, "the project's VMs"), ...errors(401, 404, 500) },
+  responses: { 200: json(listVmsResponseSchema, "the project's VMs"), ...errors(400, 401, 404, 500) },
 });
