@@ -201,6 +201,10 @@ const ALLOWED: Array<{ match: string | RegExp; why: string }> = [
     why: "a project_id that fails validation (empty, over 128 characters, or holding a NUL or half a surrogate pair, which the router refuses in every operation) is a 400 naming path.project_id",
   },
   {
+    match: /^(GET \/organizations\/\{org_id\}\/scim\/integrations(\/\{integration_id\}(\/tokens)?)?|DELETE \/organizations\/\{org_id\}\/scim\/integrations\/\{integration_id\}): status 400: only ours$/,
+    why: "a path value holding a NUL or half a surrogate pair, which the store cannot keep, is refused with a 400 naming it in every operation (the router's rule)",
+  },
+  {
     match: "GET /organizations/{organization_id}/reservations/{reservation_id}: status 404: only ours",
     why: "a reservation that does not exist is 404, not an empty 200",
   },

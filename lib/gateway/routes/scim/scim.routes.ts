@@ -24,7 +24,7 @@ export const listScimIntegrations = createRoute({
   tags,
   summary: "List SCIM integrations for an organization.",
   request: { params: scimOrgPathSchema },
-  responses: { 200: json(listScimIntegrationsResponseSchema, "integrations"), ...errors(401, 403, 500) },
+  responses: { 200: json(listScimIntegrationsResponseSchema, "integrations"), ...errors(400, 401, 403, 500) },
 });
 
 export const createScimIntegration = createRoute({
@@ -41,7 +41,7 @@ export const getScimIntegration = createRoute({
   tags,
   summary: "Get a SCIM integration by ID.",
   request: { params: scimIntegrationPathSchema },
-  responses: { 200: json(scimIntegrationSchema, "the integration"), ...errors(401, 403, 404, 500) },
+  responses: { 200: json(scimIntegrationSchema, "the integration"), ...errors(400, 401, 403, 404, 500) },
 });
 
 export const updateScimIntegration = createRoute({
@@ -58,7 +58,7 @@ export const deleteScimIntegration = createRoute({
   summary: "Delete a SCIM integration.",
   description: "Its tokens are deleted with it.",
   request: { params: scimIntegrationPathSchema },
-  responses: { 204: { description: "Empty Response" }, ...errors(401, 403, 404, 500) },
+  responses: { 204: { description: "Empty Response" }, ...errors(400, 401, 403, 404, 500) },
 });
 
 export const listScimIntegrationTokens = createRoute({
@@ -66,7 +66,7 @@ export const listScimIntegrationTokens = createRoute({
   tags,
   summary: "List the tokens for a SCIM integration.",
   request: { params: scimIntegrationPathSchema },
-  responses: { 200: json(listScimIntegrationTokensResponseSchema, "tokens, without their secrets"), ...errors(401, 403, 404, 500) },
+  responses: { 200: json(listScimIntegrationTokensResponseSchema, "tokens, without their secrets"), ...errors(400, 401, 403, 404, 500) },
 });
 
 export const createScimIntegrationToken = createRoute({
@@ -92,7 +92,7 @@ export const getScimGroupMappings = createRoute({
   summary: "List an integration's group to role mappings.",
   description: "Members of a SCIM group whose display name a mapping names hold that role binding.",
   request: { params: scimIntegrationPathSchema },
-  responses: { 200: json(scimGroupMappingsResponseSchema, "the mappings"), ...errors(401, 403, 404, 500) },
+  responses: { 200: json(scimGroupMappingsResponseSchema, "the mappings"), ...errors(400, 401, 403, 404, 500) },
 });
 
 export const putScimGroupMappings = createRoute({
@@ -111,5 +111,5 @@ export const getScimIntegrationProvisioned = createRoute({
   summary: "The people and groups an integration provisioned.",
   description: "Counts are computed from the organization's people and the integration's groups; the lists hold at most 200 of each.",
   request: { params: scimIntegrationPathSchema },
-  responses: { 200: json(scimProvisionedResponseSchema, "people and groups"), ...errors(401, 403, 404, 500) },
+  responses: { 200: json(scimProvisionedResponseSchema, "people and groups"), ...errors(400, 401, 403, 404, 500) },
 });
