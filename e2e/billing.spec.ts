@@ -204,6 +204,32 @@ test.describe("billing", () => {
     expect(new Set(rows.map((r) => r[date]))).toEqual(new Set([end]));
   });
 
+  test("Export CSV waits for the new range's filter values, then starts from the page's product lines", async ({ ownerPage: page, demo }) => {
+    await openBilling(page, demo.organization_id, "?range=30d&resource_types=h100-80gb-sxm-ib.8x");
+    const exportButton = page.getByRole("button", { name: "Export CSV" });
+    await expect(exportButton).toBeEnabled();
+
+    // The new range's filter values are held back (then passed on as the gateway sent them) to see the page while they come.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const options = (url: URL) => url.pathname === bffPath("getBillingOptions", { organization_id: demo.organization_id });
+    await page.route(options, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.getByRole("button", { name: "Last 90 days" }).click();
+    await expect(page).toHaveURL(/[?&]range=90d/);
+    // Without them the dialog would start from "All product lines" while the page shows one.
+    await expect(exportButton).toBeDisabled();
+    release();
+    await page.unroute(options);
+    await expect(exportButton).toBeEnabled();
+    await exportButton.click();
+    const dialog = page.getByRole("dialog", { name: "Export costs as CSV" });
+    await expect(dialog.getByRole("button", { name: /^Product lines/ })).toBeVisible();
+    await expect(dialog.getByRole("button", { name: /^Product lines/ })).not.toContainText("All product lines");
+  });
+
   test("billing needs billing.read: the auditor sees every project by the name its CSV gives, the member is told why not", async ({ auditorPage: page, memberPage, demo, browserErrors }) => {
     browserErrors.allow(/the server responded with a status of 403/, "the member opens a page their role does not grant on purpose: the browser logs the 403 the page then explains");
     await openBilling(page, demo.organization_id, "?range=30d");

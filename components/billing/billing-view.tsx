@@ -128,6 +128,7 @@ function BillingFilters({
           action={
             <BillingExportButton
               orgId={orgId}
+              loading={options.isLoading}
               options={options.data}
               projectLabel={label}
               defaults={{
