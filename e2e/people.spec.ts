@@ -61,7 +61,18 @@ test.describe("People", () => {
     await dialog.getByLabel("E-mail").fill(email);
     await dialog.getByRole("button", { name: "Send invitation" }).click();
     await expect(dialog.getByRole("alert")).toContainText(`${email} is already a person of this organization.`);
+    // The refusal names the address sent, not what the field holds since.
+    await dialog.getByLabel("E-mail").fill(`other-${email}`);
+    await expect(dialog.getByRole("alert")).toContainText(`${email} is already a person of this organization.`);
+    await expect(dialog.getByRole("alert")).not.toContainText(`other-${email}`);
     await dialog.getByRole("button", { name: "Cancel" }).click();
+    await expect(dialog).toBeHidden();
+    // Cancel clears the dialog: it reopens empty, without the refusal.
+    await page.getByRole("button", { name: "Invite person" }).click();
+    await expect(dialog.getByLabel("E-mail")).toHaveValue("");
+    await expect(dialog.getByRole("alert")).toHaveCount(0);
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await expect(dialog).toBeHidden();
 
     await row.getByRole("button", { name: `Remove ${email}` }).click();
     const confirm = page.getByRole("dialog", { name: `Remove ${email} from the organization?` });

@@ -34,20 +34,19 @@ export function InviteDialog({ orgId, open, onOpenChange }: { orgId: string; ope
       onOpenChange(false);
     },
   });
+  // Every way out (Escape, the close button, Cancel) clears the form and the last answer, so that it reopens empty.
+  const changeOpen = (next: boolean) => {
+    if (!next) {
+      reset();
+      invite.reset();
+    }
+    onOpenChange(next);
+  };
   // Only roles that may be granted organization-wide; the baseline role comes with every invitation.
   const offered = (roles.data?.roles ?? []).filter((r) => r.org_id === orgId && r.allowed_scopes.includes("org") && r.role_name !== BASELINE);
 
   return (
-    <Dialog
-      open={open}
-      onOpenChange={(next) => {
-        if (!next) {
-          reset();
-          invite.reset();
-        }
-        onOpenChange(next);
-      }}
-    >
+    <Dialog open={open} onOpenChange={changeOpen}>
       <DialogContent title="Invite a person">
         <form
           noValidate
@@ -89,12 +88,13 @@ export function InviteDialog({ orgId, open, onOpenChange }: { orgId: string; ope
               ))}
             </div>
           </fieldset>
+          {/* The address refused is the one sent, not what the field holds since. */}
           {invite.isError ? (
             <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-              {(invite.error as { status?: number }).status === 409 ? `${email.trim()} is already a person of this organization.` : errorMessage(invite.error)}
+              {(invite.error as { status?: number }).status === 409 ? `${invite.variables?.email ?? email.trim()} is already a person of this organization.` : errorMessage(invite.error)}
             </p>
           ) : null}
-          <FormDialogFooter onCancel={() => onOpenChange(false)} pending={invite.isPending} submitLabel="Send invitation" pendingLabel="Inviting…" />
+          <FormDialogFooter onCancel={() => changeOpen(false)} pending={invite.isPending} submitLabel="Send invitation" pendingLabel="Inviting…" />
         </form>
       </DialogContent>
     </Dialog>
