@@ -9,7 +9,7 @@ export const listS3Keys = createRoute({
   tags,
   summary: "Lists all S3 access keys in the organization and returns their details.",
   request: { params: s3OrgPathSchema },
-  responses: { 200: json(listS3KeysResponseSchema, "the organization's S3 access keys"), ...errors(401, 403, 500) },
+  responses: { 200: json(listS3KeysResponseSchema, "the organization's S3 access keys"), ...errors(400, 401, 403, 500) },
 });
 
 export const createS3Key = createRoute({
@@ -26,5 +26,5 @@ export const deleteS3Key = createRoute({
   summary: "Deletes an S3 access key from the organization.",
   description: "Members may delete their own keys; deleting another user's key needs the s3.manage permission.",
   request: { params: s3KeyPathSchema },
-  responses: { 204: { description: "empty response" }, ...errors(401, 403, 404, 500) },
+  responses: { 204: { description: "empty response" }, ...errors(400, 401, 403, 404, 500) },
 });
