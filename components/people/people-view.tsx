@@ -78,7 +78,14 @@ export function PeopleView({ orgId, selfId }: { orgId: string; selfId: string })
     return map;
   }, [bindings.data]);
 
-  const ownerCount = (page.data?.items ?? []).filter((p) => p.relation === "owner").length;
+  // The last-owner guard counts owners only where the rows are the whole organization: the current answer (not the
+  // previous filters' rows kept on screen), unfiltered and on one page. Elsewhere it stays off: it is advisory, and the
+  // gateway refuses to remove the last active owner.
+  const current = page.isPlaceholderData ? undefined : page.data;
+  const ownerCount =
+    current && !search.q && !search.status && !current.next_page_token && !current.prev_page_token
+      ? current.items.filter((p) => p.relation === "owner").length
+      : null;
   const columns = useMemo<ColumnDef<Person, unknown>[]>(
     () => [
       {
@@ -165,7 +172,7 @@ export function PeopleView({ orgId, selfId }: { orgId: string; selfId: string })
           const reason =
             writeReason ??
             (p.relation === "owner" && !access.isOwner ? "Only an owner of the organization can remove an owner." : null) ??
-            (p.relation === "owner" && ownerCount <= 1 && !search.q && !search.status ? "The last owner of the organization cannot be removed." : null);
+            (p.relation === "owner" && ownerCount !== null && ownerCount <= 1 ? "The last owner of the organization cannot be removed." : null);
           return (
             <div className="flex justify-end gap-2">
               <GuardedButton
@@ -191,7 +198,7 @@ export function PeopleView({ orgId, selfId }: { orgId: string; selfId: string })
         },
       },
     ],
-    [rolesOf, seesAll, selfId, writeReason, mfaReason, access.isOwner, ownerCount, search.q, search.status, signIn],
+    [rolesOf, seesAll, selfId, writeReason, mfaReason, access.isOwner, ownerCount, signIn],
   );
 
   return (
