@@ -140,6 +140,38 @@ test("Test sign-in names the step that fails: an address outside the provider's 
   await expect(page.locator('dl[aria-label="ID token claims"] dd').nth(1)).toHaveText("eve@elsewhere.example");
 });
 
+test("Cancel while the test sign-in starts holds: the server's later answer neither reopens the panel nor sends the popup on", async ({ ownerPage: page, demo }) => {
+  expect(providerId, "the provider of the first test").not.toBe("");
+  const { issuer } = idp();
+  await page.goto(`/orgs/${demo.organization_id}/security/sso`);
+  // The start of the test is held back (then passed on as the server answers) to cancel while it is out.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const starts = (url: URL) => url.pathname === "/api/sso-test";
+  await page.route(starts, async (route) => {
+    await held;
+    await route.continue();
+  });
+  const row = page.getByRole("table", { name: "SSO providers" }).getByRole("row").filter({ hasText: issuer });
+  const result = page.getByRole("status", { name: "Test sign-in result" });
+  const opened = page.waitForEvent("popup");
+  await openWith(row.getByRole("button", { name: `Test sign-in with ${issuer}` }), result);
+  const popup = await opened;
+  await expect(result).toHaveText("Starting the test sign-in…");
+  await page.getByRole("region", { name: "Test sign-in", exact: true }).getByRole("button", { name: "Cancel" }).click();
+  await expect(result).toHaveCount(0);
+  await expect.poll(() => popup.isClosed(), { message: "Cancel closes the popup" }).toBe(true);
+
+  const answered = page.waitForResponse((r) => starts(new URL(r.url())));
+  release();
+  await (await answered).finished();
+  await page.unroute(starts);
+  // Two frames after the answer: the page has handled it by then.
+  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+  await expect(result).toHaveCount(0);
+  await expect(page.getByRole("region", { name: "Test sign-in", exact: true })).toHaveCount(0);
+});
+
 test("a member without sso.manage cannot start a test sign-in", async ({ memberPage: page, demo }) => {
   const { issuer } = idp();
   await page.goto(`/orgs/${demo.organization_id}/security/sso`);

@@ -45,6 +45,9 @@ export function useSsoTest(orgId: string) {
   const [state, setState] = useState<SsoTestState>({ phase: "idle" });
   const channel = useRef<BroadcastChannel | null>(null);
   const popup = useRef<Window | null>(null);
+  // The test under way, by number: Cancel and a new start move it on, so that an older start's answer changes nothing
+  // (it would open a channel, or show a result, for a test the user has left).
+  const generation = useRef(0);
 
   const stopListening = useCallback(() => {
     channel.current?.close();
@@ -55,6 +58,7 @@ export function useSsoTest(orgId: string) {
   const start = useCallback(
     async (provider: SsoProvider) => {
       stopListening();
+      const mine = ++generation.current;
       const issuer = provider.issuer_uri;
       const opened = window.open("about:blank", POPUP_NAME, POPUP_FEATURES);
       popup.current = opened;
@@ -63,10 +67,13 @@ export function useSsoTest(orgId: string) {
       try {
         answer = await startTest(orgId, provider.id);
       } catch (error) {
+        // The popup, by its name, may be a newer test's by now: left alone.
+        if (mine !== generation.current) return;
         opened?.close();
         setState({ phase: "error", issuer, message: error instanceof Error ? error.message : "The test could not start" });
         return;
       }
+      if (mine !== generation.current) return;
       if ("report" in answer) {
         opened?.close();
         setState({ phase: "done", issuer, report: answer.report });
@@ -90,6 +97,7 @@ export function useSsoTest(orgId: string) {
   );
 
   const cancel = useCallback(() => {
+    generation.current += 1;
     stopListening();
     popup.current?.close();
     setState({ phase: "idle" });
