@@ -27,7 +27,8 @@ export const capacitySchema = z
 
 export const listCapacitiesResponseSchema = z.object({ items: z.array(capacitySchema) }).meta({ id: "ListCapacitiesResponseV1" });
 
-// listImages declares no 400: any product_group is accepted, and one that names no group matches nothing.
+// Any product_group is accepted, and one that names no group matches nothing; only a value the store cannot keep (a NUL,
+// half a surrogate pair) is refused, with the 400 the router gives it in every operation.
 export const listImagesQuerySchema = z.object({
   product_group: z
     .union([z.string(), z.array(z.string())])

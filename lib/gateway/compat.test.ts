@@ -209,6 +209,10 @@ const ALLOWED: Array<{ match: string | RegExp; why: string }> = [
     why: "as for SCIM: a path value holding a NUL or half a surrogate pair is refused with a 400 naming it",
   },
   {
+    match: "GET /compute/images: status 400: only ours",
+    why: "any product_group is accepted (one naming no group matches nothing), but a value holding a NUL or half a surrogate pair is refused with a 400 naming it, as in every operation",
+  },
+  {
     match: "GET /organizations/{organization_id}/reservations/{reservation_id}: status 404: only ours",
     why: "a reservation that does not exist is 404, not an empty 200",
   },

@@ -13,7 +13,7 @@ export const listCapacities: AppRouteHandler<typeof routes.listCapacities> = asy
 export const listImages: AppRouteHandler<typeof routes.listImages> = async (c) => {
   const { product_group: raw } = c.req.valid("query");
   const values = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).map((g) => g.trim().toLowerCase()).filter((g) => g !== "");
-  // A value that cannot name a product group matches no image (this operation declares no 400).
+  // A value that cannot name a product group matches no image, not a 400 (the router refuses only what the store cannot keep).
   const groups = values.length === 0 ? undefined : values.filter((g) => PRODUCT_GROUP.test(g));
   return c.json({ items: await imageRows(c.get("deps").db, groups) }, 200);
 };

@@ -23,7 +23,7 @@ export const listImages = createRoute({
   tags: ["Images"],
   summary: "Lists all images and returns their details.",
   request: { query: listImagesQuerySchema },
-  responses: { 200: json(listImagesResponseSchema, "images"), ...errors(401, 500) },
+  responses: { 200: json(listImagesResponseSchema, "images"), ...errors(400, 401, 500) },
 });
 
 export const getImage = createRoute({

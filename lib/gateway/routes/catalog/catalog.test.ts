@@ -116,13 +116,19 @@ describe("GET /compute/images", () => {
     expect(h100.length).toBeLessThan(all.length);
   });
 
-  it("answers an empty list for an unknown or impossible product group, never 400", async () => {
+  it("answers an empty list for an unknown or impossible product group, not a 400", async () => {
     for (const group of ["tpu", "a b", "x".repeat(500)]) {
       const res = await images([["product_group", group]]);
       expect(res.status, group).toBe(200);
       expect(res.body.items).toEqual([]);
     }
     expect((await images([["product_group", ""]])).body.items.length).toBe((await images()).body.items.length);
+  });
+
+  it("answers the declared 400 for a product_group holding a NUL, which no stored value can", async () => {
+    const res = await t.opJson<ErrorBody>("owner", "listImages", { query: [["product_group", "h100\u0000"]] });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toMatch(/^query\.product_group: /);
   });
 });
 
