@@ -1,19 +1,25 @@
+import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestGateway, type TestGateway } from "./testing";
+import { createTestGateway, type TestGateway, type Who } from "./testing";
 
 /**
  * Property tests over every operation of the gateway's own OpenAPI document:
  * random and mutated path params, query values and JSON bodies never give a 5xx,
- * and a 400 names what was wrong.
+ * a 400 names what was wrong, and every status answered is one the operation declares.
  */
 
 interface Operation {
   method: string;
   path: string;
   queryNames: string[];
+  pathNames: string[];
   hasBody: boolean;
+  /** The statuses the document declares; "default" declares any. */
+  statuses: Set<string>;
 }
+
+const declares = (op: Operation, status: number) => op.statuses.has(String(status)) || op.statuses.has("default");
 
 let t: TestGateway;
 let operations: Operation[] = [];
@@ -22,14 +28,16 @@ beforeAll(async () => {
   t = await createTestGateway();
   const res = await t.gateway.app.request("http://gateway.test/v1/openapi.json");
   const doc = (await res.json()) as {
-    paths: Record<string, Record<string, { parameters?: Array<{ in: string; name: string }>; requestBody?: unknown }>>;
+    paths: Record<string, Record<string, { parameters?: Array<{ in: string; name: string }>; requestBody?: unknown; responses: Record<string, unknown> }>>;
   };
   operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, op]) => ({
       method: method.toUpperCase(),
       path,
       queryNames: (op.parameters ?? []).filter((p) => p.in === "query").map((p) => p.name),
+      pathNames: (op.parameters ?? []).filter((p) => p.in === "path").map((p) => p.name),
       hasBody: op.requestBody !== undefined,
+      statuses: new Set(Object.keys(op.responses)),
     })),
   );
 });
@@ -84,6 +92,7 @@ describe("fuzzing every operation", () => {
             });
             const text = await res.text();
             if (res.status >= 500) failures.push(`${op.method} ${path} → ${res.status} ${text.slice(0, 200)}`);
+            else if (!declares(op, res.status)) failures.push(`${op.method} ${path} → ${res.status}, not declared: ${text.slice(0, 200)}`);
             if (res.status === 400) {
               const message = (JSON.parse(text) as { message?: string }).message ?? "";
               if (!/[\w\]]: /.test(message)) failures.push(`${op.method} ${path} → 400 without a field: ${message}`);
@@ -97,6 +106,32 @@ describe("fuzzing every operation", () => {
     }
     expect(failures).toEqual([]);
   }, 300_000);
+
+  it("answers the gateway's own checks only with statuses the operation declares", async () => {
+    // Each check in turn, on every operation: a path value the store cannot keep, a caller outside the organization,
+    // ids that name nothing, and query values that fail validation (a NUL, too long, not a boolean or a date).
+    const org = t.demo.organization_id;
+    const isOrg = (name: string) => name === "org_id" || name === "organization_id";
+    const fill = (path: string, value: (name: string) => string) => path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(value(name)));
+    const someId = (name: string) => (isOrg(name) ? org : randomUUID());
+    const undeclared: string[] = [];
+    for (const op of operations) {
+      const body = op.hasBody ? { body: {} } : {};
+      const calls: Array<[Who, string, Array<[string, string]>]> = [
+        ...op.pathNames.map((nul): [Who, string, Array<[string, string]>] => ["owner", fill(op.path, (name) => (name === nul ? "\u0000" : someId(name))), []]),
+        ["outsider", fill(op.path, someId), []],
+        ["owner", fill(op.path, someId), []],
+        ...op.queryNames.flatMap((name) =>
+          ["\u0000", "x".repeat(600), "maybe"].map((value): [Who, string, Array<[string, string]>] => ["owner", fill(op.path, someId), [[name, value]]]),
+        ),
+      ];
+      for (const [who, path, query] of calls) {
+        const res = await t.call(who, op.method, path, { query, ...body });
+        if (!declares(op, res.status)) undeclared.push(`${op.method} ${op.path} as ${who} (${path}${query.length ? ` ?${query[0]![0]}` : ""}) → ${res.status}: ${(await res.text()).slice(0, 160)}`);
+      }
+    }
+    expect(undeclared).toEqual([]);
+  }, 120_000);
 
   it("names a field of the wrong type as such, and a missing one as required", async () => {
     const wrong = await t.opJson<{ message: string }>("owner", "createProject", { body: { organization_id: t.demo.organization_id, name: 5 } });

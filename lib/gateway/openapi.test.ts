@@ -213,3 +213,54 @@ describe.skipIf(!specPresent)(`the request body schemas are named as the spec na
     expect(wrong).toEqual([]);
   });
 });
+
+/**
+ * The statuses the gateway's own checks answer, declared by every operation that can meet them: the app's error handler
+ * turns only an undeclared 401 into a declared 403, and any other undeclared status would reach clients unannounced.
+ * An operation with a `default` response declares every status. Where an operation declares a status the upstream's
+ * does not, compat.test.ts's allow-list says why.
+ */
+describe("every operation declares the statuses of the gateway's own checks", () => {
+  const ORGANIZATION_IDS = new Set(["org_id", "organization_id"]);
+  const all = () =>
+    Object.entries(doc.paths).flatMap(([p, item]) =>
+      METHODS.flatMap((method) => {
+        const op = item[method];
+        if (!op) return [];
+        const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].filter((x) => x.in === "path" || x.in === "query");
+        return [{ label: `${method.toUpperCase()} ${p}`, op, params, declares: (status: number) => String(status) in op.responses || "default" in op.responses }];
+      }),
+    );
+
+  it("finds the operations", () => {
+    expect(all().length).toBeGreaterThanOrEqual(47);
+  });
+
+  // zod validates every path and query parameter and every body, and the router refuses any string the store cannot
+  // keep (a NUL, half a surrogate pair) with a 400 naming it: whatever takes input can answer 400.
+  it("400 wherever a path or query parameter or a body is validated", () => {
+    const undeclared = all()
+      .filter(({ op, params }) => params.length > 0 || op.requestBody !== undefined)
+      .filter(({ declares }) => !declares(400))
+      .map(({ label, params }) => `${label} (${params.map((x) => `${x.in}.${x.name}`).join(", ") || "body"})`);
+    expect(undeclared).toEqual([]);
+  });
+
+  // The spec's rule: an organization's data is for its members (some operations, its owners only), else 403.
+  it("403 wherever an organization is named, by path or by org_id", () => {
+    const undeclared = all()
+      .filter(({ params }) => params.some((x) => ORGANIZATION_IDS.has(x.name)))
+      .filter(({ declares }) => !declares(403))
+      .map(({ label }) => label);
+    expect(undeclared).toEqual([]);
+  });
+
+  // A path id of anything else (a project, a person, an integration, a key…) may name nothing, or nothing the caller may see.
+  it("404 wherever the path names a resource other than an organization", () => {
+    const undeclared = all()
+      .filter(({ params }) => params.some((x) => x.in === "path" && !ORGANIZATION_IDS.has(x.name)))
+      .filter(({ declares }) => !declares(404))
+      .map(({ label }) => label);
+    expect(undeclared).toEqual([]);
+  });
+});
