@@ -161,6 +161,16 @@ test("a key sign-in gets no page and no API answer before the second factor; TOT
 
   const codes = page.getByRole("list", { name: "Recovery codes" }).getByRole("listitem");
   await expect(codes).toHaveCount(10);
+  // The answer moved the session to a new id, in the cookie of its own response: the pending cookie,
+  // used the moment the factor is given, finishes nothing (no cookie comes back; sign-in again).
+  const answered = await sessionCookie(page);
+  expect(answered).toBeTruthy();
+  expect(answered).not.toBe(pending);
+  const copy = await request.get("/sign-in/finish", { headers: { cookie: `${SESSION_COOKIE}=${pending}` }, maxRedirects: 0 });
+  expect(copy.status()).toBe(303);
+  expect(copy.headers()["location"]).toMatch(/^\/sign-in/);
+  expect(copy.headers()["location"]).not.toMatch(/^\/sign-in\/mfa/);
+  expect(copy.headers()["set-cookie"]).toBeUndefined();
   recoveryCode = await codes.nth(2).innerText();
   expect(recoveryCode).toMatch(/^[A-Z0-9]{5}-[A-Z0-9]{5}$/);
   const go = page.getByRole("button", { name: "Continue to the console" });

@@ -68,6 +68,14 @@ export function MfaStep({ step, callbackPath }: { step: MfaStepState; callbackPa
   if (codes) return <RecoveryCodes codes={codes} continueLabel="Continue to the console" onContinue={() => finish(true)} />;
 
   const asking = step.organizations.filter((o) => !o.satisfied);
+  // Every factor given (the browser is on its way to the step's end): a way on, should it not get there.
+  if (asking.length === 0) {
+    return (
+      <a href={finishSignInPath(callbackPath)} className="block text-center text-sm font-medium text-blue-700 underline dark:text-blue-400">
+        Continue to the console
+      </a>
+    );
+  }
   return (
     <div className="space-y-6">
       <p className="text-sm text-slate-600 dark:text-slate-400">

@@ -19,9 +19,12 @@ export default async function MfaStepPage({ searchParams }: { searchParams: Sear
   if (state.status === "active") redirect(callbackPath);
   if (state.status !== "mfa") redirect(signInPath(state.status));
   const step = await mfaStepState(state.session);
-  // Nothing is owed any more (an organization stopped requiring MFA while the step waited, or the factors
-  // were all given): the step ends.
-  if (step.organizations.every((o) => o.satisfied)) redirect(finishSignInPath(callbackPath));
+  // Nothing is owed any more though nothing was given (an organization stopped requiring MFA while the
+  // step waited): the step ends. Once a factor was given, the page the answer's action renders again
+  // (it set the moved session's cookie) stays: the step shows what it must (recovery codes, shown once)
+  // and goes on to the step's end itself.
+  const answered = state.session.factors.some((f) => f !== "api_key" && f !== "sso");
+  if (step.organizations.every((o) => o.satisfied) && !answered) redirect(finishSignInPath(callbackPath));
   return (
     <div className="rounded-xl border border-slate-200 bg-white p-8 shadow-sm dark:border-slate-800 dark:bg-slate-900">
       <h1 className="text-2xl font-semibold tracking-tight">Verify it&apos;s you</h1>
