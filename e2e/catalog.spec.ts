@@ -131,7 +131,6 @@ test.describe("catalog", () => {
     await form.getByLabel("Alias").fill(alias);
     await form.getByRole("button", { name: "Create token" }).dblclick();
     release();
-    await page.unroute(scripts);
 
     const dialog = page.getByRole("dialog", { name: `Registry token “${alias}”` });
     await expect(dialog).toBeVisible();
