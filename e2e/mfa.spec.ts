@@ -241,6 +241,39 @@ test("a recovery code signs in once", async ({ page }) => {
   expect(await bffStatus(page)).toBe(401);
 });
 
+test("a sign-in no organization asked a second factor of confirms it's the person before changing their factors", async ({ page, request, baseURL }) => {
+  const base = baseURL!.replace("localhost", "127.0.0.1");
+  const mfa = operationPath("OrganizationsMFAService_UpdateOrganizationMFA", { organization_id: orgId });
+  await gateway(request, base, "PATCH", mfa, { intended_methods: [] });
+  try {
+    await signInAsOutsider(page);
+    await expect(page).toHaveURL(new RegExp(`/orgs/${orgId}$`));
+    await page.goto("/account/security");
+    await expect(page.getByTestId("session-factors")).toHaveText("API key");
+    // The key alone adds nothing, removes nothing and takes no new codes: the page asks for a factor first.
+    await expect(page.getByRole("heading", { name: "Confirm it's you" })).toBeVisible();
+    await expect(page.getByRole("list", { name: "Your second factors" }).getByRole("listitem")).toHaveCount(2);
+    await expect(page.getByRole("button", { name: "Add an authenticator app" })).toBeHidden();
+    await expect(page.getByRole("button", { name: /^Remove / })).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Generate new codes" })).toHaveCount(0);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByLabel("Authentication code").fill("12345");
+    await page.getByRole("button", { name: "Verify" }).click();
+    await expect(alertWith(page, "6-digit")).toBeVisible();
+
+    await page.getByLabel("Authentication code").fill(await nextCode(page));
+    await page.getByRole("button", { name: "Verify" }).click();
+    await expect(page.getByTestId("session-factors")).toHaveText("API key + Authenticator app");
+    await expect(page.getByRole("heading", { name: "Confirm it's you" })).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Add an authenticator app" })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Generate new codes" })).toBeEnabled();
+    // The session went on under its id: its calls still answer.
+    expect(await bffStatus(page)).toBe(200);
+  } finally {
+    await gateway(request, base, "PATCH", mfa, { intended_methods: ["totp", "webauthn"] });
+  }
+});
+
 test("the admin resets the person's factors from People (audited), and the next sign-in asks to enrol again", async ({ page, request, baseURL }) => {
   await signInAsOutsider(page);
   await page.getByLabel("Authentication code").fill(await nextCode(page));

@@ -12,6 +12,7 @@ import { newRecoveryCodesAction, removeFactorAction } from "@/lib/console/mfa-ac
 import type { FactorSummary } from "@/lib/console/mfa";
 import { FACTORS_MANAGED_ELSEWHERE } from "@/lib/contract/sign-in-messages";
 import { lazyComponent } from "@/components/common/lazy";
+import { ConfirmItsYou } from "./confirm-its-you";
 import type { Enrolled } from "./totp-enrolment";
 
 // Shown only once asked for (adding a factor, new recovery codes): fetched then, not with the page.
@@ -34,16 +35,20 @@ type Adding = "totp" | "webauthn" | null;
  * The signed-in person's factors: add an app or a passkey, remove one, get new recovery codes.
  * `locked`: this session may only look (signed in through one organization's SSO, while the
  * factors serve other organizations of the account too; the server refuses the changes anyway).
+ * `confirm`: this session must first answer with a factor the person has (ConfirmItsYou).
  */
 export function AccountSecurity({
   own,
   sessionFactors,
   locked = false,
+  confirm = false,
 }: {
   own: { factors: FactorSummary[]; recoveryCodesLeft: number } | null;
   sessionFactors: string[];
   locked?: boolean;
+  confirm?: boolean;
 }) {
+  const readOnly = locked || confirm;
   const router = useRouter();
   const [adding, setAdding] = useState<Adding>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
@@ -105,6 +110,7 @@ export function AccountSecurity({
         </Card>
       ) : (
         <>
+          {confirm && !locked ? <ConfirmItsYou methods={[...new Set(own.factors.map((f) => f.method))]} recoveryCodesLeft={own.recoveryCodesLeft} /> : null}
           <Card>
             <CardHeader title="Second factors" description="Any of these proves it is you when an organization of yours requires MFA." />
             <CardBody>
@@ -128,7 +134,7 @@ export function AccountSecurity({
                           </p>
                         </div>
                       </div>
-                      {locked ? null : (
+                      {readOnly ? null : (
                         <Button type="button" size="sm" variant="ghost-danger" aria-label={`Remove ${f.name}`} onClick={() => setRemoving(f)}>
                           Remove
                         </Button>
@@ -137,7 +143,7 @@ export function AccountSecurity({
                   ))}
                 </ul>
               )}
-              <div hidden={locked} className="mt-4 flex flex-wrap gap-2 border-t border-slate-100 pt-4 dark:border-slate-800">
+              <div hidden={readOnly} className="mt-4 flex flex-wrap gap-2 border-t border-slate-100 pt-4 dark:border-slate-800">
                 <Button type="button" variant={adding === "totp" ? "primary" : "secondary"} size="sm" onClick={() => setAdding(adding === "totp" ? null : "totp")}>
                   <Smartphone aria-hidden /> Add an authenticator app
                 </Button>
@@ -169,7 +175,7 @@ export function AccountSecurity({
                 <KeyRound className="mr-1 inline size-4 text-slate-500" aria-hidden />
                 {own.recoveryCodesLeft} of 10 left
               </p>
-              {locked ? null : (
+              {readOnly ? null : (
                 <Button type="button" variant="secondary" size="sm" className="mt-3" disabled={busy || own.factors.length === 0} onClick={() => void regenerate()}>
                   Generate new codes
                 </Button>

@@ -2,13 +2,13 @@
 
 import { Fingerprint, LoaderCircle, LogOut } from "lucide-react";
 import { useRouter } from "next/navigation";
-import { useEffect, useId, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
-import { Field, Input } from "@/components/ui/field";
 import { DateText } from "@/components/common/dates";
 import { answerPasskeyAction, answerRecoveryCodeAction, answerTotpAction, passkeyAssertionOptionsAction, postponeAction } from "@/lib/console/mfa-actions";
 import type { MfaStepState } from "@/lib/console/mfa";
 import { FACTORS_MANAGED_ELSEWHERE, finishSignInPath } from "@/lib/contract/sign-in-messages";
+import { CodeForm } from "./code-form";
 import { PasskeyRegistration, webauthnFailure } from "./passkey-registration";
 import { RecoveryCodes } from "./recovery-codes";
 import { TotpEnrolmentPanel, type Enrolled } from "./totp-enrolment";
@@ -148,40 +148,6 @@ export function MfaStep({ step, callbackPath }: { step: MfaStepState; callbackPa
         <SignOutButton />
       </div>
     </div>
-  );
-}
-
-function CodeForm({ label, hint, busy, numeric = false, onSubmit }: { label: string; hint: string; busy: boolean; numeric?: boolean; onSubmit: (code: string) => Promise<void> }) {
-  const [code, setCode] = useState("");
-  const id = useId();
-  return (
-    <form
-      noValidate
-      className="space-y-3"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void onSubmit(code).then(() => setCode(""));
-      }}
-    >
-      <Field label={label} htmlFor={id} hint={hint}>
-        <Input
-          id={id}
-          autoFocus
-          inputMode={numeric ? "numeric" : "text"}
-          autoComplete="one-time-code"
-          autoCapitalize="characters"
-          spellCheck={false}
-          maxLength={numeric ? 7 : 16}
-          value={code}
-          onChange={(e) => setCode(e.target.value)}
-          className="font-mono tracking-widest"
-        />
-      </Field>
-      <Button type="submit" className="w-full" disabled={busy || code.trim().length === 0}>
-        {busy ? <LoaderCircle className="animate-spin" aria-hidden /> : null}
-        Verify
-      </Button>
-    </form>
   );
 }
 

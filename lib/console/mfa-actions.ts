@@ -24,8 +24,10 @@ import { resolveConsoleSession, type ConsoleSession } from "./session";
 /**
  * The browser's side of MFA: server actions (Next.js checks that they come from this site) for the
  * MFA step of sign-in and the person's own Sign-in security page. Each reads the session from the
- * request's cookie: answering a challenge needs a session that owes a factor; managing one's factors
- * needs an active session (enrolment is also open to a session that must enrol to finish signing in).
+ * request's cookie: answering a challenge needs a session that owes a factor, or an active one that
+ * confirms it is the person before changing their factors (lib/console/mfa.ts mustConfirmItsYou);
+ * managing one's factors needs an active session (enrolment is also open to a session that must enrol
+ * to finish signing in).
  * Nothing secret goes back but what the person must see once (a new TOTP secret, recovery codes).
  */
 
@@ -65,13 +67,13 @@ const bad = (field: string, error: string): ActionResult<never> => ({ ok: false,
 export async function answerTotpAction(code: unknown): Promise<ActionResult<{ done: boolean }>> {
   const parsed = text(32).safeParse(code);
   if (!parsed.success) return bad("code", "Enter the 6-digit code from your authenticator app");
-  return withSession("pending", async (s) => ({ ok: true, done: (await given(s, await answerWithTotp(s, parsed.data))).satisfied }));
+  return withSession("either", async (s) => ({ ok: true, done: (await given(s, await answerWithTotp(s, parsed.data))).satisfied }));
 }
 
 export async function answerRecoveryCodeAction(code: unknown): Promise<ActionResult<{ done: boolean; left: number }>> {
   const parsed = text(64).safeParse(code);
   if (!parsed.success) return bad("code", "Enter one of your recovery codes");
-  return withSession("pending", async (s) => {
+  return withSession("either", async (s) => {
     const result = await given(s, await answerWithRecoveryCode(s, parsed.data));
     return { ok: true, done: result.satisfied, left: result.left };
   });
@@ -117,13 +119,13 @@ export async function registerPasskeyAction(response: unknown, name: unknown): P
 }
 
 export async function passkeyAssertionOptionsAction(): Promise<ActionResult<{ options: Awaited<ReturnType<typeof passkeyAssertionOptions>> }>> {
-  return withSession("pending", async (s) => ({ ok: true, options: await passkeyAssertionOptions(s, await rp()) }));
+  return withSession("either", async (s) => ({ ok: true, options: await passkeyAssertionOptions(s, await rp()) }));
 }
 
 export async function answerPasskeyAction(response: unknown): Promise<ActionResult<{ done: boolean }>> {
   const parsed = credentialJson.safeParse(response);
   if (!parsed.success) return bad("credential", "The browser's answer is not a passkey sign-in");
-  return withSession("pending", async (s) => ({ ok: true, done: (await given(s, await answerWithPasskey(s, await rp(), parsed.data as unknown as AuthenticationResponseJSON))).satisfied }));
+  return withSession("either", async (s) => ({ ok: true, done: (await given(s, await answerWithPasskey(s, await rp(), parsed.data as unknown as AuthenticationResponseJSON))).satisfied }));
 }
 
 export async function newRecoveryCodesAction(): Promise<ActionResult<{ recoveryCodes: string[] }>> {

@@ -12,7 +12,21 @@ import { memberships } from "@/lib/gateway/store/schema/identity";
 import { setMfaMethods } from "@/lib/gateway/store/queries/mfa";
 import { signInAttempts } from "./store/schema";
 import { sessionCookieName } from "./cookies";
-import { answerWithRecoveryCode, answerWithTotp, confirmTotpEnrolment, finishSignIn, grant, MfaError, mfaStepState, postponeEnrolment, startTotpEnrolment, type Granted } from "./mfa";
+import {
+  answerWithRecoveryCode,
+  answerWithTotp,
+  confirmTotpEnrolment,
+  finishSignIn,
+  grant,
+  MfaError,
+  mfaStepState,
+  ownFactors,
+  postponeEnrolment,
+  regenerateRecoveryCodes,
+  removeOwnFactor,
+  startTotpEnrolment,
+  type Granted,
+} from "./mfa";
 import type { RegistrationResponseJSON } from "@simplewebauthn/server";
 import { passkeyAssertionOptions, passkeyRegistrationOptions, registerPasskey, relyingPartyOf } from "./mfa-passkeys";
 import { authSecret } from "./secret";
@@ -268,6 +282,38 @@ describe("a sign-in where the organization requires MFA", () => {
     expect((await s.state(copy.sessionId)).status).toBe("expired");
     expect(await s.finish()).toBe(true);
     expect((await s.call()).status).toBe(200);
+  });
+
+  it("has a session signed in without a second factor confirm it is the person before it changes their factors", async () => {
+    const now = new Date();
+    // No organization asks: the person sets up an app in a whole session (their first factor, with codes).
+    const first = await signIn("auditor");
+    expect((await first.state()).status).toBe("active");
+    expect(await messageOf(regenerateRecoveryCodes(await first.session()))).toMatch(/Set up an authenticator app or a passkey first/);
+    const { secret, recoveryCodes } = await enrolTotp(first, now);
+    expect(recoveryCodes).toHaveLength(10);
+    // Setting it up proved it: the same session may change the factors on.
+    expect((await first.session()).factors).toEqual(["api_key", "totp"]);
+    expect(await regenerateRecoveryCodes(await first.session())).toHaveLength(10);
+
+    // The next sign-in is asked for nothing: whoever holds the key alone changes nothing.
+    const s = await signIn("auditor");
+    expect((await s.state()).status).toBe("active");
+    const factorId = (await ownFactors(bed.t.demo.auditor.user_id)).factors[0]!.id;
+    const session = await s.session();
+    for (const change of [() => startTotpEnrolment(session), () => passkeyRegistrationOptions(session, rp), () => regenerateRecoveryCodes(session), () => removeOwnFactor(session, factorId)]) {
+      await expect(change()).rejects.toMatchObject({ field: "confirm", message: expect.stringMatching(/Confirm it's you/) });
+    }
+    expect((await ownFactors(bed.t.demo.auditor.user_id)).factors).toHaveLength(1);
+    // The app's code confirms it: the session keeps its id (its other requests go on) and may change them now.
+    const id = (await s.session()).sessionId;
+    const next = new Date(now.getTime() + 30_000);
+    expect(await answerWithTotp(await s.session(), await codeAt(secret, next), next)).toEqual({ satisfied: true });
+    expect((await s.session()).sessionId).toBe(id);
+    expect((await s.session()).factors).toEqual(["api_key", "totp"]);
+    expect(await regenerateRecoveryCodes(await s.session())).toHaveLength(10);
+    await removeOwnFactor(await s.session(), factorId);
+    expect((await ownFactors(bed.t.demo.auditor.user_id)).factors).toHaveLength(0);
   });
 
   it("refuses a passkey name the API would not take, before the ceremony's challenge is spent", async () => {

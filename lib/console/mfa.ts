@@ -55,7 +55,7 @@ const SECOND_FACTORS: ReadonlySet<string> = new Set<SecondFactor>(["totp", "weba
 export class MfaError extends Error {
   constructor(
     message: string,
-    readonly field: "code" | "credential" | "name" | "session" = "code",
+    readonly field: "code" | "credential" | "name" | "session" | "confirm" = "code",
   ) {
     super(message);
     this.name = "MfaError";
@@ -160,16 +160,18 @@ export interface Granted {
 }
 
 /**
- * Records a second factor on the session as it moves to a new id (recordSessionFactor): satisfied once
- * its factors satisfy every organization. The session still owes the step until finishSignIn moves it
- * again, owing nothing. Of two answers sent at once with the same cookie, the second finds the session
- * moved and is refused: the person answers again on the step the first one's cookie shows.
+ * Records a second factor on the session (recordSessionFactor). A session owing its step moves to a
+ * new id as it does, and is satisfied once its factors satisfy every organization; it still owes the
+ * step until finishSignIn moves it again, owing nothing. Of two answers sent at once with the same
+ * cookie, the second finds the session moved and is refused: the person answers again on the step the
+ * first one's cookie shows. A whole session keeps its id: the factor confirms it is the person, before
+ * they change their factors (mayManageFactors).
  */
 export async function grant(session: ConsoleSession, factor: string): Promise<Granted> {
-  if (!session.mfaPending) return { satisfied: true };
   const { db } = await factorStore();
-  const recorded = await recordSessionFactor(await consoleDb(), vaultKey(), session.sessionId, factor);
+  const recorded = await recordSessionFactor(await consoleDb(), vaultKey(), session.sessionId, factor, session.mfaPending);
   if (!recorded) throw new MfaError("This sign-in has moved on or ended: reload the page, or sign in again", "session");
+  if (!session.mfaPending) return { satisfied: true };
   return { satisfied: unsatisfied(await mfaRequirementsOf(db, session.userId), recorded.factors).length === 0, sessionId: recorded.sessionId };
 }
 
@@ -268,13 +270,32 @@ export async function factorsManagedElsewhere(session: ConsoleSession): Promise<
   return !decidesAlone(await accountDeciders(db, session.userId), provider.organizationId);
 }
 
-async function mayManageFactors(session: ConsoleSession): Promise<void> {
-  if (await factorsManagedElsewhere(session)) throw new MfaError(FACTORS_MANAGED_ELSEWHERE, "session");
+/**
+ * Whether this session must confirm it is the person before changing their factors: they have a
+ * factor or recovery codes, and the session has given none of them (it was signed in where no
+ * organization asked for one). Otherwise whoever holds the first factor alone could add their own
+ * authenticator, take new recovery codes or remove the person's, and pass every MFA step from then on.
+ */
+export async function mustConfirmItsYou(session: ConsoleSession): Promise<boolean> {
+  if (session.factors.some((f) => SECOND_FACTORS.has(f))) return false;
+  const { db } = await factorStore();
+  return (await listFactors(db, session.userId)).length > 0 || (await recoveryCodesLeft(db, session.userId)) > 0;
 }
 
-/** New recovery codes asked for on the account's page (they replace the old ones). */
+export const CONFIRM_ITS_YOU = "Confirm it's you with a second factor you already have first";
+
+async function mayManageFactors(session: ConsoleSession): Promise<void> {
+  if (await factorsManagedElsewhere(session)) throw new MfaError(FACTORS_MANAGED_ELSEWHERE, "session");
+  if (await mustConfirmItsYou(session)) throw new MfaError(CONFIRM_ITS_YOU, "confirm");
+}
+
+/**
+ * New recovery codes asked for on the account's page (they replace the old ones), for a person with a
+ * factor they stand in for: codes alone would be a factor that renews itself.
+ */
 export async function regenerateRecoveryCodes(session: ConsoleSession): Promise<string[]> {
   await mayManageFactors(session);
+  if ((await listFactors((await factorStore()).db, session.userId)).length === 0) throw new MfaError("Set up an authenticator app or a passkey first: recovery codes stand in for one", "session");
   return newRecoveryCodes(session.userId);
 }
 

@@ -287,13 +287,26 @@ export async function endSsoProviderSessions(db: ConsoleDb, ssoProviderId: strin
 
 /**
  * A second factor given to a live session, recorded among its factors (and its WebAuthn challenge
- * spent) as the session moves to a new id, in one transaction: the new id and all its factors as they
- * now stand (a request that moved it first, with another factor, is refused: null, as for a session
- * that ended). Only the request that gave the factor learns the new id, so a copy of the cookie seen
- * or planted earlier rides on no proof the person gives, not even between two of their answers.
+ * spent): its id and all its factors as they now stand, or null when it has ended. A session still
+ * owing its step (`move`) moves to a new id in the same transaction (a request that moved it first,
+ * with another factor, is refused: null). Only the request that gave the factor learns the new id, so
+ * a copy of the cookie seen or planted earlier rides on no proof the person gives, not even between
+ * two of their answers. A whole session (confirming it is the person before changing their factors)
+ * keeps its id, which its other requests under way still carry. The cached copy goes first.
  */
-export async function recordSessionFactor(db: ConsoleDb, key: Buffer, sessionId: string, factor: string): Promise<{ sessionId: string; factors: string[] } | null> {
-  return moveVaultSession(db, key, sessionId, { factors: sql`array_append(${sessions.factors}, ${factor})` });
+export async function recordSessionFactor(db: ConsoleDb, key: Buffer, sessionId: string, factor: string, move: boolean): Promise<{ sessionId: string; factors: string[] } | null> {
+  const factors = sql`array_append(${sessions.factors}, ${factor})`;
+  if (move) return moveVaultSession(db, key, sessionId, { factors });
+  let recorded: { sessionId: string; factors: string[] } | null = null;
+  await ending(db, sessionId, async () => {
+    const [row] = await db
+      .update(sessions)
+      .set({ factors, webauthnChallenge: null })
+      .where(and(eq(sessions.id, sessionId), isNull(sessions.endedReason)))
+      .returning({ factors: sessions.factors });
+    if (row) recorded = { sessionId, factors: row.factors };
+  });
+  return recorded;
 }
 
 /** Keeps the WebAuthn challenge a session was just given; a later one replaces it. */
