@@ -169,10 +169,12 @@ export interface Granted {
  */
 export async function grant(session: ConsoleSession, factor: string): Promise<Granted> {
   const { db } = await factorStore();
+  // Read before the move: once it is made, nothing may fail before the caller sets the new id's cookie.
+  const requirements = session.mfaPending ? await mfaRequirementsOf(db, session.userId) : [];
   const recorded = await recordSessionFactor(await consoleDb(), vaultKey(), session.sessionId, factor, session.mfaPending);
   if (!recorded) throw new MfaError("This sign-in has moved on or ended: reload the page, or sign in again", "session");
   if (!session.mfaPending) return { satisfied: true };
-  return { satisfied: unsatisfied(await mfaRequirementsOf(db, session.userId), recorded.factors).length === 0, sessionId: recorded.sessionId };
+  return { satisfied: unsatisfied(requirements, recorded.factors).length === 0, sessionId: recorded.sessionId };
 }
 
 /**
@@ -319,8 +321,8 @@ export async function answerWithRecoveryCode(session: ConsoleSession, input: str
     return refuse(session.userId, "That recovery code is not valid or was already used");
   }
   await clearSignInFailures(await consoleDb(), `mfa:${session.userId}`);
-  const granted = await grant(session, "recovery_code");
-  return { ...granted, left: await recoveryCodesLeft(db, session.userId) };
+  const left = await recoveryCodesLeft(db, session.userId);
+  return { ...(await grant(session, "recovery_code")), left };
 }
 
 /** Enrolment may wait: every organization still asking grants grace, and the person has none of its methods. */
@@ -375,8 +377,11 @@ export async function afterEnrolment(session: ConsoleSession, method: MfaMethod)
   // Recovery codes satisfy every organization: the enrolment a sign-in through the SSO of an organization
   // that does not decide for the account needs comes without them (a key session, or one of the home's
   // SSO, gets them on the Sign-in security page).
-  const recoveryCodes = first && !(await factorsManagedElsewhere(session)) ? await newRecoveryCodes(session.userId) : null;
-  return { ...(await grant(session, method)), recoveryCodes };
+  const withCodes = first && !(await factorsManagedElsewhere(session));
+  // The session moves first: a factor given by another request at the same time (which moved it) leaves
+  // this one refused, and the person's codes are not replaced by a set nobody is shown.
+  const granted = await grant(session, method);
+  return { ...granted, recoveryCodes: withCodes ? await newRecoveryCodes(session.userId) : null };
 }
 
 /** Confirms a pending authenticator app with a code from it; a session owing a factor counts it as given. */

@@ -15,6 +15,7 @@ import {
   lookupVaultSession,
   markVaultSessionRevoked,
   promoteVaultSession,
+  recordSessionFactor,
   seal,
   sessionCredentials,
   unseal,
@@ -119,6 +120,22 @@ describe("key vault", () => {
     expect(await promoteVaultSession(store.db, key, id)).toBeNull();
     await markVaultSessionRevoked(store.db, renamed!);
     expect(await promoteVaultSession(store.db, key, renamed!)).toBeNull();
+  });
+
+  it("a factor given to a pending session moves it with the factor, in one step: of two given with the old id, the second finds nothing", async () => {
+    const id = await createVaultSession(store.db, key, { ...identity, mfaPending: true }, limits);
+    await lookupVaultSession(store.db, id, limits);
+    const recorded = await recordSessionFactor(store.db, key, id, "totp", true);
+    expect(recorded).toEqual({ sessionId: expect.any(String), factors: ["api_key", "totp"] });
+    expect(recorded!.sessionId).not.toBe(id);
+    expect(await lookupVaultSession(store.db, id, limits)).toEqual({ status: "missing" });
+    expect(await lookupVaultSession(store.db, recorded!.sessionId, limits)).toMatchObject({ status: "active", session: { mfaPending: true, factors: ["api_key", "totp"] } });
+    expect(await vaultCredentials(store.db, key, recorded!.sessionId)).toEqual({ accessKeyId: identity.accessKeyId, secretKey });
+    expect(await recordSessionFactor(store.db, key, id, "webauthn", true)).toBeNull();
+    // A whole session confirming it is the person keeps its id.
+    const active = await createVaultSession(store.db, key, identity, limits);
+    expect(await recordSessionFactor(store.db, key, active, "totp", false)).toEqual({ sessionId: active, factors: ["api_key", "totp"] });
+    expect(await lookupVaultSession(store.db, active, limits)).toMatchObject({ status: "active", session: { factors: ["api_key", "totp"] } });
   });
 
   it("deleting a session removes the entry", async () => {
