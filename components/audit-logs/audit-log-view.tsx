@@ -221,15 +221,15 @@ function Pager({
           {loading ? "Loading…" : `${data.items.length} ${data.items.length === 1 ? "entry" : "entries"} on this page`}
         </span>
       </div>
-      {/* While the previous filters' page is on screen (stale), its tokens would page through their results, skipping the new filters' first page. */}
+      {/* While the previous page is on screen (stale), its tokens would page through its filters' results, skipping the new filters' first page: the buttons wait, keeping the focus of a page turned from the keyboard. */}
       <div className="flex flex-wrap gap-2">
         <Button size="sm" variant="secondary" disabled={search.next === null && search.prev === null} onClick={() => onChange({ next: null, prev: null })}>
           <ChevronsLeft /> Newest
         </Button>
-        <Button size="sm" variant="secondary" disabled={stale || !data.prev_page_token} onClick={() => onChange({ prev: data.prev_page_token, next: null })}>
+        <Button size="sm" variant="secondary" waiting={stale} disabled={!data.prev_page_token} onClick={() => onChange({ prev: data.prev_page_token, next: null })}>
           <ChevronLeft /> Previous page
         </Button>
-        <Button size="sm" variant="secondary" disabled={stale || !data.next_page_token} onClick={() => onChange({ next: data.next_page_token, prev: null })}>
+        <Button size="sm" variant="secondary" waiting={stale} disabled={!data.next_page_token} onClick={() => onChange({ next: data.next_page_token, prev: null })}>
           Next page <ChevronRight />
         </Button>
       </div>

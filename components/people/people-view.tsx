@@ -268,10 +268,10 @@ export function PeopleView({ orgId, selfId }: { orgId: string; selfId: string })
               {/* While the previous filters' page is on screen (placeholder data), its tokens would page through their results, skipping the new filters' first page. */}
               {data.next_page_token || data.prev_page_token ? (
                 <nav aria-label="Pages of people" className="flex justify-end gap-2">
-                  <Button size="sm" variant="secondary" disabled={page.isPlaceholderData || !data.prev_page_token} onClick={() => void setSearch({ prev: data.prev_page_token, next: null })}>
+                  <Button size="sm" variant="secondary" waiting={page.isPlaceholderData} disabled={!data.prev_page_token} onClick={() => void setSearch({ prev: data.prev_page_token, next: null })}>
                     <ChevronLeft aria-hidden /> Previous
                   </Button>
-                  <Button size="sm" variant="secondary" disabled={page.isPlaceholderData || !data.next_page_token} onClick={() => void setSearch({ next: data.next_page_token, prev: null })}>
+                  <Button size="sm" variant="secondary" waiting={page.isPlaceholderData} disabled={!data.next_page_token} onClick={() => void setSearch({ next: data.next_page_token, prev: null })}>
                     Next <ChevronRight aria-hidden />
                   </Button>
                 </nav>

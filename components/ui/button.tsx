@@ -25,9 +25,23 @@ export const buttonVariants = cva(
   },
 );
 
-export type ButtonProps = React.ButtonHTMLAttributes<HTMLButtonElement> & VariantProps<typeof buttonVariants>;
+export type ButtonProps = React.ButtonHTMLAttributes<HTMLButtonElement> &
+  VariantProps<typeof buttonVariants> & {
+    /**
+     * Unavailable for a moment, while what it acts on loads (a pager's next page): announced as
+     * disabled and clicks ignored, but it keeps the keyboard's focus, which `disabled` would drop.
+     */
+    waiting?: boolean;
+  };
 
 /** A button. A link that looks like one is a Link with `buttonVariants(...)` as its class. */
-export function Button({ className, variant, size, justify, wrap, ...props }: ButtonProps) {
-  return <button className={cn(buttonVariants({ variant, size, justify, wrap }), className)} {...props} />;
+export function Button({ className, variant, size, justify, wrap, waiting = false, onClick, ...props }: ButtonProps) {
+  return (
+    <button
+      className={cn(buttonVariants({ variant, size, justify, wrap }), waiting && "cursor-wait opacity-50", className)}
+      {...props}
+      aria-disabled={waiting || props["aria-disabled"]}
+      onClick={waiting ? (event) => event.preventDefault() : onClick}
+    />
+  );
 }
