@@ -150,6 +150,8 @@ export function ScimGroupMappings({ orgId, integrationId, disabledReason }: { or
   const edit = (next: Draft[]) => {
     setDraft(next);
     setPreview(null);
+    // An older draft's preview is not shown, nor its error (reset: a preview still out no longer reports here).
+    previewing.reset();
     version.current += 1;
   };
   const update = (key: number, patch: Partial<ScimGroupMapping>) => edit(rows.map((r) => (r.key === key ? { ...r, ...patch } : r)));
@@ -233,6 +235,7 @@ export function ScimGroupMappings({ orgId, integrationId, disabledReason }: { or
               onClick={() => {
                 setDraft(null);
                 setPreview(null);
+                previewing.reset();
                 version.current += 1;
               }}
             >
