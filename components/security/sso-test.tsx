@@ -53,7 +53,14 @@ export function useSsoTest(orgId: string) {
     channel.current?.close();
     channel.current = null;
   }, []);
-  useEffect(() => stopListening, [stopListening]);
+  // Leaving the page ends the test under way too: a start answered afterwards opens no channel and sends no popup on.
+  useEffect(
+    () => () => {
+      generation.current += 1;
+      stopListening();
+    },
+    [stopListening],
+  );
 
   const start = useCallback(
     async (provider: SsoProvider) => {

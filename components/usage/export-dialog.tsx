@@ -1,7 +1,7 @@
 "use client";
 
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
 import { toast } from "@/components/ui/toast";
 import { z } from "zod";
@@ -66,6 +66,13 @@ export function UsageExportDialog({ orgId, options, projectLabel, defaults, defa
   const [pending, setPending] = useState(false);
   // The export under way, by number: Cancel and closing the dialog move it on, so that a listing answered after them starts no download.
   const attempt = useRef(0);
+  // So does leaving the page: no download, nor its toast, on another page.
+  useEffect(
+    () => () => {
+      attempt.current += 1;
+    },
+    [],
+  );
 
   const send = async (values: FormValues) => {
     const id = ++attempt.current;
