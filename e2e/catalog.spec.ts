@@ -123,13 +123,17 @@ test.describe("catalog", () => {
     let release = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
     const scripts = (url: URL) => url.pathname.startsWith("/_next/static/");
+    let holding = 0;
     await page.route(scripts, async (route) => {
+      holding += 1;
       await held;
       await route.continue();
     });
     const alias = `e2e-ccr-twice-${Date.now().toString(36)}`;
     await form.getByLabel("Alias").fill(alias);
     await form.getByRole("button", { name: "Create token" }).dblclick();
+    // Both clicks landed while the rules' script was held (else the first submit could end before the second).
+    expect(holding, "scripts held while the form's rules load").toBeGreaterThan(0);
     release();
 
     const dialog = page.getByRole("dialog", { name: `Registry token “${alias}”` });
