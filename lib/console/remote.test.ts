@@ -9,7 +9,7 @@ import { desc } from "drizzle-orm";
 import { resetEnvCache } from "@/lib/env";
 import { auditLog } from "@/lib/gateway/store/schema";
 import { cloudFetch, cloudJson } from "./gateway-client";
-import { setConsoleDbForTests } from "./store/client";
+import { consoleDb, setConsoleDbForTests } from "./store/client";
 import { createConsoleTestbed, type ConsoleTestbed } from "./testing";
 
 /** The console against a gateway elsewhere (CLOUD_API_URL): real HTTP, its own PGlite under the data dir. */
@@ -24,6 +24,9 @@ beforeAll(async () => {
   process.env.CLOUD_API_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
   resetEnvCache();
   setConsoleDbForTests(undefined);
+  // The console's own store (PGlite under the data dir) opens and migrates here, in the set-up's time,
+  // not in the first test's: on a busy machine that took longer than a test may.
+  await consoleDb();
 });
 afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
