@@ -8,9 +8,9 @@ import type { BillingExportDialogProps } from "./export-dialog";
 const ExportDialog = lazyDialog(() => import("./export-dialog").then((m) => m.BillingExportDialog));
 
 /**
- * The "Export CSV" button; its dialog loads on first use. While the range's filter values load it is
- * disabled: the dialog starts from the page's product lines, which are named from those values.
+ * The "Export CSV" button; its dialog loads on first use. While the range's filter values load it
+ * waits: the dialog starts from the page's product lines, which are named from those values.
  */
 export function BillingExportButton({ loading, ...props }: BillingExportDialogProps & { loading: boolean }) {
-  return <ExportDialog trigger={(handlers) => exportTrigger(handlers, loading)} disabled={loading} {...props} />;
+  return <ExportDialog trigger={(handlers) => exportTrigger(handlers, loading ? "Waiting for the range's filter values" : undefined)} {...props} />;
 }
