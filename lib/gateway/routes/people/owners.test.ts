@@ -231,6 +231,19 @@ describe("single sign-on and owners", () => {
     expect((await addProvider(t.demo.owner, "owners-idp.example")).signsInOwners).toBe(true);
   });
 
+  it("a provider that signs owners in no longer does once someone who is no owner changes it: the owners SSO is required of sign in with their key again", async () => {
+    const { db } = t.gateway.store;
+    const provider = await addProvider(t.demo.owner, "owners-changed-idp.example");
+    const path = opPath("updateSSOProvider", { organization_id: org, provider_id: provider.id });
+    const signsInOwners = async () => (await db.select().from(ssoProviders).where(eq(ssoProviders.id, provider.id)))[0]!.signsInOwners;
+    // An owner's change keeps it.
+    expect((await t.call(t.demo.owner, "PATCH", path, { body: { client_secret: "rotated-by-owner" } })).status).toBe(200);
+    expect(await signsInOwners()).toBe(true);
+    // An admin's (sso.manage, no owner) does not.
+    expect((await t.call(admin, "PATCH", path, { body: { client_secret: "rotated-by-admin" } })).status).toBe(200);
+    expect(await signsInOwners()).toBe(false);
+  });
+
   it("requiring SSO locks a key out only where a provider can sign the person in: for an owner, one an owner added", async () => {
     const { db } = t.gateway.store;
     // owner2@acme.example: the demo's provider for acme.example was added by the owner.

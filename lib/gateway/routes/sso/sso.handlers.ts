@@ -103,15 +103,21 @@ export const updateSsoProvider: AppRouteHandler<typeof routes.updateSsoProvider>
     targetType: "SSOProvider",
     targetIds: [providerId],
   });
-  await requirePermission(c.get("access"), orgId, "sso.manage");
+  const access = c.get("access");
+  await requirePermission(access, orgId, "sso.manage");
   const deps = c.get("deps");
   const existing = await findSsoProvider(deps.db, orgId, providerId);
   if (!existing) throw providerNotFound();
   audit.targetNames = [existing.issuerUri];
+  // A provider signs owners in only as an owner set it up (createSsoProvider): changed by anyone else,
+  // it no longer does. Otherwise a wrong client id or secret set by someone who is no owner would lock
+  // out the owners SSO is required of (their key refused, their provider failing).
+  const byOwner = (await access.relation(orgId)) === "owner";
   const updated = await mutate(c, audit, async (tx) => {
     const row = await updateSsoProviderRow(tx, orgId, existing.id, {
       ...(body.client_id === undefined ? {} : { clientId: body.client_id }),
       ...(body.client_secret === undefined ? {} : { clientSecretCiphertext: encrypt(deps.masterKey, body.client_secret) }),
+      ...(existing.signsInOwners && !byOwner ? { signsInOwners: false as const } : {}),
     });
     if (!row) throw providerNotFound();
     // A provider may give each application its own subjects (Entra ID does): the links made under the old

@@ -94,7 +94,7 @@ export async function updateSsoProviderRow(
   tx: Database,
   orgId: string,
   providerId: string,
-  p: { clientId?: string; clientSecretCiphertext?: string },
+  p: { clientId?: string; clientSecretCiphertext?: string; signsInOwners?: false },
 ): Promise<SsoProviderRow | undefined> {
   const [row] = await tx
     .update(ssoProviders)
