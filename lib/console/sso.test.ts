@@ -300,6 +300,16 @@ describe("a first sign-in", () => {
     else await expect(signIn).rejects.toMatchObject({ code: SIGN_IN_ERROR.ssoEmailUnverified });
   });
 
+  it.each(["ceo@acme.example@sso.example", "ada lovelace@sso.example", "ada\u202e@sso.example", "ada\u0007@sso.example"])(
+    "refuses an address the provider vouches for that is not one, and creates no one: %j",
+    async (email) => {
+      const provider = (await loadSsoProvider(providerId))!;
+      const signIn = signInWithSso(provider, { iss: idp.issuer, sub: `odd-${email.length}`, email, email_verified: true }, "203.0.113.7");
+      await expect(signIn).rejects.toMatchObject({ code: SIGN_IN_ERROR.ssoEmailUnusable });
+      expect(await personRow(email.toLowerCase())).toBeUndefined();
+    },
+  );
+
   it("ends an idle or expired session's key when sessions are swept, though nobody uses the session again", async () => {
     const provider = (await loadSsoProvider(providerId))!;
     const longAgo = new Date(Date.now() - 13 * 3_600_000);

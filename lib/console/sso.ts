@@ -215,6 +215,9 @@ export async function ssoEmailOf(provider: SsoProviderConfig, claims: SsoClaims)
   const email = typeof claims.email === "string" ? claims.email.trim().toLowerCase() : "";
   // Only an address the provider vouches for: anyone can type any address into their own profile.
   if (!email || !emailVerified(claims)) throw new SignInError(SIGN_IN_ERROR.ssoEmailUnverified);
+  // An address as the sign-in form takes one (one @, no spaces, controls or invisible formatting), which
+  // the person is stored and shown under, and whose domain every check reads alike.
+  if (!ssoSignInSchema.safeParse({ email }).success) throw new SignInError(SIGN_IN_ERROR.ssoEmailUnusable);
   const domain = emailDomainOf(email);
   if (!provider.emailDomains.includes(domain)) throw new SignInError(SIGN_IN_ERROR.ssoWrongDomain);
   const { store } = await gateway();

@@ -15,6 +15,7 @@ export const SIGN_IN_ERROR = {
   ssoUnavailable: "sso_unavailable",
   ssoProviderGone: "sso_provider_gone",
   ssoEmailUnverified: "sso_email_unverified",
+  ssoEmailUnusable: "sso_email_unusable",
   ssoWrongDomain: "sso_wrong_domain",
   ssoSuspended: "sso_suspended",
   ssoRequired: "sso_required",
@@ -67,6 +68,8 @@ export function signInErrorMessage(code: string | null | undefined): string | nu
       return "Single sign-on is not available on this console";
     case SIGN_IN_ERROR.ssoProviderGone:
       return "That SSO provider no longer exists; sign in again";
+    case SIGN_IN_ERROR.ssoEmailUnusable:
+      return "Your identity provider sent an e-mail address that is not one (or has invisible characters); ask your administrator";
     case SIGN_IN_ERROR.ssoEmailUnverified:
       return "Your identity provider has not verified your e-mail address, so it cannot sign you in here";
     case SIGN_IN_ERROR.ssoWrongDomain:
