@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
 import Papa from "papaparse";
-import { bffPath, expect, test } from "./fixtures";
+import { bffPath, expect, holdRequests, test } from "./fixtures";
 
 function entries(page: Page) {
   return page.getByRole("table", { name: "Audit-log entries" }).locator("tbody tr");
@@ -127,13 +127,8 @@ test.describe("audit logs", () => {
 
     // The new filters' page is held back (then passed on as the gateway sent it) to see the page while it comes:
     // the previous filters' entries stay on screen, but their token would skip the new filters' first page.
-    let release = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
     const auditPages = (url: URL) => url.pathname === bffPath("getAuditLogs", { organization_id: demo.organization_id });
-    await page.route(auditPages, async (route) => {
-      await held;
-      await route.continue();
-    });
+    const { release } = await holdRequests(page, auditPages);
     await page.getByLabel("Page size").selectOption("50");
     await expect(page).toHaveURL(/[?&]limit=50/);
     await expect(page.getByTestId("audit-results")).toHaveAttribute("aria-busy", "true");

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import type { Locator, Page } from "@playwright/test";
 import Papa from "papaparse";
 import { BILLING_EXPORT_COLUMNS } from "@/lib/contract/billing";
-import { bffPath, expect, test } from "./fixtures";
+import { bffPath, expect, holdRequests, test } from "./fixtures";
 
 const money = (text: string) => Number(text.replace(/[^0-9.-]/g, ""));
 
@@ -73,13 +73,8 @@ test.describe("billing", () => {
     // A filter the operation does not take: the browser fetches the period's rows and filters them.
     // The rows are held back (then passed on as the gateway sent them) to see the page while they come:
     // the previous numbers stay, dimmed, marked busy, and the page says it is updating.
-    let release = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
     const costRows = (url: URL) => url.pathname === bffPath("getBillingCosts", { organization_id: demo.organization_id });
-    await page.route(costRows, async (route) => {
-      await held;
-      await route.continue();
-    });
+    const { release } = await holdRequests(page, costRows);
     const spend = page.getByTestId("spend");
     await expect(spend).toHaveAttribute("aria-busy", "false");
     await page.getByRole("button", { name: /^Projects/ }).first().click();
@@ -210,13 +205,8 @@ test.describe("billing", () => {
     await expect(exportButton).toBeEnabled();
 
     // The new range's filter values are held back (then passed on as the gateway sent them) to see the page while they come.
-    let release = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
     const options = (url: URL) => url.pathname === bffPath("getBillingOptions", { organization_id: demo.organization_id });
-    await page.route(options, async (route) => {
-      await held;
-      await route.continue();
-    });
+    const { release } = await holdRequests(page, options);
     await page.getByRole("button", { name: "Last 90 days" }).click();
     await expect(page).toHaveURL(/[?&]range=90d/);
     // Without them the dialog would start from "All product lines" while the page shows one.

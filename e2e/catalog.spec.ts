@@ -1,4 +1,4 @@
-import { bffPath, expect, test } from "./fixtures";
+import { bffPath, expect, holdRequests, test } from "./fixtures";
 
 test.describe("catalog", () => {
   test("owner narrows capacity with a product filter kept in the URL", async ({ ownerPage: page }) => {
@@ -120,21 +120,13 @@ test.describe("catalog", () => {
 
     // The script of the rules (fetched when the form is first focused) is held back, then passed on as is,
     // so that both clicks land while it loads.
-    let release = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
-    const scripts = (url: URL) => url.pathname.startsWith("/_next/static/");
-    let holding = 0;
-    await page.route(scripts, async (route) => {
-      holding += 1;
-      await held;
-      await route.continue();
-    });
+    const held = await holdRequests(page, (url) => url.pathname.startsWith("/_next/static/"));
     const alias = `e2e-ccr-twice-${Date.now().toString(36)}`;
     await form.getByLabel("Alias").fill(alias);
     await form.getByRole("button", { name: "Create token" }).dblclick();
     // Both clicks landed while the rules' script was held (else the first submit could end before the second).
-    expect(holding, "scripts held while the form's rules load").toBeGreaterThan(0);
-    release();
+    expect(held.count(), "scripts held while the form's rules load").toBeGreaterThan(0);
+    held.release();
 
     const dialog = page.getByRole("dialog", { name: `Registry token “${alias}”` });
     await expect(dialog).toBeVisible();

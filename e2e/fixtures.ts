@@ -157,3 +157,21 @@ export async function openWith(trigger: Locator, opened: Locator): Promise<void>
 }
 
 export { expect };
+
+/**
+ * Holds back the page's requests that `match`, then passes each on as sent (the answer is the
+ * server's own) once `release()` is called: to see and act on a page while they are out. The route
+ * stays after the release (removing it at once would race the held requests' handlers). `count()`
+ * says how many were held, for a test that must know its requests were.
+ */
+export async function holdRequests(page: Page, match: (url: URL) => boolean): Promise<{ release: () => void; count: () => number }> {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let count = 0;
+  await page.route(match, async (route) => {
+    count += 1;
+    await held;
+    await route.continue();
+  });
+  return { release, count: () => count };
+}

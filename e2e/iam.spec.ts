@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { operationPath } from "@/lib/contract/operations";
-import { bffPath, expect, test } from "./fixtures";
+import { bffPath, expect, holdRequests, test } from "./fixtures";
 
 interface ApiProject {
   id: string;
@@ -179,13 +179,8 @@ test.describe("IAM", () => {
       await expect(staged(page)).toHaveCount(1);
 
       // The apply is held back (then passed on as is) to stage another change while it is out.
-      let release = () => {};
-      const held = new Promise<void>((resolve) => (release = resolve));
       const applyPath = (url: URL) => url.pathname === bffPath("applyRoleBindings", { user_id: demo.member.user_id });
-      await page.route(applyPath, async (route) => {
-        await held;
-        await route.continue();
-      });
+      const { release } = await holdRequests(page, applyPath);
       await page.getByRole("button", { name: "Apply 1 change" }).click();
       await expect(page.getByRole("button", { name: "Applying…" })).toBeDisabled();
       await expect(staged(page).first().getByRole("button", { name: /^Unstage addition of Project Member/ })).toBeDisabled();

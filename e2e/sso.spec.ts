@@ -6,7 +6,7 @@ import { generate } from "otplib";
 import { operationPath } from "@/lib/contract/operations";
 import { FACTORS_MANAGED_ELSEWHERE } from "@/lib/contract/sign-in-messages";
 import { signedHeaders } from "@/lib/signing";
-import { bffPath, expect, openWith, SERVER_LOG, test } from "./fixtures";
+import { bffPath, expect, holdRequests, openWith, SERVER_LOG, test } from "./fixtures";
 import { TEST_SSO_DOMAIN } from "./oidc-provider";
 import { leaksOf, recordResponses } from "./secret-forms";
 import { mintedSessionKey } from "./store-snapshot";
@@ -145,13 +145,8 @@ test("Cancel while the test sign-in starts holds: the server's later answer neit
   const { issuer } = idp();
   await page.goto(`/orgs/${demo.organization_id}/security/sso`);
   // The start of the test is held back (then passed on as the server answers) to cancel while it is out.
-  let release = () => {};
-  const held = new Promise<void>((resolve) => (release = resolve));
   const starts = (url: URL) => url.pathname === "/api/sso-test";
-  await page.route(starts, async (route) => {
-    await held;
-    await route.continue();
-  });
+  const { release } = await holdRequests(page, starts);
   const row = page.getByRole("table", { name: "SSO providers" }).getByRole("row").filter({ hasText: issuer });
   const result = page.getByRole("status", { name: "Test sign-in result" });
   const opened = page.waitForEvent("popup");

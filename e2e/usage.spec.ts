@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { bffPath, expect, openWith, test } from "./fixtures";
+import { bffPath, expect, holdRequests, openWith, test } from "./fixtures";
 
 async function openUsage(page: Page, orgId: string, query = "") {
   await page.goto(`/orgs/${orgId}/usage${query}`);
@@ -127,14 +127,9 @@ test.describe("usage", () => {
     await dialog.getByLabel("End date").fill(last);
 
     // The listing of the selection's resources is held back (then passed on as is) to act while it is out.
-    let release = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
     const listing = (url: URL) =>
       url.pathname === bffPath("getUsageOptions", { organization_id: demo.organization_id }) && url.searchParams.get("with_resources") === "true";
-    await page.route(listing, async (route) => {
-      await held;
-      await route.continue();
-    });
+    const { release } = await holdRequests(page, listing);
     const download = dialog.getByRole("button", { name: "Download CSV" });
     await download.click();
     await expect(dialog.getByRole("status")).toHaveText("Listing the selection's resources…");

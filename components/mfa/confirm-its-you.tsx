@@ -5,9 +5,9 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
-import { answerPasskeyAction, answerRecoveryCodeAction, answerTotpAction, passkeyAssertionOptionsAction } from "@/lib/console/mfa-actions";
+import { answerRecoveryCodeAction, answerTotpAction } from "@/lib/console/mfa-actions";
 import { CodeForm } from "./code-form";
-import { webauthnFailure } from "./passkey-registration";
+import { answerWithPasskey } from "./passkey-registration";
 
 type Answer = { ok: true } | { ok: false; error: string };
 
@@ -35,17 +35,7 @@ export function ConfirmItsYou({ methods, recoveryCodesLeft }: { methods: Array<"
     }
   }
 
-  const passkey = () =>
-    run("passkey", async () => {
-      const options = await passkeyAssertionOptionsAction();
-      if (!options.ok) return options;
-      const { startAuthentication } = await import("@simplewebauthn/browser");
-      try {
-        return await answerPasskeyAction(await startAuthentication({ optionsJSON: options.options }));
-      } catch (failure) {
-        return { ok: false as const, error: webauthnFailure(failure) };
-      }
-    });
+  const passkey = () => run("passkey", answerWithPasskey);
 
   return (
     <Card>

@@ -5,11 +5,11 @@ import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { DateText } from "@/components/common/dates";
-import { answerPasskeyAction, answerRecoveryCodeAction, answerTotpAction, passkeyAssertionOptionsAction, postponeAction } from "@/lib/console/mfa-actions";
+import { answerRecoveryCodeAction, answerTotpAction, postponeAction } from "@/lib/console/mfa-actions";
 import type { MfaStepState } from "@/lib/console/mfa";
 import { FACTORS_MANAGED_ELSEWHERE, finishSignInPath } from "@/lib/contract/sign-in-messages";
 import { CodeForm } from "./code-form";
-import { PasskeyRegistration, webauthnFailure } from "./passkey-registration";
+import { answerWithPasskey, PasskeyRegistration } from "./passkey-registration";
 import { RecoveryCodes } from "./recovery-codes";
 import { TotpEnrolmentPanel, type Enrolled } from "./totp-enrolment";
 
@@ -50,18 +50,7 @@ export function MfaStep({ step, callbackPath }: { step: MfaStepState; callbackPa
     }
   }
 
-  async function passkey() {
-    await run("passkey", async () => {
-      const options = await passkeyAssertionOptionsAction();
-      if (!options.ok) return options;
-      const { startAuthentication } = await import("@simplewebauthn/browser");
-      try {
-        return await answerPasskeyAction(await startAuthentication({ optionsJSON: options.options }));
-      } catch (failure) {
-        return { ok: false as const, error: webauthnFailure(failure) };
-      }
-    });
-  }
+  const passkey = () => run("passkey", answerWithPasskey);
 
   const enrolled = (result: Enrolled) => (result.recoveryCodes ? setCodes(result.recoveryCodes) : finish(result.done));
 

@@ -4,7 +4,7 @@ import { Fingerprint, LoaderCircle } from "lucide-react";
 import { useId, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Field, Input } from "@/components/ui/field";
-import { passkeyRegistrationOptionsAction, registerPasskeyAction } from "@/lib/console/mfa-actions";
+import { answerPasskeyAction, passkeyAssertionOptionsAction, passkeyRegistrationOptionsAction, registerPasskeyAction } from "@/lib/console/mfa-actions";
 import type { Enrolled } from "./totp-enrolment";
 
 /** What the browser said when the ceremony did not finish, in words. */
@@ -14,6 +14,18 @@ export function webauthnFailure(error: unknown): string {
   if (name === "InvalidStateError") return "That security key is already registered";
   if (name === "NotSupportedError" || name === "SecurityError") return "This browser cannot use passkeys on this site";
   return "The browser could not complete the request; try again";
+}
+
+/** An answer with one of the person's passkeys, through the browser (the MFA step, and confirming it's them). */
+export async function answerWithPasskey(): Promise<{ ok: true; done: boolean } | { ok: false; error: string }> {
+  const options = await passkeyAssertionOptionsAction();
+  if (!options.ok) return options;
+  const { startAuthentication } = await import("@simplewebauthn/browser");
+  try {
+    return await answerPasskeyAction(await startAuthentication({ optionsJSON: options.options }));
+  } catch (failure) {
+    return { ok: false, error: webauthnFailure(failure) };
+  }
 }
 
 /** Registers a passkey or security key with a name the person chooses. */
