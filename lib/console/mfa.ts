@@ -279,9 +279,13 @@ export async function factorsManagedElsewhere(session: ConsoleSession): Promise<
  * authenticator, take new recovery codes or remove the person's, and pass every MFA step from then on.
  */
 export async function mustConfirmItsYou(session: ConsoleSession): Promise<boolean> {
-  if (session.factors.some((f) => SECOND_FACTORS.has(f))) return false;
+  if (gaveSecondFactor(session)) return false;
   const { db } = await factorStore();
   return (await listFactors(db, session.userId)).length > 0 || (await recoveryCodesLeft(db, session.userId)) > 0;
+}
+
+function gaveSecondFactor(session: ConsoleSession): boolean {
+  return session.factors.some((f) => SECOND_FACTORS.has(f));
 }
 
 export const CONFIRM_ITS_YOU = "Confirm it's you with a second factor you already have first";
@@ -296,8 +300,10 @@ async function mayManageFactors(session: ConsoleSession): Promise<void> {
  * factor they stand in for: codes alone would be a factor that renews itself.
  */
 export async function regenerateRecoveryCodes(session: ConsoleSession): Promise<string[]> {
-  await mayManageFactors(session);
+  if (await factorsManagedElsewhere(session)) throw new MfaError(FACTORS_MANAGED_ELSEWHERE, "session");
+  // mayManageFactors's confirmation, with the person's factors listed once: they have one here.
   if ((await listFactors((await factorStore()).db, session.userId)).length === 0) throw new MfaError("Set up an authenticator app or a passkey first: recovery codes stand in for one", "session");
+  if (!gaveSecondFactor(session)) throw new MfaError(CONFIRM_ITS_YOU, "confirm");
   return newRecoveryCodes(session.userId);
 }
 
