@@ -169,7 +169,7 @@ test.describe("IAM", () => {
     }
   });
 
-  test("a change staged while an apply is out stays staged after it; the changes sent cannot be unstaged meanwhile", async ({ ownerPage: page, demo }) => {
+  test("a change staged while an apply is out stays staged after it; the changes sent cannot be unstaged meanwhile, the ones staged since can", async ({ ownerPage: page, demo }) => {
     const orgId = demo.organization_id;
     const p = await createProject(page, orgId, unique("e2e-iam-inflight"));
     try {
@@ -184,6 +184,12 @@ test.describe("IAM", () => {
       await page.getByRole("button", { name: "Apply 1 change" }).click();
       await expect(page.getByRole("button", { name: "Applying…" })).toBeDisabled();
       await expect(staged(page).first().getByRole("button", { name: /^Unstage addition of Project Member/ })).toBeDisabled();
+      await stageAddition(page, "Project Admin", "project", p.name);
+      await expect(staged(page)).toHaveCount(2);
+      // The change staged meanwhile was not sent: it may be unstaged (and staged again) while the first may not.
+      await expect(staged(page).first().getByRole("button", { name: /^Unstage addition of Project Member/ })).toBeDisabled();
+      await staged(page).nth(1).getByRole("button", { name: /^Unstage addition of Project Admin/ }).click();
+      await expect(staged(page)).toHaveCount(1);
       await stageAddition(page, "Project Admin", "project", p.name);
       await expect(staged(page)).toHaveCount(2);
       release();

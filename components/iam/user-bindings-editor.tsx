@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { AlertTriangle, Minus, Undo2 } from "lucide-react";
-import { Suspense } from "react";
+import { Suspense, useState } from "react";
 import { lazyComponent } from "@/components/common/lazy";
 import { Button } from "@/components/ui/button";
 import { WidgetSkeleton } from "@/components/ui/skeleton";
@@ -146,6 +146,8 @@ function describe(c: StagedChange, ctx: IamContext): { role: string; scopeType: 
 
 function StagedDiff({ ctx, user, state, setState }: { ctx: IamContext; user: string; state: EditorState; setState: BindingEditorProps["setState"] }) {
   const apply = useApplyBindings();
+  // The keys of the changes the apply out carries (null when none is out).
+  const [sending, setSending] = useState<ReadonlySet<string> | null>(null);
   const { changes, failure } = state;
   const added = changes.filter((c) => c.kind === "add").length;
   const removed = changes.length - added;
@@ -155,6 +157,7 @@ function StagedDiff({ ctx, user, state, setState }: { ctx: IamContext; user: str
     const request = buildApply(user, changes);
     // Only the changes sent leave the list: one staged while the call is out stays, for the next apply.
     const sent = new Set(changes.map((c) => c.key));
+    setSending(sent);
     setState((s) => ({ ...s, failure: null }));
     try {
       await apply.mutateAsync({ userId: user, body: request.body });
@@ -165,6 +168,8 @@ function StagedDiff({ ctx, user, state, setState }: { ctx: IamContext; user: str
       const answered = typeof status === "number";
       const message = explainRefusal(answered ? status : undefined, raw);
       setState((s) => ({ ...s, failure: { key: answered ? failedKey(raw, request) : null, message, answered } }));
+    } finally {
+      setSending(null);
     }
   };
 
@@ -190,7 +195,8 @@ function StagedDiff({ ctx, user, state, setState }: { ctx: IamContext; user: str
               ctx={ctx}
               failure={i === failedIndex ? failure?.message : undefined}
               // A change sent is applied or not whatever the list says: it stays until the call returns.
-              unstageDisabled={apply.isPending}
+              // One staged since may go.
+              unstageDisabled={sending?.has(c.key) ?? false}
               onUnstage={() => setState((s) => ({ ...s, failure: null, changes: s.changes.filter((x) => x.key !== c.key) }))}
             />
           ))}
