@@ -27,6 +27,8 @@ export const TEST_ACCOUNTS = {
   "katherine@sso.example": { email: "katherine@sso.example", email_verified: true, name: "Katherine Johnson" },
   "unverified@sso.example": { email: "unverified@sso.example", email_verified: false, name: "Una Verified" },
   "eve@elsewhere.example": { email: "eve@elsewhere.example", email_verified: true, name: "Eve Elsewhere" },
+  // At a public e-mail service's domain, which no provider may serve.
+  "mallory@gmail.com": { email: "mallory@gmail.com", email_verified: true, name: "Mallory Public" },
 } satisfies Record<string, TestAccount>;
 
 export const TEST_SSO_DOMAIN = "sso.example";

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { signInAtTestProvider, TEST_SSO_DOMAIN, type TestOidcProvider } from "@/e2e/oidc-provider";
 import type { SsoTestReport, SsoTestStartResponse, SsoTestStepStatus } from "@/lib/contract/sso-test";
 import { createSsoTestbed, type ConsoleTestbed, type SsoTestbed } from "@/lib/console/testing";
-import { apiKeys, memberships, ssoIdentities, users } from "@/lib/gateway/store/schema";
+import { apiKeys, memberships, ssoIdentities, ssoProviders, users } from "@/lib/gateway/store/schema";
 import type { Who } from "@/lib/gateway/testing";
 import { vaultKey, vaultLimits } from "./config";
 import type { SessionState } from "./session";
@@ -284,6 +284,20 @@ describe("the report", () => {
     expect(detailOf(report, "email_domain")).toBe(`elsewhere.example is not one of the provider's e-mail domains (${TEST_SSO_DOMAIN})`);
     expect(report.claims).toMatchObject({ email: "eve@elsewhere.example", email_verified: true });
     expect(await counts()).toEqual(before);
+  });
+
+  it("fails the last step for an address at a public e-mail service's domain, even one the provider claimed before the gateway refused such claims", async () => {
+    const provider = eq(ssoProviders.id, providerId);
+    await bed.t.gateway.store.db.update(ssoProviders).set({ emailDomains: [TEST_SSO_DOMAIN, "gmail.com"] }).where(provider);
+    try {
+      const before = await counts();
+      const { report } = await runTest("mallory@gmail.com");
+      expect(statuses(report)).toEqual({ discovery: "passed", redirect: "passed", token: "passed", id_token: "passed", email_domain: "failed" });
+      expect(detailOf(report, "email_domain")).toBe("gmail.com is a public e-mail service's domain, where anyone may have an address, so it signs nobody in");
+      expect(await counts()).toEqual(before);
+    } finally {
+      await bed.t.gateway.store.db.update(ssoProviders).set({ emailDomains: [TEST_SSO_DOMAIN] }).where(provider);
+    }
   });
 
   it("fails the last step for an address the provider has not verified", async () => {

@@ -193,6 +193,8 @@ function emailRefusal(code: string, claims: SsoClaims, provider: SsoProviderConf
         : "The provider sent no e-mail claim (is the scope email allowed?)";
     case SIGN_IN_ERROR.ssoWrongDomain:
       return `${email.split("@").pop()} is not one of the provider's e-mail domains (${provider.emailDomains.join(", ")})`;
+    case SIGN_IN_ERROR.ssoNoProvider:
+      return `${email.split("@").pop()} is a public e-mail service's domain, where anyone may have an address, so it signs nobody in`;
     case SIGN_IN_ERROR.ssoDomainAmbiguous:
       return `${email.split("@").pop()} is also claimed by another organization's SSO provider, so it signs nobody in`;
     default:

@@ -191,6 +191,13 @@ describe("choosing the provider from the e-mail", () => {
     expect(await new Browser().startSso("someone@shared.example")).toBe(`/sign-in?error=${SIGN_IN_ERROR.ssoDomainAmbiguous}`);
   });
 
+  it("sends nobody at a public e-mail service's domain to a provider that claimed it before the gateway refused such claims", async () => {
+    const body = { issuer_uri: "https://idp.public.example", client_id: "c", client_secret: "s", email_domains: ["gmail.com"] };
+    expect((await bed.t.op("owner", "createSSOProvider", { params: { organization_id: orgId }, body })).status).toBe(400);
+    await insertSsoProvider(bed.t.gateway.store.db, { organizationId: orgId, clientId: "c", clientSecretCiphertext: null, issuerUri: body.issuer_uri, emailDomains: body.email_domains, signsInOwners: true });
+    expect(await new Browser().startSso("someone@Gmail.com")).toBe(`/sign-in?error=${SIGN_IN_ERROR.ssoNoProvider}`);
+  });
+
   it("refuses a provider without a client secret", async () => {
     const body = { issuer_uri: "https://idp.nosecret.example", client_id: "c", email_domains: ["nosecret.example"] };
     expect((await bed.t.op("owner", "createSSOProvider", { params: { organization_id: orgId }, body })).status).toBe(200);

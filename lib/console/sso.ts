@@ -2,6 +2,7 @@ import "server-only";
 import { emailDomainOf, ssoSignInSchema } from "@/lib/contract/sign-in";
 import { SIGN_IN_ERROR } from "@/lib/contract/sign-in-messages";
 import { decrypt } from "@/lib/gateway/crypto";
+import { isPublicEmailDomain } from "@/lib/gateway/public-email-domains";
 import { embeddedGateway } from "@/lib/gateway/runtime";
 import type { Database } from "@/lib/gateway/store/client";
 import { insertAuditEntry } from "@/lib/gateway/store/queries/audit-logs";
@@ -55,6 +56,14 @@ async function gateway() {
   return embeddedGateway();
 }
 
+/**
+ * The providers serving this domain: none for a public e-mail service's, which the gateway lets no provider
+ * claim (one that claimed it before that rule serves nobody there).
+ */
+async function providersServing(db: Database, domain: string): Promise<SsoProviderRow[]> {
+  return isPublicEmailDomain(domain) ? [] : ssoProvidersForDomain(db, domain);
+}
+
 /** One organization per domain: providers of two organizations claiming it make sign-in refuse it. */
 function servingOrganization(rows: SsoProviderRow[]): SsoProviderRow {
   const [first] = rows;
@@ -68,7 +77,7 @@ export async function ssoProviderForEmail(email: unknown): Promise<{ providerId:
   const parsed = ssoSignInSchema.safeParse({ email });
   if (!parsed.success) throw new SignInError(SIGN_IN_ERROR.ssoEmailInvalid);
   const { store } = await gateway();
-  const provider = servingOrganization(await ssoProvidersForDomain(store.db, emailDomainOf(parsed.data.email)));
+  const provider = servingOrganization(await providersServing(store.db, emailDomainOf(parsed.data.email)));
   if (!provider.clientSecretCiphertext) throw new SignInError(SIGN_IN_ERROR.ssoNotReady);
   return { providerId: provider.id, email: parsed.data.email };
 }
@@ -221,7 +230,7 @@ export async function ssoEmailOf(provider: SsoProviderConfig, claims: SsoClaims)
   const domain = emailDomainOf(email);
   if (!provider.emailDomains.includes(domain)) throw new SignInError(SIGN_IN_ERROR.ssoWrongDomain);
   const { store } = await gateway();
-  servingOrganization(await ssoProvidersForDomain(store.db, domain));
+  servingOrganization(await providersServing(store.db, domain));
   return email;
 }
 

@@ -3,6 +3,7 @@ import { requireOrgMember, requirePermission } from "../../authz";
 import { isLoopbackUrl } from "@/lib/contract/sso";
 import { encrypt } from "../../crypto";
 import { badRequest, notFound } from "../../errors";
+import { isPublicEmailDomain } from "../../public-email-domains";
 import {
   claimedEmailDomains,
   deleteSsoProviderRow,
@@ -42,6 +43,10 @@ export const createSsoProvider: AppRouteHandler<typeof routes.createSsoProvider>
   const signsInOwners = (await access.relation(orgId)) === "owner";
   const deps = c.get("deps");
   if (isLoopbackUrl(body.issuer_uri) && !deps.ssoLoopbackIssuers) throw badRequest("body.issuer_uri", "must be an https URL with a host name");
+  const publicIndex = body.email_domains.findIndex(isPublicEmailDomain);
+  if (publicIndex >= 0) {
+    throw badRequest(`body.email_domains[${publicIndex}]`, `${body.email_domains[publicIndex]} is a public e-mail service's domain, where anyone may have an address: name your organization's own domain`);
+  }
   const domains = [...new Set(body.email_domains)];
   const row = await mutate(c, audit, async (tx, meta) => {
     // One provider per e-mail domain, in all organizations, so sign-in knows where to send a user

@@ -104,6 +104,8 @@ describe("creating SSO providers", () => {
     ["a domain with an @", { ...valid, email_domains: ["user@acme.example"] }, "body.email_domains[0]"],
     ["a numeric domain entry", { ...valid, email_domains: ["ok.example", 5] }, "body.email_domains[1]"],
     ["a domain another provider serves", { ...valid, email_domains: ["new.example", "ACME.example"] }, "body.email_domains[1]: acme.example is already served"],
+    ["a public e-mail service's domain", { ...valid, email_domains: ["fine.example", "Gmail.com"] }, "body.email_domains[1]: gmail.com is a public e-mail service's domain"],
+    ["another public e-mail service's domain", { ...valid, email_domains: ["outlook.com"] }, "body.email_domains[0]: outlook.com is a public e-mail service's domain"],
     ["a null body", null, "body"],
   ])("answers 400 for %s, naming the field, and creates nothing", async (_name, body, message) => {
     const before = (await list()).body.sso_providers.length;
