@@ -1,5 +1,6 @@
 import { auditAs, mutate } from "../../audit";
 import { requireOrgMember, requirePermission } from "../../authz";
+import { forbidden } from "../../errors";
 import { listMfaMethods, setMfaMethods } from "../../store/queries/mfa";
 import { enrollmentOf, mfaGraceDays, setMfaGraceDays } from "../../store/queries/mfa-factors";
 import type { Database } from "../../store/client";
@@ -29,7 +30,13 @@ export const updateOrganizationMfa: AppRouteHandler<typeof routes.updateOrganiza
     targetIds: [orgId],
     targetNames: wanted,
   });
-  await requirePermission(c.get("access"), orgId, "mfa.manage");
+  const access = c.get("access");
+  await requirePermission(access, orgId, "mfa.manage");
+  // Requiring none lets every person, the owners too, sign in with their key alone: as with the other
+  // changes that weaken an owner's sign-in (requireOwnerForOwner), only an owner may make it.
+  if (wanted.length === 0 && (await access.relation(orgId)) !== "owner" && (await listMfaMethods(c.get("deps").db, orgId)).length > 0) {
+    throw forbidden("only an owner of the organization may stop requiring MFA: the owners would sign in without a second factor");
+  }
   const result = await mutate(c, audit, async (tx) => {
     await setMfaMethods(tx, orgId, wanted, new Date());
     if (graceDays !== undefined) await setMfaGraceDays(tx, orgId, graceDays);

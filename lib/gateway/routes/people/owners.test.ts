@@ -4,6 +4,7 @@ import type { Person } from "@/lib/contract/people";
 import { addMember, createApiKey, createOrganization, createUser } from "../../admin";
 import type { DemoUser } from "../../seed";
 import type { Database } from "../../store/client";
+import { listMfaMethods, setMfaMethods } from "../../store/queries/mfa";
 import { acceptTotpStep, createPendingTotp, listFactors } from "../../store/queries/mfa-factors";
 import { lockOwners, setSsoRequired, ssoRequiredAnywhere } from "../../store/queries/people";
 import { memberships, roles, ssoProviders } from "../../store/schema";
@@ -131,6 +132,38 @@ describe("an Organization Admin who is no owner", () => {
     const added = (await bindingsOf()).find((b) => b.role_name === "Auditor")!;
     expect((await apply(t.demo.owner, { bindings_to_create: [], bindings_to_delete: [added.id] })).status).toBe(200);
     expect(await bindingsOf()).toEqual(before);
+  });
+
+  it("may not stop requiring MFA (403: the owners would sign in without a second factor), but may change the methods; an owner may stop it", async () => {
+    const { db } = t.gateway.store;
+    await setMfaMethods(db, org, ["totp"], new Date());
+    const patch = (who: DemoUser, methods: string[]) =>
+      t.json<{ message: string }>(who, "PATCH", opPath("OrganizationsMFAService_UpdateOrganizationMFA", { organization_id: org }), { body: { intended_methods: methods } });
+    const off = await patch(admin, []);
+    expect(off.status).toBe(403);
+    expect(off.body.message).toMatch(/only an owner of the organization may stop requiring MFA/);
+    expect(await listMfaMethods(db, org)).toEqual([expect.objectContaining({ method: "totp" })]);
+    expect((await patch(admin, ["webauthn", "totp"])).status).toBe(200);
+    expect((await patch(t.demo.owner, [])).status).toBe(200);
+    expect(await listMfaMethods(db, org)).toEqual([]);
+    // Requiring none where none is required changes nothing.
+    expect((await patch(admin, [])).status).toBe(200);
+  });
+
+  it("nobody resets their own second factors with a key (403), an owner neither: the account's page asks for one of them first", async () => {
+    const { db } = t.gateway.store;
+    for (const [who, at] of [[admin, 3_000], [t.demo.owner, 4_000]] as const) {
+      const pending = await createPendingTotp(db, who.user_id, "sealed", "Authenticator app");
+      expect(await acceptTotpStep(db, pending, at)).toBe(true);
+      const own = await t.json<{ message: string }>(who, "DELETE", opPath("resetOrganizationPersonMfa", { org_id: org, user_id: who.user_id }));
+      expect(own.status).toBe(403);
+      expect(own.body.message).toMatch(/reset your own second factors on your account's Sign-in security page/);
+      expect(await listFactors(db, who.user_id)).toHaveLength(1);
+    }
+    // Another administrator still may.
+    expect((await t.call(owner2, "DELETE", opPath("resetOrganizationPersonMfa", { org_id: org, user_id: admin.user_id }))).status).toBe(200);
+    expect((await t.call(owner2, "DELETE", opPath("resetOrganizationPersonMfa", { org_id: org, user_id: t.demo.owner.user_id }))).status).toBe(200);
+    expect(await listFactors(db, t.demo.owner.user_id)).toEqual([]);
   });
 
   it("still does all of it to a person who is no owner, and an owner does it to an owner", async () => {

@@ -164,6 +164,9 @@ export const resetOrganizationPersonMfa: AppRouteHandler<typeof routes.resetOrga
   await requirePermission(access, orgId, "mfa.manage");
   const target = await findPerson(c.get("deps").db, orgId, userId);
   if (!target) throw notFound(`user ${userId} is not a person of this organization`);
+  // One's own factors go from the account's Sign-in security page, which asks for one of them first:
+  // otherwise whoever holds an administrator's key alone could strip their second factor and enrol their own.
+  if (userId === access.caller.userId) throw forbidden("reset your own second factors on your account's Sign-in security page, which asks for one of them first");
   await requireOwnerForOwner(access, orgId, target.relation, "reset the second factors of");
   await requireAccountDeciders(c.get("deps").db, access, orgId, userId, { permission: "mfa.manage", change: "Resetting second factors", verb: "reset the second factors of" });
   const person = await mutate(c, audit, async (tx, meta) => {
