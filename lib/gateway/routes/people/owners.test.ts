@@ -65,14 +65,20 @@ async function statusOf(userId: string): Promise<string | undefined> {
 beforeAll(async () => {
   t = await createTestGateway();
   org = t.demo.organization_id;
-  admin = await newPerson("admin@acme.example", "member");
-  const [role] = await t.gateway.store.db.select().from(roles).where(and(eq(roles.organizationId, org), eq(roles.roleName, "Organization Admin")));
-  const granted = await t.call("owner", "POST", opPath("applyRoleBindings", { user_id: admin.user_id }), {
-    body: { bindings_to_create: [{ customer_id: admin.user_id, role_id: role!.id, scope_type: "org", scope_object_id: org }], bindings_to_delete: [] },
-  });
-  expect(granted.status).toBe(200);
+  admin = await newAdmin("admin@acme.example");
   owner2 = await newPerson("owner2@acme.example", "owner");
 });
+
+/** A person who is no owner, bound Organization Admin. */
+async function newAdmin(email: string): Promise<DemoUser> {
+  const person = await newPerson(email, "member");
+  const [role] = await t.gateway.store.db.select().from(roles).where(and(eq(roles.organizationId, org), eq(roles.roleName, "Organization Admin")));
+  const granted = await t.call("owner", "POST", opPath("applyRoleBindings", { user_id: person.user_id }), {
+    body: { bindings_to_create: [{ customer_id: person.user_id, role_id: role!.id, scope_type: "org", scope_object_id: org }], bindings_to_delete: [] },
+  });
+  expect(granted.status).toBe(200);
+  return person;
+}
 afterAll(() => t.close());
 
 describe("an Organization Admin who is no owner", () => {
@@ -193,13 +199,53 @@ describe("an Organization Admin who is no owner", () => {
     expect(await statusOf(owner2.user_id)).toBe("active");
   });
 
-  it("an owner's token reaches owners only while its maker is an active owner", async () => {
+  it("an owner's token reaches owners only while its maker is an active owner (a suspended maker's token is gone)", async () => {
     const owner2sToken = await scimToken(owner2);
     const ownersToken = await scimToken(t.demo.owner);
     expect((await setActive(ownersToken, owner2.user_id, false)).status).toBe(200);
-    expect((await setActive(owner2sToken, t.demo.owner.user_id, false)).status).toBe(403);
+    expect((await setActive(owner2sToken, t.demo.owner.user_id, false)).status).toBe(401);
     expect(await statusOf(t.demo.owner.user_id)).toBe("active");
     expect((await setActive(ownersToken, owner2.user_id, true)).status).toBe(200);
+  });
+});
+
+describe("what a person made to act for the organization ends with them", () => {
+  async function s3KeyOf(who: DemoUser): Promise<() => Promise<string | undefined>> {
+    const made = await t.json<{ access_key_id: string }>(who, "POST", opPath("createS3Key", { org_id: org }), { body: { alias: `key of ${who.email}` } });
+    expect(made.status).toBe(200);
+    return async () =>
+      (await t.json<{ items: Array<{ access_key_id: string; status: string }> }>("owner", "GET", opPath("listS3Keys", { org_id: org }))).body.items.find((k) => k.access_key_id === made.body.access_key_id)?.status;
+  }
+
+  it("removed: their SCIM tokens answer 401 (they cannot provision themselves back) and their S3 keys are disabled; others' stay", async () => {
+    const leaver = await newAdmin("leaver@acme.example");
+    const theirs = await scimToken(leaver);
+    const ownersToken = await scimToken(t.demo.owner);
+    const theirKey = await s3KeyOf(leaver);
+    const ownersKey = await s3KeyOf(t.demo.owner);
+    expect((await scim(theirs, "GET", "/Users?count=1")).status).toBe(200);
+    expect(await theirKey()).toBe("enabled");
+
+    expect((await t.call("owner", "DELETE", opPath("removeOrganizationPerson", { org_id: org, user_id: leaver.user_id }))).status).toBe(204);
+    const back = await scim(theirs, "POST", "/Users", { schemas: ["urn:ietf:params:scim:schemas:core:2.0:User"], userName: leaver.email, emails: [{ value: leaver.email, primary: true }] });
+    expect(back.status).toBe(401);
+    expect(await statusOf(leaver.user_id)).toBeUndefined();
+    expect(await theirKey()).toBe("disabled");
+    expect((await scim(ownersToken, "GET", "/Users?count=1")).status).toBe(200);
+    expect(await ownersKey()).toBe("enabled");
+  });
+
+  it("suspended over SCIM: the same, and reactivation brings neither back", async () => {
+    const leaver = await newAdmin("suspended@acme.example");
+    const theirs = await scimToken(leaver);
+    const theirKey = await s3KeyOf(leaver);
+    const ownersToken = await scimToken(t.demo.owner);
+    expect((await setActive(ownersToken, leaver.user_id, false)).status).toBe(200);
+    expect((await scim(theirs, "GET", "/Users?count=1")).status).toBe(401);
+    expect(await theirKey()).toBe("disabled");
+    expect((await setActive(ownersToken, leaver.user_id, true)).status).toBe(200);
+    expect((await scim(theirs, "GET", "/Users?count=1")).status).toBe(401);
+    expect(await theirKey()).toBe("disabled");
   });
 });
 

@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Database } from "../client";
-import { apiKeys, ssoProviders, users } from "../schema";
+import { apiKeys, s3Keys, scimTokens, ssoProviders, users } from "../schema";
 
 export interface ActiveApiKey {
   /** The key's secret, encrypted with the master key. */
@@ -67,17 +67,25 @@ export async function markApiKeyRevoked(db: Database, params: { accessKeyId: str
   return rows.length > 0;
 }
 
-/** Deletes keys outright (keys minted for a console session leave nothing behind when it ends). */
 /**
- * The keys the console minted for sessions an SSO provider of this organization signed the person in:
- * deleted when the person leaves the organization or is suspended there, so those sessions sign nothing
- * more (the console ends each at its next request).
+ * What acts for the organization on the person's behalf, ended when they leave it or are suspended there:
+ * - the keys the console minted for sessions an SSO provider of this organization signed them in, deleted,
+ *   so those sessions sign nothing more (the console ends each at its next request);
+ * - the SCIM tokens they made, deleted: otherwise whoever kept a token's secret could provision themselves
+ *   back, into the groups that grant its roles (the integration stays; an administrator makes a new token);
+ * - their S3 keys in the organization, disabled (listed still, for an administrator to delete).
  */
-export async function deleteOrganizationSsoKeys(db: Database, orgId: string, userId: string): Promise<void> {
+export async function endOrganizationCredentials(db: Database, orgId: string, userId: string): Promise<void> {
   const providers = db.select({ id: ssoProviders.id }).from(ssoProviders).where(eq(ssoProviders.organizationId, orgId));
   await db.delete(apiKeys).where(and(eq(apiKeys.userId, userId), inArray(apiKeys.ssoProviderId, providers)));
+  await db.delete(scimTokens).where(and(eq(scimTokens.organizationId, orgId), eq(scimTokens.userId, userId)));
+  await db
+    .update(s3Keys)
+    .set({ enabled: false })
+    .where(and(eq(s3Keys.organizationId, orgId), eq(s3Keys.userId, userId), eq(s3Keys.enabled, true)));
 }
 
+/** Deletes keys outright (keys minted for a console session leave nothing behind when it ends). */
 export async function deleteApiKeys(db: Database, accessKeyIds: string[]): Promise<void> {
   if (accessKeyIds.length === 0) return;
   await db.delete(apiKeys).where(inArray(apiKeys.id, accessKeyIds));

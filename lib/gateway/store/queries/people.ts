@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, asc, desc, eq, gt, ilike, inArray, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import type { Person } from "@/lib/contract/people";
 import type { Database } from "../client";
-import { deleteOrganizationSsoKeys } from "./api-keys";
+import { endOrganizationCredentials } from "./api-keys";
 import { forgetSsoIdentities } from "./sso";
 import { accountDeciders, decidesAlone } from "./access";
 import { userIdsByUserName } from "./scim-filters";
@@ -295,8 +295,8 @@ export async function otherActiveOwner(tx: Database, orgId: string, userId: stri
 
 /**
  * Removes a person from the organization: the role bindings they hold there, their SCIM group
- * memberships there (a group's next sync would bind them again), the keys of their SSO sessions and
- * the providers' links to them; the account stays. The REST removal and SCIM's DELETE both.
+ * memberships there (a group's next sync would bind them again), what acts there on their behalf
+ * (endOrganizationCredentials) and the providers' links to them; the account stays. The REST removal and SCIM's DELETE both.
  */
 export async function removePerson(tx: Database, orgId: string, userId: string): Promise<boolean> {
   // The membership first: a change holding it (a sign-in linking the person, a group changing its
@@ -305,7 +305,7 @@ export async function removePerson(tx: Database, orgId: string, userId: string):
     .delete(memberships)
     .where(and(eq(memberships.organizationId, orgId), eq(memberships.userId, userId)))
     .returning({ userId: memberships.userId });
-  await deleteOrganizationSsoKeys(tx, orgId, userId);
+  await endOrganizationCredentials(tx, orgId, userId);
   await tx.delete(roleBindings).where(and(eq(roleBindings.organizationId, orgId), eq(roleBindings.userId, userId)));
   const groups = tx.select({ id: scimGroups.id }).from(scimGroups).where(eq(scimGroups.organizationId, orgId));
   await tx.delete(scimGroupMembers).where(and(eq(scimGroupMembers.userId, userId), inArray(scimGroupMembers.groupId, groups)));

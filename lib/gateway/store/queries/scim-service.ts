@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, asc, count, eq, inArray, ne, sql, type SQL } from "drizzle-orm";
 import { resultRows, type Database } from "../client";
 import { accountDeciders, decidesAlone } from "./access";
-import { deleteOrganizationSsoKeys } from "./api-keys";
+import { endOrganizationCredentials } from "./api-keys";
 import { groupCondition, parseFilter, resolveLookups, userCondition, userIdsByUserName, userNameSql, type Lookups } from "./scim-filters";
 import { memberships, roleBindings, scimGroupMembers, scimGroups, scimIntegrations, scimTokens, users } from "../schema";
 
@@ -244,7 +244,7 @@ export async function updatePerson(
       updatedAt: input.now,
     })
     .where(and(eq(memberships.organizationId, input.orgId), eq(memberships.userId, input.userId)));
-  if (input.status === "suspended") await deleteOrganizationSsoKeys(db, input.orgId, input.userId);
+  if (input.status === "suspended") await endOrganizationCredentials(db, input.orgId, input.userId);
   // The account's own name only where this organization decides for the account (its home, or the only
   // one it belongs to): an organization that added the account later must not rename it in the others'
   // people lists (its displayName is kept with the membership either way).
