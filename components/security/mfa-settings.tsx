@@ -79,7 +79,17 @@ export function MfaSettings({ orgId }: { orgId: string }) {
             <CardBody>
               <ul className="divide-y divide-slate-100 dark:divide-slate-800">
                 {MFA_METHODS.map((method) => (
-                  <MethodRow key={method} method={method} since={required.get(method)} canManage={canManage} reason={reason} pending={update.isPending} onChange={setChange} />
+                  <MethodRow
+                    key={method}
+                    method={method}
+                    since={required.get(method)}
+                    canManage={canManage}
+                    // The gateway lets only an owner stop requiring MFA altogether (the owners would sign in with their key alone).
+                    ownerOnly={access.ready && !access.isOwner && required.size === 1 && required.has(method)}
+                    reason={reason}
+                    pending={update.isPending}
+                    onChange={setChange}
+                  />
                 ))}
               </ul>
             </CardBody>
@@ -123,6 +133,7 @@ function MethodRow({
   method,
   since,
   canManage,
+  ownerOnly,
   reason,
   pending,
   onChange,
@@ -130,12 +141,15 @@ function MethodRow({
   method: (typeof MFA_METHODS)[number];
   since: string | undefined;
   canManage: boolean;
+  /** The last method required, which only an owner may stop requiring. */
+  ownerOnly: boolean;
   reason: string | undefined;
   pending: boolean;
   onChange: (change: Change) => void;
 }) {
   const labelId = `mfa-${method}-label`;
   const stateId = `mfa-${method}-state`;
+  const ownerId = `mfa-${method}-owner-only`;
   return (
     <li className="flex items-center justify-between gap-4 py-3 first:pt-0 last:pb-0" data-testid={`mfa-${method}`}>
       <div className="min-w-0">
@@ -152,13 +166,18 @@ function MethodRow({
             <span className="text-slate-500 dark:text-slate-400">Not required</span>
           )}
         </p>
+        {canManage && ownerOnly ? (
+          <p id={ownerId} className="mt-1 text-xs text-slate-500 dark:text-slate-400">
+            {OWNER_ONLY}
+          </p>
+        ) : null}
       </div>
       <Switch
         checked={since !== undefined}
-        disabled={!canManage || pending}
-        title={reason}
+        disabled={!canManage || ownerOnly || pending}
+        title={reason ?? (ownerOnly ? OWNER_ONLY : undefined)}
         aria-labelledby={labelId}
-        aria-describedby={canManage ? stateId : `${stateId} mfa-permission`}
+        aria-describedby={!canManage ? `${stateId} mfa-permission` : ownerOnly ? `${stateId} ${ownerId}` : stateId}
         onCheckedChange={(checked) => onChange({ method, require: checked })}
         className="relative inline-flex h-6 w-11 shrink-0 cursor-pointer items-center rounded-full bg-slate-300 transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:ring-offset-2 disabled:cursor-not-allowed disabled:opacity-50 data-[state=checked]:bg-brand-600 dark:bg-slate-700 dark:focus-visible:ring-offset-slate-950 dark:data-[state=checked]:bg-brand-500"
         thumbClassName="size-5 translate-x-0.5 rounded-full bg-white shadow transition-transform data-[state=checked]:translate-x-[22px]"
@@ -166,6 +185,8 @@ function MethodRow({
     </li>
   );
 }
+
+const OWNER_ONLY = "Only an owner of the organization can stop requiring MFA: the owners would sign in with their API key alone.";
 
 const MAX_GRACE = 90;
 
