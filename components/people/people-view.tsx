@@ -186,13 +186,7 @@ export function PeopleView({ orgId, selfId }: { orgId: string; selfId: string })
                 {p.sso_required ? "Allow API key" : "Require SSO"}
               </GuardedButton>
               {p.mfa_methods.length > 0 ? (
-                <GuardedButton
-                  size="sm"
-                  variant="ghost"
-                  reason={mfaReason ?? (p.id === selfId ? "Change your own second factors on your account's Sign-in security page." : null)}
-                  aria-label={`Reset the second factors of ${p.email}`}
-                  onClick={() => setResetting(p)}
-                >
+                <GuardedButton size="sm" variant="ghost" reason={mfaReason} aria-label={`Reset the second factors of ${p.email}`} onClick={() => setResetting(p)}>
                   Reset MFA
                 </GuardedButton>
               ) : null}

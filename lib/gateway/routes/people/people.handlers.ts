@@ -164,9 +164,8 @@ export const resetOrganizationPersonMfa: AppRouteHandler<typeof routes.resetOrga
   await requirePermission(access, orgId, "mfa.manage");
   const target = await findPerson(c.get("deps").db, orgId, userId);
   if (!target) throw notFound(`user ${userId} is not a person of this organization`);
-  // One's own factors go from the account's Sign-in security page, which asks for one of them first:
-  // otherwise whoever holds an administrator's key alone could strip their second factor and enrol their own.
-  if (userId === access.caller.userId) throw forbidden("reset your own second factors on your account's Sign-in security page, which asks for one of them first");
+  // One's own factors too: a person who lost theirs (a sole owner with a lost phone) gets back into the console
+  // with their key, which signs every API request anyway; the console's own pages ask for a factor first.
   await requireOwnerForOwner(access, orgId, target.relation, "reset the second factors of");
   await requireAccountDeciders(c.get("deps").db, access, orgId, userId, { permission: "mfa.manage", change: "Resetting second factors", verb: "reset the second factors of" });
   const person = await mutate(c, audit, async (tx, meta) => {

@@ -58,7 +58,7 @@ export const updateOrganizationPerson = createRoute({
 export const resetOrganizationPersonMfa = createRoute({
   ...operation("resetOrganizationPersonMfa"),
   tags,
-  summary: "Reset a person's second factors (needs mfa.manage; not the caller's own).",
+  summary: "Reset a person's second factors (needs mfa.manage).",
   description:
     "Removes every second factor and recovery code the person enrolled for console sign-in, for instance after a lost phone or key. Where MFA is required, their next sign-in asks them to enrol again.",
   request: { params: orgPersonPathSchema },
