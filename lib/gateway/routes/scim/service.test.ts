@@ -486,6 +486,27 @@ describe("Entra ID's provisioning sequence", () => {
   });
 });
 
+describe("deleting an integration", () => {
+  it("takes away the role bindings its groups granted: the person no longer holds the role", async () => {
+    const idp = await newIntegration("Leaving", "okta");
+    const member = t.demo.member.user_id;
+    const [auditor] = await t.gateway.store.db.select().from(roles).where(and(eq(roles.organizationId, orgId), eq(roles.roleName, "Auditor")));
+    const mapped = await t.call("owner", "PUT", opPath("putSCIMGroupMappings", { org_id: orgId, integration_id: idp.id }), {
+      body: { mappings: [{ group_display_name: "Auditors", role_id: auditor!.id, scope_type: "org", scope_object_id: orgId }] },
+    });
+    expect(mapped.status).toBe(200);
+    const group = await scim(idp.token, "POST", "/Groups", { schemas: [GROUP], displayName: "Auditors", members: [{ value: member }] });
+    expect(group.status).toBe(201);
+    const permissions = async () =>
+      (await t.json<{ permissions: string[] }>("member", "GET", opPath("getCallerPermissions", { org_id: orgId }))).body.permissions;
+    expect(await permissions()).toContain("audit.read");
+
+    expect((await t.call("owner", "DELETE", opPath("deleteSCIMIntegration", { org_id: orgId, integration_id: idp.id }))).status).toBe(204);
+    expect(await permissions()).not.toContain("audit.read");
+    expect(await t.gateway.store.db.select().from(roleBindings).where(eq(roleBindings.viaGroupId, String(group.body.id)))).toHaveLength(0);
+  });
+});
+
 describe("filters, paging and projections", () => {
   beforeAll(async () => {
     for (let i = 0; i < 12; i++) {
