@@ -114,17 +114,17 @@ export function patchOperations(body: unknown, kind: ResourceKind): ScimPatchOpe
       for (const [k, v] of entries) {
         if (/^(id|meta|schemas)$/i.test(k)) continue;
         const key = spelledPath(kind, k);
-        if (!key) {
-          rest[k] = v;
-          continue;
-        }
+        if (!key) throw new ScimError(400, `Operations[${i}].value: ${JSON.stringify(k.slice(0, 64))} is not an attribute path`, "invalidPath");
         if (key.path === MANAGER_PATH) {
           out.push(...valueOperations(name, key.path, spelled(v, key.names)));
           continue;
         }
         const parts = SINGLE_VALUED_COMPLEX.has(key.path) && isObject(v) ? Object.entries(v) : undefined;
         if (!parts) {
-          rest[key.path] = spelled(v, key.names);
+          // A key with a value filter, a sub-attribute or a schema's URN is a path of its own: scim-patch
+          // would assign it as one attribute's name (`emails[type eq "work"]` beside emails, which it leaves).
+          if (ATTRIBUTE_NAME.test(key.path)) rest[key.path] = spelled(v, key.names);
+          else out.push(...valueOperations(name, key.path, spelled(v, key.names)));
           continue;
         }
         for (const [sub, subValue] of parts) {
@@ -143,6 +143,8 @@ export function patchOperations(body: unknown, kind: ResourceKind): ScimPatchOpe
 }
 
 const MANAGER_PATH = `${ENTERPRISE_USER}:manager`;
+/** A path that is one attribute's name, nothing before or after it. */
+const ATTRIBUTE_NAME = /^[A-Za-z$][\w$-]*$/;
 /** The single-valued complex attributes whose sub-attributes a path-less add or replace sets one by one. */
 const SINGLE_VALUED_COMPLEX = new Set(["name", ENTERPRISE_USER]);
 

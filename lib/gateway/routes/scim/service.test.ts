@@ -758,6 +758,22 @@ describe("names, PATCH and paging as RFC 7643 and 7644 ask", () => {
     expect(Object.keys(more.body).filter((k) => /^(title|displayName|emails)$/i.test(k)).sort()).toEqual(["displayName", "emails", "title"]);
   });
 
+  it("applies a path-less value's key with a value filter as that path, and refuses a key that is no path", async () => {
+    const id = await person();
+    const res = await patch("Users", id, { op: "replace", value: { 'emails[type eq "work"].value': "new@rfc.example", "name.givenName": "B" } });
+    expect(res.status).toBe(200);
+    const read = await scim(oktaToken, "GET", `/Users/${id}`);
+    expect(read.body.emails).toEqual([{ value: "new@rfc.example", type: "work", primary: true }]);
+    expect(read.body.name).toEqual({ givenName: "B" });
+    expect(Object.keys(read.body).filter((k) => k.includes("["))).toEqual([]);
+    for (const key of ["not a path", 'emails[type zz "work"].value', "name..givenName"]) {
+      const bad = await patch("Users", id, { op: "add", value: { [key]: "x" } });
+      expect(bad.status, key).toBe(400);
+      expect(bad.body.scimType, key).toBe("invalidPath");
+    }
+    expect((await scim(oktaToken, "GET", `/Users/${id}`)).body).toEqual(read.body);
+  });
+
   it("treats a replace of an attribute the person lacks as an add (RFC 7644 §3.5.2.3)", async () => {
     const id = await person();
     const res = await patch("Users", id, { op: "replace", path: 'phoneNumbers[type eq "work"].value', value: "+1 555 0100" });
