@@ -739,6 +739,39 @@ describe("names, PATCH and paging as RFC 7643 and 7644 ask", () => {
     expect(res.body).not.toHaveProperty("UserName");
   });
 
+  it("keeps every multi-valued attribute's primary as a boolean, from Entra ID's strings, and a null primary as unassigned", async () => {
+    const multiValued = ["emails", "phoneNumbers", "ims", "photos", "addresses", "entitlements", "roles", "x509Certificates"];
+    const entry = (attribute: string, primary: unknown) => ({ value: attribute === "emails" ? "prim@rfc.example" : `${attribute}-1`, type: "work", primary });
+    const created = await scim(oktaToken, "POST", "/Users", {
+      schemas: [USER],
+      userName: "prim@rfc.example",
+      ...Object.fromEntries(multiValued.map((a, i) => [a, [entry(a, i % 2 ? "True" : "TRUE"), { ...entry(a, "false"), value: `${a}-2` }]])),
+    });
+    expect(created.status).toBe(201);
+    const id = String(created.body.id);
+    for (const body of [created.body, (await scim(oktaToken, "GET", `/Users/${id}`)).body]) {
+      for (const a of multiValued) expect((body[a] as Array<{ primary: unknown }>).map((e) => e.primary), a).toEqual([true, false]);
+    }
+    const patched = await patch(
+      "Users",
+      id,
+      ...multiValued.filter((a) => a !== "emails").map((a) => ({ op: "add", path: a, value: [{ value: `${a}-3`, primary: "False" }, { value: `${a}-4`, primary: null }] })),
+      { op: "replace", path: 'roles[value eq "roles-1"].primary', value: "false" },
+    );
+    expect(patched.status).toBe(200);
+    for (const body of [patched.body, (await scim(oktaToken, "GET", `/Users/${id}`)).body]) {
+      expect((body.roles as Array<{ primary?: unknown }>).map((e) => e.primary)).toEqual([false, false, false, undefined]);
+      expect(body.roles as unknown[]).toContainEqual({ value: "roles-4" });
+      for (const a of multiValued.filter((a) => a !== "emails" && a !== "roles")) {
+        expect((body[a] as Array<{ primary?: unknown }>).map((e) => e.primary), a).toEqual([true, false, false, undefined]);
+      }
+    }
+    // What is neither a boolean nor one spelled as a string is refused, naming it.
+    const bad = await patch("Users", id, { op: "add", path: "phoneNumbers", value: [{ value: "+1 555 0199", primary: "yes" }] });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ scimType: "invalidValue", detail: "phoneNumbers[4].primary must be a boolean" });
+  });
+
   it("reads attribute names case-insensitively in PATCH paths and path-less values", async () => {
     const id = await person();
     const off = await patch("Users", id, { op: "replace", path: "Active", value: false });
