@@ -807,6 +807,27 @@ describe("names, PATCH and paging as RFC 7643 and 7644 ask", () => {
     expect((await scim(oktaToken, "GET", `/Users/${id}`)).body).toEqual(read.body);
   });
 
+  it("takes the extension's URN alone as a path: its value sets the extension's attributes, and remove removes the extension", async () => {
+    const id = await person();
+    const set = await patch("Users", id, { op: "replace", path: ENTERPRISE, value: { department: "X" } }, { op: "add", path: ENTERPRISE.toLowerCase(), value: { CostCenter: "C-1" } });
+    expect(set.status).toBe(200);
+    const read = await scim(oktaToken, "GET", `/Users/${id}`);
+    expect(read.body[ENTERPRISE]).toEqual({ department: "X", costCenter: "C-1" });
+    expect(read.body.schemas).toEqual([USER, ENTERPRISE]);
+    expect(Object.keys(read.body).filter((k) => k.startsWith("urn:"))).toEqual([ENTERPRISE]);
+    const notObject = await patch("Users", id, { op: "replace", path: ENTERPRISE, value: "X" });
+    expect(notObject.status).toBe(400);
+    expect(notObject.body.scimType).toBe("invalidValue");
+    const removed = await patch("Users", id, { op: "remove", path: ENTERPRISE });
+    expect(removed.status).toBe(200);
+    const after = await scim(oktaToken, "GET", `/Users/${id}`);
+    expect(after.body).not.toHaveProperty(ENTERPRISE);
+    expect(after.body.schemas).toEqual([USER]);
+    // A null value leaves it unassigned too (RFC 7643 §2.5).
+    await patch("Users", id, { op: "add", path: ENTERPRISE, value: { department: "Y" } });
+    expect((await patch("Users", id, { op: "replace", path: ENTERPRISE, value: null })).body).not.toHaveProperty(ENTERPRISE);
+  });
+
   it("treats a replace of an attribute the person lacks as an add (RFC 7644 §3.5.2.3)", async () => {
     const id = await person();
     const res = await patch("Users", id, { op: "replace", path: 'phoneNumbers[type eq "work"].value', value: "+1 555 0100" });
