@@ -1,4 +1,5 @@
 import { scimPatch, type ScimPatchOperation } from "scim-patch";
+import { parse as parseScimFilter, stringify as stringifyScimFilter, type Filter } from "scim2-parse-filter";
 import { CORE_SCHEMA, ENTERPRISE_USER, isObject, managerOf, PATCH_OP, ScimError, spelled, spelledPath, type Json, type ResourceKind } from "./resources";
 
 /**
@@ -194,32 +195,79 @@ function valueOperations(op: "add" | "replace", path: string, value: unknown): S
   return [{ op, path, value } as ScimPatchOperation];
 }
 
-/** Whether an operation removes a whole extension, which scim-patch cannot: it splits the URN at its last colon and finds nothing. */
-const removesExtension = (op: ScimPatchOperation): boolean => op.op === "remove" && (EXTENSIONS.User.has(op.path) || EXTENSIONS.Group.has(op.path));
+/** The extension an operation removes whole, which scim-patch cannot: it splits the URN at its last colon and finds nothing. */
+const removedExtension = (op: ScimPatchOperation): string | undefined =>
+  op.op === "remove" && (EXTENSIONS.User.has(op.path) || EXTENSIONS.Group.has(op.path)) ? op.path : undefined;
 
 export function applyPatch<T extends object>(resource: T, ops: ScimPatchOperation[]): T {
-  let out = resource;
-  let run: ScimPatchOperation[] = [];
-  const flush = () => {
-    if (run.length > 0) out = patched(out, run);
-    run = [];
-  };
+  if (ops.length === 0) return resource;
+  // One copy, patched in place an operation at a time: each value filter is read against the
+  // resource as the operations before it left it.
+  let out = JSON.parse(JSON.stringify(resource)) as T;
   for (const op of ops) {
-    if (!removesExtension(op)) {
-      run.push(op);
-      continue;
-    }
-    flush();
-    out = Object.fromEntries(Object.entries(out).filter(([key]) => key !== op.path)) as T;
+    const extension = removedExtension(op);
+    if (extension !== undefined) delete (out as Json)[extension];
+    else out = patched(out, [withStoredSpellings(out as Json, op)]);
   }
-  flush();
   return out;
+}
+
+/** A path's value filter: the attribute it selects entries of, the filter, and what follows (a sub-attribute). */
+const FILTERED = /^([A-Za-z$][\w$-]*)\[(.+)\](\.[A-Za-z$][\w$-]*)?$/;
+/** Sub-attributes whose strings compare exactly (caseExact in /Schemas): a group member's id and reference. */
+const CASE_EXACT = new Set(["members.value", "members.$ref"]);
+
+/**
+ * The operation with its value filter's strings spelled as the resource holds them. A filter compares
+ * in any case unless the attribute is caseExact (RFC 7644 §3.4.2.2), and scim-patch compares exactly:
+ * `emails[type eq "Work"]` missed the stored "work", and a replace added a second e-mail. What the
+ * resource holds is kept as sent, so each compared string becomes the spellings stored that equal it
+ * in any case (several: any of them); one that matches none is left, so an add still creates it.
+ */
+function withStoredSpellings(resource: Json, op: ScimPatchOperation): ScimPatchOperation {
+  const match = op.path === undefined ? null : FILTERED.exec(op.path);
+  if (!match) return op;
+  const [, attribute, sent, sub] = match as unknown as [string, string, string, string | undefined];
+  const entries = resource[attribute];
+  if (!Array.isArray(entries)) return op;
+  let filter: Filter;
+  try {
+    filter = parseScimFilter(sent);
+  } catch {
+    return op;
+  }
+  const text = stringifyScimFilter(spelledAsStored(filter, attribute, entries));
+  return text === stringifyScimFilter(filter) ? op : { ...op, path: `${attribute}[${text}]${sub ?? ""}` };
+}
+
+function spelledAsStored(filter: Filter, attribute: string, entries: unknown[]): Filter {
+  switch (filter.op) {
+    case "and":
+    case "or":
+      return { ...filter, filters: filter.filters.map((f) => spelledAsStored(f, attribute, entries)) };
+    case "not":
+      return { ...filter, filter: spelledAsStored(filter.filter, attribute, entries) };
+    case "eq":
+    case "ne": {
+      const { compValue, attrPath } = filter;
+      if (typeof compValue !== "string" || CASE_EXACT.has(`${attribute}.${attrPath}`.toLowerCase())) return filter;
+      const stored = entries.map((entry) => (isObject(entry) ? Object.entries(entry).find(([key]) => key.toLowerCase() === attrPath.toLowerCase())?.[1] : undefined));
+      const spellings = [...new Set(stored.filter((v): v is string => typeof v === "string" && v.toLowerCase() === compValue.toLowerCase()))];
+      if (spellings.length === 0) return filter;
+      const each = spellings.map((spelling): Filter => ({ ...filter, compValue: spelling }));
+      if (each.length === 1) return each[0]!;
+      // Equal to any of them; unequal to all.
+      return { op: filter.op === "eq" ? "or" : "and", filters: each };
+    }
+    default:
+      return filter;
+  }
 }
 
 function patched<T extends object>(resource: T, ops: ScimPatchOperation[]): T {
   try {
     // Any options drop the library's default treatMissingAsAdd: a replace of a missing attribute is an add (RFC 7644 §3.5.2.3).
-    return scimPatch(resource as never, ops, { mutateDocument: false, treatMissingAsAdd: true }) as T;
+    return scimPatch(resource as never, ops, { mutateDocument: true, treatMissingAsAdd: true }) as T;
   } catch (error) {
     // scim-patch's scimCode is noTarget or invalidSyntax; paths were checked before, so the rest is the value's fault.
     const e = error as { scimCode?: string; message?: string };

@@ -828,6 +828,27 @@ describe("names, PATCH and paging as RFC 7643 and 7644 ask", () => {
     expect((await patch("Users", id, { op: "replace", path: ENTERPRISE, value: null })).body).not.toHaveProperty(ENTERPRISE);
   });
 
+  it("compares a PATCH value filter's strings in any case (RFC 7644 §3.4.2.2: caseExact false), and keeps them as stored", async () => {
+    const id = await person();
+    const res = await patch("Users", id, { op: "replace", path: 'emails[type eq "Work"].value', value: "new.case@rfc.example" });
+    expect(res.status).toBe(200);
+    expect((await scim(oktaToken, "GET", `/Users/${id}`)).body.emails).toEqual([{ value: "new.case@rfc.example", type: "work", primary: true }]);
+    // Two spellings stored: a filter in a third matches both; one that matches none still adds (RFC 7644 §3.5.2.1).
+    await patch("Users", id, { op: "add", path: "phoneNumbers", value: [{ value: "1", type: "Mobile" }, { value: "2", type: "MOBILE" }, { value: "3", type: "home" }] });
+    const both = await patch("Users", id, { op: "replace", path: 'phoneNumbers[type eq "mobile" and value ne "X"].display', value: "m" }, { op: "remove", path: 'phoneNumbers[type eq "HOME"]' });
+    expect(both.status).toBe(200);
+    expect(both.body.phoneNumbers).toEqual([
+      { value: "1", type: "Mobile", display: "m" },
+      { value: "2", type: "MOBILE", display: "m" },
+    ]);
+    const added = await patch("Users", id, { op: "add", path: 'phoneNumbers[type eq "Fax"].value', value: "4" });
+    expect((added.body.phoneNumbers as unknown[]).at(-1)).toEqual({ type: "Fax", value: "4" });
+    // A group member's id is caseExact: a filter in another case matches nobody.
+    const group = await scim(oktaToken, "POST", "/Groups", { schemas: [GROUP], displayName: "Case exact", members: [{ value: id }] });
+    const none = await patch("Groups", String(group.body.id), { op: "remove", path: `members[value eq "${id.toUpperCase()}"]` });
+    expect(memberIds(none)).toEqual([id]);
+  });
+
   it("treats a replace of an attribute the person lacks as an add (RFC 7644 §3.5.2.3)", async () => {
     const id = await person();
     const res = await patch("Users", id, { op: "replace", path: 'phoneNumbers[type eq "work"].value', value: "+1 555 0100" });
