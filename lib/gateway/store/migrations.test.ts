@@ -13,7 +13,8 @@ import { MIGRATIONS_FOLDER, openStore, resultRows } from "./client";
  * Migrations that change what a store already holds, applied to a store written before them:
  * 0012 makes SCIM names unique (a name a race doubled must keep its rows and still let the
  * indexes be created); 0013 gives every account its home organization; 0018 sums usage by product
- * line and renders each day; 0020 repairs the days a rolling deploy over 0018 summed without one.
+ * line and renders each day; 0020 repairs the days a rolling deploy over 0018 summed without one;
+ * 0021 deletes the role bindings of SCIM groups a deleted integration took with it.
  */
 
 const dirs: string[] = [];
@@ -185,6 +186,28 @@ describe("migration 0020: usage sums a rolling deploy left without product line"
       expect(JSON.parse(`[${day[0]!.usage}]`)).toEqual([
         { billable_metric: "gpu-hours", date: "2026-01-01", project_id: "p-1", quantity: 12, region: "r-1", reservation_id: "", resource_type: "gpu" },
       ]);
+    });
+  });
+});
+
+describe("migration 0021: bindings of SCIM groups that are gone", { timeout: 120_000 }, () => {
+  it("deletes the bindings granted through a group no longer stored, and keeps direct ones and those of existing groups", async () => {
+    await storeBefore("0021_orphan_group_bindings", async (client, migrateRest) => {
+      await client.exec(`
+        INSERT INTO organizations (id, name) VALUES ('org-1', 'One');
+        INSERT INTO users (id, email, name) VALUES ('u-1', 'a@x.example', 'A');
+        INSERT INTO roles (id, organization_id, role_name, allowed_scopes, permissions) VALUES ('r-1', 'org-1', 'Auditor', '{org}', '{audit.read}');
+        INSERT INTO scim_integrations (id, organization_id, name, identity_provider, created_by) VALUES ('int-1', 'org-1', 'Okta', 'okta', 'u-1');
+        INSERT INTO scim_groups (id, organization_id, integration_id, display_name) VALUES ('g-kept', 'org-1', 'int-1', 'Kept');
+        INSERT INTO role_bindings (id, organization_id, user_id, role_id, scope_type, scope_object_id, via_group_id) VALUES
+          ('b-direct', 'org-1', 'u-1', 'r-1', 'org', 'org-1', ''),
+          ('b-kept', 'org-1', 'u-1', 'r-1', 'org', 'org-1', 'g-kept'),
+          -- What deleting an integration left: the binding of a group its deletion took by cascade.
+          ('b-orphan', 'org-1', 'u-1', 'r-1', 'org', 'org-1', 'g-gone');
+      `);
+      await migrateRest();
+      const bindings = resultRows<{ id: string }>(await client.query("SELECT id FROM role_bindings ORDER BY id"));
+      expect(bindings.map((b) => b.id)).toEqual(["b-direct", "b-kept"]);
     });
   });
 });

@@ -1,5 +1,6 @@
 import { scimPatch, type ScimPatchOperation } from "scim-patch";
-import { CORE_SCHEMA, ENTERPRISE_USER, isObject, managerOf, PATCH_OP, ScimError, spelled, spelledPath, type ResourceKind } from "./resources";
+import { parse as parseScimFilter, stringify as stringifyScimFilter, type Filter } from "scim2-parse-filter";
+import { CORE_SCHEMA, ENTERPRISE_USER, isObject, managerOf, PATCH_OP, ScimError, spelled, spelledPath, type Json, type ResourceKind } from "./resources";
 
 /**
  * SCIM PATCH (RFC 7644 §3.5.2), applied by scim-patch to the resource as it is: the operations as
@@ -100,51 +101,82 @@ export function patchOperations(body: unknown, kind: ResourceKind): ScimPatchOpe
         }
         return;
       }
+      // An extension's URN: the extension and its attributes are removed, as a complex attribute's are (RFC 7644 §3.5.2.2).
+      if (EXTENSIONS[kind].has(target.path)) {
+        out.push({ op: "remove", path: target.path } as ScimPatchOperation);
+        return;
+      }
       out.push({ op: "remove", path: target.path, ...(sent !== undefined ? { value: sent } : {}) } as ScimPatchOperation);
       return;
     }
     if (!target) {
-      if (typeof value !== "object" || value === null || Array.isArray(value)) throw new ScimError(400, `Operations[${i}].value must be an object when there is no path`, "invalidValue");
-      // Each key is an attribute path (RFC 7644 §3.5.2.1). A complex attribute's object sets the
-      // sub-attributes it names and leaves the others (§3.5.2.3): each becomes an operation on its path.
-      const rest: Record<string, unknown> = {};
-      // The resource's own schema URN as a key holds core attributes (as its URN before a path does).
-      const core = CORE_SCHEMA[kind].toLowerCase();
-      const entries = Object.entries(value).flatMap(([k, v]) => (k.toLowerCase() === core && isObject(v) ? Object.entries(v) : [[k, v] as const]));
-      for (const [k, v] of entries) {
-        if (/^(id|meta|schemas)$/i.test(k)) continue;
-        const key = spelledPath(kind, k);
-        if (!key) {
-          rest[k] = v;
-          continue;
-        }
-        if (key.path === MANAGER_PATH) {
-          out.push(...valueOperations(name, key.path, spelled(v, key.names)));
-          continue;
-        }
-        const parts = SINGLE_VALUED_COMPLEX.has(key.path) && isObject(v) ? Object.entries(v) : undefined;
-        if (!parts) {
-          rest[key.path] = spelled(v, key.names);
-          continue;
-        }
-        for (const [sub, subValue] of parts) {
-          const subPath = spelledPath(kind, `${key.path}${key.path === ENTERPRISE_USER ? ":" : "."}${sub}`);
-          if (!subPath || reachesPrototype(subPath.path)) throw new ScimError(400, `Operations[${i}].value.${k}.${sub.slice(0, 64)} is not an attribute`, "invalidPath");
-          out.push(...valueOperations(name, subPath.path, spelled(subValue, subPath.names)));
-        }
-      }
-      if (Object.keys(rest).length > 0) out.push({ op: name, value: rest } as ScimPatchOperation);
+      if (!isObject(value)) throw new ScimError(400, `Operations[${i}].value must be an object when there is no path`, "invalidValue");
+      out.push(...pathlessOperations(kind, name, value, `Operations[${i}].value`));
       return;
     }
     if (value === undefined) throw new ScimError(400, `Operations[${i}].value is required for ${name}`, "invalidValue");
+    // An extension's URN alone names the extension, whose attributes the value holds: as that URN as a
+    // key of a path-less value. scim-patch would split it at its last colon and keep the value as a
+    // junk attribute `User` of a junk extension `urn:…:2.0`, leaving the extension as it was.
+    if (EXTENSIONS[kind].has(target.path)) {
+      out.push(...pathlessOperations(kind, name, { [target.path]: sent }, `Operations[${i}].value`));
+      return;
+    }
     out.push(...valueOperations(name, target.path, sent));
   });
   return out;
 }
 
 const MANAGER_PATH = `${ENTERPRISE_USER}:manager`;
+/** The schema extensions this service knows, by the resource they extend. */
+const EXTENSIONS: Record<ResourceKind, Set<string>> = { User: new Set([ENTERPRISE_USER]), Group: new Set() };
+/** A path that is one attribute's name, nothing before or after it. */
+const ATTRIBUTE_NAME = /^[A-Za-z$][\w$-]*$/;
 /** The single-valued complex attributes whose sub-attributes a path-less add or replace sets one by one. */
 const SINGLE_VALUED_COMPLEX = new Set(["name", ENTERPRISE_USER]);
+
+/**
+ * A path-less add or replace. Each key of the value is an attribute path (RFC 7644 §3.5.2.1). A complex
+ * attribute's object sets the sub-attributes it names and leaves the others (§3.5.2.3): each becomes an
+ * operation on its path.
+ */
+function pathlessOperations(kind: ResourceKind, name: "add" | "replace", value: Json, at: string): ScimPatchOperation[] {
+  const out: ScimPatchOperation[] = [];
+  const rest: Record<string, unknown> = {};
+  // The resource's own schema URN as a key holds core attributes (as its URN before a path does).
+  const core = CORE_SCHEMA[kind].toLowerCase();
+  const entries = Object.entries(value).flatMap(([k, v]) => (k.toLowerCase() === core && isObject(v) ? Object.entries(v) : [[k, v] as const]));
+  for (const [k, v] of entries) {
+    if (/^(id|meta|schemas)$/i.test(k)) continue;
+    const key = spelledPath(kind, k);
+    if (!key) throw new ScimError(400, `${at}: ${JSON.stringify(k.slice(0, 64))} is not an attribute path`, "invalidPath");
+    if (key.path === MANAGER_PATH) {
+      out.push(...valueOperations(name, key.path, spelled(v, key.names)));
+      continue;
+    }
+    if (EXTENSIONS[kind].has(key.path) && !isObject(v)) {
+      // Null is unassigned (RFC 7643 §2.5): the extension goes, as with a remove.
+      if (v !== null) throw new ScimError(400, `${at}: ${key.path} must be an object`, "invalidValue");
+      out.push({ op: "remove", path: key.path } as ScimPatchOperation);
+      continue;
+    }
+    const parts = SINGLE_VALUED_COMPLEX.has(key.path) && isObject(v) ? Object.entries(v) : undefined;
+    if (!parts) {
+      // A key with a value filter, a sub-attribute or a schema's URN is a path of its own: scim-patch
+      // would assign it as one attribute's name (`emails[type eq "work"]` beside emails, which it leaves).
+      if (ATTRIBUTE_NAME.test(key.path)) rest[key.path] = spelled(v, key.names);
+      else out.push(...valueOperations(name, key.path, spelled(v, key.names)));
+      continue;
+    }
+    for (const [sub, subValue] of parts) {
+      const subPath = spelledPath(kind, `${key.path}${EXTENSIONS[kind].has(key.path) ? ":" : "."}${sub}`);
+      if (!subPath || reachesPrototype(subPath.path)) throw new ScimError(400, `${at}.${k}.${sub.slice(0, 64)} is not an attribute`, "invalidPath");
+      out.push(...valueOperations(name, subPath.path, spelled(subValue, subPath.names)));
+    }
+  }
+  if (Object.keys(rest).length > 0) out.push({ op: name, value: rest } as ScimPatchOperation);
+  return out;
+}
 
 /**
  * An add or replace of one path. The enterprise extension's manager is a complex attribute (RFC 7643
@@ -163,11 +195,79 @@ function valueOperations(op: "add" | "replace", path: string, value: unknown): S
   return [{ op, path, value } as ScimPatchOperation];
 }
 
+/** The extension an operation removes whole, which scim-patch cannot: it splits the URN at its last colon and finds nothing. */
+const removedExtension = (op: ScimPatchOperation): string | undefined =>
+  op.op === "remove" && (EXTENSIONS.User.has(op.path) || EXTENSIONS.Group.has(op.path)) ? op.path : undefined;
+
 export function applyPatch<T extends object>(resource: T, ops: ScimPatchOperation[]): T {
   if (ops.length === 0) return resource;
+  // One copy, patched in place an operation at a time: each value filter is read against the
+  // resource as the operations before it left it.
+  let out = JSON.parse(JSON.stringify(resource)) as T;
+  for (const op of ops) {
+    const extension = removedExtension(op);
+    if (extension !== undefined) delete (out as Json)[extension];
+    else out = patched(out, [withStoredSpellings(out as Json, op)]);
+  }
+  return out;
+}
+
+/** A path's value filter: the attribute it selects entries of, the filter, and what follows (a sub-attribute). */
+const FILTERED = /^([A-Za-z$][\w$-]*)\[(.+)\](\.[A-Za-z$][\w$-]*)?$/;
+/** Sub-attributes whose strings compare exactly (caseExact in /Schemas): a group member's id and reference. */
+const CASE_EXACT = new Set(["members.value", "members.$ref"]);
+
+/**
+ * The operation with its value filter's strings spelled as the resource holds them. A filter compares
+ * in any case unless the attribute is caseExact (RFC 7644 §3.4.2.2), and scim-patch compares exactly:
+ * `emails[type eq "Work"]` missed the stored "work", and a replace added a second e-mail. What the
+ * resource holds is kept as sent, so each compared string becomes the spellings stored that equal it
+ * in any case (several: any of them); one that matches none is left, so an add still creates it.
+ */
+function withStoredSpellings(resource: Json, op: ScimPatchOperation): ScimPatchOperation {
+  const match = op.path === undefined ? null : FILTERED.exec(op.path);
+  if (!match) return op;
+  const [, attribute, sent, sub] = match as unknown as [string, string, string, string | undefined];
+  const entries = resource[attribute];
+  if (!Array.isArray(entries)) return op;
+  let filter: Filter;
+  try {
+    filter = parseScimFilter(sent);
+  } catch {
+    return op;
+  }
+  const text = stringifyScimFilter(spelledAsStored(filter, attribute, entries));
+  return text === stringifyScimFilter(filter) ? op : { ...op, path: `${attribute}[${text}]${sub ?? ""}` };
+}
+
+function spelledAsStored(filter: Filter, attribute: string, entries: unknown[]): Filter {
+  switch (filter.op) {
+    case "and":
+    case "or":
+      return { ...filter, filters: filter.filters.map((f) => spelledAsStored(f, attribute, entries)) };
+    case "not":
+      return { ...filter, filter: spelledAsStored(filter.filter, attribute, entries) };
+    case "eq":
+    case "ne": {
+      const { compValue, attrPath } = filter;
+      if (typeof compValue !== "string" || CASE_EXACT.has(`${attribute}.${attrPath}`.toLowerCase())) return filter;
+      const stored = entries.map((entry) => (isObject(entry) ? Object.entries(entry).find(([key]) => key.toLowerCase() === attrPath.toLowerCase())?.[1] : undefined));
+      const spellings = [...new Set(stored.filter((v): v is string => typeof v === "string" && v.toLowerCase() === compValue.toLowerCase()))];
+      if (spellings.length === 0) return filter;
+      const each = spellings.map((spelling): Filter => ({ ...filter, compValue: spelling }));
+      if (each.length === 1) return each[0]!;
+      // Equal to any of them; unequal to all.
+      return { op: filter.op === "eq" ? "or" : "and", filters: each };
+    }
+    default:
+      return filter;
+  }
+}
+
+function patched<T extends object>(resource: T, ops: ScimPatchOperation[]): T {
   try {
     // Any options drop the library's default treatMissingAsAdd: a replace of a missing attribute is an add (RFC 7644 §3.5.2.3).
-    return scimPatch(resource as never, ops, { mutateDocument: false, treatMissingAsAdd: true }) as T;
+    return scimPatch(resource as never, ops, { mutateDocument: true, treatMissingAsAdd: true }) as T;
   } catch (error) {
     // scim-patch's scimCode is noTarget or invalidSyntax; paths were checked before, so the rest is the value's fault.
     const e = error as { scimCode?: string; message?: string };

@@ -288,6 +288,7 @@ export function parseUser(sent: unknown): UserInput {
     if (name[part] !== undefined && name[part] !== null && typeof name[part] !== "string") throw invalidValue(`name.${part} must be a string`);
   }
   if (attributes.displayName !== undefined && typeof attributes.displayName !== "string") throw invalidValue("displayName must be a string");
+  primariesAsBooleans(attributes);
   let email: string | undefined;
   if (attributes.emails !== undefined) {
     if (!Array.isArray(attributes.emails)) throw invalidValue("emails must be an array");
@@ -296,7 +297,6 @@ export function parseUser(sent: unknown): UserInput {
       if (!isObject(e) || typeof e.value !== "string") throw invalidValue(`emails[${i}].value must be a string`);
       // Every value is indexed for `emails.value eq` lookups, and no address is longer.
       if (e.value.length > 320) throw invalidValue(`emails[${i}].value is longer than 320 characters`);
-      if (e.primary !== undefined) e.primary = scimBoolean(e.primary, `emails[${i}].primary`);
     });
     const list = emails as Array<{ value: string; primary?: boolean }>;
     email = (list.find((e) => e.primary) ?? list[0])?.value;
@@ -317,6 +317,26 @@ export function parseUser(sent: unknown): UserInput {
     (typeof name.formatted === "string" && name.formatted.trim()) ||
     [name.givenName, name.familyName].filter((p) => typeof p === "string" && p.trim()).join(" ");
   return { userName, externalId, active, email: email.toLowerCase(), accountName: accountName.slice(0, 256), attributes };
+}
+
+/** The multi-valued attributes of a User whose entries may say which is primary (RFC 7643 §4.1.2). */
+const WITH_PRIMARY = ["emails", "phoneNumbers", "ims", "photos", "addresses", "entitlements", "roles", "x509Certificates"];
+
+/**
+ * Each entry's `primary` kept as the boolean /Schemas declares, whichever attribute it is in: Entra ID
+ * sends "True" and "False" (without its compatibility flag), and a string kept as sent was answered
+ * back as one. A null primary is unassigned (RFC 7643 §2.5), and goes.
+ */
+function primariesAsBooleans(attributes: Json): void {
+  for (const attribute of WITH_PRIMARY) {
+    const entries = attributes[attribute];
+    if (!Array.isArray(entries)) continue;
+    entries.forEach((entry: unknown, i) => {
+      if (!isObject(entry) || entry.primary === undefined) return;
+      if (entry.primary === null) delete entry.primary;
+      else entry.primary = scimBoolean(entry.primary, `${attribute}[${i}].primary`);
+    });
+  }
 }
 
 /**

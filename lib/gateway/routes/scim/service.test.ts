@@ -486,6 +486,27 @@ describe("Entra ID's provisioning sequence", () => {
   });
 });
 
+describe("deleting an integration", () => {
+  it("takes away the role bindings its groups granted: the person no longer holds the role", async () => {
+    const idp = await newIntegration("Leaving", "okta");
+    const member = t.demo.member.user_id;
+    const [auditor] = await t.gateway.store.db.select().from(roles).where(and(eq(roles.organizationId, orgId), eq(roles.roleName, "Auditor")));
+    const mapped = await t.call("owner", "PUT", opPath("putSCIMGroupMappings", { org_id: orgId, integration_id: idp.id }), {
+      body: { mappings: [{ group_display_name: "Auditors", role_id: auditor!.id, scope_type: "org", scope_object_id: orgId }] },
+    });
+    expect(mapped.status).toBe(200);
+    const group = await scim(idp.token, "POST", "/Groups", { schemas: [GROUP], displayName: "Auditors", members: [{ value: member }] });
+    expect(group.status).toBe(201);
+    const permissions = async () =>
+      (await t.json<{ permissions: string[] }>("member", "GET", opPath("getCallerPermissions", { org_id: orgId }))).body.permissions;
+    expect(await permissions()).toContain("audit.read");
+
+    expect((await t.call("owner", "DELETE", opPath("deleteSCIMIntegration", { org_id: orgId, integration_id: idp.id }))).status).toBe(204);
+    expect(await permissions()).not.toContain("audit.read");
+    expect(await t.gateway.store.db.select().from(roleBindings).where(eq(roleBindings.viaGroupId, String(group.body.id)))).toHaveLength(0);
+  });
+});
+
 describe("filters, paging and projections", () => {
   beforeAll(async () => {
     for (let i = 0; i < 12; i++) {
@@ -718,6 +739,39 @@ describe("names, PATCH and paging as RFC 7643 and 7644 ask", () => {
     expect(res.body).not.toHaveProperty("UserName");
   });
 
+  it("keeps every multi-valued attribute's primary as a boolean, from Entra ID's strings, and a null primary as unassigned", async () => {
+    const multiValued = ["emails", "phoneNumbers", "ims", "photos", "addresses", "entitlements", "roles", "x509Certificates"];
+    const entry = (attribute: string, primary: unknown) => ({ value: attribute === "emails" ? "prim@rfc.example" : `${attribute}-1`, type: "work", primary });
+    const created = await scim(oktaToken, "POST", "/Users", {
+      schemas: [USER],
+      userName: "prim@rfc.example",
+      ...Object.fromEntries(multiValued.map((a, i) => [a, [entry(a, i % 2 ? "True" : "TRUE"), { ...entry(a, "false"), value: `${a}-2` }]])),
+    });
+    expect(created.status).toBe(201);
+    const id = String(created.body.id);
+    for (const body of [created.body, (await scim(oktaToken, "GET", `/Users/${id}`)).body]) {
+      for (const a of multiValued) expect((body[a] as Array<{ primary: unknown }>).map((e) => e.primary), a).toEqual([true, false]);
+    }
+    const patched = await patch(
+      "Users",
+      id,
+      ...multiValued.filter((a) => a !== "emails").map((a) => ({ op: "add", path: a, value: [{ value: `${a}-3`, primary: "False" }, { value: `${a}-4`, primary: null }] })),
+      { op: "replace", path: 'roles[value eq "roles-1"].primary', value: "false" },
+    );
+    expect(patched.status).toBe(200);
+    for (const body of [patched.body, (await scim(oktaToken, "GET", `/Users/${id}`)).body]) {
+      expect((body.roles as Array<{ primary?: unknown }>).map((e) => e.primary)).toEqual([false, false, false, undefined]);
+      expect(body.roles as unknown[]).toContainEqual({ value: "roles-4" });
+      for (const a of multiValued.filter((a) => a !== "emails" && a !== "roles")) {
+        expect((body[a] as Array<{ primary?: unknown }>).map((e) => e.primary), a).toEqual([true, false, false, undefined]);
+      }
+    }
+    // What is neither a boolean nor one spelled as a string is refused, naming it.
+    const bad = await patch("Users", id, { op: "add", path: "phoneNumbers", value: [{ value: "+1 555 0199", primary: "yes" }] });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ scimType: "invalidValue", detail: "phoneNumbers[4].primary must be a boolean" });
+  });
+
   it("reads attribute names case-insensitively in PATCH paths and path-less values", async () => {
     const id = await person();
     const off = await patch("Users", id, { op: "replace", path: "Active", value: false });
@@ -735,6 +789,64 @@ describe("names, PATCH and paging as RFC 7643 and 7644 ask", () => {
     expect(more.status).toBe(200);
     expect(more.body).toMatchObject({ displayName: "Rae Lead", [ENTERPRISE]: { department: "Sales" }, emails: [{ value: "rae@rfc.example" }] });
     expect(Object.keys(more.body).filter((k) => /^(title|displayName|emails)$/i.test(k)).sort()).toEqual(["displayName", "emails", "title"]);
+  });
+
+  it("applies a path-less value's key with a value filter as that path, and refuses a key that is no path", async () => {
+    const id = await person();
+    const res = await patch("Users", id, { op: "replace", value: { 'emails[type eq "work"].value': "new@rfc.example", "name.givenName": "B" } });
+    expect(res.status).toBe(200);
+    const read = await scim(oktaToken, "GET", `/Users/${id}`);
+    expect(read.body.emails).toEqual([{ value: "new@rfc.example", type: "work", primary: true }]);
+    expect(read.body.name).toEqual({ givenName: "B" });
+    expect(Object.keys(read.body).filter((k) => k.includes("["))).toEqual([]);
+    for (const key of ["not a path", 'emails[type zz "work"].value', "name..givenName"]) {
+      const bad = await patch("Users", id, { op: "add", value: { [key]: "x" } });
+      expect(bad.status, key).toBe(400);
+      expect(bad.body.scimType, key).toBe("invalidPath");
+    }
+    expect((await scim(oktaToken, "GET", `/Users/${id}`)).body).toEqual(read.body);
+  });
+
+  it("takes the extension's URN alone as a path: its value sets the extension's attributes, and remove removes the extension", async () => {
+    const id = await person();
+    const set = await patch("Users", id, { op: "replace", path: ENTERPRISE, value: { department: "X" } }, { op: "add", path: ENTERPRISE.toLowerCase(), value: { CostCenter: "C-1" } });
+    expect(set.status).toBe(200);
+    const read = await scim(oktaToken, "GET", `/Users/${id}`);
+    expect(read.body[ENTERPRISE]).toEqual({ department: "X", costCenter: "C-1" });
+    expect(read.body.schemas).toEqual([USER, ENTERPRISE]);
+    expect(Object.keys(read.body).filter((k) => k.startsWith("urn:"))).toEqual([ENTERPRISE]);
+    const notObject = await patch("Users", id, { op: "replace", path: ENTERPRISE, value: "X" });
+    expect(notObject.status).toBe(400);
+    expect(notObject.body.scimType).toBe("invalidValue");
+    const removed = await patch("Users", id, { op: "remove", path: ENTERPRISE });
+    expect(removed.status).toBe(200);
+    const after = await scim(oktaToken, "GET", `/Users/${id}`);
+    expect(after.body).not.toHaveProperty(ENTERPRISE);
+    expect(after.body.schemas).toEqual([USER]);
+    // A null value leaves it unassigned too (RFC 7643 §2.5).
+    await patch("Users", id, { op: "add", path: ENTERPRISE, value: { department: "Y" } });
+    expect((await patch("Users", id, { op: "replace", path: ENTERPRISE, value: null })).body).not.toHaveProperty(ENTERPRISE);
+  });
+
+  it("compares a PATCH value filter's strings in any case (RFC 7644 §3.4.2.2: caseExact false), and keeps them as stored", async () => {
+    const id = await person();
+    const res = await patch("Users", id, { op: "replace", path: 'emails[type eq "Work"].value', value: "new.case@rfc.example" });
+    expect(res.status).toBe(200);
+    expect((await scim(oktaToken, "GET", `/Users/${id}`)).body.emails).toEqual([{ value: "new.case@rfc.example", type: "work", primary: true }]);
+    // Two spellings stored: a filter in a third matches both; one that matches none still adds (RFC 7644 §3.5.2.1).
+    await patch("Users", id, { op: "add", path: "phoneNumbers", value: [{ value: "1", type: "Mobile" }, { value: "2", type: "MOBILE" }, { value: "3", type: "home" }] });
+    const both = await patch("Users", id, { op: "replace", path: 'phoneNumbers[type eq "mobile" and value ne "X"].display', value: "m" }, { op: "remove", path: 'phoneNumbers[type eq "HOME"]' });
+    expect(both.status).toBe(200);
+    expect(both.body.phoneNumbers).toEqual([
+      { value: "1", type: "Mobile", display: "m" },
+      { value: "2", type: "MOBILE", display: "m" },
+    ]);
+    const added = await patch("Users", id, { op: "add", path: 'phoneNumbers[type eq "Fax"].value', value: "4" });
+    expect((added.body.phoneNumbers as unknown[]).at(-1)).toEqual({ type: "Fax", value: "4" });
+    // A group member's id is caseExact: a filter in another case matches nobody.
+    const group = await scim(oktaToken, "POST", "/Groups", { schemas: [GROUP], displayName: "Case exact", members: [{ value: id }] });
+    const none = await patch("Groups", String(group.body.id), { op: "remove", path: `members[value eq "${id.toUpperCase()}"]` });
+    expect(memberIds(none)).toEqual([id]);
   });
 
   it("treats a replace of an attribute the person lacks as an add (RFC 7644 §3.5.2.3)", async () => {

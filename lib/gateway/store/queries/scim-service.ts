@@ -350,8 +350,17 @@ export async function setGroupMembers(db: Database, groupId: string, add: string
   if (add.length) await db.insert(scimGroupMembers).values(add.map((userId) => ({ groupId, userId, createdAt: now }))).onConflictDoNothing();
 }
 
+/**
+ * Deletes the role bindings these groups granted. `role_bindings.via_group_id` has no foreign key
+ * (a binding of no group holds ""), so nothing removes them by cascade: whatever deletes a group
+ * deletes its bindings here, or they would stay in force with no group to take them away.
+ */
+export async function deleteGroupGrantedBindings(db: Database, groupIds: string[]): Promise<void> {
+  if (groupIds.length) await db.delete(roleBindings).where(inArray(roleBindings.viaGroupId, groupIds));
+}
+
 export async function deleteGroup(db: Database, groupId: string): Promise<void> {
-  await db.delete(roleBindings).where(eq(roleBindings.viaGroupId, groupId));
+  await deleteGroupGrantedBindings(db, [groupId]);
   await db.delete(scimGroups).where(eq(scimGroups.id, groupId));
 }
 

@@ -2,8 +2,9 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { SCIM_TOKEN_USAGE, type GeneratedLimitedUsageApiKey, type ScimIntegration, type ScimTokenInfo } from "@/lib/contract/scim";
 import type { Database } from "../client";
-import { scimIntegrations, scimTokens } from "../schema";
-import { integrationCounts } from "./scim-service";
+import { scimGroups, scimIntegrations, scimTokens } from "../schema";
+import { lockScimIntegration } from "./scim-group-bindings";
+import { deleteGroupGrantedBindings, integrationCounts } from "./scim-service";
 
 export type ScimIntegrationRow = typeof scimIntegrations.$inferSelect;
 export type ScimTokenRow = typeof scimTokens.$inferSelect;
@@ -146,8 +147,19 @@ export async function updateScimIntegrationRow(
   return row;
 }
 
-/** Deletes an integration with its tokens (foreign-key cascade); false when it was already gone. */
+/**
+ * Deletes an integration with its tokens, groups and mappings (foreign-key cascade) and the role
+ * bindings its groups granted (which no foreign key reaches); false when it was already gone.
+ */
 export async function deleteScimIntegrationRow(tx: Database, orgId: string, integrationId: string): Promise<boolean> {
+  // Held first, so no group is created meanwhile (its insert waits for the integration's row); each
+  // group's delete waits for a change of it in flight, so the bindings that change granted are there to delete.
+  await lockScimIntegration(tx, integrationId);
+  const groups = await tx
+    .delete(scimGroups)
+    .where(and(eq(scimGroups.organizationId, orgId), eq(scimGroups.integrationId, integrationId)))
+    .returning({ id: scimGroups.id });
+  await deleteGroupGrantedBindings(tx, groups.map((g) => g.id));
   const gone = await tx
     .delete(scimIntegrations)
     .where(and(eq(scimIntegrations.organizationId, orgId), eq(scimIntegrations.id, integrationId)))

@@ -36,6 +36,8 @@ export const roleBindings = pgTable(
     /**
      * "" for a binding granted directly; otherwise the SCIM group (scim_groups.id) whose mapping granted it.
      * A direct and a group-granted binding of the same role and scope are two rows, removed independently.
+     * No foreign key (a direct binding holds ""): deleting a group, or the integration with its groups,
+     * deletes the group's bindings itself (deleteGroupGrantedBindings).
      */
     viaGroupId: text("via_group_id").notNull().default(""),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
