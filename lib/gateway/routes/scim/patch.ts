@@ -124,7 +124,31 @@ export function patchOperations(body: unknown, kind: ResourceKind): ScimPatchOpe
     }
     out.push(...valueOperations(name, target.path, sent));
   });
+  // The operations made from a value's keys (a path-less value's, an extension's) carry the value's inner
+  // objects, whose keys scim-patch reads as paths in turn when it merges them: every one is checked, at any depth.
+  for (const made of out) {
+    const prototypal = [...(made.path ? [made.path] : []), ...nestedKeys("value" in made ? made.value : undefined)].find(reachesPrototype);
+    if (prototypal !== undefined) {
+      throw new ScimError(400, `Operations: ${JSON.stringify(prototypal.slice(0, 64))} names what a JavaScript object inherits (such as toString, constructor or __proto__), not an attribute`, "invalidPath");
+    }
+  }
   return out;
+}
+
+/** The keys of a value's objects, at any depth (without recursion: a body may nest deeply). */
+function nestedKeys(value: unknown): string[] {
+  const keys: string[] = [];
+  for (const stack = [value]; stack.length > 0; ) {
+    const item = stack.pop();
+    if (Array.isArray(item)) stack.push(...item);
+    else if (typeof item === "object" && item !== null) {
+      for (const [key, inner] of Object.entries(item)) {
+        keys.push(key);
+        stack.push(inner);
+      }
+    }
+  }
+  return keys;
 }
 
 const MANAGER_PATH = `${ENTERPRISE_USER}:manager`;
@@ -237,7 +261,11 @@ function withStoredSpellings(resource: Json, op: ScimPatchOperation): ScimPatchO
     return op;
   }
   const text = stringifyScimFilter(spelledAsStored(filter, attribute, entries));
-  return text === stringifyScimFilter(filter) ? op : { ...op, path: `${attribute}[${text}]${sub ?? ""}` };
+  if (text === stringifyScimFilter(filter)) return op;
+  const path = `${attribute}[${text}]${sub ?? ""}`;
+  // The stored spellings came from earlier requests: the path made of them is checked as a sent one is. And one
+  // with a backslash is left as sent: the filter library reads back a backslash it wrote as two.
+  return text.includes("\\") || reachesPrototype(path) ? op : { ...op, path };
 }
 
 function spelledAsStored(filter: Filter, attribute: string, entries: unknown[]): Filter {

@@ -967,6 +967,12 @@ describe("error cases", () => {
     ["a path replacing a method of every object", { op: "replace", path: "hasOwnProperty.call", value: "x" }],
     ["a value key through an array's method", { op: "add", value: { "emails.map.pollutedByScim": "yes" } }],
     ["a value key of an attribute through an inherited method", { op: "add", path: "name", value: { "familyName.toString.pollutedByScim": "yes" } }],
+    // The operations a path-less value's keys become carry that key's object, whose keys are walked in turn.
+    ["a filtered value key's object, with a key through constructor.prototype", { op: "add", value: { 'emails[type eq "work"]': { "constructor.prototype.pollutedByScim": "yes" } } }],
+    ["the extension's URN as the path, a sub-attribute's object with a key through constructor.prototype", { op: "add", path: ENTERPRISE, value: { manager: { "constructor.prototype.pollutedByScim": "yes" } } }],
+    ["the manager's URN as a value key, its object with a key through constructor.prototype", { op: "add", value: { [`${ENTERPRISE}:manager`]: { "constructor.prototype.pollutedByScim": "yes" } } }],
+    ["the core schema's URN as a value key, holding a key through constructor.prototype", { op: "add", value: { [USER]: { "constructor.prototype": { pollutedByScim: "yes" } } } }],
+    ["a key deep inside a value's objects, through __proto__", { op: "add", value: { 'emails[type eq "work"]': { display: { "__proto__.pollutedByScim": "yes" } } } }],
   ])("refuses a PATCH reaching an object's prototype (%s), changing neither the person nor any object", async (_name, operation) => {
     const before = await scim(oktaToken, "GET", `/Users/${t.demo.member.user_id}`);
     const builtIns = [Object.prototype.toString, Object.prototype.valueOf, Object.prototype.hasOwnProperty.call, Array.prototype.map];
