@@ -340,6 +340,23 @@ function primariesAsBooleans(attributes: Json): void {
 }
 
 /**
+ * The person as stored, for a PATCH to apply to: an entry's `primary` stored before every one was kept
+ * as a boolean, and neither a boolean nor "true" or "false", goes. Otherwise parseUser would refuse the
+ * result of every PATCH of that person, a deprovisioning one included, for what the request never sent.
+ */
+export function withReadablePrimaries(resource: Json): Json {
+  for (const attribute of WITH_PRIMARY) {
+    const entries = resource[attribute];
+    if (!Array.isArray(entries)) continue;
+    for (const entry of entries as unknown[]) {
+      if (!isObject(entry) || entry.primary === undefined || entry.primary === null) continue;
+      if (typeof entry.primary !== "boolean" && !(typeof entry.primary === "string" && /^(true|false)$/i.test(entry.primary))) delete entry.primary;
+    }
+  }
+  return resource;
+}
+
+/**
  * The enterprise extension's manager as kept: a complex attribute (RFC 7643 §4.3), which Entra ID sends
  * as the manager's id alone and clears with an empty value. `{ value: id }` for an id; undefined for
  * none (an empty or null value, or `{ value: "" }`); anything else as sent.

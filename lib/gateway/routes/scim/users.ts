@@ -11,7 +11,7 @@ import {
   type ScimTokenAuth,
 } from "../../store/queries/scim-service";
 import { lockOwners, removePerson } from "../../store/queries/people";
-import { parseUser, ScimError, spelledResource, userResource, type UserInput } from "./resources";
+import { parseUser, ScimError, spelledResource, userResource, withReadablePrimaries, type UserInput } from "./resources";
 import { attributeList, project } from "./projection";
 import { applyPatch, patchOperations } from "./patch";
 import { auditActor, baseUrl, change, counted, listResponse, paging, readBody, scimJson, UUID, type ScimContext } from "./frame";
@@ -122,6 +122,7 @@ async function replaceUser(c: ScimContext, seen: PersonRow, make: (current: Pers
       externalId: input.externalId,
       scimAttributes: input.attributes,
       status: input.active ? "active" : "suspended",
+      suspending,
       ...(input.accountName && existing.source === "scim" ? { accountName: input.accountName } : {}),
     });
   });
@@ -159,7 +160,7 @@ export async function patchUser(c: ScimContext): Promise<Response> {
   const base = baseUrl(c);
   // Applied to the person as they are when the change holds them; spelled as the patch is: attributes
   // stored before names were spelled are matched too.
-  return replaceUser(c, existing, (current) => parseUser(applyPatch(spelledResource("User", userResource(current, base)), ops)), "SCIM: Update User");
+  return replaceUser(c, existing, (current) => parseUser(applyPatch(withReadablePrimaries(spelledResource("User", userResource(current, base))), ops)), "SCIM: Update User");
 }
 
 export async function deleteUser(c: ScimContext): Promise<Response> {
