@@ -48,7 +48,7 @@ export function CreateScimTokenDialog({ orgId, integrationId, defaultOpen = fals
       label="New token"
       onOpen={() => create.reset()}
       title="New SCIM token"
-      description="Give it to the identity provider. Keep the old token until the provider uses the new one, then delete the old one."
+      description="Give it to the identity provider. Keep the old token until the provider uses the new one, then delete the old one. The token is yours: it stops working if you leave the organization or are suspended there."
       onSecretClosed={() => create.reset()}
     >
       <form onSubmit={(e) => void submit(e)} noValidate className="space-y-4">

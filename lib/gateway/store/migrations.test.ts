@@ -14,7 +14,8 @@ import { MIGRATIONS_FOLDER, openStore, resultRows } from "./client";
  * 0012 makes SCIM names unique (a name a race doubled must keep its rows and still let the
  * indexes be created); 0013 gives every account its home organization; 0018 sums usage by product
  * line and renders each day; 0020 repairs the days a rolling deploy over 0018 summed without one;
- * 0021 deletes the role bindings of SCIM groups a deleted integration took with it.
+ * 0021 deletes the role bindings of SCIM groups a deleted integration took with it; 0022 ends what people
+ * removed or suspended made to act for the organization.
  */
 
 const dirs: string[] = [];
@@ -208,6 +209,38 @@ describe("migration 0021: bindings of SCIM groups that are gone", { timeout: 120
       await migrateRest();
       const bindings = resultRows<{ id: string }>(await client.query("SELECT id FROM role_bindings ORDER BY id"));
       expect(bindings.map((b) => b.id)).toEqual(["b-direct", "b-kept"]);
+    });
+  });
+});
+
+describe("migration 0022: what people gone made to act for the organization", { timeout: 120_000 }, () => {
+  it("deletes the SCIM tokens and disables the S3 keys of people removed or suspended, and keeps those of active people", async () => {
+    await storeBefore("0022_credentials_of_people_gone", async (client, migrateRest) => {
+      await client.exec(`
+        INSERT INTO organizations (id, name) VALUES ('org-1', 'One'), ('org-2', 'Two');
+        INSERT INTO users (id, email, name) VALUES ('u-active', 'a@x.example', 'A'), ('u-suspended', 's@x.example', 'S'), ('u-gone', 'g@x.example', 'G');
+        -- u-gone left org-1 and is active in org-2 only.
+        INSERT INTO memberships (organization_id, user_id, relation, status) VALUES
+          ('org-1', 'u-active', 'owner', 'active'), ('org-1', 'u-suspended', 'member', 'suspended'), ('org-2', 'u-gone', 'owner', 'active');
+        INSERT INTO scim_integrations (id, organization_id, name, identity_provider, created_by) VALUES ('int-1', 'org-1', 'Okta', 'okta', 'u-active');
+        INSERT INTO scim_tokens (id, organization_id, integration_id, alias, secret_hash, user_id, expires_at) VALUES
+          ('t-active', 'org-1', 'int-1', 'a', 'h-a', 'u-active', now() + interval '1 day'),
+          ('t-suspended', 'org-1', 'int-1', 's', 'h-s', 'u-suspended', now() + interval '1 day'),
+          ('t-gone', 'org-1', 'int-1', 'g', 'h-g', 'u-gone', now() + interval '1 day');
+        INSERT INTO s3_keys (id, organization_id, user_id, access_key_id, secret_hash) VALUES
+          ('k-active', 'org-1', 'u-active', 'S3U_a', 'h'), ('k-suspended', 'org-1', 'u-suspended', 'S3U_s', 'h'),
+          ('k-gone', 'org-1', 'u-gone', 'S3U_g', 'h'), ('k-gone-elsewhere', 'org-2', 'u-gone', 'S3U_e', 'h');
+      `);
+      await migrateRest();
+      const tokens = resultRows<{ id: string }>(await client.query("SELECT id FROM scim_tokens ORDER BY id"));
+      expect(tokens.map((t) => t.id)).toEqual(["t-active"]);
+      const keys = resultRows<{ id: string; enabled: boolean }>(await client.query("SELECT id, enabled FROM s3_keys ORDER BY id"));
+      expect(keys).toEqual([
+        { id: "k-active", enabled: true },
+        { id: "k-gone", enabled: false },
+        { id: "k-gone-elsewhere", enabled: true },
+        { id: "k-suspended", enabled: false },
+      ]);
     });
   });
 });

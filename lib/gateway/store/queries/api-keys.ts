@@ -78,7 +78,9 @@ export async function markApiKeyRevoked(db: Database, params: { accessKeyId: str
 export async function endOrganizationCredentials(db: Database, orgId: string, userId: string): Promise<void> {
   const providers = db.select({ id: ssoProviders.id }).from(ssoProviders).where(eq(ssoProviders.organizationId, orgId));
   await db.delete(apiKeys).where(and(eq(apiKeys.userId, userId), inArray(apiKeys.ssoProviderId, providers)));
-  await db.delete(scimTokens).where(and(eq(scimTokens.organizationId, orgId), eq(scimTokens.userId, userId)));
+  const theirs = and(eq(scimTokens.organizationId, orgId), eq(scimTokens.userId, userId));
+  // Looked for first: a write to the tokens' table, even one deleting nothing, empties every replica's cache of SCIM tokens.
+  if ((await db.select({ id: scimTokens.id }).from(scimTokens).where(theirs).limit(1)).length > 0) await db.delete(scimTokens).where(theirs);
   await db
     .update(s3Keys)
     .set({ enabled: false })

@@ -3,6 +3,7 @@ import { and, asc, desc, eq, gt, ilike, inArray, isNull, lt, lte, or, sql, type 
 import type { Person } from "@/lib/contract/people";
 import type { Database } from "../client";
 import { endOrganizationCredentials } from "./api-keys";
+import { isPublicEmailDomain } from "../../public-email-domains";
 import { forgetSsoIdentities } from "./sso";
 import { accountDeciders, decidesAlone } from "./access";
 import { userIdsByUserName } from "./scim-filters";
@@ -90,12 +91,13 @@ export async function setSsoRequired(tx: Database, orgId: string, userId: string
  * Whether an organization of this account requires it to sign in through SSO (the console's key
  * sign-in asks) and can: it has a provider for the account's e-mail domain that signs this person in
  * (one an owner added, for an owner). A requirement no provider can meet does not lock the person
- * out, whoever deleted or replaced the provider. (A provider still without its client secret counts:
- * finishing its set-up is the way in.)
+ * out, whoever deleted or replaced the provider, nor does a provider's claim to a public e-mail service's
+ * domain, which signs nobody in. (A provider still without its client secret counts: finishing its set-up
+ * is the way in.)
  */
 export async function ssoRequiredAnywhere(db: Database, userId: string): Promise<boolean> {
   const [row] = await db
-    .select({ userId: memberships.userId })
+    .select({ email: users.email })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
     .innerJoin(
@@ -108,7 +110,7 @@ export async function ssoRequiredAnywhere(db: Database, userId: string): Promise
     )
     .where(and(eq(memberships.userId, userId), eq(memberships.ssoRequired, true)))
     .limit(1);
-  return row !== undefined;
+  return row !== undefined && !isPublicEmailDomain(row.email.slice(row.email.lastIndexOf("@") + 1));
 }
 
 /**
@@ -305,10 +307,11 @@ export async function removePerson(tx: Database, orgId: string, userId: string):
     .delete(memberships)
     .where(and(eq(memberships.organizationId, orgId), eq(memberships.userId, userId)))
     .returning({ userId: memberships.userId });
-  await endOrganizationCredentials(tx, orgId, userId);
-  await tx.delete(roleBindings).where(and(eq(roleBindings.organizationId, orgId), eq(roleBindings.userId, userId)));
+  // Then group memberships, bindings and tokens, in the order an integration's deletion takes them.
   const groups = tx.select({ id: scimGroups.id }).from(scimGroups).where(eq(scimGroups.organizationId, orgId));
   await tx.delete(scimGroupMembers).where(and(eq(scimGroupMembers.userId, userId), inArray(scimGroupMembers.groupId, groups)));
+  await tx.delete(roleBindings).where(and(eq(roleBindings.organizationId, orgId), eq(roleBindings.userId, userId)));
+  await endOrganizationCredentials(tx, orgId, userId);
   await forgetSsoIdentities(tx, orgId, userId);
   return gone.length > 0;
 }

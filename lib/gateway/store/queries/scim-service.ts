@@ -230,7 +230,7 @@ interface ProvisionRow {
 
 export async function updatePerson(
   db: Database,
-  input: { orgId: string; userId: string; integrationId: string; now: Date; accountName?: string } & PersonFields,
+  input: { orgId: string; userId: string; integrationId: string; now: Date; accountName?: string; suspending: boolean } & PersonFields,
 ): Promise<void> {
   await db
     .update(memberships)
@@ -244,7 +244,9 @@ export async function updatePerson(
       updatedAt: input.now,
     })
     .where(and(eq(memberships.organizationId, input.orgId), eq(memberships.userId, input.userId)));
-  if (input.status === "suspended") await endOrganizationCredentials(db, input.orgId, input.userId);
+  // Once, as the person goes from active to suspended: a write to the tokens' table, even one deleting
+  // nothing, empties every replica's cache of SCIM tokens.
+  if (input.suspending) await endOrganizationCredentials(db, input.orgId, input.userId);
   // The account's own name only where this organization decides for the account (its home, or the only
   // one it belongs to): an organization that added the account later must not rename it in the others'
   // people lists (its displayName is kept with the membership either way).
@@ -360,10 +362,10 @@ export async function deleteGroupGrantedBindings(db: Database, groupIds: string[
 }
 
 export async function deleteGroup(db: Database, groupId: string): Promise<void> {
-  await deleteGroupGrantedBindings(db, [groupId]);
+  // The group's row before its bindings, in the order a change of its members and an integration's deletion take them.
   await db.delete(scimGroups).where(eq(scimGroups.id, groupId));
+  await deleteGroupGrantedBindings(db, [groupId]);
 }
-
 
 /** Groups of the integration this person is in. */
 export async function groupsOfPerson(db: Database, orgId: string, userId: string): Promise<Array<{ id: string; displayName: string }>> {
