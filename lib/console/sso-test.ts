@@ -31,6 +31,7 @@ import { sessionStateFromCookies, type ConsoleSession, type SessionState } from 
 import { SignInError } from "./sign-in";
 import { loadSsoProvider, sameIssuer, ssoEmailOf, ssoIdentityOf, wellKnownOf, type SsoClaims, type SsoProviderConfig } from "./sso";
 import { SSO_SCOPES } from "./sso-auth";
+import { isPublicEmailDomain } from "@/lib/gateway/public-email-domains";
 
 /** POST /api/sso-test's body (its type is the contract's SsoTestStartRequest). */
 const ssoTestStartRequestSchema: z.ZodType<SsoTestStartRequest> = z.object({
@@ -193,8 +194,12 @@ function emailRefusal(code: string, claims: SsoClaims, provider: SsoProviderConf
         : "The provider sent no e-mail claim (is the scope email allowed?)";
     case SIGN_IN_ERROR.ssoWrongDomain:
       return `${email.split("@").pop()} is not one of the provider's e-mail domains (${provider.emailDomains.join(", ")})`;
-    case SIGN_IN_ERROR.ssoNoProvider:
-      return `${email.split("@").pop()} is a public e-mail service's domain, where anyone may have an address, so it signs nobody in`;
+    case SIGN_IN_ERROR.ssoNoProvider: {
+      const domain = email.split("@").pop() ?? "";
+      return isPublicEmailDomain(domain)
+        ? `${domain} is a public e-mail service's domain, where anyone may have an address, so it signs nobody in`
+        : `No SSO provider serves ${domain} any more`;
+    }
     case SIGN_IN_ERROR.ssoDomainAmbiguous:
       return `${email.split("@").pop()} is also claimed by another organization's SSO provider, so it signs nobody in`;
     default:

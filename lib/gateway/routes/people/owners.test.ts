@@ -7,6 +7,7 @@ import type { Database } from "../../store/client";
 import { listMfaMethods, setMfaMethods } from "../../store/queries/mfa";
 import { acceptTotpStep, createPendingTotp, listFactors } from "../../store/queries/mfa-factors";
 import { lockOwners, setSsoRequired, ssoRequiredAnywhere } from "../../store/queries/people";
+import { insertSsoProvider } from "../../store/queries/sso";
 import { memberships, roles, ssoProviders } from "../../store/schema";
 import { createTestGateway, opPath, type TestGateway } from "../../testing";
 
@@ -336,5 +337,18 @@ describe("single sign-on and owners", () => {
       await setSsoRequired(db, org, owner2.user_id, false);
       await setSsoRequired(db, org, admin.user_id, false);
     }
+  });
+
+  it("requiring SSO locks no key out through a claim to a public e-mail service's domain, from before the gateway refused such claims", async () => {
+    const { db } = t.gateway.store;
+    const person = await newPerson("someone@gmail.com", "member");
+    await insertSsoProvider(db, { organizationId: org, clientId: "c", clientSecretCiphertext: null, issuerUri: "https://idp.public.example", emailDomains: ["gmail.com"], signsInOwners: true });
+    await setSsoRequired(db, org, person.user_id, true);
+    expect(await ssoRequiredAnywhere(db, person.user_id)).toBe(false);
+    // The same claim to a domain of the organization's own holds them to it.
+    await db.update(ssoProviders).set({ emailDomains: ["gmail.com", "own.example"] }).where(eq(ssoProviders.issuerUri, "https://idp.public.example"));
+    const own = await newPerson("someone@own.example", "member");
+    await setSsoRequired(db, org, own.user_id, true);
+    expect(await ssoRequiredAnywhere(db, own.user_id)).toBe(true);
   });
 });
