@@ -76,6 +76,32 @@ test.describe("methods and headers", () => {
     });
   }
 
+  test("next-auth's endpoints answer what they cannot take with a 4xx or the sign-in page, never a server error", async ({ request }) => {
+    const json = { "content-type": "application/json" };
+    for (const [path, body] of [
+      ["/api/auth/signout", "{"],
+      ["/api/auth/signout", JSON.stringify({ callbackUrl: 1 })],
+      ["/api/auth/callback/api-key", JSON.stringify({ access_key_id: [], secret_key: {} })],
+      ["/api/auth/signin/sso", JSON.stringify({ email: "ada@sso.example" })],
+    ] as const) {
+      const res = await request.post(path, { headers: json, data: body, maxRedirects: 0 });
+      expect(res.status(), `POST ${path} ${body}`).toBe(415);
+      expect(await res.json()).toEqual({ message: "send a form: Content-Type application/x-www-form-urlencoded" });
+    }
+    // next-auth's error page put the code into its redirect unencoded: a character past Latin-1 or a line break threw.
+    for (const code of ["€", "a\rb", "x&reason=revoked"]) {
+      const res = await request.get(`/api/auth/error?error=${encodeURIComponent(code)}`, { maxRedirects: 0 });
+      expect(res.status(), code).toBe(302);
+      expect(res.headers().location).toBe(`/sign-in?error=${encodeURIComponent(code)}`);
+    }
+    // The key and demo sign-ins' callbacks take POST only.
+    for (const provider of ["api-key", "demo"]) {
+      const res = await request.get(`/api/auth/callback/${provider}`, { maxRedirects: 0 });
+      expect(res.status(), provider).toBe(302);
+      expect(res.headers().location).toBe("/sign-in");
+    }
+  });
+
   test("the pages' CSP is also on prefetches and on next-auth's own pages", async ({ ownerPage }) => {
     for (const [path, headers] of [
       ["/orgs", { "next-router-prefetch": "1", rsc: "1" }],

@@ -150,6 +150,8 @@ function buildOptions(): NextAuthOptions {
     callbacks: {
       // next-auth's own check lets "/\t/host" through as a path: only a same-site path, else the site's root.
       redirect({ url, baseUrl }) {
+        // next-auth passes the request's callbackUrl on as it came.
+        if (typeof url !== "string") return baseUrl;
         let candidate = url;
         if (!url.startsWith("/")) {
           try {

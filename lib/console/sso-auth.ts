@@ -116,8 +116,10 @@ export async function startSsoSignIn(request: NextRequest, headers: Record<strin
     url.searchParams.set("login_hint", email);
     const forwardedHeaders = new Headers(request.headers);
     forwardedHeaders.delete("content-length");
+    // The body forwarded is a form, whatever the request said it sent (next-auth parses it by this header).
+    forwardedHeaders.set("content-type", "application/x-www-form-urlencoded");
     const forwarded = new NextRequest(url, { method: "POST", headers: forwardedHeaders, body: form.toString() });
-    return run(forwarded, ["signin", providerId], options);
+    return await run(forwarded, ["signin", providerId], options);
   } catch (error) {
     if (error instanceof SignInError) return signInErrorAnswer(error.code, json);
     logAuth("error", "SSO sign-in could not start", error);

@@ -29,21 +29,47 @@ async function run(request: NextRequest, nextauth: string[], options: NextAuthOp
 async function handler(request: NextRequest, context: Context): Promise<Response> {
   const { nextauth = [] } = await context.params;
   const [action, providerId] = nextauth;
+  const refused = refusedInput(request, action, providerId);
+  if (refused) return refused;
   const headers = headersOf({ headers: Object.fromEntries(request.headers) });
   if (action === "signin" && providerId === SSO_START && request.method === "POST") return startSsoSignIn(request, headers, run);
-  if (action === "signin" && providerId && PROVIDER_ID.test(providerId)) return new Response(null, { status: 302, headers: { Location: "/sign-in" } });
+  if (action === "signin" && providerId && PROVIDER_ID.test(providerId)) return toSignIn();
   if (action === "callback" && providerId && PROVIDER_ID.test(providerId)) {
     const test = await handleSsoTestCallback(request, providerId);
     if (test) return test;
     try {
       const options = await ssoAuthOptions(providerId, headers);
-      return options ? run(request, nextauth, options) : signInErrorAnswer(SIGN_IN_ERROR.ssoProviderGone);
+      return options ? await run(request, nextauth, options) : signInErrorAnswer(SIGN_IN_ERROR.ssoProviderGone);
     } catch (error) {
       if (error instanceof SignInError) return signInErrorAnswer(error.code);
       throw error;
     }
   }
   return run(request, nextauth, getAuthOptions());
+}
+
+function toSignIn(): Response {
+  return new Response(null, { status: 302, headers: { Location: "/sign-in" } });
+}
+
+/**
+ * What next-auth itself would answer with a 500, answered here:
+ * - a POST that is no form (next-auth's browser client, and the sign-in page's SSO start, send forms): next-auth parses a
+ *   JSON body unguarded, and hands its fields to the callbacks unchecked;
+ * - its error page, which puts the code into a Location header unencoded (a character past Latin-1, or a line break);
+ * - a GET of a callback that takes POST only (the key and demo sign-ins' credentials).
+ */
+function refusedInput(request: NextRequest, action: string | undefined, providerId: string | undefined): Response | null {
+  if (request.method === "POST" && mediaType(request.headers.get("content-type")) !== "application/x-www-form-urlencoded") {
+    return Response.json({ message: "send a form: Content-Type application/x-www-form-urlencoded" }, { status: 415 });
+  }
+  if (action === "error") return signInErrorAnswer(request.nextUrl.searchParams.get("error") ?? "");
+  if (action === "callback" && request.method !== "POST" && !(providerId && PROVIDER_ID.test(providerId))) return toSignIn();
+  return null;
+}
+
+function mediaType(contentType: string | null): string {
+  return (contentType ?? "").split(";")[0]!.trim().toLowerCase();
 }
 
 export { handler as GET, handler as POST };
