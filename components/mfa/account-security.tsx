@@ -14,6 +14,7 @@ import { FACTORS_MANAGED_ELSEWHERE } from "@/lib/contract/sign-in-messages";
 import { lazyComponent } from "@/components/common/lazy";
 import { ConfirmItsYou } from "./confirm-its-you";
 import type { Enrolled } from "./totp-enrolment";
+import { reached } from "./reached";
 
 // Shown only once asked for (adding a factor, new recovery codes): fetched then, not with the page.
 const PasskeyRegistration = lazyComponent(() => import("./passkey-registration").then((m) => m.PasskeyRegistration));
@@ -64,7 +65,7 @@ export function AccountSecurity({
 
   async function regenerate() {
     setBusy(true);
-    const result = await newRecoveryCodesAction();
+    const result = await reached(() => newRecoveryCodesAction());
     setBusy(false);
     if (result.ok) {
       setCodes(result.recoveryCodes);
@@ -75,7 +76,7 @@ export function AccountSecurity({
   async function remove() {
     if (!removing) return;
     setBusy(true);
-    const result = await removeFactorAction(removing.id);
+    const result = await reached(() => removeFactorAction(removing.id));
     setBusy(false);
     if (!result.ok) return void toast.error(result.error);
     toast.success(`${removing.name} removed`);

@@ -8,6 +8,7 @@ import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { answerRecoveryCodeAction, answerTotpAction } from "@/lib/console/mfa-actions";
 import { CodeForm } from "./code-form";
 import { answerWithPasskey } from "./passkey-registration";
+import { reached } from "./reached";
 
 type Answer = { ok: true } | { ok: false; error: string };
 
@@ -27,7 +28,7 @@ export function ConfirmItsYou({ methods, recoveryCodesLeft }: { methods: Array<"
     setBusy(kind);
     setError(null);
     try {
-      const result = await answer();
+      const result = await reached(answer);
       if (result.ok) router.refresh();
       else setError(result.error);
     } finally {

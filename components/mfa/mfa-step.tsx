@@ -12,6 +12,7 @@ import { CodeForm } from "./code-form";
 import { answerWithPasskey, PasskeyRegistration } from "./passkey-registration";
 import { RecoveryCodes } from "./recovery-codes";
 import { TotpEnrolmentPanel, type Enrolled } from "./totp-enrolment";
+import { reached } from "./reached";
 
 const METHOD_NAMES = { totp: "an authenticator app", webauthn: "a passkey or security key" } as const;
 
@@ -42,7 +43,7 @@ export function MfaStep({ step, callbackPath }: { step: MfaStepState; callbackPa
     setBusy(kind);
     setError(null);
     try {
-      const result = await action();
+      const result = await reached(action);
       if (result.ok) return finish(result.done);
       fail(result.error);
     } finally {

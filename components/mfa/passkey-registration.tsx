@@ -6,6 +6,7 @@ import { Button } from "@/components/ui/button";
 import { Field, Input } from "@/components/ui/field";
 import { answerPasskeyAction, passkeyAssertionOptionsAction, passkeyRegistrationOptionsAction, registerPasskeyAction } from "@/lib/console/mfa-actions";
 import type { Enrolled } from "./totp-enrolment";
+import { reached } from "./reached";
 
 /** What the browser said when the ceremony did not finish, in words. */
 export function webauthnFailure(error: unknown): string {
@@ -18,11 +19,12 @@ export function webauthnFailure(error: unknown): string {
 
 /** An answer with one of the person's passkeys, through the browser (the MFA step, and confirming it's them). */
 export async function answerWithPasskey(): Promise<{ ok: true; done: boolean } | { ok: false; error: string }> {
-  const options = await passkeyAssertionOptionsAction();
+  const options = await reached(() => passkeyAssertionOptionsAction());
   if (!options.ok) return options;
   const { startAuthentication } = await import("@simplewebauthn/browser");
   try {
-    return await answerPasskeyAction(await startAuthentication({ optionsJSON: options.options }));
+    const response = await startAuthentication({ optionsJSON: options.options });
+    return await reached(() => answerPasskeyAction(response));
   } catch (failure) {
     return { ok: false, error: webauthnFailure(failure) };
   }
@@ -40,7 +42,7 @@ export function PasskeyRegistration({ onEnrolled }: { onEnrolled: (result: Enrol
     setBusy(true);
     setError(null);
     try {
-      const options = await passkeyRegistrationOptionsAction();
+      const options = await reached(() => passkeyRegistrationOptionsAction());
       if (!options.ok) return setError(options.error);
       // The WebAuthn browser library loads only when someone registers a key.
       const { startRegistration } = await import("@simplewebauthn/browser");
@@ -50,7 +52,7 @@ export function PasskeyRegistration({ onEnrolled }: { onEnrolled: (result: Enrol
       } catch (failure) {
         return setError(webauthnFailure(failure));
       }
-      const result = await registerPasskeyAction(response, name);
+      const result = await reached(() => registerPasskeyAction(response, name));
       if (result.ok) onEnrolled({ done: result.done, recoveryCodes: result.recoveryCodes });
       else setError(result.error);
     } finally {

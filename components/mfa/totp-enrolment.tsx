@@ -6,6 +6,7 @@ import { Button } from "@/components/ui/button";
 import { Field, Input } from "@/components/ui/field";
 import { confirmTotpAction, startTotpAction } from "@/lib/console/mfa-actions";
 import type { TotpEnrolment } from "@/lib/console/mfa";
+import { reached } from "./reached";
 
 export interface Enrolled {
   done: boolean;
@@ -28,7 +29,7 @@ export function TotpEnrolmentPanel({ onEnrolled }: { onEnrolled: (result: Enroll
   async function start() {
     setBusy(true);
     setError(null);
-    const result = await startTotpAction();
+    const result = await reached(() => startTotpAction());
     setBusy(false);
     if (result.ok) setEnrolment(result.enrolment);
     else setError(result.error);
@@ -39,7 +40,7 @@ export function TotpEnrolmentPanel({ onEnrolled }: { onEnrolled: (result: Enroll
     if (!enrolment) return;
     setBusy(true);
     setError(null);
-    const result = await confirmTotpAction(enrolment.factorId, code);
+    const result = await reached(() => confirmTotpAction(enrolment.factorId, code));
     setBusy(false);
     if (result.ok) onEnrolled({ done: result.done, recoveryCodes: result.recoveryCodes });
     else {

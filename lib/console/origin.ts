@@ -10,7 +10,12 @@ export async function consoleOrigin(): Promise<string> {
   const configured = env().NEXTAUTH_URL;
   if (configured) return new URL(configured).origin;
   const h = await headers();
-  const host = h.get("x-forwarded-host") ?? h.get("host") ?? "localhost";
-  const proto = h.get("x-forwarded-proto") === "https" ? "https" : "http";
-  return `${proto}://${host}`;
+  // Proxies that append to the header send a list: the first is the browser's. A value that makes no origin
+  // (a path, spaces) is passed over rather than thrown at every caller building a URL on it.
+  const first = (name: string) => h.get(name)?.split(",")[0]?.trim() || undefined;
+  const proto = first("x-forwarded-proto") === "https" ? "https" : "http";
+  for (const host of [first("x-forwarded-host"), first("host")]) {
+    if (host && /^[^\s/?#@\\]+$/.test(host) && URL.canParse(`${proto}://${host}`)) return `${proto}://${host}`;
+  }
+  return `${proto}://localhost`;
 }
