@@ -5,7 +5,7 @@ import { and, desc, eq } from "drizzle-orm";
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey, createUser } from "../../admin";
-import { apiKeys, auditLog, roleBindings, roles, scimIntegrations, scimTokens, ssoProviders } from "../../store/schema";
+import { apiKeys, auditLog, memberships, roleBindings, roles, scimIntegrations, scimTokens, ssoProviders } from "../../store/schema";
 import { createTestGateway, opPath, type TestGateway } from "../../testing";
 import { onScimError } from "./service";
 
@@ -770,6 +770,17 @@ describe("names, PATCH and paging as RFC 7643 and 7644 ask", () => {
     const bad = await patch("Users", id, { op: "add", path: "phoneNumbers", value: [{ value: "+1 555 0199", primary: "yes" }] });
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ scimType: "invalidValue", detail: "phoneNumbers[4].primary must be a boolean" });
+
+    // A primary stored before this rule that no boolean reads from goes with the next PATCH, which it does not block.
+    const { db } = t.gateway.store;
+    const [row] = await db.select({ attributes: memberships.scimAttributes }).from(memberships).where(eq(memberships.userId, id));
+    const attributes = row!.attributes as Record<string, Array<Record<string, unknown>>>;
+    attributes.phoneNumbers![0]!.primary = 1;
+    await db.update(memberships).set({ scimAttributes: attributes }).where(eq(memberships.userId, id));
+    const off = await patch("Users", id, { op: "replace", path: "active", value: false });
+    expect(off.status).toBe(200);
+    expect(off.body.active).toBe(false);
+    expect((off.body.phoneNumbers as Array<{ primary?: unknown }>).map((e) => e.primary)).toEqual([undefined, false, false, undefined]);
   });
 
   it("reads attribute names case-insensitively in PATCH paths and path-less values", async () => {
