@@ -124,23 +124,29 @@ export function patchOperations(body: unknown, kind: ResourceKind): ScimPatchOpe
     }
     out.push(...valueOperations(name, target.path, sent));
   });
-  // The operations made from a value's keys (a path-less value's, an extension's) carry the value's inner
-  // objects, whose keys scim-patch reads as paths in turn when it merges them: every one is checked, at any depth.
+  // What the operations carry is read by scim-patch as paths in turn: each key of a value's objects, at any
+  // depth, as it merges them (split at periods its own way, quotes and brackets meaning nothing there). A
+  // path-less value's keys became operations of their own above, so every key left is one attribute's name
+  // (RFC 7643 §2.1: a letter, then letters, digits, "-" and "_"; or "$ref") and none an object inherits.
   for (const made of out) {
-    const prototypal = [...(made.path ? [made.path] : []), ...nestedKeys("value" in made ? made.value : undefined)].find(reachesPrototype);
-    if (prototypal !== undefined) {
-      throw new ScimError(400, `Operations: ${JSON.stringify(prototypal.slice(0, 64))} names what a JavaScript object inherits (such as toString, constructor or __proto__), not an attribute`, "invalidPath");
+    if (made.path !== undefined && reachesPrototype(made.path)) {
+      throw new ScimError(400, `Operations: ${JSON.stringify(made.path.slice(0, 64))} names what a JavaScript object inherits (such as toString, constructor or __proto__), not an attribute`, "invalidPath");
     }
+    const key = nestedKeys("value" in made ? made.value : undefined).find((k) => !ATTRIBUTE_KEY.test(k) || OBJECT_NAMES.has(k));
+    if (key !== undefined) throw new ScimError(400, `Operations: a value's key ${JSON.stringify(key.slice(0, 64))} is not an attribute name`, "invalidValue");
   }
   return out;
 }
 
-/** The keys of a value's objects, at any depth (without recursion: a body may nest deeply). */
+/** An attribute's name as RFC 7643 §2.1 spells one (and `$ref`), as a key of a value's objects. */
+const ATTRIBUTE_KEY = /^(?:[A-Za-z][\w-]{0,255}|\$ref)$/;
+
+/** The keys of a value's objects, at any depth (without recursion, or spreading a long list into a call: a body may nest deeply or hold a long list). */
 function nestedKeys(value: unknown): string[] {
   const keys: string[] = [];
   for (const stack = [value]; stack.length > 0; ) {
     const item = stack.pop();
-    if (Array.isArray(item)) stack.push(...item);
+    if (Array.isArray(item)) for (const inner of item) stack.push(inner);
     else if (typeof item === "object" && item !== null) {
       for (const [key, inner] of Object.entries(item)) {
         keys.push(key);

@@ -984,6 +984,9 @@ describe("error cases", () => {
     ["the manager's URN as a value key, its object with a key through constructor.prototype", { op: "add", value: { [`${ENTERPRISE}:manager`]: { "constructor.prototype.pollutedByScim": "yes" } } }],
     ["the core schema's URN as a value key, holding a key through constructor.prototype", { op: "add", value: { [USER]: { "constructor.prototype": { pollutedByScim: "yes" } } } }],
     ["a key deep inside a value's objects, through __proto__", { op: "add", value: { 'emails[type eq "work"]': { display: { "__proto__.pollutedByScim": "yes" } } } }],
+    // scim-patch splits a value's key at periods its own way, a quote and a bracket meaning nothing to it.
+    ["a value's key that reads as a compared value but is split as a path", { op: "add", path: "name", value: { 'a["c.__proto__.pollutedByScim.q"x': true } }],
+    ["a filtered value key's object with a key that reads as a compared value", { op: "add", value: { 'emails[type eq "work"]': { 'a["c.constructor.prototype.pollutedByScim.q"x': true } } }],
   ])("refuses a PATCH reaching an object's prototype (%s), changing neither the person nor any object", async (_name, operation) => {
     const before = await scim(oktaToken, "GET", `/Users/${t.demo.member.user_id}`);
     const builtIns = [Object.prototype.toString, Object.prototype.valueOf, Object.prototype.hasOwnProperty.call, Array.prototype.map];
@@ -994,6 +997,17 @@ describe("error cases", () => {
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ schemas: [ERROR], status: "400" });
     expect((await scim(oktaToken, "GET", `/Users/${t.demo.member.user_id}`)).body).toEqual(before.body);
+  });
+
+  it("answers a value's very long key, or a very long list inside a value, with a 400 (not held by either, nor a 500)", async () => {
+    const id = t.demo.member.user_id;
+    const patch = (op: unknown) => scim(oktaToken, "PATCH", `/Users/${id}`, { schemas: [PATCH], Operations: [op] });
+    const longKey = await patch({ op: "add", path: "name", value: { givenName: { ["[".repeat(200_000)]: 1 } } });
+    expect(longKey.status).toBe(400);
+    expect(longKey.body).toMatchObject({ scimType: "invalidValue", detail: expect.stringMatching(/^Operations: a value's key "\[+" is not an attribute name$/) });
+    const longList = await patch({ op: "add", path: "name", value: { givenName: Array.from({ length: 200_000 }, () => 0) } });
+    expect(longList.status).toBe(400);
+    expect(longList.body).toMatchObject({ scimType: "invalidValue" });
   });
 
   it.each([
