@@ -15,7 +15,8 @@ export async function consoleOrigin(): Promise<string> {
   const first = (name: string) => h.get(name)?.split(",")[0]?.trim() || undefined;
   const proto = first("x-forwarded-proto") === "https" ? "https" : "http";
   for (const host of [first("x-forwarded-host"), first("host")]) {
-    if (host && /^[^\s/?#@\\]+$/.test(host) && URL.canParse(`${proto}://${host}`)) return `${proto}://${host}`;
+    // As an origin is written: the host in lower case (and punycode), no default port.
+    if (host && /^[^\s/?#@\\]+$/.test(host) && URL.canParse(`${proto}://${host}`)) return new URL(`${proto}://${host}`).origin;
   }
   return `${proto}://localhost`;
 }
