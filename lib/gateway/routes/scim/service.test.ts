@@ -4,7 +4,7 @@ import { serve, type ServerType } from "@hono/node-server";
 import { and, desc, eq } from "drizzle-orm";
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApiKey, createUser } from "../../admin";
+import { addMember, createApiKey, createUser } from "../../admin";
 import { apiKeys, auditLog, memberships, roleBindings, roles, scimIntegrations, scimTokens, ssoProviders } from "../../store/schema";
 import { createTestGateway, opPath, type TestGateway } from "../../testing";
 import { onScimError } from "./service";
@@ -209,6 +209,27 @@ describe("Okta's provisioning sequence", () => {
     expect(entries.length).toBeGreaterThanOrEqual(4);
     expect(entries[0]).toMatchObject({ actorId: oktaIntegration, surface: "SCIM", result: "OK" });
     expect(entries.map((e) => e.actionDetail)).toEqual(expect.arrayContaining(["SCIM: Create User", "SCIM: Suspend User", "SCIM: Reactivate User"]));
+  });
+
+  it("a group change binds nobody whose membership went meanwhile (a removal it raced: the binding would outlive them)", async () => {
+    const { db } = t.gateway.store;
+    const [role] = await db.select().from(roles).where(and(eq(roles.organizationId, orgId), eq(roles.roleName, "Billing Viewer")));
+    const gone = await createUser(db, { email: "raced@rfc.example" });
+    await addMember(db, orgId, gone.id, "member");
+    const put = await t.call("owner", "PUT", opPath("putSCIMGroupMappings", { org_id: orgId, integration_id: oktaIntegration }), {
+      body: { mappings: [{ group_display_name: "raced", role_id: role!.id, scope_type: "org", scope_object_id: orgId }] },
+    });
+    expect(put.status).toBe(200);
+    const group = await scim(oktaToken, "POST", "/Groups", { schemas: [GROUP], displayName: "Raced-away", members: [{ value: gone.id }, { value: t.demo.member.user_id }] });
+    expect(group.status).toBe(201);
+    const gid = String(group.body.id);
+    // What the group's change still reads when a removal of the person commits under it: their group membership, no membership.
+    await db.delete(memberships).where(and(eq(memberships.organizationId, orgId), eq(memberships.userId, gone.id)));
+    const renamed = await scim(oktaToken, "PATCH", `/Groups/${gid}`, { schemas: [PATCH], Operations: [{ op: "replace", path: "displayName", value: "Raced" }] });
+    expect(renamed.status).toBe(200);
+    const bound = await db.select({ userId: roleBindings.userId }).from(roleBindings).where(eq(roleBindings.viaGroupId, gid));
+    expect(bound.map((b) => b.userId)).toEqual([t.demo.member.user_id]);
+    expect((await scim(oktaToken, "DELETE", `/Groups/${gid}`)).status).toBe(204);
   });
 
   it("manages groups as Okta does, and group mappings grant role bindings", async () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../client";
-import { roleBindings, roles, scimGroupMappings, scimGroups, scimIntegrations, users } from "../schema";
+import { memberships, roleBindings, roles, scimGroupMappings, scimGroups, scimIntegrations, users } from "../schema";
 import { groupMemberIds } from "./scim-service";
 
 /**
@@ -117,12 +117,29 @@ export async function groupBindingDiff(
 /** Brings the group-granted bindings of these groups in line with their members and the mappings (inside the caller's transaction). */
 export async function syncGroupBindings(db: Database, orgId: string, integrationId: string, groupIds: string[] | "all"): Promise<{ created: number; removed: number }> {
   const diff = await groupBindingDiff(db, integrationId, groupIds);
+  // The memberships of the people whose bindings change, held (in one order, before any binding is deleted, as a
+  // removal takes them) until the transaction ends: a removal of one of them meanwhile waits, and one that came
+  // first leaves no membership, so no binding is made for them (it would outlive them, and come back on a new invitation).
+  const people = [...new Set([...diff.create, ...diff.remove].map((b) => b.userId))].sort();
+  const members = people.length
+    ? new Set(
+        (
+          await db
+            .select({ userId: memberships.userId })
+            .from(memberships)
+            .where(and(eq(memberships.organizationId, orgId), inArray(memberships.userId, people)))
+            .orderBy(asc(memberships.userId))
+            .for("share")
+        ).map((m) => m.userId),
+      )
+    : new Set<string>();
+  const create = diff.create.filter((b) => members.has(b.userId));
   if (diff.remove.length) await db.delete(roleBindings).where(inArray(roleBindings.id, diff.remove.map((b) => b.id)));
-  if (diff.create.length) {
+  if (create.length) {
     await db
       .insert(roleBindings)
       .values(
-        diff.create.map((b) => ({
+        create.map((b) => ({
           id: randomUUID(),
           organizationId: orgId,
           userId: b.userId,
@@ -134,7 +151,7 @@ export async function syncGroupBindings(db: Database, orgId: string, integration
       )
       .onConflictDoNothing();
   }
-  return { created: diff.create.length, removed: diff.remove.length };
+  return { created: create.length, removed: diff.remove.length };
 }
 
 /** Binding changes with the names a person reads: e-mail, group, role. */
