@@ -109,18 +109,11 @@ export type ApplyResult =
  */
 export async function applyBindings(tx: Database, plan: BindingPlan): Promise<ApplyResult> {
   await tx.select({ id: users.id }).from(users).where(eq(users.id, plan.userId)).for("update");
-  if (plan.deleteIds.length) {
-    const gone = await tx
-      .delete(roleBindings)
-      .where(and(inArray(roleBindings.id, plan.deleteIds), eq(roleBindings.userId, plan.userId)))
-      .returning({ id: roleBindings.id });
-    if (gone.length !== plan.deleteIds.length) {
-      return { ok: false, missingDelete: plan.deleteIds.findIndex((id) => !gone.some((g) => g.id === id)) };
-    }
-  }
   // The memberships the new bindings are in, held (in one order) until the transaction ends: a removal of
   // the person from one of those organizations, which takes the membership first, waits, and one that came
   // first leaves no membership to bind in (a binding would outlive it, and come back on a new invitation).
+  // Held before any binding is deleted, as a removal takes them (the membership, then the bindings): the
+  // other way round the two waited for each other.
   const orgIds = [...new Set(plan.creates.map((c) => c.organizationId))].sort();
   if (orgIds.length) {
     const held = await tx
@@ -132,6 +125,15 @@ export async function applyBindings(tx: Database, plan: BindingPlan): Promise<Ap
     const member = new Set(held.map((m) => m.organizationId));
     const outside = plan.creates.find((c) => !member.has(c.organizationId));
     if (outside) return { ok: false, notMember: outside.index };
+  }
+  if (plan.deleteIds.length) {
+    const gone = await tx
+      .delete(roleBindings)
+      .where(and(inArray(roleBindings.id, plan.deleteIds), eq(roleBindings.userId, plan.userId)))
+      .returning({ id: roleBindings.id });
+    if (gone.length !== plan.deleteIds.length) {
+      return { ok: false, missingDelete: plan.deleteIds.findIndex((id) => !gone.some((g) => g.id === id)) };
+    }
   }
   const createdIds: string[] = [];
   for (const create of plan.creates) {
