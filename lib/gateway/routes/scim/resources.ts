@@ -231,9 +231,13 @@ export function groupResource(row: GroupRow, members: Array<{ value: string; dis
 
 /** A boolean as sent: true/false, or Entra ID's "True"/"False". */
 export function scimBoolean(value: unknown, field: string): boolean {
-  if (typeof value === "boolean") return value;
-  if (typeof value === "string" && /^(true|false)$/i.test(value)) return value.toLowerCase() === "true";
-  throw invalidValue(`${field} must be a boolean`);
+  if (!readsAsBoolean(value)) throw invalidValue(`${field} must be a boolean`);
+  return typeof value === "boolean" ? value : value.toLowerCase() === "true";
+}
+
+/** A boolean, or one written as a string in any case ("True", Entra ID's): what scimBoolean reads. */
+function readsAsBoolean(value: unknown): value is boolean | string {
+  return typeof value === "boolean" || (typeof value === "string" && /^(true|false)$/i.test(value));
 }
 
 /** The longest userName, externalId or group displayName: each is indexed, and a longer one fits no index row. */
@@ -350,7 +354,7 @@ export function withReadablePrimaries(resource: Json): Json {
     if (!Array.isArray(entries)) continue;
     for (const entry of entries as unknown[]) {
       if (!isObject(entry) || entry.primary === undefined || entry.primary === null) continue;
-      if (typeof entry.primary !== "boolean" && !(typeof entry.primary === "string" && /^(true|false)$/i.test(entry.primary))) delete entry.primary;
+      if (!readsAsBoolean(entry.primary)) delete entry.primary;
     }
   }
   return resource;

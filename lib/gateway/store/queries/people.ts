@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, desc, eq, gt, ilike, inArray, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import type { Person } from "@/lib/contract/people";
+import { emailDomainOf } from "@/lib/contract/sign-in";
 import type { Database } from "../client";
 import { endOrganizationCredentials } from "./api-keys";
 import { isPublicEmailDomain } from "../../public-email-domains";
@@ -110,7 +111,7 @@ export async function ssoRequiredAnywhere(db: Database, userId: string): Promise
     )
     .where(and(eq(memberships.userId, userId), eq(memberships.ssoRequired, true)))
     .limit(1);
-  return row !== undefined && !isPublicEmailDomain(row.email.slice(row.email.lastIndexOf("@") + 1));
+  return row !== undefined && !isPublicEmailDomain(emailDomainOf(row.email));
 }
 
 /**
