@@ -3,7 +3,7 @@ import type { ReadCache } from "@/lib/db/read-cache";
 import type { Caller } from "./context";
 import { forbidden } from "./errors";
 import type { Database } from "./store/client";
-import { grantsOf, relationsOf, type Grant, type Relation } from "./store/queries/access";
+import { grantsOf, holdActiveMembership, relationsOf, type Grant, type Relation } from "./store/queries/access";
 
 export type { Relation };
 
@@ -128,6 +128,17 @@ export async function requirePermission(access: Access, orgId: string, permissio
   if (!(await access.can(orgId, permission, projectId))) {
     throw forbidden(`the caller lacks the permission ${permission}`);
   }
+}
+
+/**
+ * Inside the transaction that makes something act for the caller in the organization (a SCIM token, an
+ * S3 key): their active membership, held until it commits. The checks above read it before; a removal or
+ * suspension that commits in between would otherwise miss what this makes (endOrganizationCredentials ran
+ * before it existed) and leave it working. Now one that began first has ended it (403), and one that
+ * begins later waits and ends what this made.
+ */
+export async function holdCallerMembership(tx: Database, orgId: string, userId: string): Promise<void> {
+  if (!(await holdActiveMembership(tx, orgId, userId))) throw forbidden("the caller is not a member of this organization");
 }
 
 export async function requireProjectMember(access: Access, orgId: string, projectId: string): Promise<Relation> {

@@ -6,9 +6,9 @@ import type { DemoUser } from "../../seed";
 import type { Database } from "../../store/client";
 import { listMfaMethods, setMfaMethods } from "../../store/queries/mfa";
 import { acceptTotpStep, createPendingTotp, listFactors } from "../../store/queries/mfa-factors";
-import { lockOwners, setSsoRequired, ssoRequiredAnywhere } from "../../store/queries/people";
+import { lockOwners, removePerson, setSsoRequired, ssoRequiredAnywhere } from "../../store/queries/people";
 import { insertSsoProvider } from "../../store/queries/sso";
-import { memberships, roles, ssoProviders } from "../../store/schema";
+import { memberships, roles, s3Keys, scimTokens, ssoProviders } from "../../store/schema";
 import { createTestGateway, opPath, type TestGateway } from "../../testing";
 
 /**
@@ -239,6 +239,37 @@ describe("what a person made to act for the organization ends with them", () => 
     expect((await setActive(ownersToken, leaver.user_id, true)).status).toBe(200);
     expect((await scim(theirs, "GET", "/Users?count=1")).status).toBe(401);
     expect(await theirKey()).toBe("disabled");
+  });
+
+  it("made while their removal is under way (checked before it, stored after it ended their credentials): refused, nothing left behind", async () => {
+    const leaver = await newAdmin("racing@acme.example");
+    const integration = await t.json<{ integration: { id: string } }>("owner", "POST", opPath("createSCIMIntegration", { org_id: org }), {
+      body: { name: "IdP for the race", identity_provider: "okta" },
+    });
+    expect(integration.status).toBe(200);
+    // The leaver's access is read (and cached) before the removal starts, as a request already past its checks has it.
+    expect((await t.call(leaver, "GET", opPath("listS3Keys", { org_id: org }))).status).toBe(200);
+    const { db } = t.gateway.store;
+    let removing!: () => void;
+    const underWay = new Promise<void>((resolve) => (removing = resolve));
+    // The removal has done all it does, its credentials' end included, and has not committed yet.
+    const removal = db.transaction(async (tx) => {
+      expect(await removePerson(tx as unknown as Database, org, leaver.user_id)).toBe(true);
+      removing();
+      await new Promise((resolve) => setTimeout(resolve, 400));
+    });
+    await underWay;
+    // A PostgreSQL server takes both requests meanwhile; PGlite runs them after the removal.
+    const [token, key] = await Promise.all([
+      t.json<{ message: string }>(leaver, "POST", opPath("createSCIMIntegrationToken", { org_id: org, integration_id: integration.body.integration.id }), {
+        body: { alias: "late", expires_at: new Date(Date.now() + 86_400_000).toISOString() },
+      }),
+      t.json<{ message: string }>(leaver, "POST", opPath("createS3Key", { org_id: org }), { body: { alias: "late" } }),
+    ]);
+    await removal;
+    expect([token.status, key.status]).toEqual([403, 403]);
+    expect(await db.select().from(scimTokens).where(eq(scimTokens.userId, leaver.user_id))).toEqual([]);
+    expect(await db.select().from(s3Keys).where(eq(s3Keys.userId, leaver.user_id))).toEqual([]);
   });
 });
 

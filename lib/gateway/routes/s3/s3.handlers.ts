@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { auditAs, mutate } from "../../audit";
-import { requireOrgMember, requirePermission } from "../../authz";
+import { holdCallerMembership, requireOrgMember, requirePermission } from "../../authz";
 import { hashSecret, newSecret } from "../../crypto";
 import { notFound } from "../../errors";
 import { deleteS3KeyRow, findS3Key, insertS3Key, listS3Keys as listKeyRows, toS3Key } from "../../store/queries/s3";
@@ -34,6 +34,7 @@ export const createS3Key: AppRouteHandler<typeof routes.createS3Key> = async (c)
   const secretKey = newSecret();
   const expireAt = body.expire_at ? new Date(body.expire_at) : null;
   await mutate(c, audit, async (tx, meta) => {
+    await holdCallerMembership(tx, orgId, caller.userId);
     await insertS3Key(tx, { organizationId: orgId, userId: caller.userId, accessKeyId, secretHash: hashSecret(secretKey), alias: body.alias ?? "", expireAt });
     meta.targetIds = [accessKeyId];
   });

@@ -1,5 +1,5 @@
 import { auditAs, mutate } from "../../audit";
-import { requireOrgMember, requirePermission } from "../../authz";
+import { holdCallerMembership, requireOrgMember, requirePermission } from "../../authz";
 import { hashSecret, newSecret } from "../../crypto";
 import { badRequest, notFound } from "../../errors";
 import { projectExistsIn, rolesByIds } from "../../store/queries/iam";
@@ -66,6 +66,7 @@ export const createScimIntegration: AppRouteHandler<typeof routes.createScimInte
   const token = body.token ? { ...body.token, ...newTokenSecret() } : undefined;
   const now = new Date();
   const created = await mutate(c, audit, async (tx, meta) => {
+    if (token) await holdCallerMembership(tx, orgId, caller.userId);
     const row = await insertScimIntegration(tx, { organizationId: orgId, name: body.name, identityProvider: body.identity_provider, createdBy: caller.userId, now });
     meta.targetIds = [row.id];
     const apiKeyInfo = token
@@ -158,6 +159,7 @@ export const createScimIntegrationToken: AppRouteHandler<typeof routes.createSci
   const integration = await existingIntegration(db, orgId, integrationId);
   const { secret, secretHash } = newTokenSecret();
   const apiKeyInfo = await mutate(c, audit, async (tx, meta) => {
+    await holdCallerMembership(tx, orgId, caller.userId);
     const info = await insertScimToken(tx, {
       organizationId: orgId,
       integrationId: integration.id,

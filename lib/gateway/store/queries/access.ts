@@ -21,6 +21,19 @@ export async function relationsOf(db: Database, userId: string): Promise<Map<str
 }
 
 /**
+ * Whether the person is an active member of the organization, their membership row held (FOR SHARE)
+ * until the caller's transaction ends: a removal or suspension, which changes that row, waits for it.
+ */
+export async function holdActiveMembership(tx: Database, orgId: string, userId: string): Promise<boolean> {
+  const held = await tx
+    .select({ userId: memberships.userId })
+    .from(memberships)
+    .where(and(eq(memberships.organizationId, orgId), eq(memberships.userId, userId), eq(memberships.status, "active")))
+    .for("share");
+  return held.length > 0;
+}
+
+/**
  * Who decides what belongs to an account (its second factors, whether its key opens a console
  * session, its own name), among the organizations it belongs to (suspended memberships included):
  * its home (`users.home_organization_id`, the first organization that had it) alone while the
