@@ -5,7 +5,9 @@ import { and, desc, eq } from "drizzle-orm";
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addMember, createApiKey, createUser } from "../../admin";
-import { apiKeys, auditLog, memberships, roleBindings, roles, scimIntegrations, scimTokens, ssoProviders } from "../../store/schema";
+import type { Database } from "../../store/client";
+import { removePerson } from "../../store/queries/people";
+import { apiKeys, auditLog, memberships, roleBindings, roles, scimGroupMembers, scimIntegrations, scimTokens, ssoProviders } from "../../store/schema";
 import { createTestGateway, opPath, type TestGateway } from "../../testing";
 import { onScimError } from "./service";
 
@@ -525,6 +527,36 @@ describe("deleting an integration", () => {
     expect((await t.call("owner", "DELETE", opPath("deleteSCIMIntegration", { org_id: orgId, integration_id: idp.id }))).status).toBe(204);
     expect(await permissions()).not.toContain("audit.read");
     expect(await t.gateway.store.db.select().from(roleBindings).where(eq(roleBindings.viaGroupId, String(group.body.id)))).toHaveLength(0);
+  });
+
+  it("waits for a removal of one of its groups' people that began first, before any group goes (the two cannot wait for each other)", async () => {
+    const idp = await newIntegration("Leaving too", "okta");
+    const person = await scim(idp.token, "POST", "/Users", { schemas: [USER], userName: "in-two-groups@acme.example" });
+    expect(person.status).toBe(201);
+    const userId = String(person.body.id);
+    for (const displayName of ["First", "Second"]) {
+      expect((await scim(idp.token, "POST", "/Groups", { schemas: [GROUP], displayName, members: [{ value: userId }] })).status).toBe(201);
+    }
+    const { db } = t.gateway.store;
+    const theirGroupRows = (tx: Database) => tx.select().from(scimGroupMembers).where(eq(scimGroupMembers.userId, userId));
+    let begun!: () => void;
+    const removalBegun = new Promise<void>((resolve) => (begun = resolve));
+    // A removal's first step (the membership) taken, the rest (group memberships first) to follow.
+    const removal = db.transaction(async (tx) => {
+      await tx.delete(memberships).where(and(eq(memberships.organizationId, orgId), eq(memberships.userId, userId)));
+      begun();
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      // What the deletion has committed meanwhile (a PostgreSQL server runs it at once; PGlite after this).
+      const seen = (await theirGroupRows(tx as unknown as Database)).length;
+      await removePerson(tx as unknown as Database, orgId, userId);
+      return seen;
+    });
+    await removalBegun;
+    const deletion = t.call("owner", "DELETE", opPath("deleteSCIMIntegration", { org_id: orgId, integration_id: idp.id }));
+    expect(await removal).toBe(2);
+    expect((await deletion).status).toBe(204);
+    expect(await theirGroupRows(db)).toEqual([]);
+    expect(await db.select().from(scimIntegrations).where(eq(scimIntegrations.id, idp.id))).toEqual([]);
   });
 });
 

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { SCIM_TOKEN_USAGE, type GeneratedLimitedUsageApiKey, type ScimIntegration, type ScimTokenInfo } from "@/lib/contract/scim";
 import type { Database } from "../client";
-import { scimGroups, scimIntegrations, scimTokens } from "../schema";
+import { memberships, scimGroupMembers, scimGroups, scimIntegrations, scimTokens } from "../schema";
 import { lockScimIntegration } from "./scim-group-bindings";
 import { deleteGroupGrantedBindings, integrationCounts } from "./scim-service";
 
@@ -155,9 +155,26 @@ export async function deleteScimIntegrationRow(tx: Database, orgId: string, inte
   // Held first, so no group is created meanwhile (its insert waits for the integration's row); each
   // group's delete waits for a change of it in flight, so the bindings that change granted are there to delete.
   await lockScimIntegration(tx, integrationId);
+  const ofIntegration = and(eq(scimGroups.organizationId, orgId), eq(scimGroups.integrationId, integrationId));
+  // Then its groups, so no change of their members is in flight or starts, and the memberships of the people in
+  // them (in one order), before any group's members go: a removal takes the person's membership before their
+  // group memberships, and deleting the groups here the other way round could take one group's row of the person
+  // while the removal took another's, each then waiting for the other.
+  await tx.select({ id: scimGroups.id }).from(scimGroups).where(ofIntegration).orderBy(asc(scimGroups.id)).for("update");
+  const inGroups = tx
+    .select({ userId: scimGroupMembers.userId })
+    .from(scimGroupMembers)
+    .innerJoin(scimGroups, eq(scimGroups.id, scimGroupMembers.groupId))
+    .where(eq(scimGroups.integrationId, integrationId));
+  await tx
+    .select({ userId: memberships.userId })
+    .from(memberships)
+    .where(and(eq(memberships.organizationId, orgId), inArray(memberships.userId, inGroups)))
+    .orderBy(asc(memberships.userId))
+    .for("share");
   const groups = await tx
     .delete(scimGroups)
-    .where(and(eq(scimGroups.organizationId, orgId), eq(scimGroups.integrationId, integrationId)))
+    .where(ofIntegration)
     .returning({ id: scimGroups.id });
   await deleteGroupGrantedBindings(tx, groups.map((g) => g.id));
   const gone = await tx
