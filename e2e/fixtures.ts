@@ -1,6 +1,7 @@
-import { existsSync, readFileSync } from "node:fs";
+import { randomUUID } from "node:crypto";
+import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import path from "node:path";
-import { test as base, expect, type Browser, type BrowserContext, type Locator, type Page } from "@playwright/test";
+import { test as base, expect, type APIRequestContext, type Browser, type BrowserContext, type Locator, type Page } from "@playwright/test";
 import { operationPath, type OperationId, type OperationParams } from "@/lib/contract/operations";
 import type { DemoCredentials } from "@/lib/gateway/seed";
 
@@ -11,6 +12,33 @@ export const DATA_DIR = process.env.E2E_DATA_DIR ?? ".data-e2e";
 export const SERVER_LOG = `${DATA_DIR}.log`;
 
 export type { DemoCredentials, DemoUser } from "@/lib/gateway/seed";
+
+/** How long the server's log is now: where what is logged next begins. */
+export const logEnd = (): number => statSync(SERVER_LOG).size;
+
+/** The server's log from byte `from` on. */
+function logSince(from: number): string {
+  const fd = openSync(SERVER_LOG, "r");
+  try {
+    const bytes = Buffer.alloc(statSync(SERVER_LOG).size - from);
+    readSync(fd, bytes, 0, bytes.length, from);
+    return bytes.toString("utf8");
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The server's log lines from byte `from` on, up to a call of our own with an id of our own: the log is
+ * written in batches, and every line logged before that call's is written before it.
+ */
+export async function logLinesUntilNow(request: APIRequestContext, from: number): Promise<string[]> {
+  const fence = `fence-${randomUUID()}`;
+  expect((await request.get("/v1/healthz", { headers: { "x-request-id": fence } })).status()).toBe(200);
+  let lines: string[] = [];
+  await expect.poll(() => (lines = logSince(from).split("\n")).findIndex((line) => line.includes(fence)), { message: "the fence's line is logged" }).toBeGreaterThanOrEqual(0);
+  return lines.slice(0, lines.findIndex((line) => line.includes(fence)));
+}
 
 export type Who = "owner" | "member" | "auditor";
 

@@ -1,6 +1,6 @@
 import { operationPath } from "@/lib/contract/operations";
 import { signedHeaders } from "@/lib/signing";
-import { bffPath, expect, orgUrl, readDemoCredentials, signInWithKey, test, type DemoCredentials } from "./fixtures";
+import { bffPath, expect, logEnd, logLinesUntilNow, orgUrl, readDemoCredentials, signInWithKey, test, type DemoCredentials } from "./fixtures";
 
 /** What an independent attack on the production build found, each answered as it must be now. */
 
@@ -94,6 +94,12 @@ test.describe("methods and headers", () => {
       expect(res.status(), code).toBe(302);
       expect(res.headers().location).toBe(`/sign-in?error=${encodeURIComponent(code)}`);
     }
+    // next-auth's client logger endpoint wrote whatever anyone posted as the console's own error lines.
+    const from = logEnd();
+    const forged = `forged-${Date.now()}`;
+    const logged = await request.post("/api/auth/_log", { form: { level: "error", code: forged, metadata: "{}" }, maxRedirects: 0 });
+    expect(logged.status()).toBe(404);
+    expect((await logLinesUntilNow(request, from)).filter((line) => line.includes(forged))).toEqual([]);
     // The key and demo sign-ins' callbacks take POST only.
     for (const provider of ["api-key", "demo"]) {
       const res = await request.get(`/api/auth/callback/${provider}`, { maxRedirects: 0 });

@@ -1,36 +1,13 @@
-import { randomUUID } from "node:crypto";
-import { closeSync, openSync, readSync, statSync } from "node:fs";
 import type { APIRequestContext } from "@playwright/test";
 import { operationPath } from "@/lib/contract/operations";
-import { expect, SERVER_LOG, test } from "./fixtures";
+import { expect, logEnd, logLinesUntilNow, test } from "./fixtures";
 import { pagesOf } from "./org-pages";
 
-/** The server's log from byte `from` on. */
-function logSince(from: number): string {
-  const fd = openSync(SERVER_LOG, "r");
-  try {
-    const bytes = Buffer.alloc(statSync(SERVER_LOG).size - from);
-    readSync(fd, bytes, 0, bytes.length, from);
-    return bytes.toString("utf8");
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/**
- * The embedded gateway's calls (its request lines in the server's log: method and path) while `view`
- * runs. The log is written in batches, so a call of our own with an id of our own closes the window:
- * every call made before it is logged before it.
- */
+/** The embedded gateway's calls (its request lines in the server's log: method and path) while `view` runs. */
 async function gatewayCallsDuring(request: APIRequestContext, view: () => Promise<void>): Promise<string[]> {
-  const from = statSync(SERVER_LOG).size;
+  const from = logEnd();
   await view();
-  const fence = `fence-${randomUUID()}`;
-  expect((await request.get("/v1/healthz", { headers: { "x-request-id": fence } })).status()).toBe(200);
-  let lines: string[] = [];
-  await expect.poll(() => (lines = logSince(from).split("\n")).findIndex((line) => line.includes(fence)), { message: "the fence's line is logged" }).toBeGreaterThanOrEqual(0);
-  return lines
-    .slice(0, lines.findIndex((line) => line.includes(fence)))
+  return (await logLinesUntilNow(request, from))
     .flatMap((line) => {
       if (!line.startsWith("{")) return [];
       const entry = JSON.parse(line) as { msg?: string; method?: string; path?: string };

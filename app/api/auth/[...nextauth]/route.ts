@@ -58,11 +58,14 @@ function toSignIn(): Response {
  *   JSON body unguarded, and hands its fields to the callbacks unchecked;
  * - its error page, which puts the code into a Location header unencoded (a character past Latin-1, or a line break);
  * - a GET of a callback that takes POST only (the key and demo sign-ins' credentials).
+ * And its client logger's endpoint (`_log`), which writes what anyone posts there as the console's own error lines
+ * (no session, no CSRF token asked): the console's pages never use it.
  */
 function refusedInput(request: NextRequest, action: string | undefined, providerId: string | undefined): Response | null {
   if (request.method === "POST" && mediaType(request.headers.get("content-type")) !== "application/x-www-form-urlencoded") {
     return Response.json({ message: "send a form: Content-Type application/x-www-form-urlencoded" }, { status: 415 });
   }
+  if (action === "_log") return new Response(null, { status: 404 });
   if (action === "error") return signInErrorAnswer(request.nextUrl.searchParams.get("error") ?? "");
   if (action === "callback" && request.method !== "POST" && !(providerId && PROVIDER_ID.test(providerId))) return toSignIn();
   return null;
