@@ -38,7 +38,8 @@ interface Change {
 }
 
 /** The organization's required MFA methods, each a switch that asks before it changes anything. */
-export function MfaSettings({ orgId }: { orgId: string }) {
+/** `remote`: this console reaches a remote gateway, and so cannot ask for a second factor (README, "Multi-factor authentication"). */
+export function MfaSettings({ orgId, remote = false }: { orgId: string; remote?: boolean }) {
   const mfa = useQuery(mfaQueries.get(orgId));
   const access = useOrgAccess(orgId);
   const canManage = access.can("mfa.manage");
@@ -66,6 +67,11 @@ export function MfaSettings({ orgId }: { orgId: string }) {
   return (
     <div className="space-y-4">
       {access.ready && !canManage ? <PermissionNote id="mfa-permission" what="the MFA requirements" permission="mfa.manage" /> : null}
+      {remote ? (
+        <p role="note" className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200">
+          This console reaches a remote gateway and cannot ask for a second factor: while the organization requires one, its members cannot sign in here.
+        </p>
+      ) : null}
       <QueryState state={mfa} what="MFA enrolment" label="MFA enrolment" lines={1}>
         {(data) => <EnrollmentCard orgId={orgId} data={data} canManage={canManage} reason={reason} />}
       </QueryState>

@@ -8,6 +8,8 @@ import { operationPath } from "@/lib/contract/operations";
 import { desc } from "drizzle-orm";
 import { resetEnvCache } from "@/lib/env";
 import { auditLog } from "@/lib/gateway/store/schema";
+import { setMfaMethods } from "@/lib/gateway/store/queries/mfa";
+import { SIGN_IN_ERROR } from "@/lib/contract/sign-in-messages";
 import { cloudFetch, cloudJson } from "./gateway-client";
 import { consoleDb, setConsoleDbForTests } from "./store/client";
 import { createConsoleTestbed, type ConsoleTestbed } from "./testing";
@@ -79,6 +81,20 @@ describe("remote gateway", () => {
     expect((await create("remote-unmarked")).status).toBe(200);
     expect(await lastEntry()).toMatchObject({ surface: "api", name: "remote-unmarked" });
     expect((await lastEntry()).clientIp).toMatch(/^(::ffff:)?127\.0\.0\.1$/);
+  });
+
+  it("a key of an organization that requires a second factor opens no session: the factor cannot be asked for here", async () => {
+    const { db } = bed.t.gateway.store;
+    const org = bed.t.demo.organization_id;
+    const owner = bed.t.demo.owner;
+    const signIn = () => signInWithKey({ credentials: { accessKeyId: owner.access_key_id, secretKey: owner.secret_key }, clientIp: "203.0.113.74", rateLimited: false });
+    await setMfaMethods(db, org, ["totp"], new Date());
+    try {
+      await expect(signIn()).rejects.toMatchObject({ code: SIGN_IN_ERROR.mfaUnavailable });
+    } finally {
+      await setMfaMethods(db, org, [], new Date());
+    }
+    expect((await signIn()).mfaPending).toBe(false);
   });
 
   it("a wrong secret is refused by the remote gateway", async () => {

@@ -20,7 +20,7 @@ export class SignInError extends Error {
   }
 }
 
-export type KeyCheck = { ok: true } | { ok: false; reason: "invalid" | "unavailable" };
+export type KeyCheck = { ok: true; organizationIds: string[] } | { ok: false; reason: "invalid" | "unavailable" };
 
 const RAW_BASE64URL = /^[A-Za-z0-9_-]+$/;
 
@@ -33,10 +33,49 @@ export async function checkApiKey(credentials: Credentials, clientIp?: string): 
   } catch {
     return { ok: false, reason: "unavailable" };
   }
+  if (response.ok) {
+    const organizationIds = await organizationIdsOf(response);
+    return organizationIds ? { ok: true, organizationIds } : { ok: false, reason: "unavailable" };
+  }
   await response.body?.cancel();
-  if (response.ok) return { ok: true };
   if (response.status === 401 || response.status === 403) return { ok: false, reason: "invalid" };
   return { ok: false, reason: "unavailable" };
+}
+
+/** The organizations of an answer of GET /v1/organizations/entities; null when it is not one. */
+async function organizationIdsOf(response: Response): Promise<string[] | null> {
+  try {
+    const body = (await response.json()) as { items?: unknown };
+    if (!Array.isArray(body.items)) return null;
+    return body.items.flatMap((o: unknown) => (o && typeof o === "object" && typeof (o as { id?: unknown }).id === "string" ? [(o as { id: string }).id] : []));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether an organization of the key requires a second factor, asked of a remote gateway (GET …/mfa; any member
+ * may read it). Second factors live in the gateway's store, which this console cannot reach then: a key of such an
+ * organization opens no session here, rather than one that skips what the organization requires. Unanswered
+ * counts as required.
+ */
+async function mfaRequiredRemotely(credentials: Credentials, organizationIds: string[], clientIp: string): Promise<boolean> {
+  const required = await Promise.all(
+    organizationIds.map(async (id) => {
+      try {
+        const response = await gatewayFetch(credentials, "GET", operationPath("OrganizationsMFAService_GetOrganizationMFA", { organization_id: id }), { clientIp });
+        if (!response.ok) {
+          await response.body?.cancel();
+          return true;
+        }
+        const body = (await response.json()) as { mfa_methods?: unknown };
+        return !Array.isArray(body.mfa_methods) || body.mfa_methods.length > 0;
+      } catch {
+        return true;
+      }
+    }),
+  );
+  return required.some(Boolean);
 }
 
 /**
@@ -102,6 +141,7 @@ export async function signInWithKey(input: SignInInput): Promise<ConsoleSession>
   if (attemptId !== undefined) await returnAttempt(db, attemptId);
   const identity = input.identity ?? (await keyOwner(input.credentials.accessKeyId)) ?? UNKNOWN_OWNER;
   if (await mustUseSso(identity.userId)) throw new SignInError(SIGN_IN_ERROR.ssoRequired);
+  if (!gatewayIsEmbedded() && (await mfaRequiredRemotely(input.credentials, check.organizationIds, input.clientIp))) throw new SignInError(SIGN_IN_ERROR.mfaUnavailable);
   const mfaPending = await secondFactorOwed(identity.userId);
   const sessionId = await createVaultSession(db, vaultKey(), { ...identity, ...input.credentials, mfaPending }, vaultLimits());
   return { sessionId, ...identity, mfaPending, factors: ["api_key"] };

@@ -19,6 +19,7 @@ export const SIGN_IN_ERROR = {
   ssoWrongDomain: "sso_wrong_domain",
   ssoSuspended: "sso_suspended",
   ssoRequired: "sso_required",
+  mfaUnavailable: "mfa_unavailable",
   ssoUserNameTaken: "sso_user_name_taken",
   ssoOwnerUntrusted: "sso_owner_untrusted",
   ssoIssuerMismatch: "sso_issuer",
@@ -56,6 +57,8 @@ export function signInErrorMessage(code: string | null | undefined): string | nu
       return "Demo sign-in is not available here";
     case SIGN_IN_ERROR.ssoRequired:
       return "Your organization requires you to sign in with SSO: use \u201cSign in with SSO\u201d with your work e-mail";
+    case SIGN_IN_ERROR.mfaUnavailable:
+      return "Your organization requires a second factor, which this console cannot ask for (it reaches a remote gateway); ask your administrator which console to use";
     case SIGN_IN_ERROR.ssoEmailInvalid:
       return "Enter your work e-mail address";
     case SIGN_IN_ERROR.ssoNoProvider:

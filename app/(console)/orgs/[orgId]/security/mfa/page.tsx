@@ -1,6 +1,7 @@
 import { dehydrate, HydrationBoundary, type QueryKey } from "@tanstack/react-query";
 import type { Metadata } from "next";
 import { MfaSettings } from "@/components/security/mfa-settings";
+import { gatewayIsEmbedded } from "@/lib/console/config";
 import { requireConsoleSession } from "@/lib/console/session";
 import { cloudJson } from "@/lib/console/gateway-client";
 import { orgQueries } from "@/lib/query/organizations";
@@ -17,7 +18,7 @@ export default async function MfaPage({ params }: { params: Promise<{ orgId: str
   await Promise.all(queries.map((q) => queryClient.prefetchQuery({ queryKey: q.queryKey, queryFn: () => cloudJson(session, q.path) })));
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
-      <MfaSettings orgId={orgId} />
+      <MfaSettings orgId={orgId} remote={!gatewayIsEmbedded()} />
     </HydrationBoundary>
   );
 }
