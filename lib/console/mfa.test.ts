@@ -10,7 +10,7 @@ import { createConsoleTestbed, type ConsoleTestbed } from "@/lib/console/testing
 import { resetPersonMfa, setMfaGraceDays } from "@/lib/gateway/store/queries/mfa-factors";
 import { memberships } from "@/lib/gateway/store/schema/identity";
 import { setMfaMethods } from "@/lib/gateway/store/queries/mfa";
-import { signInAttempts } from "./store/schema";
+import { sessions, signInAttempts } from "./store/schema";
 import { sessionCookieName } from "./cookies";
 import {
   answerWithRecoveryCode,
@@ -243,10 +243,27 @@ describe("a sign-in where the organization requires MFA", () => {
     expect((await s.call()).status).toBe(200);
     expect((await s.session()).factors).toEqual(["api_key", "grace"]);
 
+    // The grace outlasts the session's 12 hours: the session keeps its own end.
+    const [whole] = await bed.db.select({ expiresAt: sessions.expiresAt }).from(sessions).where(eq(sessions.id, (await s.session()).sessionId));
+    expect(whole!.expiresAt.getTime()).toBeLessThan(Date.now() + 86_400_000);
+
     const eightDaysOn = new Date(Date.now() + 8 * 86_400_000);
     const late = await signIn("member");
     expect((await mfaStepState(await late.session(), eightDaysOn)).postponeUntil).toBeNull();
     expect(await messageOf(postponeEnrolment(await late.session(), eightDaysOn))).toMatch(/requires a second factor now/);
+  });
+
+  it("a session that let enrolment wait ends when the grace does, not hours later", async () => {
+    // Required six days and 23 hours ago, with a week's grace: an hour of it is left.
+    await setMfaMethods(gw(), org(), ["webauthn"], new Date(Date.now() - 7 * 86_400_000 + 3_600_000));
+    await setMfaGraceDays(gw(), org(), 7);
+    const s = await signIn("member");
+    const until = Date.parse((await mfaStepState(await s.session())).postponeUntil!);
+    expect(until).toBeLessThan(Date.now() + 3_600_000 + 60_000);
+    expect(await s.gave(await postponeEnrolment(await s.session()))).toEqual({ satisfied: true });
+    expect(await s.finish()).toBe(true);
+    const [row] = await bed.db.select({ expiresAt: sessions.expiresAt }).from(sessions).where(eq(sessions.id, (await s.session()).sessionId));
+    expect(row!.expiresAt.getTime()).toBe(until);
   });
 
   it("lets enrolment wait only once a person who has a factor has proven it: the first factor alone never makes a whole session", async () => {

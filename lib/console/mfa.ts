@@ -167,11 +167,11 @@ export interface Granted {
  * first one's cookie shows. A whole session keeps its id: the factor confirms it is the person, before
  * they change their factors (mayManageFactors).
  */
-export async function grant(session: ConsoleSession, factor: string): Promise<Granted> {
+export async function grant(session: ConsoleSession, factor: string, endsBy?: Date): Promise<Granted> {
   const { db } = await factorStore();
   // Read before the move: once it is made, nothing may fail before the caller sets the new id's cookie.
   const requirements = session.mfaPending ? await mfaRequirementsOf(db, session.userId) : [];
-  const recorded = await recordSessionFactor(await consoleDb(), vaultKey(), session.sessionId, factor, session.mfaPending);
+  const recorded = await recordSessionFactor(await consoleDb(), vaultKey(), session.sessionId, factor, session.mfaPending, endsBy);
   if (!recorded) throw new MfaError("This sign-in has moved on or ended: reload the page, or sign in again", "session");
   if (!session.mfaPending) return { satisfied: true };
   return { satisfied: unsatisfied(requirements, recorded.factors).length === 0, sessionId: recorded.sessionId };
@@ -336,7 +336,8 @@ export async function postponeEnrolment(session: ConsoleSession, now = new Date(
   const state = await mfaStepState(session, now);
   if (state.proveFirst) throw new MfaError("Sign in with a second factor you already have first", "session");
   if (!state.postponeUntil) throw new MfaError("Your organization requires a second factor now", "session");
-  return grant(session, "grace");
+  // The session ends with the grace: signed in again, the person is asked to enrol.
+  return grant(session, "grace", new Date(state.postponeUntil));
 }
 
 export interface TotpEnrolment {

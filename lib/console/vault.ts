@@ -294,14 +294,23 @@ export async function endSsoProviderSessions(db: ConsoleDb, ssoProviderId: strin
  * two of their answers. A whole session (confirming it is the person before changing their factors)
  * keeps its id, which its other requests under way still carry. The cached copy goes first.
  */
-export async function recordSessionFactor(db: ConsoleDb, key: Buffer, sessionId: string, factor: string, move: boolean): Promise<{ sessionId: string; factors: string[] } | null> {
+export async function recordSessionFactor(
+  db: ConsoleDb,
+  key: Buffer,
+  sessionId: string,
+  factor: string,
+  move: boolean,
+  endsBy?: Date,
+): Promise<{ sessionId: string; factors: string[] } | null> {
   const factors = sql`array_append(${sessions.factors}, ${factor})`;
-  if (move) return moveVaultSession(db, key, sessionId, { factors });
+  // A factor that holds only until a moment (enrolment's grace) ends the session then at the latest.
+  const until = endsBy ? { expiresAt: sql`least(${sessions.expiresAt}, ${endsBy.toISOString()}::timestamptz)` } : {};
+  if (move) return moveVaultSession(db, key, sessionId, { factors, ...until });
   let recorded: { sessionId: string; factors: string[] } | null = null;
   await ending(db, sessionId, async () => {
     const [row] = await db
       .update(sessions)
-      .set({ factors, webauthnChallenge: null })
+      .set({ factors, ...until, webauthnChallenge: null })
       .where(and(eq(sessions.id, sessionId), isNull(sessions.endedReason)))
       .returning({ factors: sessions.factors });
     if (row) recorded = { sessionId, factors: row.factors };
