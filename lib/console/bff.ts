@@ -5,6 +5,8 @@ import { env } from "@/lib/env";
 import { MFA_REQUIRED } from "@/lib/contract/sign-in-messages";
 import { cloudFetch, SESSION_EXPIRED, SESSION_REVOKED, type CloudFetchInit } from "./gateway-client";
 import { allowedOperation } from "./allow-list";
+import { gatewayIsEmbedded } from "./config";
+import { CONFIRM_ITS_YOU, mustConfirmItsYou } from "./mfa";
 import { clientAddress } from "./rate-limit";
 
 /**
@@ -110,6 +112,24 @@ export function downloadName(versionedPath: string, contentType: string | null, 
   return `${base}-${today.toISOString().slice(0, 10)}.${ext}`;
 }
 
+/**
+ * A reset of the session's own second factors, by a session that must first confirm it is the person (they have
+ * factors, and it gave none: mustConfirmItsYou). The account page asks that before any change of them; through here,
+ * whoever held the first factor alone (an SSO password; a key, which signs every request anyway, is another matter)
+ * could clear them, then enrol their own once an organization asks for one.
+ */
+async function resetsOwnFactorsUnconfirmed(versionedPath: string, session: ConsoleSession): Promise<boolean> {
+  if (!session.userId || !gatewayIsEmbedded()) return false;
+  const target = /\/users\/([^/]+)\/mfa\/?$/.exec(versionedPath)?.[1] ?? "";
+  let userId: string;
+  try {
+    userId = decodeURIComponent(target);
+  } catch {
+    return false;
+  }
+  return userId.trim().toLowerCase() === session.userId.toLowerCase() && (await mustConfirmItsYou(session));
+}
+
 export async function handleCloudRequest(request: Request, deps: BffDeps = defaultDeps()): Promise<Response> {
   const method = request.method.toUpperCase();
   const url = new URL(request.url);
@@ -117,7 +137,8 @@ export async function handleCloudRequest(request: Request, deps: BffDeps = defau
   const versionedPath = url.pathname.slice(BFF_PREFIX.length);
 
   if (isCrossSiteMutation(request, deps.publicUrl)) return problem(403, "permission_denied", "cross-site request refused");
-  if (!allowedOperation(method, versionedPath)) return problem(404, "not_found", `no operation ${method} ${versionedPath}`);
+  const operation = allowedOperation(method, versionedPath);
+  if (!operation) return problem(404, "not_found", `no operation ${method} ${versionedPath}`);
 
   const state = await deps.session();
   // The 401 says why, so the browser can tell the user on the sign-in page.
@@ -125,6 +146,9 @@ export async function handleCloudRequest(request: Request, deps: BffDeps = defau
     return problem(401, ENDED_REASONS[state.status], state.status === "mfa" ? "Give your second factor to continue" : "Sign in to continue");
   }
   const session = state.session;
+  if (operation === "resetOrganizationPersonMfa" && (await resetsOwnFactorsUnconfirmed(versionedPath, session))) {
+    return problem(403, "permission_denied", CONFIRM_ITS_YOU);
+  }
 
   let body: string | undefined;
   if (!SAFE_METHODS.has(method)) {

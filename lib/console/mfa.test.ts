@@ -90,7 +90,7 @@ async function signIn(who: "owner" | "member" | "auditor") {
     expect((await state(before)).status).toBe("expired");
     return rest;
   };
-  return { signedIn, state, session, call, finish, gave };
+  return { signedIn, request, state, session, call, finish, gave };
 }
 
 /** Enrols an authenticator app for the person; returns its secret and the recovery codes shown. */
@@ -331,6 +331,28 @@ describe("a sign-in where the organization requires MFA", () => {
     expect(await regenerateRecoveryCodes(await s.session())).toHaveLength(10);
     await removeOwnFactor(await s.session(), factorId);
     expect((await ownFactors(bed.t.demo.auditor.user_id)).factors).toHaveLength(0);
+  });
+
+  it("nor clears the person's own factors through /api/cloud until it has: the account page's rule holds there too", async () => {
+    const now = new Date();
+    const owner = bed.t.demo.owner;
+    const { secret } = await enrolTotp(await signIn("owner"), now);
+    const s = await signIn("owner");
+    expect((await s.state()).status).toBe("active");
+    const reset = async () => {
+      const path = `/api/cloud${operationPath("resetOrganizationPersonMfa", { org_id: org(), user_id: owner.user_id })}`;
+      const cookie = (await s.request()).headers.get("cookie")!;
+      const request = new Request(`http://console.test${path}`, { method: "DELETE", headers: { cookie, host: "console.test", origin: "http://console.test", "sec-fetch-site": "same-origin" } });
+      return handleCloudRequest(request, { session: () => s.state(), fetch: cloudFetch, maxBodyBytes: 1 << 20, trustedProxyHops: 1 });
+    };
+    const refused = await reset();
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { message: string }).message).toMatch(/Confirm it's you/);
+    expect((await ownFactors(owner.user_id)).factors).toHaveLength(1);
+    const next = new Date(now.getTime() + 30_000);
+    expect(await answerWithTotp(await s.session(), await codeAt(secret, next), next)).toEqual({ satisfied: true });
+    expect((await reset()).status).toBe(200);
+    expect((await ownFactors(owner.user_id)).factors).toHaveLength(0);
   });
 
   it("refuses a passkey name the API would not take, before the ceremony's challenge is spent", async () => {
