@@ -139,6 +139,14 @@ describe("bodies and answers", () => {
     expect(res.headers.get("cache-control")).toBe("no-store");
   });
 
+  it("answers what came as a page (a proxy's HTML error page before a remote gateway) under a policy that runs none of it", async () => {
+    const deps = fakeDeps(() => new Response("<script>alert(document.cookie)</script>", { status: 502, headers: { "content-type": "text/html" } }));
+    const res = await handleCloudRequest(req("/api/cloud/v1/organizations/projects"), deps);
+    expect(res.status).toBe(502);
+    expect(res.headers.get("content-security-policy")).toBe("default-src 'none'; sandbox");
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+  });
+
   it("streams CSV with a download file name", async () => {
     const encoder = new TextEncoder();
     const stream = new ReadableStream<Uint8Array>({
