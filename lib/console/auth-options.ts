@@ -13,6 +13,7 @@ import { sameSitePath, SIGN_IN_ERROR } from "@/lib/contract/sign-in-messages";
 import { authSecret } from "./secret";
 import { SignInError, signInWithKey } from "./sign-in";
 import { sessionIdFromToken } from "./token";
+import { errorDetail } from "@/lib/error-detail";
 
 /**
  * next-auth (v4) for the console. Sign-in is an API key pair checked against the
@@ -83,7 +84,7 @@ export function headersOf(req: { headers?: Record<string, unknown> } | undefined
 
 /** Logs without metadata bodies: nothing a request carried (keys included) reaches the log. */
 export function logAuth(level: "error" | "warn", msg: string, error?: unknown): void {
-  const detail = error instanceof Error ? error.message : error === undefined ? undefined : String(error);
+  const detail = errorDetail(error);
   process.stderr.write(`${JSON.stringify({ level, msg, component: "auth", ...(detail ? { error: detail } : {}) })}\n`);
 }
 

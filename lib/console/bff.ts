@@ -8,6 +8,7 @@ import { allowedOperation } from "./allow-list";
 import { gatewayIsEmbedded } from "./config";
 import { CONFIRM_ITS_YOU, mustConfirmItsYou } from "./mfa";
 import { clientAddress } from "./rate-limit";
+import { errorDetail } from "@/lib/error-detail";
 
 /**
  * The backend-for-frontend behind /api/cloud/<gateway path>: the browser calls it
@@ -165,7 +166,7 @@ export async function handleCloudRequest(request: Request, deps: BffDeps = defau
       clientIp: clientAddress(request.headers, deps.trustedProxyHops),
     });
   } catch (error) {
-    process.stderr.write(`${JSON.stringify({ level: "error", msg: "gateway call failed", component: "bff", method, path: versionedPath, error: error instanceof Error ? error.message : "unknown" })}\n`);
+    process.stderr.write(`${JSON.stringify({ level: "error", msg: "gateway call failed", component: "bff", method, path: versionedPath, error: errorDetail(error) || "unknown" })}\n`);
     return problem(502, "bad_gateway", "The platform could not be reached; try again in a moment");
   }
 

@@ -4,6 +4,7 @@ import { embeddedGateway } from "@/lib/gateway/runtime";
 import { deleteApiKeys } from "@/lib/gateway/store/queries/api-keys";
 import { gatewayIsEmbedded } from "./config";
 import type { Credentials } from "./vault";
+import { errorDetail } from "@/lib/error-detail";
 
 /**
  * API keys the console mints for the sessions SSO signs in: one per session, owned by the person,
@@ -30,7 +31,6 @@ export async function revokeMintedKeys(accessKeyIds: string[]): Promise<void> {
     const { store } = await embeddedGateway();
     await deleteApiKeys(store.db, accessKeyIds);
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`${JSON.stringify({ level: "error", msg: "could not delete minted session keys", component: "auth", access_key_ids: accessKeyIds, error: detail })}\n`);
+    process.stderr.write(`${JSON.stringify({ level: "error", msg: "could not delete minted session keys", component: "auth", access_key_ids: accessKeyIds, error: errorDetail(error) })}\n`);
   }
 }
