@@ -9,6 +9,7 @@ import { desc } from "drizzle-orm";
 import { resetEnvCache } from "@/lib/env";
 import { auditLog } from "@/lib/gateway/store/schema";
 import { setMfaMethods } from "@/lib/gateway/store/queries/mfa";
+import { gatewayRouteHandlers } from "@/lib/gateway/next-handler";
 import { SIGN_IN_ERROR } from "@/lib/contract/sign-in-messages";
 import { cloudFetch, cloudJson } from "./gateway-client";
 import { consoleDb, setConsoleDbForTests } from "./store/client";
@@ -95,6 +96,14 @@ describe("remote gateway", () => {
       await setMfaMethods(db, org, [], new Date());
     }
     expect((await signIn()).mfaPending).toBe(false);
+  });
+
+  it("serves no API and no SCIM of its own (they are the remote gateway's)", async () => {
+    for (const url of ["http://console.test/v1/locations", "http://console.test/scim/v2/Users"]) {
+      const res = await gatewayRouteHandlers.GET(new Request(url));
+      expect(res.status, url).toBe(404);
+      expect(await res.json()).toMatchObject({ message: "this console does not serve the API: call the gateway" });
+    }
   });
 
   it("a wrong secret is refused by the remote gateway", async () => {
