@@ -15,7 +15,7 @@ import { MIGRATIONS_FOLDER, openStore, resultRows } from "./client";
  * indexes be created); 0013 gives every account its home organization; 0018 sums usage by product
  * line and renders each day; 0020 repairs the days a rolling deploy over 0018 summed without one;
  * 0021 deletes the role bindings of SCIM groups a deleted integration took with it; 0022 ends what people
- * removed or suspended made to act for the organization.
+ * removed or suspended made to act for the organization; 0023 drops the attributes two SCIM PATCH bugs stored.
  */
 
 const dirs: string[] = [];
@@ -240,6 +240,30 @@ describe("migration 0022: what people gone made to act for the organization", { 
         { id: "k-gone", enabled: false },
         { id: "k-gone-elsewhere", enabled: true },
         { id: "k-suspended", enabled: false },
+      ]);
+    });
+  });
+});
+
+describe("migration 0023: attributes stored by two SCIM PATCH bugs", { timeout: 120_000 }, () => {
+  it("drops top-level names that are no attribute name nor a schema's URN, and keeps the rest as it was", async () => {
+    const enterprise = "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User";
+    const kept = { name: { givenName: "G" }, emails: [{ type: "work", value: "j@x.example", primary: true }], [enterprise]: { department: "Eng" }, "x-custom_1": 1 };
+    const junk = { 'emails[type eq "work"]': { value: "new@x.example" }, "urn:ietf:params:scim:schemas:extension:enterprise:2.0": { User: { department: "Ops" } } };
+    await storeBefore("0023_scim_junk_attributes", async (client, migrateRest) => {
+      await client.exec(`
+        INSERT INTO organizations (id, name) VALUES ('org-1', 'One');
+        INSERT INTO users (id, email, name) VALUES ('u-junk', 'j@x.example', 'J'), ('u-clean', 'c@x.example', 'C'), ('u-none', 'n@x.example', 'N');
+        INSERT INTO memberships (organization_id, user_id, relation, status) VALUES ('org-1', 'u-junk', 'member', 'active'), ('org-1', 'u-clean', 'member', 'active'), ('org-1', 'u-none', 'member', 'active');
+      `);
+      await client.query("UPDATE memberships SET scim_attributes = $1::jsonb WHERE user_id = 'u-junk'", [JSON.stringify({ ...kept, ...junk })]);
+      await client.query("UPDATE memberships SET scim_attributes = $1::jsonb WHERE user_id = 'u-clean'", [JSON.stringify(kept)]);
+      await migrateRest();
+      const rows = resultRows<{ user_id: string; scim_attributes: unknown }>(await client.query("SELECT user_id, scim_attributes FROM memberships ORDER BY user_id"));
+      expect(rows).toEqual([
+        { user_id: "u-clean", scim_attributes: kept },
+        { user_id: "u-junk", scim_attributes: kept },
+        { user_id: "u-none", scim_attributes: null },
       ]);
     });
   });
