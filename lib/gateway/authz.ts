@@ -3,7 +3,7 @@ import type { ReadCache } from "@/lib/db/read-cache";
 import type { Caller } from "./context";
 import { forbidden } from "./errors";
 import type { Database } from "./store/client";
-import { grantsOf, holdActiveMembership, relationsOf, type Grant, type Relation } from "./store/queries/access";
+import { grantsOf, holdActiveMembership, holdersOf, relationsOf, type Grant, type Relation } from "./store/queries/access";
 
 export type { Relation };
 
@@ -132,13 +132,15 @@ export async function requirePermission(access: Access, orgId: string, permissio
 
 /**
  * Inside the transaction that makes something act for the caller in the organization (a SCIM token, an
- * S3 key): their active membership, held until it commits. The checks above read it before; a removal or
+ * S3 key): their active membership, held until it commits, and the permission it needs, read from the store. The checks above read it before; a removal or
  * suspension that commits in between would otherwise miss what this makes (endOrganizationCredentials ran
  * before it existed) and leave it working. Now one that began first has ended it (403), and one that
  * begins later waits and ends what this made.
  */
-export async function holdCallerMembership(tx: Database, orgId: string, userId: string): Promise<void> {
+export async function holdCallerMembership(tx: Database, orgId: string, userId: string, permission?: Permission): Promise<void> {
   if (!(await holdActiveMembership(tx, orgId, userId))) throw forbidden("the caller is not a member of this organization");
+  // Read again as it stands now (the check above read it through the cache): a role change that took it ends what it made.
+  if (permission && !(await holdersOf(tx, orgId, [userId], permission)).has(userId)) throw forbidden(`the caller lacks the permission ${permission}`);
 }
 
 export async function requireProjectMember(access: Access, orgId: string, projectId: string): Promise<Relation> {

@@ -241,6 +241,47 @@ describe("what a person made to act for the organization ends with them", () => 
     expect(await theirKey()).toBe("disabled");
   });
 
+  it("a maker who loses scim.manage (IAM takes away the role that granted it) loses their SCIM tokens; a change that leaves it keeps them", async () => {
+    const demoted = await newAdmin("demoted@acme.example");
+    const kept = await newAdmin("kept@acme.example");
+    const theirs = await scimToken(demoted);
+    const keptToken = await scimToken(kept);
+    const bindingsOf = async (who: DemoUser) =>
+      (await t.json<{ role_bindings: Array<{ id: string; role_name: string }> }>("owner", "GET", opPath("listRoleBindings"), { query: { user_id: who.user_id } })).body.role_bindings;
+    const apply = (who: DemoUser, body: unknown) => t.call(t.demo.owner, "POST", opPath("applyRoleBindings", { user_id: who.user_id }), { body });
+    // The kept admin loses a binding that granted no scim.manage: their token works on.
+    const baseline = (await bindingsOf(kept)).find((b) => b.role_name === "Organization Member")!;
+    expect((await apply(kept, { bindings_to_create: [], bindings_to_delete: [baseline.id] })).status).toBe(200);
+    expect((await scim(keptToken, "GET", "/Users?count=1")).status).toBe(200);
+    // The demoted one loses Organization Admin: their token is gone, and they may make no other.
+    const adminBinding = (await bindingsOf(demoted)).find((b) => b.role_name === "Organization Admin")!;
+    expect((await apply(demoted, { bindings_to_create: [], bindings_to_delete: [adminBinding.id] })).status).toBe(200);
+    expect((await scim(theirs, "GET", "/Users?count=1")).status).toBe(401);
+    expect((await scim(keptToken, "GET", "/Users?count=1")).status).toBe(200);
+  });
+
+  it("a maker whose scim.manage came through an identity provider's group loses their SCIM tokens when the group lets them go", async () => {
+    const ownersIdp = await t.json<{ integration: { id: string }; api_key_info: { api_key: string } }>("owner", "POST", opPath("createSCIMIntegration", { org_id: org }), {
+      body: { name: "Admins' IdP", identity_provider: "okta", token: { alias: "t", expires_at: new Date(Date.now() + 86_400_000).toISOString() } },
+    });
+    expect(ownersIdp.status).toBe(200);
+    const [adminRole] = await t.gateway.store.db.select().from(roles).where(and(eq(roles.organizationId, org), eq(roles.roleName, "Organization Admin")));
+    const mapped = await t.call("owner", "PUT", opPath("putSCIMGroupMappings", { org_id: org, integration_id: ownersIdp.body.integration.id }), {
+      body: { mappings: [{ group_display_name: "Console admins", role_id: adminRole!.id, scope_type: "org", scope_object_id: org }] },
+    });
+    expect(mapped.status).toBe(200);
+    const person = await newPerson("grouped@acme.example", "member");
+    const idp = ownersIdp.body.api_key_info.api_key;
+    const group = await scim(idp, "POST", "/Groups", { schemas: ["urn:ietf:params:scim:schemas:core:2.0:Group"], displayName: "Console admins", members: [{ value: person.user_id }] });
+    expect(group.status).toBe(201);
+    const theirs = await scimToken(person);
+    expect((await scim(theirs, "GET", "/Users?count=1")).status).toBe(200);
+    const left = await scim(idp, "PATCH", `/Groups/${String(group.body.id)}`, { schemas: [PATCH_OP], Operations: [{ op: "remove", path: `members[value eq "${person.user_id}"]` }] });
+    expect(left.status).toBe(200);
+    expect((await scim(theirs, "GET", "/Users?count=1")).status).toBe(401);
+    expect((await scim(idp, "GET", "/Users?count=1")).status).toBe(200);
+  });
+
   it("made while their removal is under way (checked before it, stored after it ended their credentials): refused, nothing left behind", async () => {
     const leaver = await newAdmin("racing@acme.example");
     const integration = await t.json<{ integration: { id: string } }>("owner", "POST", opPath("createSCIMIntegration", { org_id: org }), {

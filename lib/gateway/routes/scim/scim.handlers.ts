@@ -66,7 +66,7 @@ export const createScimIntegration: AppRouteHandler<typeof routes.createScimInte
   const token = body.token ? { ...body.token, ...newTokenSecret() } : undefined;
   const now = new Date();
   const created = await mutate(c, audit, async (tx, meta) => {
-    if (token) await holdCallerMembership(tx, orgId, caller.userId);
+    if (token) await holdCallerMembership(tx, orgId, caller.userId, "scim.manage");
     const row = await insertScimIntegration(tx, { organizationId: orgId, name: body.name, identityProvider: body.identity_provider, createdBy: caller.userId, now });
     meta.targetIds = [row.id];
     const apiKeyInfo = token
@@ -159,7 +159,7 @@ export const createScimIntegrationToken: AppRouteHandler<typeof routes.createSci
   const integration = await existingIntegration(db, orgId, integrationId);
   const { secret, secretHash } = newTokenSecret();
   const apiKeyInfo = await mutate(c, audit, async (tx, meta) => {
-    await holdCallerMembership(tx, orgId, caller.userId);
+    await holdCallerMembership(tx, orgId, caller.userId, "scim.manage");
     const info = await insertScimToken(tx, {
       organizationId: orgId,
       integrationId: integration.id,

@@ -1,4 +1,4 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, exists, inArray, or, sql } from "drizzle-orm";
 import type { Database } from "../client";
 import { memberships, roleBindings, roles, users } from "../schema";
 
@@ -56,6 +56,38 @@ export async function accountDeciders(db: Database, userId: string): Promise<{ o
 /** Whether this organization decides alone for the account (its home, or the only organization it belongs to). */
 export function decidesAlone(account: { deciders: string[] }, orgId: string): boolean {
   return account.deciders.length === 1 && account.deciders[0] === orgId;
+}
+
+/**
+ * Of these people, those who hold the permission across the organization now (as Access.can reads it without a
+ * project): its active owners, and its active people a role bound at organization scope grants it to.
+ */
+export async function holdersOf(db: Database, orgId: string, userIds: string[], permission: string): Promise<Set<string>> {
+  if (userIds.length === 0) return new Set();
+  const granted = db
+    .select({ one: sql`1` })
+    .from(roleBindings)
+    .innerJoin(roles, eq(roles.id, roleBindings.roleId))
+    .where(
+      and(
+        eq(roleBindings.organizationId, orgId),
+        eq(roleBindings.userId, memberships.userId),
+        eq(roleBindings.scopeType, "org"),
+        sql`${permission} = any(${roles.permissions})`,
+      ),
+    );
+  const rows = await db
+    .select({ userId: memberships.userId })
+    .from(memberships)
+    .where(
+      and(
+        eq(memberships.organizationId, orgId),
+        inArray(memberships.userId, userIds),
+        eq(memberships.status, "active"),
+        or(eq(memberships.relation, "owner"), exists(granted)),
+      ),
+    );
+  return new Set(rows.map((r) => r.userId));
 }
 
 /** The user's role bindings in one organization, with their roles' permissions. */

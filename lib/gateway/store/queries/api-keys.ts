@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Database } from "../client";
 import { apiKeys, s3Keys, scimTokens, ssoProviders, users } from "../schema";
+import { holdersOf } from "./access";
 
 export interface ActiveApiKey {
   /** The key's secret, encrypted with the master key. */
@@ -85,6 +86,25 @@ export async function endOrganizationCredentials(db: Database, orgId: string, us
     .update(s3Keys)
     .set({ enabled: false })
     .where(and(eq(s3Keys.organizationId, orgId), eq(s3Keys.userId, userId), eq(s3Keys.enabled, true)));
+}
+
+/**
+ * The SCIM tokens these people made in the organization, deleted where their maker no longer holds `scim.manage` there
+ * (a role change took it: IAM, or a group of an identity provider). A token provisions with its maker's say over the
+ * organization's people; making one needs the permission, and so does keeping one working.
+ */
+export async function endScimTokensOfThoseWithout(db: Database, orgId: string, userIds: string[]): Promise<void> {
+  if (userIds.length === 0) return;
+  const people = new Set(userIds);
+  // The organization's token makers (a handful), not the people (a group may hold thousands), go into the queries.
+  const makers = (await db.selectDistinct({ userId: scimTokens.userId }).from(scimTokens).where(eq(scimTokens.organizationId, orgId)))
+    .map((m) => m.userId)
+    .filter((id) => people.has(id));
+  if (makers.length === 0) return;
+  const holders = await holdersOf(db, orgId, makers, "scim.manage");
+  const without = makers.filter((id) => !holders.has(id));
+  // Only when there is one: a write to the tokens' table, even one deleting nothing, empties every replica's cache of SCIM tokens.
+  if (without.length > 0) await db.delete(scimTokens).where(and(eq(scimTokens.organizationId, orgId), inArray(scimTokens.userId, without)));
 }
 
 /** Deletes keys outright (keys minted for a console session leave nothing behind when it ends). */

@@ -3,6 +3,7 @@ import { and, asc, eq, inArray, type SQL } from "drizzle-orm";
 import type { Role, RoleBinding } from "@/lib/contract/iam";
 import type { Database } from "../client";
 import { memberships, projects, roleBindings, roles, users } from "../schema";
+import { endScimTokensOfThoseWithout } from "./api-keys";
 
 export type RoleRow = typeof roles.$inferSelect;
 
@@ -126,14 +127,16 @@ export async function applyBindings(tx: Database, plan: BindingPlan): Promise<Ap
     const outside = plan.creates.find((c) => !member.has(c.organizationId));
     if (outside) return { ok: false, notMember: outside.index };
   }
+  const lostIn = new Set<string>();
   if (plan.deleteIds.length) {
     const gone = await tx
       .delete(roleBindings)
       .where(and(inArray(roleBindings.id, plan.deleteIds), eq(roleBindings.userId, plan.userId)))
-      .returning({ id: roleBindings.id });
+      .returning({ id: roleBindings.id, organizationId: roleBindings.organizationId });
     if (gone.length !== plan.deleteIds.length) {
       return { ok: false, missingDelete: plan.deleteIds.findIndex((id) => !gone.some((g) => g.id === id)) };
     }
+    for (const g of gone) lostIn.add(g.organizationId);
   }
   const createdIds: string[] = [];
   for (const create of plan.creates) {
@@ -156,6 +159,8 @@ export async function applyBindings(tx: Database, plan: BindingPlan): Promise<Ap
     await tx.insert(roleBindings).values({ id, organizationId, userId: plan.userId, roleId, scopeType, scopeObjectId });
     createdIds.push(id);
   }
+  // Where a binding went, the person's SCIM tokens go with the permission that made them, if it went too.
+  for (const orgId of [...lostIn].sort()) await endScimTokensOfThoseWithout(tx, orgId, [plan.userId]);
   return { ok: true, createdIds };
 }
 

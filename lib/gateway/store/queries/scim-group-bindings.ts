@@ -3,6 +3,7 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../client";
 import { memberships, roleBindings, roles, scimGroupMappings, scimGroups, scimIntegrations, users } from "../schema";
 import { groupMemberIds } from "./scim-service";
+import { endScimTokensOfThoseWithout } from "./api-keys";
 
 /**
  * What SCIM groups grant: an integration's mappings of group names to role bindings, and the
@@ -151,6 +152,8 @@ export async function syncGroupBindings(db: Database, orgId: string, integration
       )
       .onConflictDoNothing();
   }
+  // The people whose group-granted bindings went may have lost scim.manage with them, and their SCIM tokens with it.
+  await endScimTokensOfThoseWithout(db, orgId, diff.remove.map((b) => b.userId));
   return { created: create.length, removed: diff.remove.length };
 }
 

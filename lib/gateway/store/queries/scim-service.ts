@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, asc, count, eq, inArray, ne, sql, type SQL } from "drizzle-orm";
 import { resultRows, type Database } from "../client";
 import { accountDeciders, decidesAlone } from "./access";
-import { endOrganizationCredentials } from "./api-keys";
+import { endOrganizationCredentials, endScimTokensOfThoseWithout } from "./api-keys";
 import { groupCondition, parseFilter, resolveLookups, userCondition, userIdsByUserName, userNameSql, type Lookups } from "./scim-filters";
 import { memberships, roleBindings, scimGroupMembers, scimGroups, scimIntegrations, scimTokens, users } from "../schema";
 
@@ -358,7 +358,19 @@ export async function setGroupMembers(db: Database, groupId: string, add: string
  * deletes its bindings here, or they would stay in force with no group to take them away.
  */
 export async function deleteGroupGrantedBindings(db: Database, groupIds: string[]): Promise<void> {
-  if (groupIds.length) await db.delete(roleBindings).where(inArray(roleBindings.viaGroupId, groupIds));
+  if (groupIds.length === 0) return;
+  const gone = await db
+    .delete(roleBindings)
+    .where(inArray(roleBindings.viaGroupId, groupIds))
+    .returning({ organizationId: roleBindings.organizationId, userId: roleBindings.userId });
+  // Their people may have lost scim.manage with them, and their SCIM tokens with it.
+  const byOrganization = new Map<string, string[]>();
+  for (const g of gone) {
+    const people = byOrganization.get(g.organizationId);
+    if (people) people.push(g.userId);
+    else byOrganization.set(g.organizationId, [g.userId]);
+  }
+  for (const [orgId, userIds] of [...byOrganization].sort(([a], [b]) => a.localeCompare(b))) await endScimTokensOfThoseWithout(db, orgId, userIds);
 }
 
 export async function deleteGroup(db: Database, groupId: string): Promise<void> {
