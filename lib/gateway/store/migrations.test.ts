@@ -15,7 +15,8 @@ import { MIGRATIONS_FOLDER, openStore, resultRows } from "./client";
  * indexes be created); 0013 gives every account its home organization; 0018 sums usage by product
  * line and renders each day; 0020 repairs the days a rolling deploy over 0018 summed without one;
  * 0021 deletes the role bindings of SCIM groups a deleted integration took with it; 0022 ends what people
- * removed or suspended made to act for the organization; 0023 drops the attributes two SCIM PATCH bugs stored.
+ * removed or suspended made to act for the organization; 0023 drops the attributes two SCIM PATCH bugs stored;
+ * 0024 deletes the SCIM tokens of makers who no longer hold scim.manage.
  */
 
 const dirs: string[] = [];
@@ -265,6 +266,38 @@ describe("migration 0023: attributes stored by two SCIM PATCH bugs", { timeout: 
         { user_id: "u-junk", scim_attributes: kept },
         { user_id: "u-none", scim_attributes: null },
       ]);
+    });
+  });
+});
+
+describe("migration 0024: SCIM tokens of makers without scim.manage", { timeout: 120_000 }, () => {
+  it("keeps the tokens of owners and of people an organization-wide role grants it to, and deletes the rest", async () => {
+    await storeBefore("0024_scim_tokens_without_permission", async (client, migrateRest) => {
+      await client.exec(`
+        INSERT INTO organizations (id, name) VALUES ('org-1', 'One'), ('org-2', 'Two');
+        INSERT INTO users (id, email, name) VALUES ('u-owner', 'o@x.example', 'O'), ('u-admin', 'a@x.example', 'A'), ('u-project', 'p@x.example', 'P'),
+          ('u-demoted', 'd@x.example', 'D'), ('u-elsewhere', 'e@x.example', 'E');
+        INSERT INTO memberships (organization_id, user_id, relation, status) VALUES
+          ('org-1', 'u-owner', 'owner', 'active'), ('org-1', 'u-admin', 'member', 'active'), ('org-1', 'u-project', 'member', 'active'),
+          ('org-1', 'u-demoted', 'member', 'active'), ('org-1', 'u-elsewhere', 'member', 'active'), ('org-2', 'u-elsewhere', 'member', 'active');
+        INSERT INTO roles (id, organization_id, role_name, allowed_scopes, permissions) VALUES
+          ('r-admin', 'org-1', 'Organization Admin', '{org}', '{iam.write,scim.manage}'), ('r-auditor', 'org-1', 'Auditor', '{org}', '{audit.read}'),
+          ('r-admin-2', 'org-2', 'Organization Admin', '{org}', '{iam.write,scim.manage}');
+        -- u-project holds it on a project only; u-demoted only what grants no scim.manage; u-elsewhere in the other organization.
+        INSERT INTO role_bindings (id, organization_id, user_id, role_id, scope_type, scope_object_id) VALUES
+          ('b-admin', 'org-1', 'u-admin', 'r-admin', 'org', 'org-1'), ('b-project', 'org-1', 'u-project', 'r-admin', 'project', 'p-1'),
+          ('b-demoted', 'org-1', 'u-demoted', 'r-auditor', 'org', 'org-1'), ('b-elsewhere', 'org-2', 'u-elsewhere', 'r-admin-2', 'org', 'org-2');
+        INSERT INTO scim_integrations (id, organization_id, name, identity_provider, created_by) VALUES ('int-1', 'org-1', 'Okta', 'okta', 'u-owner');
+        INSERT INTO scim_tokens (id, organization_id, integration_id, alias, secret_hash, user_id, expires_at) VALUES
+          ('t-owner', 'org-1', 'int-1', 'o', 'h-o', 'u-owner', now() + interval '1 day'),
+          ('t-admin', 'org-1', 'int-1', 'a', 'h-a', 'u-admin', now() + interval '1 day'),
+          ('t-project', 'org-1', 'int-1', 'p', 'h-p', 'u-project', now() + interval '1 day'),
+          ('t-demoted', 'org-1', 'int-1', 'd', 'h-d', 'u-demoted', now() + interval '1 day'),
+          ('t-elsewhere', 'org-1', 'int-1', 'e', 'h-e', 'u-elsewhere', now() + interval '1 day');
+      `);
+      await migrateRest();
+      const tokens = resultRows<{ id: string }>(await client.query("SELECT id FROM scim_tokens ORDER BY id"));
+      expect(tokens.map((t) => t.id)).toEqual(["t-admin", "t-owner"]);
     });
   });
 });
