@@ -145,6 +145,11 @@ describe("bodies and answers", () => {
     expect(res.status).toBe(502);
     expect(res.headers.get("content-security-policy")).toBe("default-src 'none'; sandbox");
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    const inline = await handleCloudRequest(
+      req("/api/cloud/v1/organizations/projects"),
+      fakeDeps(() => new Response("<p>x</p>", { status: 502, headers: { "content-type": "text/html", "content-disposition": "inline" } })),
+    );
+    expect(inline.headers.get("content-security-policy")).toBe("default-src 'none'; sandbox");
   });
 
   it("streams CSV with a download file name", async () => {

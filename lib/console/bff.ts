@@ -180,8 +180,8 @@ export async function handleCloudRequest(request: Request, deps: BffDeps = defau
     headers.set("content-disposition", `attachment; filename="${downloadName(versionedPath, contentType)}"`);
   }
   // No answer here is a page: should one come as HTML (a proxy's error page in front of a remote gateway), a browser
-  // opening it on the console's origin runs nothing of it. (A download is never rendered; the policy stays off it.)
-  if (!headers.has("content-disposition")) headers.set("content-security-policy", "default-src 'none'; sandbox");
+  // opening it on the console's origin runs nothing of it. (An attachment is never rendered; the policy stays off it.)
+  if (!/^\s*attachment\b/i.test(headers.get("content-disposition") ?? "")) headers.set("content-security-policy", "default-src 'none'; sandbox");
   const nullBody = upstream.status === 204 || upstream.status === 304 || method === "HEAD";
   if (nullBody) await upstream.body?.cancel();
   // Streamed as it comes: a CSV export is written in batches and never held whole here.

@@ -20,7 +20,13 @@ export class SignInError extends Error {
   }
 }
 
-export type KeyCheck = { ok: true; organizationIds: string[] } | { ok: false; reason: "invalid" | "unavailable" };
+/** An organization of the key as GET /v1/organizations/entities lists it: the methods it requires, when the answer says. */
+export interface KeyOrganization {
+  id: string;
+  mfaMethods?: unknown[];
+}
+
+export type KeyCheck = { ok: true; organizations: KeyOrganization[] } | { ok: false; reason: "invalid" | "unavailable" };
 
 const RAW_BASE64URL = /^[A-Za-z0-9_-]+$/;
 
@@ -34,8 +40,8 @@ export async function checkApiKey(credentials: Credentials, clientIp?: string): 
     return { ok: false, reason: "unavailable" };
   }
   if (response.ok) {
-    const organizationIds = await organizationIdsOf(response);
-    return organizationIds ? { ok: true, organizationIds } : { ok: false, reason: "unavailable" };
+    const organizations = await organizationsOf(response);
+    return organizations ? { ok: true, organizations } : { ok: false, reason: "unavailable" };
   }
   await response.body?.cancel();
   if (response.status === 401 || response.status === 403) return { ok: false, reason: "invalid" };
@@ -43,36 +49,43 @@ export async function checkApiKey(credentials: Credentials, clientIp?: string): 
 }
 
 /** The organizations of an answer of GET /v1/organizations/entities; null when it is not one. */
-async function organizationIdsOf(response: Response): Promise<string[] | null> {
+async function organizationsOf(response: Response): Promise<KeyOrganization[] | null> {
   try {
     const body = (await response.json()) as { items?: unknown };
     if (!Array.isArray(body.items)) return null;
-    return body.items.flatMap((o: unknown) => (o && typeof o === "object" && typeof (o as { id?: unknown }).id === "string" ? [(o as { id: string }).id] : []));
+    return body.items.flatMap((o: unknown) => {
+      const item = o as { id?: unknown; mfa_methods?: unknown } | null;
+      if (!item || typeof item !== "object" || typeof item.id !== "string") return [];
+      return [{ id: item.id, ...(Array.isArray(item.mfa_methods) ? { mfaMethods: item.mfa_methods as unknown[] } : {}) }];
+    });
   } catch {
     return null;
   }
 }
 
 /**
- * Whether an organization of the key requires a second factor, asked of a remote gateway (GET …/mfa; any member
- * may read it). Second factors live in the gateway's store, which this console cannot reach then: a key of such an
- * organization opens no session here, rather than one that skips what the organization requires. Unanswered
- * counts as required.
+ * Whether an organization of the key requires a second factor, for a console on a remote gateway. Second factors live
+ * in the gateway's store, which such a console cannot reach: a key of such an organization opens no session here,
+ * rather than one that skips what the organization requires. The organization list says which methods each requires;
+ * where it does not, GET …/mfa (any member may read it) is asked, and no answer there is the gateway's unavailability.
  */
-async function mfaRequiredRemotely(credentials: Credentials, organizationIds: string[], clientIp: string): Promise<boolean> {
+async function mfaRequiredRemotely(credentials: Credentials, organizations: KeyOrganization[], clientIp: string): Promise<boolean> {
   const required = await Promise.all(
-    organizationIds.map(async (id) => {
+    organizations.map(async (org) => {
+      if (org.mfaMethods) return org.mfaMethods.length > 0;
+      let response: Response;
       try {
-        const response = await gatewayFetch(credentials, "GET", operationPath("OrganizationsMFAService_GetOrganizationMFA", { organization_id: id }), { clientIp });
-        if (!response.ok) {
-          await response.body?.cancel();
-          return true;
-        }
-        const body = (await response.json()) as { mfa_methods?: unknown };
-        return !Array.isArray(body.mfa_methods) || body.mfa_methods.length > 0;
+        response = await gatewayFetch(credentials, "GET", operationPath("OrganizationsMFAService_GetOrganizationMFA", { organization_id: org.id }), { clientIp });
       } catch {
-        return true;
+        throw new SignInError(SIGN_IN_ERROR.gatewayUnavailable);
       }
+      if (!response.ok) {
+        await response.body?.cancel();
+        throw new SignInError(SIGN_IN_ERROR.gatewayUnavailable);
+      }
+      const body = (await response.json().catch(() => ({}))) as { mfa_methods?: unknown };
+      // An answer that does not say counts as requiring one.
+      return !Array.isArray(body.mfa_methods) || body.mfa_methods.length > 0;
     }),
   );
   return required.some(Boolean);
@@ -141,7 +154,7 @@ export async function signInWithKey(input: SignInInput): Promise<ConsoleSession>
   if (attemptId !== undefined) await returnAttempt(db, attemptId);
   const identity = input.identity ?? (await keyOwner(input.credentials.accessKeyId)) ?? UNKNOWN_OWNER;
   if (await mustUseSso(identity.userId)) throw new SignInError(SIGN_IN_ERROR.ssoRequired);
-  if (!gatewayIsEmbedded() && (await mfaRequiredRemotely(input.credentials, check.organizationIds, input.clientIp))) throw new SignInError(SIGN_IN_ERROR.mfaUnavailable);
+  if (!gatewayIsEmbedded() && (await mfaRequiredRemotely(input.credentials, check.organizations, input.clientIp))) throw new SignInError(SIGN_IN_ERROR.mfaUnavailable);
   const mfaPending = await secondFactorOwed(identity.userId);
   const sessionId = await createVaultSession(db, vaultKey(), { ...identity, ...input.credentials, mfaPending }, vaultLimits());
   return { sessionId, ...identity, mfaPending, factors: ["api_key"] };

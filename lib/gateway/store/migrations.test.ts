@@ -247,9 +247,18 @@ describe("migration 0022: what people gone made to act for the organization", { 
 });
 
 describe("migration 0023: attributes stored by two SCIM PATCH bugs", { timeout: 120_000 }, () => {
-  it("drops top-level names that are no attribute name nor a schema's URN, and keeps the rest as it was", async () => {
+  it("drops the names the two bugs made (a filter's, and urn:…:enterprise:2.0), and keeps every other as it was", async () => {
     const enterprise = "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User";
-    const kept = { name: { givenName: "G" }, emails: [{ type: "work", value: "j@x.example", primary: true }], [enterprise]: { department: "Eng" }, "x-custom_1": 1 };
+    // Extensions this service does not know are stored as sent, whatever their URN's characters or case.
+    const kept = {
+      name: { givenName: "G" },
+      emails: [{ type: "work", value: "j@x.example", primary: true }],
+      [enterprise]: { department: "Eng" },
+      "urn:scim:schemas:extension:enterprise:1.0": { division: "R&D" },
+      "URN:example:acme:2.0:User": { badge: "7" },
+      "urn:example:ext/User": { x: 1 },
+      "x-custom_1": 1,
+    };
     const junk = { 'emails[type eq "work"]': { value: "new@x.example" }, "urn:ietf:params:scim:schemas:extension:enterprise:2.0": { User: { department: "Ops" } } };
     await storeBefore("0023_scim_junk_attributes", async (client, migrateRest) => {
       await client.exec(`

@@ -59,7 +59,8 @@ function toSignIn(): Response {
  * - its error page, which puts the code into a Location header unencoded (a character past Latin-1, or a line break);
  * - a GET of a callback that takes POST only (the key and demo sign-ins' credentials).
  * And its client logger's endpoint (`_log`), which writes what anyone posts there as the console's own error lines
- * (no session, no CSRF token asked): the console's pages never use it.
+ * (no session, no CSRF token asked). next-auth's browser client posts its own errors there too, and ignores the 404:
+ * those no longer reach the server's log (the browser's console shows them).
  */
 function refusedInput(request: NextRequest, action: string | undefined, providerId: string | undefined): Response | null {
   if (request.method === "POST" && mediaType(request.headers.get("content-type")) !== "application/x-www-form-urlencoded") {

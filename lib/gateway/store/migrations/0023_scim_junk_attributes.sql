@@ -4,12 +4,12 @@
 --   filter (`emails[type eq "work"]`), the e-mail left as it was;
 -- - the enterprise extension's URN as a path became an attribute `urn:…:enterprise:2.0` (the value under `User`), the
 --   extension left as it was.
--- Neither ever took effect, and the identity provider sends its values again at its next sync, through the fixed PATCH.
--- At the top level, what is neither an attribute name (RFC 7643 §2.1, as the PATCH now requires) nor a schema's URN,
--- which ends in one, goes.
+-- Neither ever took effect. Only those go: a top-level name with a bracket (no attribute's name has one, and a POST or
+-- PUT refuses none), and that one URN, whatever its case. Every other name stays as stored (an extension this service
+-- does not know included).
 UPDATE "memberships" SET "scim_attributes" = (
   SELECT coalesce(jsonb_object_agg(e.key, e.value), '{}'::jsonb) FROM jsonb_each("scim_attributes") e
-   WHERE e.key ~ '^[A-Za-z][A-Za-z0-9_-]*$' OR e.key ~ '^urn:[A-Za-z0-9:._-]+:[A-Za-z][A-Za-z0-9_-]*$')
+   WHERE strpos(e.key, '[') = 0 AND lower(e.key) <> 'urn:ietf:params:scim:schemas:extension:enterprise:2.0')
  WHERE jsonb_typeof("scim_attributes") = 'object'
    AND EXISTS (SELECT 1 FROM jsonb_object_keys("scim_attributes") k
-                WHERE NOT (k ~ '^[A-Za-z][A-Za-z0-9_-]*$' OR k ~ '^urn:[A-Za-z0-9:._-]+:[A-Za-z][A-Za-z0-9_-]*$'));
+                WHERE strpos(k, '[') > 0 OR lower(k) = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0');
