@@ -270,7 +270,12 @@ export interface VerifyOptions<K> {
   now?: number;
 }
 
-const SIGNATURE_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+/**
+ * A digest's 32 bytes in unpadded base64url, written as an encoder writes them: 43 characters, the last carrying 4 bits
+ * and two zero bits. Decoding ignores those two, so four spellings would verify as one, and a replay guard that keeps
+ * what was sent would take each of them as a new call.
+ */
+const SIGNATURE_SHAPE = /^[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$/;
 const GIVEN = Buffer.alloc(32);
 const EXPECTED = Buffer.alloc(32);
 

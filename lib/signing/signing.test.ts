@@ -230,6 +230,17 @@ describe("verify", () => {
     expect(await verify({ ...base, ...change })).toEqual({ ok: false, reason });
   });
 
+  it("takes a signature only as an encoder writes it: the three other spellings of its last character decode the same, and are refused", async () => {
+    const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    const last = alphabet.indexOf(good.at(-1)!);
+    expect(last % 4).toBe(0);
+    for (let low = 1; low < 4; low++) {
+      const variant = good.slice(0, -1) + alphabet[last + low]!;
+      expect(Buffer.from(variant, "base64url").equals(Buffer.from(good, "base64url"))).toBe(true);
+      expect(await verify({ ...base, authorization: authorizationHeader("AK1", variant) })).toEqual({ ok: false, reason: "malformed_authorization" });
+    }
+  });
+
   it("rejects a signature made with another secret", async () => {
     const other = sign("BBECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8", { ...request, timestamp: ts });
     expect(await verify({ ...base, authorization: authorizationHeader("AK1", other) })).toEqual({
