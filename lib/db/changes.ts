@@ -253,7 +253,10 @@ export function listenForChanges(
   const connect = async () => {
     retry = null;
     if (closed) return;
-    const next = new pg.Client(typeof connection === "string" ? { connectionString: connection } : connection);
+    // TCP keep-alive: a connection idle between notices is not forgotten by a NAT or firewall on the way, which would
+    // drop it without a word (no error, no end: notices lost while the cache stays on).
+    const config = typeof connection === "string" ? { connectionString: connection } : connection;
+    const next = new pg.Client({ keepAlive: true, keepAliveInitialDelayMillis: 10_000, ...config });
     const lost = (error?: Error) => {
       if (client !== next) return;
       client = null;
