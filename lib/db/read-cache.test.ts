@@ -64,6 +64,24 @@ describe("ReadCache", () => {
     expect(cache.size).toBe(0);
   });
 
+  it("keeps what `keep` accepts once loaded, shares the load meanwhile, and lets what it refuses push nothing out", async () => {
+    const cache = new ReadCache(new StoreChanges(), 2);
+    const known = (value: string | null) => value !== null;
+    for (const k of ["a", "b"]) await cache.get(k, async () => k, known);
+    expect(cache.size).toBe(2);
+    // A thousand unknown keys: each loaded, none kept, the known ones still answered from memory.
+    for (let i = 0; i < 1000; i++) expect(await cache.get(`unknown-${i}`, async () => null, known)).toBeNull();
+    expect(cache.size).toBe(2);
+    const again = counted("a again");
+    expect(await cache.get("a", again.load, known)).toBe("a");
+    expect(again.calls).toBe(0);
+    const unknown = counted<string | null>(null);
+    await Promise.all(Array.from({ length: 10 }, () => cache.get("nobody", unknown.load, known)));
+    expect(unknown.calls).toBe(1);
+    await cache.get("nobody", unknown.load, known);
+    expect(unknown.calls).toBe(2);
+  });
+
   it("holds at most its bound, the oldest going first", async () => {
     const cache = new ReadCache(new StoreChanges(), 3);
     for (const k of ["a", "b", "c", "d"]) await cache.get(k, async () => k);

@@ -13,6 +13,8 @@ import type { StoreChanges } from "./changes";
  */
 export class ReadCache {
   private readonly entries = new Map<string, Promise<unknown>>();
+  /** Loads under way whose value is kept only if it is worth keeping (`get`'s `keep`). */
+  private readonly pending = new Map<string, Promise<unknown>>();
   private version = -1;
   private tokens: ReadCache | undefined;
 
@@ -31,23 +33,47 @@ export class ReadCache {
     return this.tokens;
   }
 
-  get<T>(key: string, load: () => Promise<T>): Promise<T> {
+  /**
+   * `keep`, when given, decides once the load is done whether its value is kept: until then the load is shared but
+   * takes no place, so values not kept (an unknown key's null, which anyone can ask for in any number) never push
+   * out the ones that are.
+   */
+  get<T>(key: string, load: () => Promise<T>, keep?: (value: T) => boolean): Promise<T> {
     if (!this.changes.coherent) return load();
     const version = this.versionOf(this.changes);
     if (version !== this.version) {
       this.entries.clear();
+      this.pending.clear();
       this.version = version;
     }
-    const hit = this.entries.get(key);
+    const hit = this.entries.get(key) ?? this.pending.get(key);
     if (hit) return hit as Promise<T>;
     const loading = load();
-    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(key, loading);
+    if (keep) {
+      this.pending.set(key, loading);
+      loading.then(
+        (value) => {
+          if (this.pending.get(key) !== loading) return;
+          this.pending.delete(key);
+          if (keep(value) && this.versionOf(this.changes) === version) this.keep(key, loading);
+        },
+        () => {
+          if (this.pending.get(key) === loading) this.pending.delete(key);
+        },
+      );
+      return loading;
+    }
+    this.keep(key, loading);
     // A failed load is not kept: the next read tries again.
     loading.catch(() => {
       if (this.entries.get(key) === loading) this.entries.delete(key);
     });
     return loading;
+  }
+
+  private keep(key: string, loading: Promise<unknown>): void {
+    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, loading);
   }
 
   /** Whether entries are being kept: false while changes made elsewhere could go unheard. */

@@ -63,7 +63,8 @@ function keyLookup(deps: GatewayDeps): KeyLookup {
         if (!row) return null;
         const key: Caller = { userId: row.userId, email: row.email, accessKeyId, ...(row.organizationId ? { organizationId: row.organizationId } : {}) };
         return { secret: decrypt(masterKey, row.secretCiphertext), key, expiresAt: row.expiresAt?.getTime() ?? null };
-      });
+        // An unknown key is not kept: anyone may ask for any number of them, and each would push out a known one.
+      }, (cached) => cached !== null);
       // Expiry is a moment, not a change to the store: checked at each use, the cached answer included.
       if (!found || (found.expiresAt !== null && found.expiresAt <= Date.now())) return null;
       return found;

@@ -52,7 +52,8 @@ async function authenticate(c: ScimContext, next: () => Promise<void>): Promise<
   if (!match) throw new ScimError(401, "Authorization: Bearer <token> of a SCIM integration is required");
   const { db, reads } = c.get("deps");
   const secretHash = hashSecret(match[1]!);
-  const token = await reads.scimTokens.get(secretHash, () => findScimTokenByHash(db, secretHash));
+  // An unknown token is not kept: anyone may send any number of them, and each would push out a known one.
+  const token = await reads.scimTokens.get(secretHash, () => findScimTokenByHash(db, secretHash), (found) => found !== undefined);
   const now = new Date();
   if (!token || token.expiresAt.getTime() <= now.getTime()) throw new ScimError(401, "the token is unknown, deleted or expired");
   if (token.integrationStatus !== "active") throw new ScimError(401, "the SCIM integration is inactive");
