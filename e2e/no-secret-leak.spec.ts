@@ -23,6 +23,9 @@ test("no API secret reaches the browser: sign-in with typed keys and a tour of t
     const r = await page.goto(path);
     expect(r?.status(), path).toBeLessThan(400);
   }
+  // Storage is read on a page of the console: an answer of /api/cloud is opened sandboxed (no storage of the origin).
+  await page.goto(`/orgs/${demo.organization_id}`);
+  await page.waitForLoadState("networkidle");
   await settled();
   seen.push({ where: "cookies", text: JSON.stringify(await context.cookies()) });
   seen.push({

@@ -1,4 +1,5 @@
 import http from "node:http";
+import https from "node:https";
 import { countRequest } from "./server-load";
 
 /**
@@ -63,10 +64,16 @@ function refuseMethod(res: http.ServerResponse): void {
  * and the socket's address is written into PEER_ADDRESS_HEADER, replacing whatever the
  * client sent under that name. It also counts the requests being answered (server-load.ts).
  */
-export function installRequestGuard(proto: http.Server = http.Server.prototype): void {
+export function installRequestGuard(): void {
   const g = globalThis as GlobalWithGuard;
   if (g[GUARD_KEY]) return;
   g[GUARD_KEY] = true;
+  // An HTTPS server's emit is not http.Server's (https.Server extends tls.Server): each is guarded.
+  guard(http.Server.prototype);
+  guard(https.Server.prototype as unknown as http.Server);
+}
+
+function guard(proto: http.Server): void {
   const emit = proto.emit as (this: http.Server, event: string | symbol, ...args: unknown[]) => boolean;
   proto.emit = function guardedEmit(this: http.Server, event: string | symbol, ...args: unknown[]): boolean {
     if (event === "request") {

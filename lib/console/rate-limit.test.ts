@@ -18,6 +18,8 @@ import {
 } from "./rate-limit";
 import { signInAttempts } from "./store/schema";
 import { openConsoleStore, type ConsoleStore } from "./store/client";
+import { EventEmitter } from "node:events";
+import { createServer as createHttpsServer } from "node:https";
 
 const limit: SignInLimit = { maxFailures: 5, windowMs: 5 * 60_000 };
 
@@ -155,6 +157,15 @@ describe("client address", () => {
   it("a new X-Forwarded-For per attempt does not make a new client", () => {
     const seen = new Set(Array.from({ length: 20 }, (_, i) => clientAddress(peer({ "x-forwarded-for": `198.51.100.${i}` }))));
     expect([...seen]).toEqual(["192.0.2.10"]);
+  });
+
+  it("on an HTTPS server of this process too (its emit is not an HTTP server's: https.Server extends tls.Server)", () => {
+    const server = createHttpsServer();
+    const req = { method: "GET", headers: { [PEER_ADDRESS_HEADER]: "6.6.6.6" } as Record<string, string>, socket: { remoteAddress: "192.0.2.77" } };
+    const res = new EventEmitter();
+    server.emit("request", req, res);
+    res.emit("close");
+    expect(req.headers[PEER_ADDRESS_HEADER]).toBe("192.0.2.77");
   });
 
   it("over a real socket: the address header a client sends is replaced, unsupported methods are 405", async () => {
