@@ -128,7 +128,7 @@ async function resetsOwnFactorsUnconfirmed(versionedPath: string, session: Conso
   } catch {
     return false;
   }
-  return userId.trim().toLowerCase() === session.userId.toLowerCase() && (await mustConfirmItsYou(session));
+  return userId === session.userId && (await mustConfirmItsYou(session));
 }
 
 export async function handleCloudRequest(request: Request, deps: BffDeps = defaultDeps()): Promise<Response> {

@@ -363,14 +363,9 @@ export async function deleteGroupGrantedBindings(db: Database, groupIds: string[
     .delete(roleBindings)
     .where(inArray(roleBindings.viaGroupId, groupIds))
     .returning({ organizationId: roleBindings.organizationId, userId: roleBindings.userId });
-  // Their people may have lost scim.manage with them, and their SCIM tokens with it.
-  const byOrganization = new Map<string, string[]>();
-  for (const g of gone) {
-    const people = byOrganization.get(g.organizationId);
-    if (people) people.push(g.userId);
-    else byOrganization.set(g.organizationId, [g.userId]);
-  }
-  for (const [orgId, userIds] of [...byOrganization].sort(([a], [b]) => a.localeCompare(b))) await endScimTokensOfThoseWithout(db, orgId, userIds);
+  // Their people may have lost scim.manage with them, and their SCIM tokens with it (a group is one organization's).
+  const people = gone.map((g) => g.userId);
+  for (const orgId of new Set(gone.map((g) => g.organizationId))) await endScimTokensOfThoseWithout(db, orgId, people);
 }
 
 export async function deleteGroup(db: Database, groupId: string): Promise<void> {
