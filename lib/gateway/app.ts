@@ -89,7 +89,7 @@ const forScim = (c: Context<AppEnv>) => c.req.path === SCIM_BASE_PATH || c.req.p
 
 export function createApp(deps: GatewayDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>({ router: new MemoRouter() });
-  // The frame's own failures (a body over the limit, a deadline passed) in the protocol of the service asked.
+  // The frame's own failure (a deadline passed) in the protocol of the service asked.
   app.use("*", requestFrame(deps, (error, c) => (forScim(c) ? onScimError(error, c) : onError(error, c))));
   app.onError(onError);
   app.notFound((c) => {

@@ -84,6 +84,17 @@ describe("a replayed signature", () => {
       expect(await named("go-second")).toBe(1);
     });
 
+    it("keys on a body read within the limit: one over it is a 413 that spends nothing", async () => {
+      const headers = goHeaders();
+      const big = new Blob([JSON.stringify({ organization_id: t.demo.organization_id, name: "go-big", pad: "x".repeat(2 * 1024 * 1024) })]);
+      // Streamed, so no length is declared and the limit must hold while the body is read.
+      const res = await t.gateway.app.request(URL_PROJECTS, { method: "POST", headers, body: big.stream(), duplex: "half" } as RequestInit);
+      expect(res.status).toBe(413);
+      // The same signature then goes through with a body within the limit.
+      expect((await create(headers, "go-after-big")).status).toBe(200);
+      expect(await named("go-big")).toBe(0);
+    });
+
     it("refuses the same call with the same body again", async () => {
       const headers = goHeaders();
       expect((await create(headers, "go-once")).status).toBe(200);

@@ -21,13 +21,10 @@ export const REPLAY_MESSAGE = "this signature was already used: sign every reque
 
 /**
  * Refuses (401) a mutating call whose signature was accepted before; call after the signature is
- * verified. A read has nothing to check and gets no promise to wait for (one turn less per read).
+ * verified and the body read within its limit (`readBody`). A read has nothing to check.
  */
-export function refuseReplay(c: Context<AppEnv>, now = Date.now()): Promise<void> | undefined {
-  return isMutating(c.req.method) ? refuseSpentSignature(c, now) : undefined;
-}
-
-async function refuseSpentSignature(c: Context<AppEnv>, now: number): Promise<void> {
+export async function refuseReplay(c: Context<AppEnv>, now = Date.now()): Promise<void> {
+  if (!isMutating(c.req.method)) return;
   const signature = parseAuthorization(c.req.header("authorization"))?.signature;
   if (!signature) return;
   const deps = c.get("deps");

@@ -1,7 +1,12 @@
+import { request as httpRequest, type Server as HttpServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { serve } from "@hono/node-server";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../app";
 import type { GatewayDeps } from "../context";
 import { createLogger } from "../logger";
+import { opPath } from "../testing";
+import { readBody } from "./request-id";
 
 /** The app with a slow route and an echo route added, no store: the frame needs none. */
 function appWithLog() {
@@ -17,7 +22,8 @@ function appWithLog() {
     await new Promise((resolve) => setTimeout(resolve, 500));
     return c.json({ late: true });
   });
-  app.post("/echo", async (c) => c.text(await c.req.text()));
+  // As the API and the SCIM service read a body: after their authentication, which this route has none of.
+  app.post("/echo", readBody, async (c) => c.text(await c.req.text()));
   return { app, lines };
 }
 
@@ -97,5 +103,37 @@ describe("the request frame", () => {
     expect(lines[0]).toMatchObject({ request_id: "trace-0123456789", status: 200, path: "/healthz" });
     expect(typeof lines[0]?.duration_ms).toBe("number");
     expect(JSON.stringify(lines[0])).not.toContain("secret");
+  });
+
+  it("answers a caller it does not know without reading, or waiting for, its upload", async () => {
+    const { app, lines } = appWithLog();
+    const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" });
+    await new Promise<void>((resolve) => server.once("listening", () => resolve()));
+    const { port } = server.address() as AddressInfo;
+    // Announces a body it never sends: read first, the request would wait for it until its deadline (504).
+    const stalled = (path: string, headers: Record<string, string>) =>
+      new Promise<{ status: number; text: string }>((resolve, reject) => {
+        const req = httpRequest({ host: "127.0.0.1", port, path, method: "POST", agent: false, headers: { "content-type": "application/json", "content-length": "12", ...headers } });
+        req.on("response", (res) => {
+          let text = "";
+          res.setEncoding("utf8");
+          res.on("data", (chunk: string) => (text += chunk));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+        });
+        req.on("error", (error: NodeJS.ErrnoException) => (error.code === "ECONNRESET" ? undefined : reject(error)));
+        req.write("{");
+      });
+    try {
+      const api = await stalled(`/v1${opPath("createProject")}`, { authorization: "Bearer 1.0:nobody:nothing" });
+      expect(api.status).toBe(401);
+      expect(JSON.parse(api.text)).toMatchObject({ code: "401", reason: "unauthenticated" });
+      const scim = await stalled("/scim/v2/Users", {});
+      expect(scim.status).toBe(401);
+      expect(JSON.parse(scim.text)).toMatchObject({ status: "401" });
+      expect(lines.map((l) => l.status)).toEqual([401, 401]);
+    } finally {
+      (server as HttpServer).closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });

@@ -20,48 +20,19 @@ const INCOMING_ID = /^[A-Za-z0-9._-]{8,64}$/;
  *   cached, sniffed or framed. Given to each answer as it is made (plain-headers.ts),
  *   so the server writes them without reopening the answer;
  * - a request id (an incoming X-Request-Id is kept when sane), echoed in the answer;
- * - the body size limit (413), for methods that carry a body, and its text: a body that
- *   is not UTF-8, or that breaks off before its end, is a 400 (read as it was, its bad
- *   bytes would be stored as U+FFFD: data other than sent);
  * - the deadline to the first byte of the answer (504, `Deadlines`); a streamed
  *   export keeps streaming after it;
  * - one log line when done: id, method, path, status, duration, user; never headers,
  *   queries or bodies.
  *
- * A failure of the limit or the deadline is answered by `onError`, like any other.
+ * The body is not read here: `readBody` reads it once the caller is known, so a stranger's
+ * upload holds nothing of the gateway's (the server drains or drops what no one read).
+ *
+ * A failure of the deadline is answered by `onError`, like any other.
  */
 export function requestFrame(deps: GatewayDeps, onError: ErrorHandler<AppEnv>): MiddlewareHandler<AppEnv> {
-  const limitBody = bodyLimit({
-    maxSize: deps.maxBodyBytes,
-    onError: () => {
-      throw new GatewayError("payload_too_large", `body: larger than ${deps.maxBodyBytes} bytes`);
-    },
-  });
   const timeoutMs = deps.requestTimeoutMs;
   const deadlines = new Deadlines(timeoutMs, () => new HTTPException(504, { message: `the request took longer than ${timeoutMs} ms` }));
-
-  /**
-   * The body, within the limit, read once (the routes read it from Hono's cache of it) and
-   * refused when it is not UTF-8. A read that fails is the caller's upload breaking off: the
-   * limit reads a body of no declared length itself, so a failure of its own (not its 413, not
-   * the route's) is that too.
-   */
-  async function readBody(c: Context<AppEnv>, next: () => Promise<void>): Promise<void> {
-    const brokeOff = () => new GatewayError("bad_request", "body: the upload broke off before its end");
-    let read = false;
-    try {
-      await limitBody(c, async () => {
-        read = true;
-        if (c.req.raw.body) {
-          const bytes = await c.req.arrayBuffer().catch(() => Promise.reject(brokeOff()));
-          if (!isUtf8(bytes)) throw new GatewayError("bad_request", "body: is not valid UTF-8");
-        }
-        await next();
-      });
-    } catch (error) {
-      throw read || error instanceof GatewayError ? error : brokeOff();
-    }
-  }
 
   return async (c, next) => {
     const started = performance.now();
@@ -78,10 +49,7 @@ export function requestFrame(deps: GatewayDeps, onError: ErrorHandler<AppEnv>): 
     });
 
     try {
-      const method = c.req.method;
-      // GET and HEAD carry no body to limit; asking for one would build the full Request
-      // object the server otherwise spares.
-      await deadlines.race(method === "GET" || method === "HEAD" ? next() : readBody(c, next), started);
+      await deadlines.race(next(), started);
     } catch (error) {
       c.res = await onError(error instanceof Error ? error : new Error(String(error)), c);
     }
@@ -90,6 +58,46 @@ export function requestFrame(deps: GatewayDeps, onError: ErrorHandler<AppEnv>): 
   };
 }
 
+
+/** One size limit per gateway, made on its first body, not one per request. */
+const limits = new WeakMap<GatewayDeps, MiddlewareHandler>();
+
+/**
+ * The body, within the size limit (413), read once (the routes read it from Hono's cache of it)
+ * and refused when it is not UTF-8 (400: read as it was, its bad bytes would be stored as U+FFFD,
+ * data other than sent). Called by the API and the SCIM service after authentication, for
+ * methods that carry a body: an unauthenticated caller gets its 401 without the gateway
+ * reading, or waiting for, a byte of its upload. A read that fails is the caller's upload
+ * breaking off: the limit reads a body of no declared length itself, so a failure of its own
+ * (not its 413, not the route's) is that too.
+ */
+export async function readBody<E extends AppEnv>(c: Context<E>, next: () => Promise<void>): Promise<void> {
+  const deps: GatewayDeps = c.var.deps;
+  let limitBody = limits.get(deps);
+  if (!limitBody) {
+    limitBody = bodyLimit({
+      maxSize: deps.maxBodyBytes,
+      onError: () => {
+        throw new GatewayError("payload_too_large", `body: larger than ${deps.maxBodyBytes} bytes`);
+      },
+    });
+    limits.set(deps, limitBody);
+  }
+  const brokeOff = () => new GatewayError("bad_request", "body: the upload broke off before its end");
+  let read = false;
+  try {
+    await limitBody(c, async () => {
+      read = true;
+      if (c.req.raw.body) {
+        const bytes = await c.req.arrayBuffer().catch(() => Promise.reject(brokeOff()));
+        if (!isUtf8(bytes)) throw new GatewayError("bad_request", "body: is not valid UTF-8");
+      }
+      await next();
+    });
+  } catch (error) {
+    throw read || error instanceof GatewayError ? error : brokeOff();
+  }
+}
 
 /**
  * The deadlines of the requests in flight, kept by the tick they started in (a tenth of the

@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { TIMESTAMP_HEADER, UPSTREAM_TIMESTAMP_HEADER, verify } from "@/lib/signing";
 import { Access } from "../authz";
 import type { AppEnv, Caller, GatewayDeps } from "../context";
@@ -6,7 +6,9 @@ import { decrypt } from "../crypto";
 import { GatewayError } from "../errors";
 import { findActiveApiKey } from "../store/queries/api-keys";
 import { touchLastActive } from "../store/queries/people";
+import { isMutating } from "../audit";
 import { refuseReplay } from "./replay";
+import { readBody } from "./request-id";
 
 const MESSAGES: Record<string, string> = {
   missing_authorization: "missing Authorization header",
@@ -109,11 +111,21 @@ export const verifySignature: MiddlewareHandler<AppEnv> = async (c, next) => {
     lookupKey: keyLookup(deps),
   });
   if (!result.ok) throw new GatewayError("unauthenticated", MESSAGES[result.reason] ?? "authentication failed");
-  const replay = refuseReplay(c);
-  if (replay) await replay;
-  c.set("caller", result.key);
-  c.set("access", new Access(deps.db, deps.reads, result.key));
-  const activity = noteActivity(deps, result.key.userId);
-  if (activity) await activity;
-  await next();
+  const key = result.key;
+  if (!isMutating(c.req.method)) return admit(c, deps, key, next);
+  // A call that may change something: its body is read now that the caller is known (never
+  // before: a stranger's upload holds nothing of the gateway's), within the limit, and then
+  // its signature is spent (the upstream's whole-second signatures are told apart by the body).
+  return readBody(c, async () => {
+    await refuseReplay(c);
+    await admit(c, deps, key, next);
+  });
 };
+
+/** The caller and their access in the context, their activity noted, and the call let through. */
+function admit(c: Context<AppEnv>, deps: GatewayDeps, key: Caller, next: () => Promise<void>): Promise<void> {
+  c.set("caller", key);
+  c.set("access", new Access(deps.db, deps.reads, key));
+  const activity = noteActivity(deps, key.userId);
+  return activity ? activity.then(next) : next();
+}
