@@ -3,7 +3,7 @@ import type { ReadCache } from "@/lib/db/read-cache";
 import type { Caller } from "./context";
 import { forbidden } from "./errors";
 import type { Database } from "./store/client";
-import { grantsOf, holdActiveMembership, holdersOf, relationsOf, type Grant, type Relation } from "./store/queries/access";
+import { grantsOf, holdAccount, holdActiveMembership, holdersOf, relationsOf, type Grant, type Relation } from "./store/queries/access";
 
 export type { Relation };
 
@@ -132,15 +132,20 @@ export async function requirePermission(access: Access, orgId: string, permissio
 
 /**
  * Inside the transaction that makes something act for the caller in the organization (a SCIM token, an
- * S3 key): their active membership, held until it commits, and the permission it needs, read from the store. The checks above read it before; a removal or
- * suspension that commits in between would otherwise miss what this makes (endOrganizationCredentials ran
- * before it existed) and leave it working. Now one that began first has ended it (403), and one that
- * begins later waits and ends what this made.
+ * S3 key): their active membership, held until it commits, and the permission it needs, read from the
+ * store with their account held. The checks above read both before; a removal, suspension or role change
+ * that commits in between would otherwise miss what this makes (it looked for the person's credentials
+ * before they existed) and leave it working. Now one that began first has ended it (403), and one that
+ * begins later waits and ends what this made. Taken in the order the others take them: the membership,
+ * then the account.
  */
 export async function holdCallerMembership(tx: Database, orgId: string, userId: string, permission?: Permission): Promise<void> {
   if (!(await holdActiveMembership(tx, orgId, userId))) throw forbidden("the caller is not a member of this organization");
-  // Read again as it stands now (the check above read it through the cache): a role change that took it ends what it made.
-  if (permission && !(await holdersOf(tx, orgId, [userId], permission)).has(userId)) throw forbidden(`the caller lacks the permission ${permission}`);
+  if (!permission) return;
+  // Read again as it stands now (the check above read it through the cache), with the account held: a role change
+  // that takes the permission away either ended before this reads it, or waits and then ends what this made.
+  await holdAccount(tx, userId);
+  if (!(await holdersOf(tx, orgId, [userId], permission)).has(userId)) throw forbidden(`the caller lacks the permission ${permission}`);
 }
 
 export async function requireProjectMember(access: Access, orgId: string, projectId: string): Promise<Relation> {

@@ -6,7 +6,10 @@ import type { DemoUser } from "../../seed";
 import type { Database } from "../../store/client";
 import { listMfaMethods, setMfaMethods } from "../../store/queries/mfa";
 import { acceptTotpStep, createPendingTotp, listFactors } from "../../store/queries/mfa-factors";
+import { holdCallerMembership } from "../../authz";
+import { applyBindings } from "../../store/queries/iam";
 import { lockOwners, removePerson, setSsoRequired, ssoRequiredAnywhere } from "../../store/queries/people";
+import { holdScimIntegration, insertScimToken } from "../../store/queries/scim";
 import { insertSsoProvider } from "../../store/queries/sso";
 import { memberships, roles, s3Keys, scimTokens, ssoProviders } from "../../store/schema";
 import { createTestGateway, opPath, type TestGateway } from "../../testing";
@@ -312,6 +315,65 @@ describe("what a person made to act for the organization ends with them", () => 
     expect([token.status, key.status]).toEqual([403, 403]);
     expect(await db.select().from(scimTokens).where(eq(scimTokens.userId, leaver.user_id))).toEqual([]);
     expect(await db.select().from(s3Keys).where(eq(s3Keys.userId, leaver.user_id))).toEqual([]);
+  });
+});
+
+// PostgreSQL only, as above: a role change and a token made for its person at once, each way round.
+describe.skipIf(!process.env.TEST_DATABASE_URL)("a SCIM token made while its maker loses scim.manage (PostgreSQL)", () => {
+  const adminBindingOf = async (who: DemoUser) =>
+    (await t.json<{ role_bindings: Array<{ id: string; role_name: string }> }>("owner", "GET", opPath("listRoleBindings"), { query: { user_id: who.user_id } })).body.role_bindings.find(
+      (b) => b.role_name === "Organization Admin",
+    )!;
+  const integrationFor = async (name: string) => {
+    const made = await t.json<{ integration: { id: string } }>("owner", "POST", opPath("createSCIMIntegration", { org_id: org }), { body: { name, identity_provider: "okta" } });
+    expect(made.status).toBe(200);
+    return made.body.integration.id;
+  };
+  const tokensOf = (who: DemoUser) => t.gateway.store.db.select().from(scimTokens).where(eq(scimTokens.userId, who.user_id));
+
+  it("the change first (not yet committed): the token is refused once it commits, and none is left", async () => {
+    const demoted = await newAdmin("demoted-first@acme.example");
+    const integrationId = await integrationFor("IdP of a change first");
+    // Their access read (and cached) before: the request passes its checks and reaches its transaction.
+    expect((await t.call(demoted, "GET", opPath("listSCIMIntegrations", { org_id: org }))).status).toBe(200);
+    const binding = await adminBindingOf(demoted);
+    let changing!: () => void;
+    const underWay = new Promise<void>((resolve) => (changing = resolve));
+    const change = t.gateway.store.db.transaction(async (tx) => {
+      expect(await applyBindings(tx as unknown as Database, { userId: demoted.user_id, creates: [], deleteIds: [binding.id] })).toMatchObject({ ok: true });
+      changing();
+      await new Promise((resolve) => setTimeout(resolve, 400));
+    });
+    await underWay;
+    const token = await t.json<{ message: string }>(demoted, "POST", opPath("createSCIMIntegrationToken", { org_id: org, integration_id: integrationId }), {
+      body: { alias: "late", expires_at: new Date(Date.now() + 86_400_000).toISOString() },
+    });
+    await change;
+    expect(token.status).toBe(403);
+    expect(token.body.message).toMatch(/scim\.manage/);
+    expect(await tokensOf(demoted)).toEqual([]);
+  });
+
+  it("the token first (not yet committed): the change waits for it and then deletes it", async () => {
+    const demoted = await newAdmin("token-first@acme.example");
+    const integrationId = await integrationFor("IdP of a token first");
+    const binding = await adminBindingOf(demoted);
+    let making!: () => void;
+    const underWay = new Promise<void>((resolve) => (making = resolve));
+    // What the token's request does in its transaction, held open after the token is stored.
+    const made = t.gateway.store.db.transaction(async (tx) => {
+      const store = tx as unknown as Database;
+      expect(await holdScimIntegration(store, org, integrationId)).toBe(true);
+      await holdCallerMembership(store, org, demoted.user_id, "scim.manage");
+      await insertScimToken(store, { organizationId: org, integrationId, alias: "early", expiresAt: new Date(Date.now() + 86_400_000), userId: demoted.user_id, secret: "s", secretHash: `race-${demoted.user_id}`, now: new Date() });
+      making();
+      await new Promise((resolve) => setTimeout(resolve, 400));
+    });
+    await underWay;
+    const change = await t.call("owner", "POST", opPath("applyRoleBindings", { user_id: demoted.user_id }), { body: { bindings_to_create: [], bindings_to_delete: [binding.id] } });
+    await made;
+    expect(change.status).toBe(200);
+    expect(await tokensOf(demoted)).toEqual([]);
   });
 });
 

@@ -18,6 +18,7 @@ import {
   deleteScimIntegrationRow,
   deleteScimTokenRow,
   findScimIntegration,
+  holdScimIntegration,
   insertScimIntegration,
   insertScimToken,
   listScimIntegrations as listIntegrationRows,
@@ -159,6 +160,7 @@ export const createScimIntegrationToken: AppRouteHandler<typeof routes.createSci
   const integration = await existingIntegration(db, orgId, integrationId);
   const { secret, secretHash } = newTokenSecret();
   const apiKeyInfo = await mutate(c, audit, async (tx, meta) => {
+    if (!(await holdScimIntegration(tx, orgId, integration.id))) throw integrationNotFound();
     await holdCallerMembership(tx, orgId, caller.userId, "scim.manage");
     const info = await insertScimToken(tx, {
       organizationId: orgId,

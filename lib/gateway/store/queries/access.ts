@@ -34,6 +34,16 @@ export async function holdActiveMembership(tx: Database, orgId: string, userId: 
 }
 
 /**
+ * Holds the account's row (FOR SHARE) until the caller's transaction ends, against a change that takes a
+ * permission away from it meanwhile: that change takes the row before it looks for what the permission
+ * made (`endScimTokensOfThoseWithout`), so one that began first is waited for and then read, and one that
+ * begins later waits, and then finds what this transaction made.
+ */
+export async function holdAccount(tx: Database, userId: string): Promise<void> {
+  await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for("share");
+}
+
+/**
  * Who decides what belongs to an account (its second factors, whether its key opens a console
  * session, its own name), among the organizations it belongs to (suspended memberships included):
  * its home (`users.home_organization_id`, the first organization that had it) alone while the

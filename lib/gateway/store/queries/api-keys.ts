@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Database } from "../client";
 import { apiKeys, s3Keys, scimTokens, ssoProviders, users } from "../schema";
 import { holdersOf } from "./access";
@@ -96,6 +96,9 @@ export async function endOrganizationCredentials(db: Database, orgId: string, us
 export async function endScimTokensOfThoseWithout(db: Database, orgId: string, userIds: string[]): Promise<void> {
   if (userIds.length === 0) return;
   const people = new Set(userIds);
+  // Their accounts first (in one order): a token one of them is making meanwhile holds theirs until it commits
+  // (holdCallerMembership), so it is seen below; one made after this waits, and then reads the permission gone.
+  await db.select({ id: users.id }).from(users).where(inArray(users.id, [...people])).orderBy(asc(users.id)).for("no key update");
   // The organization's token makers (a handful), not the people (a group may hold thousands), go into the queries.
   const makers = (await db.selectDistinct({ userId: scimTokens.userId }).from(scimTokens).where(eq(scimTokens.organizationId, orgId)))
     .map((m) => m.userId)

@@ -148,6 +148,20 @@ export async function updateScimIntegrationRow(
 }
 
 /**
+ * Whether the integration is there, held (FOR KEY SHARE) until the caller's transaction ends: a token
+ * made for it waits for a deletion of it in flight (then finds none), and the deletion for the token.
+ * Taken before the maker's membership and account, which the deletion takes after the integration.
+ */
+export async function holdScimIntegration(tx: Database, orgId: string, integrationId: string): Promise<boolean> {
+  const held = await tx
+    .select({ id: scimIntegrations.id })
+    .from(scimIntegrations)
+    .where(and(eq(scimIntegrations.organizationId, orgId), eq(scimIntegrations.id, integrationId)))
+    .for("key share");
+  return held.length > 0;
+}
+
+/**
  * Deletes an integration with its tokens, groups and mappings (foreign-key cascade) and the role
  * bindings its groups granted (which no foreign key reaches); false when it was already gone.
  */
