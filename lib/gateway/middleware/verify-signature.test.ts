@@ -33,6 +33,25 @@ describe("request signing at the gateway", () => {
     expect(await res.json()).toEqual({ items: [] });
   });
 
+  it("answers 400 naming the query for a percent-escape that is cut short or not UTF-8, signed or not", async () => {
+    const path = operationPath("listProjects");
+    for (const query of ["?project_name=%FF", "?project_name=%E2%9C", "?project_name=50%", "?project_name=%zz&skip_loading_project_resources=true"]) {
+      const timestamp = now().toISOString();
+      const signature = sign(t.demo.owner.secret_key, { method: "GET", path, query, timestamp });
+      const signed: Record<string, string> = { Authorization: authorizationHeader(t.demo.owner.access_key_id, signature), [TIMESTAMP_HEADER]: timestamp };
+      for (const headers of [signed, {}]) {
+        const res = await raw(`${path}${query}`, headers);
+        expect(res.status, query).toBe(400);
+        expect(await res.json()).toMatchObject({ code: "400", reason: "bad_request", message: expect.stringMatching(/^query: /) });
+      }
+    }
+    // Whole escapes of UTF-8 are read as ever.
+    const query = "?project_name=%E2%9C%93";
+    const timestamp = now().toISOString();
+    const signature = sign(t.demo.owner.secret_key, { method: "GET", path, query, timestamp });
+    expect((await raw(`${path}${query}`, { Authorization: authorizationHeader(t.demo.owner.access_key_id, signature), [TIMESTAMP_HEADER]: timestamp })).status).toBe(200);
+  });
+
   it("answers 401 with the error body, request id included", async () => {
     const res = await raw(operationPath("listLocations"), {});
     expect(res.status).toBe(401);

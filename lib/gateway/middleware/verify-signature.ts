@@ -48,6 +48,20 @@ export function pathAndQuery(url: string): { path: string; query: string } {
   return { path: target.slice(0, q), query: query === "?" ? "" : query };
 }
 
+/**
+ * Whether every percent-escape of the query is whole and spells UTF-8. One that is not would be
+ * signed as the text written while the routes read the value undecoded: two readings of one
+ * request, so it is refused (400) rather than guessed at.
+ */
+function decodable(query: string): boolean {
+  try {
+    decodeURIComponent(query);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 type KeyLookup = (accessKeyId: string) => Promise<{ secret: string; key: Caller } | null>;
 type CachedKey = { secret: string; key: Caller; expiresAt: number | null };
 
@@ -100,6 +114,7 @@ function noteActivity(deps: GatewayDeps, userId: string): Promise<void> | undefi
 export const verifySignature: MiddlewareHandler<AppEnv> = async (c, next) => {
   const deps = c.get("deps");
   const { path, query } = pathAndQuery(c.req.url);
+  if (query.includes("%") && !decodable(query)) throw new GatewayError("bad_request", "query: a percent-escape is malformed or not UTF-8");
   const result = await verify<Caller>({
     authorization: c.req.header("authorization"),
     timestamp: c.req.header(TIMESTAMP_HEADER),
