@@ -102,7 +102,7 @@ export function patchOperations(body: unknown, kind: ResourceKind): ScimPatchOpe
         return;
       }
       // An extension's URN: the extension and its attributes are removed, as a complex attribute's are (RFC 7644 §3.5.2.2).
-      if (EXTENSIONS[kind].has(target.path)) {
+      if (extensionUrn(kind, target.path)) {
         out.push({ op: "remove", path: target.path } as ScimPatchOperation);
         return;
       }
@@ -115,10 +115,11 @@ export function patchOperations(body: unknown, kind: ResourceKind): ScimPatchOpe
       return;
     }
     if (value === undefined) throw new ScimError(400, `Operations[${i}].value is required for ${name}`, "invalidValue");
-    // An extension's URN alone names the extension, whose attributes the value holds: as that URN as a
-    // key of a path-less value. scim-patch would split it at its last colon and keep the value as a
-    // junk attribute `User` of a junk extension `urn:…:2.0`, leaving the extension as it was.
-    if (EXTENSIONS[kind].has(target.path)) {
+    // A schema's URN alone names the attributes the value holds: as that URN as a key of a path-less value
+    // (the resource's own schema's, its core attributes; an extension's, the extension's). scim-patch would
+    // split it at its last colon and keep the value as a junk attribute `User` of a junk extension
+    // `urn:…:2.0`, leaving the resource as it was.
+    if (extensionUrn(kind, target.path) || target.path.toLowerCase() === CORE_SCHEMA[kind].toLowerCase()) {
       out.push(...pathlessOperations(kind, name, { [target.path]: sent }, `Operations[${i}].value`));
       return;
     }
@@ -160,6 +161,17 @@ function nestedKeys(value: unknown): string[] {
 const MANAGER_PATH = `${ENTERPRISE_USER}:manager`;
 /** The schema extensions this service knows, by the resource they extend. */
 const EXTENSIONS: Record<ResourceKind, Set<string>> = { User: new Set([ENTERPRISE_USER]), Group: new Set() };
+/** How a schema's URN ends: with the name of the resource it describes (`…:enterprise:2.0:User`). */
+const SCHEMA_URN: Record<ResourceKind, RegExp> = { User: /^urn:[^[\]"\s]+:User$/i, Group: /^urn:[^[\]"\s]+:Group$/i };
+
+/**
+ * Whether a path is an extension's URN alone: one this service knows, or one it keeps as sent (an
+ * identity provider's own), told by how schema URNs are named, the resource's core schema aside.
+ */
+function extensionUrn(kind: ResourceKind, path: string): boolean {
+  return EXTENSIONS[kind].has(path) || (SCHEMA_URN[kind].test(path) && path.toLowerCase() !== CORE_SCHEMA[kind].toLowerCase());
+}
+
 /** A path that is one attribute's name, nothing before or after it. */
 const ATTRIBUTE_NAME = /^[A-Za-z$][\w$-]*$/;
 /** The single-valued complex attributes whose sub-attributes a path-less add or replace sets one by one. */
@@ -184,13 +196,14 @@ function pathlessOperations(kind: ResourceKind, name: "add" | "replace", value: 
       out.push(...valueOperations(name, key.path, spelled(v, key.names)));
       continue;
     }
-    if (EXTENSIONS[kind].has(key.path) && !isObject(v)) {
+    const extension = extensionUrn(kind, key.path);
+    if (extension && !isObject(v)) {
       // Null is unassigned (RFC 7643 §2.5): the extension goes, as with a remove.
       if (v !== null) throw new ScimError(400, `${at}: ${key.path} must be an object`, "invalidValue");
       out.push({ op: "remove", path: key.path } as ScimPatchOperation);
       continue;
     }
-    const parts = SINGLE_VALUED_COMPLEX.has(key.path) && isObject(v) ? Object.entries(v) : undefined;
+    const parts = (SINGLE_VALUED_COMPLEX.has(key.path) || extension) && isObject(v) ? Object.entries(v) : undefined;
     if (!parts) {
       // A key with a value filter, a sub-attribute or a schema's URN is a path of its own: scim-patch
       // would assign it as one attribute's name (`emails[type eq "work"]` beside emails, which it leaves).
@@ -199,7 +212,7 @@ function pathlessOperations(kind: ResourceKind, name: "add" | "replace", value: 
       continue;
     }
     for (const [sub, subValue] of parts) {
-      const subPath = spelledPath(kind, `${key.path}${EXTENSIONS[kind].has(key.path) ? ":" : "."}${sub}`);
+      const subPath = spelledPath(kind, `${key.path}${extension ? ":" : "."}${sub}`);
       if (!subPath || reachesPrototype(subPath.path)) throw new ScimError(400, `${at}.${k}.${sub.slice(0, 64)} is not an attribute`, "invalidPath");
       out.push(...valueOperations(name, subPath.path, spelled(subValue, subPath.names)));
     }
@@ -227,7 +240,7 @@ function valueOperations(op: "add" | "replace", path: string, value: unknown): S
 
 /** The extension an operation removes whole, which scim-patch cannot: it splits the URN at its last colon and finds nothing. */
 const removedExtension = (op: ScimPatchOperation): string | undefined =>
-  op.op === "remove" && (EXTENSIONS.User.has(op.path) || EXTENSIONS.Group.has(op.path)) ? op.path : undefined;
+  op.op === "remove" && (extensionUrn("User", op.path) || extensionUrn("Group", op.path)) ? op.path : undefined;
 
 export function applyPatch<T extends object>(resource: T, ops: ScimPatchOperation[]): T {
   if (ops.length === 0) return resource;

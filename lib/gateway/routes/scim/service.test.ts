@@ -893,6 +893,23 @@ describe("names, PATCH and paging as RFC 7643 and 7644 ask", () => {
     expect((await patch("Users", id, { op: "replace", path: ENTERPRISE, value: null })).body).not.toHaveProperty(ENTERPRISE);
   });
 
+  it("takes an identity provider's own extension's URN alone, and the core schema's, as paths the same way: no junk attribute under a part of the URN", async () => {
+    const OWN = "urn:ietf:params:scim:schemas:extension:acme:2.0:User";
+    const id = await person();
+    expect((await patch("Users", id, { op: "add", path: OWN, value: { team: "Blue", site: "Lyon" } })).status).toBe(200);
+    expect((await patch("Users", id, { op: "replace", path: OWN, value: { team: "Red" } }, { op: "replace", value: { [OWN]: { floor: "3" } } })).status).toBe(200);
+    expect((await patch("Users", id, { op: "replace", path: USER, value: { displayName: "By the core URN" } })).status).toBe(200);
+    const read = await scim(oktaToken, "GET", `/Users/${id}`);
+    expect(read.body[OWN]).toEqual({ team: "Red", site: "Lyon", floor: "3" });
+    expect(read.body.displayName).toBe("By the core URN");
+    expect(Object.keys(read.body).filter((k) => k.startsWith("urn:") && k !== OWN)).toEqual([]);
+    expect((await patch("Users", id, { op: "remove", path: OWN })).status).toBe(200);
+    expect((await scim(oktaToken, "GET", `/Users/${id}`)).body).not.toHaveProperty(OWN);
+    expect((await patch("Users", id, { op: "add", path: OWN, value: { team: "Green" } })).status).toBe(200);
+    expect((await patch("Users", id, { op: "replace", value: { [OWN]: null } })).body).not.toHaveProperty(OWN);
+    expect((await patch("Users", id, { op: "replace", path: OWN, value: "not an object" })).body.scimType).toBe("invalidValue");
+  });
+
   it("compares a PATCH value filter's strings in any case (RFC 7644 §3.4.2.2: caseExact false), and keeps them as stored", async () => {
     const id = await person();
     const res = await patch("Users", id, { op: "replace", path: 'emails[type eq "Work"].value', value: "new.case@rfc.example" });
