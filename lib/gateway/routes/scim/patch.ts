@@ -119,7 +119,9 @@ export function patchOperations(body: unknown, kind: ResourceKind): ScimPatchOpe
     // (the resource's own schema's, its core attributes; an extension's, the extension's). scim-patch would
     // split it at its last colon and keep the value as a junk attribute `User` of a junk extension
     // `urn:…:2.0`, leaving the resource as it was.
-    if (extensionUrn(kind, target.path) || target.path.toLowerCase() === CORE_SCHEMA[kind].toLowerCase()) {
+    const coreUrn = target.path.toLowerCase() === CORE_SCHEMA[kind].toLowerCase();
+    if (coreUrn && !isObject(sent)) throw new ScimError(400, `Operations[${i}].value must be an object of ${CORE_SCHEMA[kind]}'s attributes`, "invalidValue");
+    if (extensionUrn(kind, target.path) || coreUrn) {
       out.push(...pathlessOperations(kind, name, { [target.path]: sent }, `Operations[${i}].value`));
       return;
     }
@@ -161,8 +163,11 @@ function nestedKeys(value: unknown): string[] {
 const MANAGER_PATH = `${ENTERPRISE_USER}:manager`;
 /** The schema extensions this service knows, by the resource they extend. */
 const EXTENSIONS: Record<ResourceKind, Set<string>> = { User: new Set([ENTERPRISE_USER]), Group: new Set() };
-/** How a schema's URN ends: with the name of the resource it describes (`…:enterprise:2.0:User`). */
-const SCHEMA_URN: Record<ResourceKind, RegExp> = { User: /^urn:[^[\]"\s]+:User$/i, Group: /^urn:[^[\]"\s]+:Group$/i };
+/**
+ * How a schema's URN ends: a version, then the name of the resource it describes, spelled so
+ * (`…:enterprise:2.0:User`); `…:2.0:User:user` is the attribute `user` of such an extension.
+ */
+const SCHEMA_URN: Record<ResourceKind, RegExp> = { User: /^urn:[^[\]"\s]+:\d+(?:\.\d+)*:User$/, Group: /^urn:[^[\]"\s]+:\d+(?:\.\d+)*:Group$/ };
 
 /**
  * Whether a path is an extension's URN alone: one this service knows, or one it keeps as sent (an
@@ -187,7 +192,11 @@ function pathlessOperations(kind: ResourceKind, name: "add" | "replace", value: 
   const rest: Record<string, unknown> = {};
   // The resource's own schema URN as a key holds core attributes (as its URN before a path does).
   const core = CORE_SCHEMA[kind].toLowerCase();
-  const entries = Object.entries(value).flatMap(([k, v]) => (k.toLowerCase() === core && isObject(v) ? Object.entries(v) : [[k, v] as const]));
+  const entries = Object.entries(value).flatMap(([k, v]) => {
+    if (k.toLowerCase() !== core) return [[k, v] as const];
+    if (!isObject(v)) throw new ScimError(400, `${at}.${k}: must be an object of the schema's attributes`, "invalidValue");
+    return Object.entries(v);
+  });
   for (const [k, v] of entries) {
     if (/^(id|meta|schemas)$/i.test(k)) continue;
     const key = spelledPath(kind, k);

@@ -908,6 +908,15 @@ describe("names, PATCH and paging as RFC 7643 and 7644 ask", () => {
     expect((await patch("Users", id, { op: "add", path: OWN, value: { team: "Green" } })).status).toBe(200);
     expect((await patch("Users", id, { op: "replace", value: { [OWN]: null } })).body).not.toHaveProperty(OWN);
     expect((await patch("Users", id, { op: "replace", path: OWN, value: "not an object" })).body.scimType).toBe("invalidValue");
+    // The core schema's URN names its attributes only with an object of them.
+    for (const value of [null, "x"]) {
+      expect((await patch("Users", id, { op: "replace", path: USER, value })).body.scimType).toBe("invalidValue");
+      expect((await patch("Users", id, { op: "replace", value: { [USER]: value } })).body.scimType).toBe("invalidValue");
+    }
+    // An attribute of the extension that happens to be named as a resource is an attribute, not the extension.
+    expect((await patch("Users", id, { op: "add", path: `${OWN}:user`, value: "an attribute" })).status).toBe(200);
+    expect((await scim(oktaToken, "GET", `/Users/${id}`)).body[OWN]).toEqual({ user: "an attribute" });
+    expect(Object.keys((await scim(oktaToken, "GET", `/Users/${id}`)).body).filter((k) => k.startsWith("urn:") && k !== OWN)).toEqual([]);
   });
 
   it("compares a PATCH value filter's strings in any case (RFC 7644 §3.4.2.2: caseExact false), and keeps them as stored", async () => {

@@ -44,6 +44,16 @@ export async function holdAccount(tx: Database, userId: string): Promise<void> {
 }
 
 /**
+ * Locks these accounts' rows (FOR NO KEY UPDATE, in one order) until the caller's transaction ends: what a
+ * change that ends credentials with a permission or a membership takes before it looks for them. Foreign
+ * keys' checks (FOR KEY SHARE) go on; a token being made (`holdAccount`) is waited for, or waits.
+ */
+export async function lockAccounts(tx: Database, userIds: string[]): Promise<void> {
+  if (userIds.length === 0) return;
+  await tx.select({ id: users.id }).from(users).where(inArray(users.id, [...userIds].sort())).orderBy(asc(users.id)).for("no key update");
+}
+
+/**
  * Who decides what belongs to an account (its second factors, whether its key opens a console
  * session, its own name), among the organizations it belongs to (suspended memberships included):
  * its home (`users.home_organization_id`, the first organization that had it) alone while the

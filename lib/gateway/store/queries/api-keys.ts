@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Database } from "../client";
-import { apiKeys, s3Keys, scimTokens, ssoProviders, users } from "../schema";
-import { holdersOf } from "./access";
+import { apiKeys, roles, s3Keys, scimTokens, ssoProviders, users } from "../schema";
+import { holdersOf, lockAccounts } from "./access";
 
 export interface ActiveApiKey {
   /** The key's secret, encrypted with the master key. */
@@ -93,16 +93,22 @@ export async function endOrganizationCredentials(db: Database, orgId: string, us
  * (a role change took it: IAM, or a group of an identity provider). A token provisions with its maker's say over the
  * organization's people; making one needs the permission, and so does keeping one working.
  */
-export async function endScimTokensOfThoseWithout(db: Database, orgId: string, userIds: string[]): Promise<void> {
-  if (userIds.length === 0) return;
-  const people = new Set(userIds);
+export async function endScimTokensOfThoseWithout(db: Database, orgId: string, removed: Array<{ userId: string; roleId: string }>): Promise<void> {
+  if (removed.length === 0) return;
+  // Only a binding whose role granted the permission can take it away: the people who lost one (few: most bindings a
+  // group grants are of roles without it), not everyone whose bindings changed (a group may hold thousands).
+  const roleIds = [...new Set(removed.map((b) => b.roleId))];
+  const granting = new Set(
+    (await db.select({ id: roles.id }).from(roles).where(and(inArray(roles.id, roleIds), sql`'scim.manage' = any(${roles.permissions})`))).map((r) => r.id),
+  );
+  const people = [...new Set(removed.filter((b) => granting.has(b.roleId)).map((b) => b.userId))].sort();
+  if (people.length === 0) return;
   // Their accounts first (in one order): a token one of them is making meanwhile holds theirs until it commits
   // (holdCallerMembership), so it is seen below; one made after this waits, and then reads the permission gone.
-  await db.select({ id: users.id }).from(users).where(inArray(users.id, [...people])).orderBy(asc(users.id)).for("no key update");
-  // The organization's token makers (a handful), not the people (a group may hold thousands), go into the queries.
-  const makers = (await db.selectDistinct({ userId: scimTokens.userId }).from(scimTokens).where(eq(scimTokens.organizationId, orgId)))
-    .map((m) => m.userId)
-    .filter((id) => people.has(id));
+  await lockAccounts(db, people);
+  const makers = (await db.selectDistinct({ userId: scimTokens.userId }).from(scimTokens).where(and(eq(scimTokens.organizationId, orgId), inArray(scimTokens.userId, people)))).map(
+    (m) => m.userId,
+  );
   if (makers.length === 0) return;
   const holders = await holdersOf(db, orgId, makers, "scim.manage");
   const without = makers.filter((id) => !holders.has(id));

@@ -127,16 +127,17 @@ export async function applyBindings(tx: Database, plan: BindingPlan): Promise<Ap
     const outside = plan.creates.find((c) => !member.has(c.organizationId));
     if (outside) return { ok: false, notMember: outside.index };
   }
-  const lostIn = new Set<string>();
+  /** The bindings deleted, by organization: their people's SCIM tokens may go with them. */
+  const lostIn = new Map<string, Array<{ userId: string; roleId: string }>>();
   if (plan.deleteIds.length) {
     const gone = await tx
       .delete(roleBindings)
       .where(and(inArray(roleBindings.id, plan.deleteIds), eq(roleBindings.userId, plan.userId)))
-      .returning({ id: roleBindings.id, organizationId: roleBindings.organizationId });
+      .returning({ id: roleBindings.id, organizationId: roleBindings.organizationId, roleId: roleBindings.roleId });
     if (gone.length !== plan.deleteIds.length) {
       return { ok: false, missingDelete: plan.deleteIds.findIndex((id) => !gone.some((g) => g.id === id)) };
     }
-    for (const g of gone) lostIn.add(g.organizationId);
+    for (const g of gone) lostIn.set(g.organizationId, [...(lostIn.get(g.organizationId) ?? []), { userId: plan.userId, roleId: g.roleId }]);
   }
   const createdIds: string[] = [];
   for (const create of plan.creates) {
@@ -160,7 +161,7 @@ export async function applyBindings(tx: Database, plan: BindingPlan): Promise<Ap
     createdIds.push(id);
   }
   // Where a binding went, the person's SCIM tokens go with the permission that made them, if it went too.
-  for (const orgId of [...lostIn].sort()) await endScimTokensOfThoseWithout(tx, orgId, [plan.userId]);
+  for (const [orgId, removed] of [...lostIn].sort(([a], [b]) => a.localeCompare(b))) await endScimTokensOfThoseWithout(tx, orgId, removed);
   return { ok: true, createdIds };
 }
 

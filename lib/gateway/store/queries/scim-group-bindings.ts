@@ -153,7 +153,7 @@ export async function syncGroupBindings(db: Database, orgId: string, integration
       .onConflictDoNothing();
   }
   // The people whose group-granted bindings went may have lost scim.manage with them, and their SCIM tokens with it.
-  await endScimTokensOfThoseWithout(db, orgId, diff.remove.map((b) => b.userId));
+  await endScimTokensOfThoseWithout(db, orgId, diff.remove);
   return { created: create.length, removed: diff.remove.length };
 }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, count, eq, inArray, ne, sql, type SQL } from "drizzle-orm";
 import { resultRows, type Database } from "../client";
-import { accountDeciders, decidesAlone } from "./access";
+import { accountDeciders, decidesAlone, lockAccounts } from "./access";
 import { endOrganizationCredentials, endScimTokensOfThoseWithout } from "./api-keys";
 import { groupCondition, parseFilter, resolveLookups, userCondition, userIdsByUserName, userNameSql, type Lookups } from "./scim-filters";
 import { memberships, roleBindings, scimGroupMembers, scimGroups, scimIntegrations, scimTokens, users } from "../schema";
@@ -245,8 +245,12 @@ export async function updatePerson(
     })
     .where(and(eq(memberships.organizationId, input.orgId), eq(memberships.userId, input.userId)));
   // Once, as the person goes from active to suspended: a write to the tokens' table, even one deleting
-  // nothing, empties every replica's cache of SCIM tokens.
-  if (input.suspending) await endOrganizationCredentials(db, input.orgId, input.userId);
+  // nothing, empties every replica's cache of SCIM tokens. The account first, as a change that ends tokens
+  // with a permission takes it (the account, then the tokens): the other way round the two waited for each other.
+  if (input.suspending) {
+    await lockAccounts(db, [input.userId]);
+    await endOrganizationCredentials(db, input.orgId, input.userId);
+  }
   // The account's own name only where this organization decides for the account (its home, or the only
   // one it belongs to): an organization that added the account later must not rename it in the others'
   // people lists (its displayName is kept with the membership either way).
@@ -362,10 +366,9 @@ export async function deleteGroupGrantedBindings(db: Database, groupIds: string[
   const gone = await db
     .delete(roleBindings)
     .where(inArray(roleBindings.viaGroupId, groupIds))
-    .returning({ organizationId: roleBindings.organizationId, userId: roleBindings.userId });
+    .returning({ organizationId: roleBindings.organizationId, userId: roleBindings.userId, roleId: roleBindings.roleId });
   // Their people may have lost scim.manage with them, and their SCIM tokens with it (a group is one organization's).
-  const people = gone.map((g) => g.userId);
-  for (const orgId of new Set(gone.map((g) => g.organizationId))) await endScimTokensOfThoseWithout(db, orgId, people);
+  for (const orgId of new Set(gone.map((g) => g.organizationId))) await endScimTokensOfThoseWithout(db, orgId, gone.filter((g) => g.organizationId === orgId));
 }
 
 export async function deleteGroup(db: Database, groupId: string): Promise<void> {
