@@ -101,6 +101,13 @@ export function patchOperations(body: unknown, kind: ResourceKind): ScimPatchOpe
         }
         return;
       }
+      // The manager, named by its id (Entra ID: `manager[value eq "id"]`, or the manager's path with the value
+      // `[{ value: "id" }]`): a single-valued attribute, which scim-patch refuses to filter or remove a value from.
+      const managerId = kind === "User" ? removedManagerId(target.path, sent) : undefined;
+      if (managerId !== undefined) {
+        out.push({ op: "remove", path: MANAGER_PATH, value: { value: managerId } } as ScimPatchOperation);
+        return;
+      }
       // An extension's URN: the extension and its attributes are removed, as a complex attribute's are (RFC 7644 §3.5.2.2).
       if (extensionUrn(kind, target.path)) {
         out.push({ op: "remove", path: target.path } as ScimPatchOperation);
@@ -161,6 +168,34 @@ function nestedKeys(value: unknown): string[] {
 }
 
 const MANAGER_PATH = `${ENTERPRISE_USER}:manager`;
+/** The manager's path with a value filter, with or without the extension's URN before it. */
+const MANAGER_FILTERED = new RegExp(`^(?:${ENTERPRISE_USER.replace(/[.]/g, "\\.")}:)?manager\\[(.+)\\]$`, "i");
+
+/**
+ * The manager's id a remove names, where it names one: by a filter `value eq "id"` on the manager's path,
+ * or by a value `{ value: "id" }` (or a list of one) on it. Undefined for any other remove.
+ */
+function removedManagerId(path: string, value: unknown): string | undefined {
+  const filtered = MANAGER_FILTERED.exec(path);
+  if (filtered) {
+    let filter: Filter;
+    try {
+      filter = parseScimFilter(filtered[1]!);
+    } catch {
+      return undefined;
+    }
+    if (filter.op !== "eq" || filter.attrPath.toLowerCase() !== "value" || typeof filter.compValue !== "string") {
+      throw new ScimError(400, `${path.slice(0, 64)}: a manager is removed by its value (value eq "id")`, "invalidFilter");
+    }
+    return filter.compValue;
+  }
+  if (path !== MANAGER_PATH || value === undefined) return undefined;
+  const entries = Array.isArray(value) ? value : [value];
+  const [entry] = entries;
+  const id = entries.length !== 1 ? undefined : isObject(entry) ? entry.value : entry;
+  if (typeof id !== "string") throw new ScimError(400, "the manager is removed by its value: { value: \"id\" }", "invalidValue");
+  return id;
+}
 /** The schema extensions this service knows, by the resource they extend. */
 const EXTENSIONS: Record<ResourceKind, Set<string>> = { User: new Set([ENTERPRISE_USER]), Group: new Set() };
 /**
@@ -259,9 +294,17 @@ export function applyPatch<T extends object>(resource: T, ops: ScimPatchOperatio
   for (const op of ops) {
     const extension = removedExtension(op);
     if (extension !== undefined) delete (out as Json)[extension];
+    else if (op.op === "remove" && op.path === MANAGER_PATH && isObject(op.value)) removeManager(out as Json, op.value.value);
     else out = patched(out, [withStoredSpellings(out as Json, op)]);
   }
   return out;
+}
+
+/** Removes the manager if it is the one named (a remove that names another, or none, changes nothing). */
+function removeManager(resource: Json, id: unknown): void {
+  const extension = resource[ENTERPRISE_USER];
+  if (!isObject(extension) || !isObject(extension.manager) || extension.manager.value !== id) return;
+  delete extension.manager;
 }
 
 /** A path's value filter: the attribute it selects entries of, the filter, and what follows (a sub-attribute). */

@@ -274,6 +274,24 @@ export interface UserInput {
 export const MAX_USER_BYTES = 64 * 1024;
 
 export function parseUser(sent: unknown): UserInput {
+  const { email, ...rest } = parseUserFields(sent, "create");
+  if (!email) throw invalidValue("emails: a person needs an e-mail (a primary emails value, or a userName that is one)");
+  if (!EMAIL.test(email) || email.length > 320) throw invalidValue(`emails: ${email.slice(0, 64)} is not an e-mail address`);
+  return { ...rest, email: email.toLowerCase() };
+}
+
+/**
+ * A User resource from a PUT body, or from the result of a PATCH: what an identity provider changes of a
+ * person it provisioned. The account's e-mail is not among it (the account answers to the address it was
+ * made with), so the e-mails are attributes like any other: an entry whose value is unassigned (null, or
+ * removed: Entra ID's `emails[type eq "work"].value` set to null) goes, and a value need not be an address.
+ */
+export function parseUserChange(sent: unknown): Omit<UserInput, "email"> {
+  const { email: _unused, ...rest } = parseUserFields(sent, "change");
+  return rest;
+}
+
+function parseUserFields(sent: unknown, purpose: "create" | "change"): Omit<UserInput, "email"> & { email: string | undefined } {
   const body = spelledResource("User", storableResource(sent));
   if (Buffer.byteLength(JSON.stringify(body)) > MAX_USER_BYTES) throw invalidValue(`the User resource is larger than ${MAX_USER_BYTES} bytes`);
   const userName = body.userName;
@@ -296,6 +314,7 @@ export function parseUser(sent: unknown): UserInput {
   let email: string | undefined;
   if (attributes.emails !== undefined) {
     if (!Array.isArray(attributes.emails)) throw invalidValue("emails must be an array");
+    if (purpose === "change") attributes.emails = attributes.emails.filter((e: unknown) => !isObject(e) || (e.value !== null && e.value !== undefined));
     const emails = attributes.emails as unknown[];
     emails.forEach((e, i) => {
       if (!isObject(e) || typeof e.value !== "string") throw invalidValue(`emails[${i}].value must be a string`);
@@ -307,8 +326,6 @@ export function parseUser(sent: unknown): UserInput {
     if (list.length === 0) delete attributes.emails;
   }
   if (!email && EMAIL.test(userName)) email = userName;
-  if (!email) throw invalidValue("emails: a person needs an e-mail (a primary emails value, or a userName that is one)");
-  if (!EMAIL.test(email) || email.length > 320) throw invalidValue(`emails: ${email.slice(0, 64)} is not an e-mail address`);
   const enterprise = attributes[ENTERPRISE_USER];
   if (enterprise !== undefined && !isObject(enterprise)) throw invalidValue(`${ENTERPRISE_USER} must be an object`);
   if (enterprise && enterprise.manager !== undefined) {
@@ -320,7 +337,7 @@ export function parseUser(sent: unknown): UserInput {
     (typeof attributes.displayName === "string" && attributes.displayName.trim()) ||
     (typeof name.formatted === "string" && name.formatted.trim()) ||
     [name.givenName, name.familyName].filter((p) => typeof p === "string" && p.trim()).join(" ");
-  return { userName, externalId, active, email: email.toLowerCase(), accountName: accountName.slice(0, 256), attributes };
+  return { userName, externalId, active, email, accountName: accountName.slice(0, 256), attributes };
 }
 
 /** The multi-valued attributes of a User whose entries may say which is primary (RFC 7643 §4.1.2). */

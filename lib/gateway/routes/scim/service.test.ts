@@ -893,6 +893,51 @@ describe("names, PATCH and paging as RFC 7643 and 7644 ask", () => {
     expect((await patch("Users", id, { op: "replace", path: ENTERPRISE, value: null })).body).not.toHaveProperty(ENTERPRISE);
   });
 
+  it("removes the manager Entra ID names by its id (a value filter, or a value), in the PATCH that suspends the person too", async () => {
+    const id = await person();
+    const managerOf = async () => ((await scim(oktaToken, "GET", `/Users/${id}`)).body[ENTERPRISE] as Json | undefined)?.manager;
+    expect((await patch("Users", id, { op: "add", path: `${ENTERPRISE}:manager`, value: "m-5" })).status).toBe(200);
+    // Naming another manager changes nothing.
+    expect((await patch("Users", id, { op: "remove", path: `${ENTERPRISE}:manager[value eq "m-other"]` })).status).toBe(200);
+    expect(await managerOf()).toEqual({ value: "m-5" });
+    const leaving = await patch("Users", id, { op: "Replace", path: "active", value: "False" }, { op: "Remove", path: `${ENTERPRISE}:manager[value eq "m-5"]` });
+    expect(leaving.status).toBe(200);
+    expect(leaving.body.active).toBe(false);
+    expect(await managerOf()).toBeUndefined();
+    for (const value of [[{ value: "m-6" }], { value: "m-6" }, "m-6"]) {
+      expect((await patch("Users", id, { op: "add", path: `${ENTERPRISE}:manager`, value: "m-6" })).status).toBe(200);
+      const removed = await patch("Users", id, { op: "Remove", path: `${ENTERPRISE}:manager`, value });
+      expect(removed.status, JSON.stringify(value)).toBe(200);
+      expect(await managerOf(), JSON.stringify(value)).toBeUndefined();
+    }
+    // Any other filter on the manager is refused as one.
+    const other = await patch("Users", id, { op: "remove", path: `${ENTERPRISE}:manager[displayName eq "Boss"]` });
+    expect([other.status, other.body.scimType]).toEqual([400, "invalidFilter"]);
+  });
+
+  it("takes an e-mail's value unassigned or changed in a PUT or PATCH (Entra ID's mandatory update tests): the entry goes, or keeps what was sent", async () => {
+    const id = await person();
+    const emailsOf = async () => (await scim(oktaToken, "GET", `/Users/${id}`)).body.emails;
+    expect((await patch("Users", id, { op: "replace", path: "emails", value: [{ type: "work", value: "first@rfc.example", primary: true }] })).status).toBe(200);
+    const changed = await patch("Users", id, { op: "replace", path: 'emails[type eq "work"].value', value: "upd-1a2b3c4d" });
+    expect(changed.status).toBe(200);
+    expect(await emailsOf()).toEqual([{ type: "work", value: "upd-1a2b3c4d", primary: true }]);
+    // With none of its own, a person is shown with the account's address.
+    const account = [{ value: String((await scim(oktaToken, "GET", `/Users/${id}`)).body.userName), type: "work", primary: true }];
+    expect((await patch("Users", id, { op: "replace", path: 'emails[type eq "work"].value', value: null })).status).toBe(200);
+    expect(await emailsOf()).toEqual(account);
+    expect((await patch("Users", id, { op: "replace", path: "emails", value: [{ type: "work", value: "again@rfc.example" }] })).status).toBe(200);
+    expect((await patch("Users", id, { op: "Remove", path: 'emails[type eq "work"].value' })).status).toBe(200);
+    expect(await emailsOf()).toEqual(account);
+    const userName = String((await scim(oktaToken, "GET", `/Users/${id}`)).body.userName);
+    const put = await scim(oktaToken, "PUT", `/Users/${id}`, { schemas: [USER], userName, emails: [{ type: "work", value: null }, { type: "home", value: "not-an-address" }] });
+    expect(put.status).toBe(200);
+    expect(put.body.emails).toEqual([{ type: "home", value: "not-an-address" }]);
+    // The account still answers to the address it was made with; a value of the wrong kind is still refused.
+    expect((await scim(oktaToken, "GET", `/Users?filter=${encodeURIComponent(`userName eq "${String((await scim(oktaToken, "GET", `/Users/${id}`)).body.userName)}"`)}`)).body.totalResults).toBe(1);
+    expect((await patch("Users", id, { op: "add", path: "emails", value: [{ type: "work", value: 42 }] })).body.scimType).toBe("invalidValue");
+  });
+
   it("takes an identity provider's own extension's URN alone, and the core schema's, as paths the same way: no junk attribute under a part of the URN", async () => {
     const OWN = "urn:ietf:params:scim:schemas:extension:acme:2.0:User";
     const id = await person();

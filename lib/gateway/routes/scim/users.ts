@@ -11,7 +11,7 @@ import {
   type ScimTokenAuth,
 } from "../../store/queries/scim-service";
 import { lockOwners, removePerson } from "../../store/queries/people";
-import { parseUser, ScimError, spelledResource, userResource, withReadablePrimaries, type UserInput } from "./resources";
+import { parseUser, parseUserChange, ScimError, spelledResource, userResource, withReadablePrimaries, type UserInput } from "./resources";
 import { attributeList, project } from "./projection";
 import { applyPatch, patchOperations } from "./patch";
 import { auditActor, baseUrl, change, counted, listResponse, paging, readBody, scimJson, UUID, type ScimContext } from "./frame";
@@ -93,7 +93,7 @@ async function keepOwner(tx: Database, scim: ScimTokenAuth, userId: string, what
  * one person at once run one after the other, and the second builds on the first (a suspension and
  * a rename at once end suspended and renamed).
  */
-async function replaceUser(c: ScimContext, seen: PersonRow, make: (current: PersonRow) => UserInput, detail: string): Promise<Response> {
+async function replaceUser(c: ScimContext, seen: PersonRow, make: (current: PersonRow) => Omit<UserInput, "email">, detail: string): Promise<Response> {
   const { db } = c.get("deps");
   const scim = c.get("scim");
   const orgId = scim.organizationId;
@@ -150,7 +150,7 @@ export async function getUser(c: ScimContext): Promise<Response> {
 
 export async function putUser(c: ScimContext): Promise<Response> {
   const existing = await existingPerson(c.get("deps").db, c.get("scim").organizationId, c.req.param("id")!);
-  const input = parseUser(await readBody(c));
+  const input = parseUserChange(await readBody(c));
   return replaceUser(c, existing, () => input, "SCIM: Replace User");
 }
 
@@ -160,7 +160,7 @@ export async function patchUser(c: ScimContext): Promise<Response> {
   const base = baseUrl(c);
   // Applied to the person as they are when the change holds them; spelled as the patch is: attributes
   // stored before names were spelled are matched too.
-  return replaceUser(c, existing, (current) => parseUser(applyPatch(withReadablePrimaries(spelledResource("User", userResource(current, base))), ops)), "SCIM: Update User");
+  return replaceUser(c, existing, (current) => parseUserChange(applyPatch(withReadablePrimaries(spelledResource("User", userResource(current, base))), ops)), "SCIM: Update User");
 }
 
 export async function deleteUser(c: ScimContext): Promise<Response> {
