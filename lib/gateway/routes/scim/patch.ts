@@ -92,6 +92,14 @@ export function patchOperations(body: unknown, kind: ResourceKind): ScimPatchOpe
     const sent = target ? spelled(value, target.names) : value;
     if (name === "remove") {
       if (!target) throw new ScimError(400, `Operations[${i}]: remove needs a path`, "noTarget");
+      // The manager, named by its id (Entra ID: `manager[value eq "id"]`, or the manager's path with the value
+      // `[{ value: "id" }]`): a single-valued attribute, which scim-patch refuses to filter or remove a value from.
+      // An empty value names no one: whatever manager there is goes, as with no value.
+      const manager = kind === "User" ? removedManager(target.path, sent) : undefined;
+      if (manager !== undefined) {
+        out.push({ op: "remove", path: MANAGER_PATH, ...(manager.id === undefined ? {} : { value: { value: manager.id } }) } as ScimPatchOperation);
+        return;
+      }
       // Entra ID: path "members" with the values to remove (a list, or one); each becomes a value filter, as Okta sends it.
       if (/^[A-Za-z]+$/.test(target.path) && typeof sent === "object" && sent !== null) {
         for (const [j, item] of (Array.isArray(sent) ? sent : [sent]).entries()) {
@@ -99,13 +107,6 @@ export function patchOperations(body: unknown, kind: ResourceKind): ScimPatchOpe
           if (typeof id !== "string") throw new ScimError(400, `Operations[${i}].value${Array.isArray(sent) ? `[${j}]` : ""}.value must be a string`, "invalidValue");
           out.push({ op: "remove", path: `${target.path}[value eq ${JSON.stringify(id)}]` } as ScimPatchOperation);
         }
-        return;
-      }
-      // The manager, named by its id (Entra ID: `manager[value eq "id"]`, or the manager's path with the value
-      // `[{ value: "id" }]`): a single-valued attribute, which scim-patch refuses to filter or remove a value from.
-      const managerId = kind === "User" ? removedManagerId(target.path, sent) : undefined;
-      if (managerId !== undefined) {
-        out.push({ op: "remove", path: MANAGER_PATH, value: { value: managerId } } as ScimPatchOperation);
         return;
       }
       // An extension's URN: the extension and its attributes are removed, as a complex attribute's are (RFC 7644 §3.5.2.2).
@@ -172,10 +173,12 @@ const MANAGER_PATH = `${ENTERPRISE_USER}:manager`;
 const MANAGER_FILTERED = new RegExp(`^(?:${ENTERPRISE_USER.replace(/[.]/g, "\\.")}:)?manager\\[(.+)\\]$`, "i");
 
 /**
- * The manager's id a remove names, where it names one: by a filter `value eq "id"` on the manager's path,
- * or by a value `{ value: "id" }` (or a list of one) on it. Undefined for any other remove.
+ * What a remove of the manager names, where it is one: an id, by a filter `value eq "id"` on the manager's
+ * path or by a value `{ value: "id" }`, `[{ value: "id" }]` or `"id"` on it; or no one (`id` undefined) for
+ * an empty value (null, "", `{ value: "" }`), which removes whatever manager there is. Undefined for any other
+ * remove. The manager's path may come without the extension's URN, as a filter's may.
  */
-function removedManagerId(path: string, value: unknown): string | undefined {
+function removedManager(path: string, value: unknown): { id: string | undefined } | undefined {
   const filtered = MANAGER_FILTERED.exec(path);
   if (filtered) {
     let filter: Filter;
@@ -187,22 +190,24 @@ function removedManagerId(path: string, value: unknown): string | undefined {
     if (filter.op !== "eq" || filter.attrPath.toLowerCase() !== "value" || typeof filter.compValue !== "string") {
       throw new ScimError(400, `${path.slice(0, 64)}: a manager is removed by its value (value eq "id")`, "invalidFilter");
     }
-    return filter.compValue;
+    return { id: filter.compValue };
   }
-  if (path !== MANAGER_PATH || value === undefined) return undefined;
+  if ((path !== MANAGER_PATH && path.toLowerCase() !== "manager") || value === undefined) return undefined;
   const entries = Array.isArray(value) ? value : [value];
+  if (entries.length === 0) return { id: undefined };
   const [entry] = entries;
+  if (entries.length === 1 && managerOf(entry) === undefined) return { id: undefined };
   const id = entries.length !== 1 ? undefined : isObject(entry) ? entry.value : entry;
-  if (typeof id !== "string") throw new ScimError(400, "the manager is removed by its value: { value: \"id\" }", "invalidValue");
-  return id;
+  if (typeof id !== "string") throw new ScimError(400, 'the manager is removed by its value: { "value": "id" }', "invalidValue");
+  return { id };
 }
 /** The schema extensions this service knows, by the resource they extend. */
 const EXTENSIONS: Record<ResourceKind, Set<string>> = { User: new Set([ENTERPRISE_USER]), Group: new Set() };
 /**
- * How a schema's URN ends: a version, then the name of the resource it describes, spelled so
- * (`…:enterprise:2.0:User`); `…:2.0:User:user` is the attribute `user` of such an extension.
+ * How a schema's URN ends: a version, then the name of the resource it describes, in any case (RFC 7644
+ * §3.10: `…:enterprise:2.0:User`); `…:2.0:User:user` is the attribute `user` of such an extension.
  */
-const SCHEMA_URN: Record<ResourceKind, RegExp> = { User: /^urn:[^[\]"\s]+:\d+(?:\.\d+)*:User$/, Group: /^urn:[^[\]"\s]+:\d+(?:\.\d+)*:Group$/ };
+const SCHEMA_URN: Record<ResourceKind, RegExp> = { User: /^urn:[^[\]"\s]+:\d+(?:\.\d+)*:User$/i, Group: /^urn:[^[\]"\s]+:\d+(?:\.\d+)*:Group$/i };
 
 /**
  * Whether a path is an extension's URN alone: one this service knows, or one it keeps as sent (an
@@ -303,7 +308,10 @@ export function applyPatch<T extends object>(resource: T, ops: ScimPatchOperatio
 /** Removes the manager if it is the one named (a remove that names another, or none, changes nothing). */
 function removeManager(resource: Json, id: unknown): void {
   const extension = resource[ENTERPRISE_USER];
-  if (!isObject(extension) || !isObject(extension.manager) || extension.manager.value !== id) return;
+  if (!isObject(extension) || !isObject(extension.manager)) return;
+  const held = extension.manager.value;
+  // The manager's value compares in any case (caseExact false in /Schemas), as a filter's strings do.
+  if (typeof held !== "string" || typeof id !== "string" || held.toLowerCase() !== id.toLowerCase()) return;
   delete extension.manager;
 }
 

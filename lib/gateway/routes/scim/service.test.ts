@@ -910,6 +910,23 @@ describe("names, PATCH and paging as RFC 7643 and 7644 ask", () => {
       expect(removed.status, JSON.stringify(value)).toBe(200);
       expect(await managerOf(), JSON.stringify(value)).toBeUndefined();
     }
+    // The id compares in any case (caseExact false); without the extension's URN the manager's path is the same one.
+    for (const remove of [
+      { op: "remove", path: `${ENTERPRISE}:manager[value eq "M-7"]` },
+      { op: "remove", path: 'manager[value eq "m-7"]' },
+      { op: "remove", path: "manager", value: [{ value: "m-7" }] },
+    ]) {
+      expect((await patch("Users", id, { op: "add", path: `${ENTERPRISE}:manager`, value: "m-7" })).status).toBe(200);
+      expect((await patch("Users", id, remove)).status, JSON.stringify(remove)).toBe(200);
+      expect(await managerOf(), JSON.stringify(remove)).toBeUndefined();
+    }
+    // An empty value names no one: whatever manager there is goes, as with no value.
+    for (const value of [null, "", { value: "" }, { value: null }, []]) {
+      expect((await patch("Users", id, { op: "add", path: `${ENTERPRISE}:manager`, value: "m-8" })).status).toBe(200);
+      const removed = await patch("Users", id, { op: "Replace", path: "active", value: "True" }, { op: "remove", path: `${ENTERPRISE}:manager`, value });
+      expect(removed.status, JSON.stringify(value)).toBe(200);
+      expect(await managerOf(), JSON.stringify(value)).toBeUndefined();
+    }
     // Any other filter on the manager is refused as one.
     const other = await patch("Users", id, { op: "remove", path: `${ENTERPRISE}:manager[displayName eq "Boss"]` });
     expect([other.status, other.body.scimType]).toEqual([400, "invalidFilter"]);

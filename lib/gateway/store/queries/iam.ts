@@ -109,7 +109,6 @@ export type ApplyResult =
  * a conflict found only now, it says which change failed and the caller rolls the transaction back.
  */
 export async function applyBindings(tx: Database, plan: BindingPlan): Promise<ApplyResult> {
-  await tx.select({ id: users.id }).from(users).where(eq(users.id, plan.userId)).for("update");
   // The memberships the new bindings are in, held (in one order) until the transaction ends: a removal of
   // the person from one of those organizations, which takes the membership first, waits, and one that came
   // first leaves no membership to bind in (a binding would outlive it, and come back on a new invitation).
@@ -127,6 +126,9 @@ export async function applyBindings(tx: Database, plan: BindingPlan): Promise<Ap
     const outside = plan.creates.find((c) => !member.has(c.organizationId));
     if (outside) return { ok: false, notMember: outside.index };
   }
+  // Then the person's account, which serializes applies for one user: after the memberships, as every other change
+  // that takes both takes them (a SCIM suspension, a token being made): the other way round two waited for each other.
+  await tx.select({ id: users.id }).from(users).where(eq(users.id, plan.userId)).for("update");
   /** The bindings deleted, by organization: their people's SCIM tokens may go with them. */
   const lostIn = new Map<string, Array<{ userId: string; roleId: string }>>();
   if (plan.deleteIds.length) {
