@@ -6,6 +6,7 @@ import { findScimTokenByHash, touchScimToken } from "../../store/queries/scim-se
 import { ScimFilterError } from "../../store/queries/scim-filters";
 import { SCIM_MEDIA_TYPE, ScimError, scimErrorBody } from "./resources";
 import { resourceTypes, schemas, serviceProviderConfig } from "./discovery";
+import { isMutating } from "../../audit";
 import { readBody } from "../../middleware/request-id";
 import { baseUrl, listResponse, scimJson, type ScimContext, type ScimEnv } from "./frame";
 import { createGroup, deleteGroupHandler, getGroup, listGroupsHandler, patchGroup, putGroup } from "./groups";
@@ -65,9 +66,8 @@ async function authenticate(c: ScimContext, next: () => Promise<void>): Promise<
     if (touched.size > 10_000) touched.clear();
     await touchScimToken(db, token.tokenId, token.integrationId, now);
   }
-  // The body (within the limit, UTF-8) is read only for a known integration.
-  const method = c.req.method;
-  await (method === "GET" || method === "HEAD" ? next() : readBody(c, next));
+  // The body (within the limit, UTF-8) is read only for a known integration, of a call that carries one.
+  await (isMutating(c.req.method) ? readBody(c, next) : next());
 }
 
 export function createScimService(): Hono<ScimEnv> {

@@ -50,7 +50,7 @@ export async function holdAccount(tx: Database, userId: string): Promise<void> {
  */
 export async function lockAccounts(tx: Database, userIds: string[]): Promise<void> {
   if (userIds.length === 0) return;
-  await tx.select({ id: users.id }).from(users).where(inArray(users.id, [...userIds].sort())).orderBy(asc(users.id)).for("no key update");
+  await tx.select({ id: users.id }).from(users).where(inArray(users.id, userIds)).orderBy(asc(users.id)).for("no key update");
 }
 
 /**

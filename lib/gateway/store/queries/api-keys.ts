@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Database } from "../client";
 import { apiKeys, roles, s3Keys, scimTokens, ssoProviders, users } from "../schema";
 import { holdersOf, lockAccounts } from "./access";
@@ -101,7 +101,7 @@ export async function endScimTokensOfThoseWithout(db: Database, orgId: string, r
   const granting = new Set(
     (await db.select({ id: roles.id }).from(roles).where(and(inArray(roles.id, roleIds), sql`'scim.manage' = any(${roles.permissions})`))).map((r) => r.id),
   );
-  const people = [...new Set(removed.filter((b) => granting.has(b.roleId)).map((b) => b.userId))].sort();
+  const people = [...new Set(removed.filter((b) => granting.has(b.roleId)).map((b) => b.userId))];
   if (people.length === 0) return;
   // Their accounts first (in one order): a token one of them is making meanwhile holds theirs until it commits
   // (holdCallerMembership), so it is seen below; one made after this waits, and then reads the permission gone.
