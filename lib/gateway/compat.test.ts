@@ -3,7 +3,6 @@ import { existsSync, readFileSync } from "node:fs";
 import { request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
-import { serve } from "@hono/node-server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { StoreChanges } from "@/lib/db/changes";
 import { ReadCache } from "@/lib/db/read-cache";
@@ -11,6 +10,7 @@ import { createApp } from "./app";
 import { createLogger } from "./logger";
 import type { Database } from "./store/client";
 import { createTestGateway, type TestGateway } from "./testing";
+import { listen } from "./server";
 
 /**
  * Wire compatibility with the upstream's real clients.
@@ -494,7 +494,8 @@ let base: string;
 beforeAll(async () => {
   t = await createTestGateway();
   server = await new Promise<Server>((resolve) => {
-    const s = serve({ fetch: t.gateway.app.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(s as Server)) as Server;
+    // The standalone gateway's own server: its answers coalesced, its socket limits.
+    const s = listen(t.gateway.app.fetch, { port: 0, hostname: "127.0.0.1" }, () => resolve(s as Server)) as Server;
   });
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }, 180_000);

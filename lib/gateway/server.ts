@@ -1,7 +1,28 @@
-import { serve } from "@hono/node-server";
+import { serve, type ServerType } from "@hono/node-server";
+import type { AddressInfo } from "node:net";
 import { installRequestGuard } from "@/lib/client-address";
 import { env } from "@/lib/env";
+import { CoalescedResponse } from "./coalesced-response";
 import { startGateway } from "./runtime";
+
+/**
+ * An HTTP server as the standalone gateway runs one: answers of one turn of the event loop
+ * written together (coalesced-response.ts), and socket time limits so that slow or idle
+ * clients cannot hold sockets open forever. The benchmark serves its bare route with it too,
+ * so that the two differ only in what answers.
+ */
+export function listen(
+  fetch: (request: Request) => Response | Promise<Response>,
+  address: { port: number; hostname: string },
+  onListening?: (info: AddressInfo) => void,
+): ServerType {
+  const server = serve({ fetch, ...address, serverOptions: { ServerResponse: CoalescedResponse } }, onListening);
+  const http = server as unknown as { requestTimeout: number; headersTimeout: number; keepAliveTimeout: number };
+  http.headersTimeout = 15_000;
+  http.requestTimeout = 60_000;
+  http.keepAliveTimeout = 5_000;
+  return server;
+}
 
 /** Runs the gateway on its own: `npm run gateway`. */
 export async function runServer(): Promise<void> {
@@ -9,14 +30,9 @@ export async function runServer(): Promise<void> {
   const gateway = await startGateway();
   // TRACE and other methods a fetch Request refuses are 405 before the adapter builds one.
   installRequestGuard();
-  const server = serve({ fetch: gateway.app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
+  const server = listen(gateway.app.fetch, { port: config.PORT, hostname: config.HOST }, (info) => {
     gateway.deps.logger.info("gateway listening", { port: info.port, store: gateway.store.kind });
   });
-  // Slow or idle clients cannot hold sockets open forever.
-  const http = server as unknown as { requestTimeout: number; headersTimeout: number; keepAliveTimeout: number };
-  http.headersTimeout = 15_000;
-  http.requestTimeout = 60_000;
-  http.keepAliveTimeout = 5_000;
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

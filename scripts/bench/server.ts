@@ -1,24 +1,28 @@
 /**
  * A benchmark server in a process of its own: `gateway` (the real gateway on a
  * PGlite data dir, demo data) or `bare` (one Hono route answering a constant JSON
- * body). Both are served by @hono/node-server with the standalone gateway's socket
- * settings, so the two differ only in what answers the request. The port goes to
- * the parent over IPC.
+ * body). Both are served by the standalone gateway's own server (`listen`:
+ * @hono/node-server, its socket settings, its coalesced answers), so the two differ only in
+ * what answers the request; the gateway also has its request guard, as `npm run gateway`
+ * installs it (the client's address, the count of requests in flight). The port goes to the
+ * parent over IPC.
  *
  * `BENCH_SPIN_US=n` makes the bare route busy for n µs before it answers: how the
  * README's footnote 7 measured what a microsecond of a handler's own work costs the
  * server on this host (the bench itself never sets it).
  */
 import { readFileSync } from "node:fs";
-import { serve } from "@hono/node-server";
 import { Hono } from "hono";
+import { installRequestGuard } from "@/lib/client-address";
 import { startGateway } from "@/lib/gateway/runtime";
+import { listen } from "@/lib/gateway/server";
 
 async function fetchHandler(kind: string): Promise<(request: Request) => Response | Promise<Response>> {
   if (kind === "gateway") {
     const dataDir = process.env.STRATUS_DATA_DIR;
     if (!dataDir) throw new Error("STRATUS_DATA_DIR must name the benchmark's data dir");
     const gateway = await startGateway({ dataDir, store: { kind: "pglite", dataDir }, seed: true });
+    installRequestGuard();
     return gateway.app.fetch;
   }
   if (kind === "bare") {
@@ -37,13 +41,8 @@ async function fetchHandler(kind: string): Promise<(request: Request) => Respons
 }
 
 const fetch = await fetchHandler(process.argv[2] ?? "");
-const server = serve({ fetch, port: 0, hostname: "127.0.0.1" }, (info) => {
+listen(fetch, { port: 0, hostname: "127.0.0.1" }, (info) => {
   process.send?.({ port: info.port });
 });
-// The same socket settings as lib/gateway/server.ts.
-const http = server as unknown as { requestTimeout: number; headersTimeout: number; keepAliveTimeout: number };
-http.headersTimeout = 15_000;
-http.requestTimeout = 60_000;
-http.keepAliveTimeout = 5_000;
 process.on("disconnect", () => process.exit(0));
 process.on("SIGINT", () => process.exit(0));

@@ -1,6 +1,6 @@
 import { createServer, type AddressInfo } from "node:net";
 import { request as httpRequest } from "node:http";
-import { serve, type ServerType } from "@hono/node-server";
+import type { ServerType } from "@hono/node-server";
 import { and, desc, eq } from "drizzle-orm";
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,6 +10,7 @@ import { removePerson } from "../../store/queries/people";
 import { apiKeys, auditLog, memberships, roleBindings, roles, scimGroupMembers, scimIntegrations, scimTokens, ssoProviders } from "../../store/schema";
 import { createTestGateway, opPath, type TestGateway } from "../../testing";
 import { onScimError } from "./service";
+import { listen } from "../../server";
 
 /**
  * The SCIM 2.0 service over real HTTP, replaying the request sequences Okta's and Microsoft
@@ -66,7 +67,8 @@ beforeAll(async () => {
   t = await createTestGateway();
   orgId = t.demo.organization_id;
   const port = await freePort();
-  server = serve({ fetch: t.gateway.app.fetch, port, hostname: "127.0.0.1" });
+  // The standalone gateway's own server: its answers coalesced, its socket limits.
+  server = listen(t.gateway.app.fetch, { port, hostname: "127.0.0.1" });
   root = `http://127.0.0.1:${port}`;
   ({ id: oktaIntegration, token: oktaToken } = await newIntegration("Okta", "okta"));
   ({ id: entraIntegration, token: entraToken } = await newIntegration("Entra", "azure-ad"));
