@@ -1,6 +1,6 @@
 import { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { backgroundPause, gatePglite, inBackground } from "./background";
+import { backgroundPause, gatePglite, inBackground, runBeforeEachStatement } from "./background";
 
 /** A gate held shut until `open()`; `asked` counts the statements that met it shut. */
 function heldGate() {
@@ -76,6 +76,24 @@ describe("background work on an embedded store", () => {
       },
     );
     expect(asked).toBe(3);
+  });
+
+  it("runs what it is given before every statement: a query, an exec batch, each in a transaction", async () => {
+    const before: string[] = [];
+    runBeforeEachStatement(() => before.push("before"));
+    try {
+      await client.query("select 1");
+      await client.exec("select 1; select 2");
+      await client.transaction(async (tx) => {
+        await tx.query("select 3");
+        await tx.exec("select 4");
+      });
+    } finally {
+      runBeforeEachStatement(undefined);
+    }
+    expect(before).toHaveLength(4);
+    await client.query("select 5");
+    expect(before).toHaveLength(4);
   });
 
   it("has no pause outside background work, during it or after it", async () => {

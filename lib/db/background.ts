@@ -39,8 +39,20 @@ export function backgroundPause(): Promise<void> | undefined {
 
 type Run = (text: string, ...rest: unknown[]) => Promise<unknown>;
 
+let beforeStatement: (() => void) | undefined;
+
+/**
+ * What runs before each statement of a gated client, in this thread: the standalone gateway sends
+ * the answers waiting for the end of the turn (lib/gateway/coalesced-response.ts), which would
+ * otherwise wait for the statement too (PGlite runs it synchronously, up to a tenth of a second).
+ */
+export function runBeforeEachStatement(run: (() => void) | undefined): void {
+  beforeStatement = run;
+}
+
 function gated(run: Run): Run {
   return (text, ...rest) => {
+    beforeStatement?.();
     const pause = backgroundPause();
     return pause ? pause.then(() => run(text, ...rest)) : run(text, ...rest);
   };

@@ -1,8 +1,8 @@
 import { Agent, createServer, get, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { connect, type AddressInfo } from "node:net";
 import { Hono } from "hono";
-import { afterEach, describe, expect, it } from "vitest";
-import { CoalescedResponse, MAX_WAITING } from "./coalesced-response";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { coalesceAnswers, CoalescedResponse, MAX_WAITING, sendWaitingAnswers } from "./coalesced-response";
 import { listen } from "./server";
 
 let server: Server | undefined;
@@ -16,6 +16,7 @@ afterEach(async () => {
 /** A real server answering with CoalescedResponse; its base URL. */
 async function start(handler: (request: IncomingMessage, response: ServerResponse) => void): Promise<string> {
   const s = createServer({ ServerResponse: CoalescedResponse }, handler);
+  coalesceAnswers(s);
   server = s;
   await new Promise<void>((resolve) => s.listen(0, "127.0.0.1", resolve));
   return `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
@@ -91,7 +92,14 @@ describe("CoalescedResponse", () => {
       });
     });
     const BROKEN = 5;
-    const answers = await Promise.all(Array.from({ length: count }, () => fetchOnce(`${base}/`)));
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    let loggedCalls: unknown[][] = [];
+    const answers = await Promise.all(Array.from({ length: count }, () => fetchOnce(`${base}/`))).finally(() => {
+      loggedCalls = [...logged.mock.calls];
+      logged.mockRestore();
+    });
+    // Said on stderr, as @hono/node-server says a failure to write an answer.
+    expect(loggedCalls).toEqual([[expect.objectContaining({ code: "ERR_INVALID_ARG_TYPE" })]]);
     // The first MAX_WAITING - 1 waited; the one that filled the batch sent it at once, itself
     // included; the rest waited for the end of the turn.
     const expected = Array.from({ length: count }, (_, i) => (i === BROKEN ? "broken" : i === MAX_WAITING - 1));
@@ -100,6 +108,41 @@ describe("CoalescedResponse", () => {
     expect(bodies.filter((b) => b === "failed")).toHaveLength(1);
     expect(new Set(bodies.filter((b) => b !== "failed"))).toEqual(new Set(Array.from({ length: count }, (_, i) => `answer ${i}`).filter((_, i) => i !== BROKEN)));
     expect(held[BROKEN]!.destroyed).toBe(true);
+  });
+
+  it("sends what waits when asked, before the turn ends", async () => {
+    let endedWhenAsked: boolean | undefined;
+    const base = await start((_request, response) => {
+      response.end("now");
+      sendWaitingAnswers();
+      endedWhenAsked = response.writableEnded;
+    });
+    expect(await fetchOnce(`${base}/`)).toEqual({ status: 200, body: "now" });
+    expect(endedWhenAsked).toBe(true);
+  });
+
+  it("writes an answer ended, then destroyed in the same turn (a failed answer's 500), before destroying it", async () => {
+    const base = await start((_request, response) => {
+      response.writeHead(500, { "content-type": "text/plain" });
+      response.end("Error: it broke");
+      response.destroy();
+    });
+    expect(await fetchOnce(`${base}/`)).toEqual({ status: 500, body: "Error: it broke" });
+  });
+
+  it("answers a client that closes its side right after its request", async () => {
+    const base = await start((_request, response) => response.end("still here"));
+    const { port } = new URL(base);
+    const received = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), "127.0.0.1", () => socket.end("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n"));
+      let text = "";
+      socket.setEncoding("utf8");
+      socket.on("data", (chunk: string) => (text += chunk));
+      socket.on("close", () => resolve(text));
+      socket.on("error", reject);
+    });
+    expect(received).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(received.endsWith("\r\n\r\nstill here")).toBe(true);
   });
 
   it("is what the gateway's server answers with", async () => {

@@ -1,4 +1,5 @@
-import { ServerResponse, type IncomingMessage } from "node:http";
+import { ServerResponse, type IncomingMessage, type Server } from "node:http";
+import type { Socket } from "node:net";
 
 /**
  * The answers one turn of the event loop ends go to their sockets together, at the end of the
@@ -14,10 +15,14 @@ import { ServerResponse, type IncomingMessage } from "node:http";
  * of 81, its throughput 19,096 answers a second instead of 12,604, the bare route's unchanged
  * (README footnote 7).
  *
- * What it costs: an answer waits for the rest of its turn's work, at most MAX_WAITING answers
- * (a few milliseconds at the heaviest); a server that is not busy has one answer per turn, which
- * goes out as before. Everything else about an answer is Node's: `end` keeps its arguments and
- * its callback, and Node's own is only called later.
+ * What it costs: an answer waits for the rest of its turn's synchronous work, until MAX_WAITING
+ * answers wait. A statement of the embedded store (PGlite runs it in this thread, up to a tenth of
+ * a second) first sends what waits (`sendWaitingAnswers`, run before each statement), and so does
+ * a client closing its side of the connection, before Node ends the socket; a server that is not
+ * busy has one answer per turn, which goes out as before. Everything else about an answer is
+ * Node's: `end` keeps its arguments and its callback, and Node's own is only called later, or at
+ * once when the answer is destroyed (@hono/node-server ends a failed answer with a 500, then
+ * destroys it).
  */
 export const CoalescedResponse = function CoalescedResponse(this: ServerResponse, request: IncomingMessage, options?: object) {
   // A constructor function as Node's own are, not a class: V8 kept compiling a class extending
@@ -29,6 +34,7 @@ Object.setPrototypeOf(CoalescedResponse.prototype, ServerResponse.prototype);
 Object.setPrototypeOf(CoalescedResponse, ServerResponse);
 
 const nodeEnd = ServerResponse.prototype.end as (this: ServerResponse, ...args: unknown[]) => ServerResponse;
+const nodeDestroy = ServerResponse.prototype.destroy as (this: ServerResponse, error?: Error) => ServerResponse;
 
 CoalescedResponse.prototype.end = function end(this: ServerResponse, ...args: unknown[]) {
   waiting.push({ response: this, args });
@@ -40,6 +46,31 @@ CoalescedResponse.prototype.end = function end(this: ServerResponse, ...args: un
   return this;
 } as ServerResponse["end"];
 
+CoalescedResponse.prototype.destroy = function destroy(this: ServerResponse, error?: Error) {
+  // An answer ended, then destroyed in the same turn, is written first, as it was before.
+  const at = waiting.findIndex((entry) => entry.response === this);
+  if (at !== -1) endNow(waiting.splice(at, 1)[0]!);
+  return nodeDestroy.call(this, error);
+} as ServerResponse["destroy"];
+
+/**
+ * Sends the answers waiting for the end of the turn, now. Run by the standalone gateway before
+ * each statement of an embedded store, and when a client closes its side of a connection.
+ */
+export function sendWaitingAnswers(): void {
+  if (waiting.length > 0) endWaiting();
+}
+
+/**
+ * A server answering with CoalescedResponse: a client that closes its sending side gets the
+ * answers waiting, before Node ends the socket (its `end` listener, which this one precedes).
+ * Usually the end of a client's stream is read in a later turn than its request (libuv stops
+ * reading at a partial read), after the answers went out; not when the request filled the read.
+ */
+export function coalesceAnswers(server: Server): void {
+  server.on("connection", (socket: Socket) => socket.prependListener("end", sendWaitingAnswers));
+}
+
 /** The most answers that wait for the end of a turn: the next one sends them all at once. */
 export const MAX_WAITING = 32;
 
@@ -50,13 +81,17 @@ function endWaiting(): void {
   const ending = waiting;
   waiting = [];
   scheduled = false;
-  for (const { response, args } of ending) {
-    try {
-      nodeEnd.apply(response, args);
-    } catch (error) {
-      // What Node would have thrown to the caller (a body of the wrong type): that answer fails
-      // as @hono/node-server fails one whose writing throws, and the turn's other answers go out.
-      response.destroy(error instanceof Error ? error : new Error(String(error)));
-    }
+  for (const entry of ending) endNow(entry);
+}
+
+function endNow({ response, args }: { response: ServerResponse; args: unknown[] }): void {
+  try {
+    nodeEnd.apply(response, args);
+  } catch (error) {
+    // What Node would have thrown to the caller (a body of the wrong type): that answer fails as
+    // @hono/node-server fails one whose writing throws, said on stderr as it says it, and the
+    // turn's other answers go out.
+    console.error(error);
+    nodeDestroy.call(response, error instanceof Error ? error : new Error(String(error)));
   }
 }
