@@ -2,7 +2,7 @@ import { Agent, createServer, get, type IncomingMessage, type Server, type Serve
 import { connect, type AddressInfo } from "node:net";
 import { Hono } from "hono";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { coalesceAnswers, CoalescedResponse, MAX_WAITING, sendWaitingAnswers } from "./coalesced-response";
+import { CoalescedResponse, MAX_WAITING, sendWaitingAnswers, sendWaitingOnClientEnd } from "./coalesced-response";
 import { listen } from "./server";
 
 let server: Server | undefined;
@@ -16,7 +16,7 @@ afterEach(async () => {
 /** A real server answering with CoalescedResponse; its base URL. */
 async function start(handler: (request: IncomingMessage, response: ServerResponse) => void): Promise<string> {
   const s = createServer({ ServerResponse: CoalescedResponse }, handler);
-  coalesceAnswers(s);
+  sendWaitingOnClientEnd(s);
   server = s;
   await new Promise<void>((resolve) => s.listen(0, "127.0.0.1", resolve));
   return `http://127.0.0.1:${(s.address() as AddressInfo).port}`;

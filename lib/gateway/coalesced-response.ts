@@ -67,7 +67,7 @@ export function sendWaitingAnswers(): void {
  * Usually the end of a client's stream is read in a later turn than its request (libuv stops
  * reading at a partial read), after the answers went out; not when the request filled the read.
  */
-export function coalesceAnswers(server: Server): void {
+export function sendWaitingOnClientEnd(server: Server): void {
   server.on("connection", (socket: Socket) => socket.prependListener("end", sendWaitingAnswers));
 }
 

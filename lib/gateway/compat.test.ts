@@ -8,9 +8,9 @@ import { StoreChanges } from "@/lib/db/changes";
 import { ReadCache } from "@/lib/db/read-cache";
 import { createApp } from "./app";
 import { createLogger } from "./logger";
+import { listen } from "./server";
 import type { Database } from "./store/client";
 import { createTestGateway, type TestGateway } from "./testing";
-import { listen } from "./server";
 
 /**
  * Wire compatibility with the upstream's real clients.

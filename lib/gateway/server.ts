@@ -4,15 +4,15 @@ import type { AddressInfo } from "node:net";
 import { installRequestGuard } from "@/lib/client-address";
 import { runBeforeEachStatement } from "@/lib/db/background";
 import { env } from "@/lib/env";
-import { coalesceAnswers, CoalescedResponse, sendWaitingAnswers } from "./coalesced-response";
+import { CoalescedResponse, sendWaitingAnswers, sendWaitingOnClientEnd } from "./coalesced-response";
 import { startGateway } from "./runtime";
 
 /**
- * An HTTP server as the standalone gateway runs one: answers of one turn of the event loop
- * written together (coalesced-response.ts; the embedded store's statements send them first), and
- * socket time limits so that slow or idle
- * clients cannot hold sockets open forever. The benchmark serves its bare route with it too,
- * so that the two differ only in what answers.
+ * An HTTP server as the standalone gateway runs one: answers of one turn of the event loop written
+ * together (coalesced-response.ts; the embedded store's statements and a client's half-close send
+ * them first), and socket time limits so that slow or idle clients cannot hold sockets open
+ * forever. The benchmark serves its bare route with it too, so that the two differ only in what
+ * answers.
  */
 export function listen(
   fetch: (request: Request) => Response | Promise<Response>,
@@ -20,7 +20,7 @@ export function listen(
   onListening?: (info: AddressInfo) => void,
 ): ServerType {
   const server = serve({ fetch, ...address, serverOptions: { ServerResponse: CoalescedResponse } }, onListening);
-  coalesceAnswers(server as Server);
+  sendWaitingOnClientEnd(server as Server);
   runBeforeEachStatement(sendWaitingAnswers);
   const http = server as unknown as { requestTimeout: number; headersTimeout: number; keepAliveTimeout: number };
   http.headersTimeout = 15_000;

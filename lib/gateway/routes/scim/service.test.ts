@@ -6,11 +6,11 @@ import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addMember, createApiKey, createUser } from "../../admin";
 import type { Database } from "../../store/client";
+import { listen } from "../../server";
 import { removePerson } from "../../store/queries/people";
 import { apiKeys, auditLog, memberships, roleBindings, roles, scimGroupMembers, scimIntegrations, scimTokens, ssoProviders } from "../../store/schema";
 import { createTestGateway, opPath, type TestGateway } from "../../testing";
 import { onScimError } from "./service";
-import { listen } from "../../server";
 
 /**
  * The SCIM 2.0 service over real HTTP, replaying the request sequences Okta's and Microsoft
