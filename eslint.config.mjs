@@ -6,6 +6,8 @@ const config = [
   ...nextTs,
   {
     rules: {
+      // A rest sibling leaves a property out on purpose: `const { email, ...rest } = fields`.
+      "@typescript-eslint/no-unused-vars": ["warn", { ignoreRestSiblings: true }],
       "no-restricted-imports": [
         "error",
         {

@@ -287,7 +287,7 @@ export function parseUser(sent: unknown): UserInput {
  * removed: Entra ID's `emails[type eq "work"].value` set to null) goes, and a value need not be an address.
  */
 export function parseUserChange(sent: unknown): Omit<UserInput, "email"> {
-  const { email: _unused, ...rest } = parseUserFields(sent, "change");
+  const { email, ...rest } = parseUserFields(sent, "change");
   return rest;
 }
 
