@@ -1,7 +1,6 @@
 import { existsSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { serve } from "@hono/node-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signInWithKey, UNKNOWN_OWNER } from "@/lib/console/sign-in";
 import { operationPath } from "@/lib/contract/operations";
@@ -10,6 +9,7 @@ import { resetEnvCache } from "@/lib/env";
 import { auditLog } from "@/lib/gateway/store/schema";
 import { setMfaMethods } from "@/lib/gateway/store/queries/mfa";
 import { gatewayRouteHandlers } from "@/lib/gateway/next-handler";
+import { listen } from "@/lib/gateway/server";
 import { SIGN_IN_ERROR } from "@/lib/contract/sign-in-messages";
 import { cloudFetch, cloudJson } from "./gateway-client";
 import { consoleDb, setConsoleDbForTests } from "./store/client";
@@ -17,12 +17,13 @@ import { createConsoleTestbed, type ConsoleTestbed } from "./testing";
 
 /** The console against a gateway elsewhere (CLOUD_API_URL): real HTTP, its own PGlite under the data dir. */
 let bed: ConsoleTestbed;
-let server: ReturnType<typeof serve>;
+let server: ReturnType<typeof listen>;
 beforeAll(async () => {
   bed = await createConsoleTestbed();
   const gatewayFetch = bed.t.gateway.app.fetch;
-  server = await new Promise<ReturnType<typeof serve>>((resolve) => {
-    const s = serve({ fetch: gatewayFetch, port: 0, hostname: "127.0.0.1" }, () => resolve(s));
+  // The standalone gateway's own server, as a gateway elsewhere runs it (`npm run gateway`).
+  server = await new Promise<ReturnType<typeof listen>>((resolve) => {
+    const s = listen(gatewayFetch, { port: 0, hostname: "127.0.0.1" }, () => resolve(s));
   });
   process.env.CLOUD_API_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
   resetEnvCache();

@@ -1,10 +1,11 @@
 import type { AddressInfo } from "node:net";
-import { serve, type ServerType } from "@hono/node-server";
+import type { ServerType } from "@hono/node-server";
 import { desc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { installRequestGuard } from "@/lib/client-address";
 import { signedHeaders } from "@/lib/signing";
 import { CONSOLE_CHANNEL_HEADER, consoleChannelMark, type GatewayBindings } from "./origin";
+import { listen } from "./server";
 import { auditLog } from "./store/schema";
 import { createTestGateway, type TestGateway } from "./testing";
 
@@ -15,7 +16,8 @@ let base: string;
 beforeAll(async () => {
   t = await createTestGateway();
   installRequestGuard();
-  server = serve({ fetch: t.gateway.app.fetch, port: 0, hostname: "127.0.0.1" });
+  // The standalone gateway's own server, as `npm run gateway` runs it.
+  server = listen(t.gateway.app.fetch, { port: 0, hostname: "127.0.0.1" });
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });

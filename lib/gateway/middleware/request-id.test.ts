@@ -1,10 +1,10 @@
 import { request as httpRequest, type Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { serve } from "@hono/node-server";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../app";
 import type { GatewayDeps } from "../context";
 import { createLogger } from "../logger";
+import { listen } from "../server";
 import { opPath } from "../testing";
 import { readBody } from "./request-id";
 
@@ -107,7 +107,7 @@ describe("the request frame", () => {
 
   it("answers a caller it does not know without reading, or waiting for, its upload", async () => {
     const { app, lines } = appWithLog();
-    const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" });
+    const server = listen(app.fetch, { port: 0, hostname: "127.0.0.1" });
     await new Promise<void>((resolve) => server.once("listening", () => resolve()));
     const { port } = server.address() as AddressInfo;
     // Announces a body it never sends: read first, the request would wait for it until its deadline (504).
