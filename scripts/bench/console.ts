@@ -32,6 +32,7 @@ import { gzipSync } from "node:zlib";
 import { chromium, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import lighthouse, { desktopConfig } from "lighthouse";
 import { operationPath } from "@/lib/contract/operations";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../e2e/chromium";
 import { markCompileHints } from "../compile-hints";
 import type { DemoCredentials } from "@/lib/gateway/seed";
 import { THEME_COOKIE } from "@/lib/theme";
@@ -41,17 +42,8 @@ import type { Row } from "./report";
 import { median } from "./stats";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const CHROMIUM_FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--disable-quic",
-  "--no-first-run",
-];
+/** The end-to-end tests' Chromium and flags; the one Lighthouse drives is started headless by the bench itself. */
+const CHROMIUM_FLAGS = ["--headless", ...CHROMIUM_ARGS];
 const BUNDLE_BUDGET_BYTES = 180 * 1024;
 /**
  * The first page of a fresh start with the demo being written, against the same page of a fresh start
@@ -226,7 +218,7 @@ async function lighthouseScores(
   onlyCategories: string[] = ["performance", "accessibility"],
 ): Promise<Score[]> {
   const profile = mkdtempSync(path.join(tmpdir(), "stratus-bench-chromium-"));
-  const browser = spawn(CHROMIUM, [...CHROMIUM_FLAGS, "--remote-debugging-port=0", `--user-data-dir=${profile}`, "about:blank"], {
+  const browser = spawn(CHROMIUM_PATH, [...CHROMIUM_FLAGS, "--remote-debugging-port=0", `--user-data-dir=${profile}`, "about:blank"], {
     stdio: ["ignore", "ignore", "pipe"],
     // Its own process group: Chromium's helper processes go with it.
     detached: true,
@@ -437,7 +429,7 @@ async function stopStarted(started: Started | undefined): Promise<void> {
 
 /** The sign-in page opened in a new browser as soon as a fresh start answers, timed until its heading shows. */
 async function firstPage(started: Started): Promise<{ browser: Browser; context: BrowserContext; page: Page; ms: number }> {
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS.filter((f) => f !== "--headless") });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS.filter((f) => f !== "--headless") });
   const context = await browser.newContext();
   const page = await context.newPage();
   const t0 = Date.now();
