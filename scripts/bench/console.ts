@@ -42,8 +42,6 @@ import type { Row } from "./report";
 import { median } from "./stats";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-/** The end-to-end tests' Chromium and flags; the one Lighthouse drives is started headless by the bench itself. */
-const CHROMIUM_FLAGS = ["--headless", ...CHROMIUM_ARGS];
 const BUNDLE_BUDGET_BYTES = 180 * 1024;
 /**
  * The first page of a fresh start with the demo being written, against the same page of a fresh start
@@ -218,7 +216,8 @@ async function lighthouseScores(
   onlyCategories: string[] = ["performance", "accessibility"],
 ): Promise<Score[]> {
   const profile = mkdtempSync(path.join(tmpdir(), "stratus-bench-chromium-"));
-  const browser = spawn(CHROMIUM_PATH, [...CHROMIUM_FLAGS, "--remote-debugging-port=0", `--user-data-dir=${profile}`, "about:blank"], {
+  // The end-to-end tests' Chromium and flags (e2e/chromium.ts), headless: Playwright does not start this one.
+  const browser = spawn(CHROMIUM_PATH, ["--headless", ...CHROMIUM_ARGS, "--remote-debugging-port=0", `--user-data-dir=${profile}`, "about:blank"], {
     stdio: ["ignore", "ignore", "pipe"],
     // Its own process group: Chromium's helper processes go with it.
     detached: true,
@@ -429,7 +428,7 @@ async function stopStarted(started: Started | undefined): Promise<void> {
 
 /** The sign-in page opened in a new browser as soon as a fresh start answers, timed until its heading shows. */
 async function firstPage(started: Started): Promise<{ browser: Browser; context: BrowserContext; page: Page; ms: number }> {
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS.filter((f) => f !== "--headless") });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   const context = await browser.newContext();
   const page = await context.newPage();
   const t0 = Date.now();
