@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../store/client";
 import { replaceRecoveryCodes } from "../../store/queries/mfa-factors";
 import { removePerson } from "../../store/queries/people";
-import { roleBindings, roles, scimGroupMembers, userRecoveryCodes } from "../../store/schema";
+import { roleBindings, roles, scimGroupMembers, userRecoveryCodes, users } from "../../store/schema";
 import { createTestGateway, opPath, type TestGateway } from "../../testing";
 
 /**
@@ -94,6 +94,39 @@ describe("two changes at once", () => {
       expect(answers.map((a) => a.status)).toEqual([200, 200]);
       const now = await t.json<{ mappings: Array<{ group_display_name: string }> }>("owner", "GET", opPath("getSCIMGroupMappings", { org_id: org, integration_id: integration }));
       expect(now.body.mappings.map((m) => m.group_display_name)).toHaveLength(1);
+    }
+  });
+});
+
+describe("a SCIM change and an IAM apply of one person at once", () => {
+  it("both take effect: the account renamed (its home organization), suspended or not, and the bindings applied", async () => {
+    const [admin] = await t.gateway.store.db.select().from(roles).where(and(eq(roles.organizationId, org), eq(roles.roleName, "Organization Admin")));
+    const [viewer] = await t.gateway.store.db.select().from(roles).where(and(eq(roles.organizationId, org), eq(roles.roleName, "Billing Viewer")));
+    const made = await scim("POST", "/Users", { schemas: [USER], userName: "renamed.while.bound@acme.example", displayName: "Round start", active: true });
+    expect(made.status).toBe(201);
+    const id = String(made.body.id);
+    const direct = async () =>
+      (await t.json<{ role_bindings: Array<{ id: string; role_id: string; via_group_id?: string }> }>("owner", "GET", `${opPath("listRoleBindings")}?user_id=${id}`)).body.role_bindings.filter((b) => !b.via_group_id);
+    // What the person was given on arrival goes in the first round's apply.
+    let previous = (await direct()).map((b) => b.id);
+    for (let round = 0; round < ROUNDS; round++) {
+      const role = (round % 2 ? admin : viewer)!.id;
+      const suspend = round % 2 === 0;
+      const [change, apply] = await Promise.all([
+        patch(`/Users/${id}`, [{ op: "replace", path: "displayName", value: `Round ${round}` }, { op: "replace", path: "active", value: !suspend }]),
+        t.json("owner", "POST", opPath("applyRoleBindings", { user_id: id }), {
+          body: { bindings_to_create: [{ customer_id: id, role_id: role, scope_type: "org", scope_object_id: org }], bindings_to_delete: previous },
+        }),
+      ]);
+      expect([change.status, apply.status]).toEqual([200, 200]);
+      const now = await scim("GET", `/Users/${id}`);
+      expect({ active: now.body.active, displayName: now.body.displayName }).toEqual({ active: !suspend, displayName: `Round ${round}` });
+      const [account] = await t.gateway.store.db.select({ name: users.name }).from(users).where(eq(users.id, id));
+      expect(account?.name).toBe(`Round ${round}`);
+      const bindings = await direct();
+      expect(bindings.map((b) => b.role_id)).toEqual([role]);
+      previous = bindings.map((b) => b.id);
+      if (suspend) expect((await patch(`/Users/${id}`, [{ op: "replace", path: "active", value: true }])).status).toBe(200);
     }
   });
 });
