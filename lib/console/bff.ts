@@ -2,6 +2,7 @@ import "server-only";
 import { isUtf8 } from "node:buffer";
 import { resolveConsoleSession, type ConsoleSession, type SessionState } from "@/lib/console/session";
 import { env } from "@/lib/env";
+import { idSchema } from "@/lib/contract/common";
 import { MFA_REQUIRED } from "@/lib/contract/sign-in-messages";
 import { cloudFetch, SESSION_EXPIRED, SESSION_REVOKED, type CloudFetchInit } from "./gateway-client";
 import { allowedOperation } from "./allow-list";
@@ -122,13 +123,15 @@ export function downloadName(versionedPath: string, contentType: string | null, 
 async function resetsOwnFactorsUnconfirmed(versionedPath: string, session: ConsoleSession): Promise<boolean> {
   if (!session.userId || !gatewayIsEmbedded()) return false;
   const target = /\/users\/([^/]+)\/mfa\/?$/.exec(versionedPath)?.[1] ?? "";
-  let userId: string;
+  let segment: string;
   try {
-    userId = decodeURIComponent(target);
+    segment = decodeURIComponent(target);
   } catch {
     return false;
   }
-  return userId === session.userId && (await mustConfirmItsYou(session));
+  // Read as the gateway reads the parameter (idSchema: trimmed), or `<own id>%20` would reach the same account unasked.
+  const userId = idSchema.safeParse(segment);
+  return userId.success && userId.data === session.userId && (await mustConfirmItsYou(session));
 }
 
 export async function handleCloudRequest(request: Request, deps: BffDeps = defaultDeps()): Promise<Response> {
