@@ -50,6 +50,18 @@ describe("an outsider's refused call", () => {
   });
 });
 
+describe("a refused call naming its target with padding the gateway trims", () => {
+  it("is filed under the target the gateway read: a search by the person's id finds it", async () => {
+    const owner = t.demo.owner;
+    const entries = await filedBy(() =>
+      t.opJson("outsider", "resetOrganizationPersonMfa", { params: { org_id: t.demo.organization_id, user_id: ` ${owner.user_id}\t` } }),
+    );
+    expect(entries).toHaveLength(1);
+    expect(entries[0]!.result).not.toBe("OK");
+    expect(entries[0]!.targetIds).toEqual([owner.user_id]);
+  });
+});
+
 describe("neutralise", () => {
   it("shows control and format characters as U+FFFD and bounds the length", () => {
     expect(neutralise("a\u202eb\u0000c\u200bd", 100)).toBe("a\uFFFDb\uFFFDc\uFFFDd");

@@ -78,11 +78,15 @@ export function neutralise(text: string, max: number): string {
   return boundText(text.replace(/[\p{Cc}\p{Cf}]/gu, "\uFFFD"), max);
 }
 
-/** Every string the request carried: path parameters, query values and the JSON body's strings. */
+/**
+ * Every string the request carried: path parameters, query values and the JSON body's strings, each also
+ * as the contract's schemas read an id (trimmed): a call naming `<id>%20` is a call about that id, and is
+ * filed under it.
+ */
 async function requestTexts(c: Context<AppEnv>): Promise<Set<string>> {
   const texts = new Set<string>();
   const add = (value: unknown): void => {
-    if (typeof value === "string") texts.add(value);
+    if (typeof value === "string") texts.add(value).add(value.trim());
     else if (Array.isArray(value)) value.forEach(add);
     else if (value && typeof value === "object") Object.values(value).forEach(add);
   };
