@@ -1,6 +1,6 @@
 import { scimPatch, type ScimPatchOperation } from "scim-patch";
 import { parse as parseScimFilter, stringify as stringifyScimFilter, type Filter } from "scim2-parse-filter";
-import { CORE_SCHEMA, ENTERPRISE_USER, isObject, managerOf, PATCH_OP, ScimError, spelled, spelledPath, type Json, type ResourceKind } from "./resources";
+import { CORE_SCHEMA, ENTERPRISE_USER, isObject, managerOf, PATCH_OP, ScimError, spelled, spelledPath, WITH_PRIMARY, type Json, type ResourceKind } from "./resources";
 
 /**
  * SCIM PATCH (RFC 7644 §3.5.2), applied by scim-patch to the resource as it is: the operations as
@@ -300,9 +300,42 @@ export function applyPatch<T extends object>(resource: T, ops: ScimPatchOperatio
     const extension = removedExtension(op);
     if (extension !== undefined) delete (out as Json)[extension];
     else if (op.op === "remove" && op.path === MANAGER_PATH && isObject(op.value)) removeManager(out as Json, op.value.value);
-    else out = patched(out, [withStoredSpellings(out as Json, op)]);
+    else {
+      const primaries = primariesOf(out as Json);
+      out = patched(out, [withStoredSpellings(out as Json, op)]);
+      demoteFormerPrimaries(out as Json, primaries);
+    }
   }
   return out;
+}
+
+/** Whether an entry's `primary` says true: a boolean, or Entra ID's "True" (made a boolean once the PATCH is applied). */
+const isPrimary = (entry: unknown): boolean => isObject(entry) && (entry.primary === true || (typeof entry.primary === "string" && entry.primary.toLowerCase() === "true"));
+
+/** The entries of each multi-valued attribute that are primary now (scim-patch changes entries in place: each is the same object after). */
+function primariesOf(resource: Json): Set<unknown> {
+  const primaries = new Set<unknown>();
+  for (const attribute of WITH_PRIMARY) {
+    const entries = resource[attribute];
+    if (Array.isArray(entries)) for (const entry of entries) if (isPrimary(entry)) primaries.add(entry);
+  }
+  return primaries;
+}
+
+/**
+ * An operation that made an entry primary makes the attribute's other entries not primary: "the server SHALL set
+ * 'primary' to 'false' for any other values in the array" (RFC 7644 §3.5.2), and true appears at most once (RFC 7643
+ * §2.4). Otherwise `add emails [{…, primary: true}]` left the old work address primary too, and the person's
+ * e-mail was whichever came first.
+ */
+function demoteFormerPrimaries(resource: Json, before: Set<unknown>): void {
+  for (const attribute of WITH_PRIMARY) {
+    const entries = resource[attribute];
+    if (!Array.isArray(entries)) continue;
+    const now = entries.filter(isPrimary);
+    if (!now.some((entry) => !before.has(entry))) continue;
+    for (const entry of now) if (before.has(entry)) (entry as Json).primary = false;
+  }
 }
 
 /** Removes the manager if it is the one named (a remove that names another, or none, changes nothing). */
@@ -359,7 +392,10 @@ function spelledAsStored(filter: Filter, attribute: string, entries: unknown[]):
       const { compValue, attrPath } = filter;
       if (typeof compValue !== "string" || CASE_EXACT.has(`${attribute}.${attrPath}`.toLowerCase())) return filter;
       const stored = entries.map((entry) => (isObject(entry) ? Object.entries(entry).find(([key]) => key.toLowerCase() === attrPath.toLowerCase())?.[1] : undefined));
-      const spellings = [...new Set(stored.filter((v): v is string => typeof v === "string" && v.toLowerCase() === compValue.toLowerCase()))];
+      // A boolean is stored as one (`primary`), and Entra ID compares it as a string: `roles[primary eq "True"]`.
+      const spellings = [
+        ...new Set(stored.filter((v): v is string | boolean => (typeof v === "string" || typeof v === "boolean") && String(v).toLowerCase() === compValue.toLowerCase())),
+      ];
       if (spellings.length === 0) return filter;
       const each = spellings.map((spelling): Filter => ({ ...filter, compValue: spelling }));
       if (each.length === 1) return each[0]!;

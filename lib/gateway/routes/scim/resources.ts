@@ -341,7 +341,7 @@ function parseUserFields(sent: unknown, purpose: "create" | "change"): Omit<User
 }
 
 /** The multi-valued attributes of a User whose entries may say which is primary (RFC 7643 §4.1.2). */
-const WITH_PRIMARY = ["emails", "phoneNumbers", "ims", "photos", "addresses", "entitlements", "roles", "x509Certificates"];
+export const WITH_PRIMARY = ["emails", "phoneNumbers", "ims", "photos", "addresses", "entitlements", "roles", "x509Certificates"];
 
 /**
  * Each entry's `primary` kept as the boolean /Schemas declares, whichever attribute it is in: Entra ID

@@ -839,6 +839,62 @@ describe("names, PATCH and paging as RFC 7643 and 7644 ask", () => {
     expect((off.body.phoneNumbers as Array<{ primary?: unknown }>).map((e) => e.primary)).toEqual([undefined, false, false, undefined]);
   });
 
+  it("updates the primary role through Entra ID's paths, which compare the boolean primary as a string", async () => {
+    // Entra ID's SingleAppRoleAssignment mapping targets roles[primary eq "True"].value, .display and .type.
+    const created = await scim(oktaToken, "POST", "/Users", {
+      schemas: [USER],
+      userName: "role.holder@rfc.example",
+      roles: [{ primary: true, display: "Old display", value: "old-value", type: "WindowsAzureActiveDirectoryRole" }],
+      emails: [{ value: "role.holder@rfc.example", type: "work", primary: "True" }, { value: "home@rfc.example", type: "home" }],
+    });
+    expect(created.status).toBe(201);
+    const id = String(created.body.id);
+    const res = await patch(
+      "Users",
+      id,
+      { op: "replace", path: 'roles[primary eq "True"].display', value: "New display" },
+      { op: "replace", path: 'roles[primary eq "True"].value', value: "new-value" },
+      { op: "replace", path: 'roles[primary eq "True"].type', value: "AppRole" },
+      { op: "replace", path: 'emails[primary eq "true"].value', value: "role.holder+renamed@rfc.example" },
+    );
+    expect(res.status).toBe(200);
+    for (const body of [res.body, (await scim(oktaToken, "GET", `/Users/${id}`)).body]) {
+      expect(body.roles).toEqual([{ primary: true, display: "New display", value: "new-value", type: "AppRole" }]);
+      expect(body.emails).toEqual([{ value: "role.holder+renamed@rfc.example", type: "work", primary: true }, { value: "home@rfc.example", type: "home" }]);
+    }
+  });
+
+  it("makes the other entries not primary when a PATCH makes one primary (RFC 7644 §3.5.2)", async () => {
+    const created = await scim(oktaToken, "POST", "/Users", {
+      schemas: [USER],
+      userName: "one.primary@rfc.example",
+      emails: [{ value: "one.primary@rfc.example", type: "work", primary: true }],
+      phoneNumbers: [{ value: "+1 555 0100", type: "work", primary: true }, { value: "+1 555 0101", type: "mobile" }],
+    });
+    expect(created.status).toBe(201);
+    const id = String(created.body.id);
+    const res = await patch(
+      "Users",
+      id,
+      { op: "add", path: "emails", value: [{ value: "other@rfc.example", type: "home", primary: "True" }] },
+      { op: "replace", path: 'phoneNumbers[type eq "mobile"].primary', value: true },
+    );
+    expect(res.status).toBe(200);
+    for (const body of [res.body, (await scim(oktaToken, "GET", `/Users/${id}`)).body]) {
+      expect(body.emails).toEqual([
+        { value: "one.primary@rfc.example", type: "work", primary: false },
+        { value: "other@rfc.example", type: "home", primary: true },
+      ]);
+      expect(body.phoneNumbers).toEqual([
+        { value: "+1 555 0100", type: "work", primary: false },
+        { value: "+1 555 0101", type: "mobile", primary: true },
+      ]);
+    }
+    // A change that makes nothing primary leaves the primary one as it is.
+    const other = await patch("Users", id, { op: "replace", path: 'phoneNumbers[type eq "work"].value', value: "+1 555 0102" });
+    expect((other.body.phoneNumbers as Array<{ primary?: boolean }>).map((p) => p.primary)).toEqual([false, true]);
+  });
+
   it("reads attribute names case-insensitively in PATCH paths and path-less values", async () => {
     const id = await person();
     const off = await patch("Users", id, { op: "replace", path: "Active", value: false });
