@@ -256,7 +256,7 @@ function pathlessOperations(kind: ResourceKind, name: "add" | "replace", value: 
     if (!parts) {
       // A key with a value filter, a sub-attribute or a schema's URN is a path of its own: scim-patch
       // would assign it as one attribute's name (`emails[type eq "work"]` beside emails, which it leaves).
-      if (ATTRIBUTE_NAME.test(key.path)) rest[key.path] = spelled(v, key.names);
+      if (ATTRIBUTE_NAME.test(key.path) && v !== null) rest[key.path] = spelled(v, key.names);
       else out.push(...valueOperations(name, key.path, spelled(v, key.names)));
       continue;
     }
@@ -276,6 +276,8 @@ function pathlessOperations(kind: ResourceKind, name: "add" | "replace", value: 
  * `{ value }` (what it reads back, and what a later add merges with), and an empty one removes it.
  */
 function valueOperations(op: "add" | "replace", path: string, value: unknown): ScimPatchOperation[] {
+  // Null is unassigned (RFC 7643 §2.5): set to null, an attribute goes, as with a remove (scim-patch stepped into it).
+  if (value === null) return [{ op: "remove", path } as ScimPatchOperation];
   const remove = { op: "remove", path: MANAGER_PATH } as ScimPatchOperation;
   if (path === MANAGER_PATH) {
     const manager = managerOf(value);

@@ -895,6 +895,36 @@ describe("names, PATCH and paging as RFC 7643 and 7644 ask", () => {
     expect((other.body.phoneNumbers as Array<{ primary?: boolean }>).map((p) => p.primary)).toEqual([false, true]);
   });
 
+  it("reads a null value of an add or replace as unassigned (RFC 7643 §2.5): the attribute goes", async () => {
+    const created = await scim(oktaToken, "POST", "/Users", {
+      schemas: [USER],
+      userName: "null.values@rfc.example",
+      name: { givenName: "Nell", familyName: "Null" },
+      title: "Lead",
+      nickName: "Nelly",
+      emails: [{ value: "null.values@rfc.example", type: "work", primary: true }],
+      phoneNumbers: [{ value: "+1 555 0100", type: "work" }],
+    });
+    expect(created.status).toBe(201);
+    const id = String(created.body.id);
+    const res = await patch(
+      "Users",
+      id,
+      { op: "replace", path: "name", value: null },
+      { op: "add", path: 'phoneNumbers[type eq "work"].value', value: null },
+      { op: "replace", value: { title: null, "name.givenName": null } },
+      { op: "replace", value: { nickName: null } },
+    );
+    expect(res.status).toBe(200);
+    for (const body of [res.body, (await scim(oktaToken, "GET", `/Users/${id}`)).body]) {
+      expect(body).not.toHaveProperty("name");
+      expect(body).not.toHaveProperty("title");
+      expect(body).not.toHaveProperty("nickName");
+      expect(body.phoneNumbers).toEqual([{ type: "work" }]);
+      expect(body.emails).toEqual([{ value: "null.values@rfc.example", type: "work", primary: true }]);
+    }
+  });
+
   it("reads attribute names case-insensitively in PATCH paths and path-less values", async () => {
     const id = await person();
     const off = await patch("Users", id, { op: "replace", path: "Active", value: false });
