@@ -266,6 +266,23 @@ describe("a sign-in where the organization requires MFA", () => {
     expect(row!.expiresAt.getTime()).toBe(until);
   });
 
+  it("counts the grace from when MFA was first required: a method swapped for another does not start it again", async () => {
+    await setMfaMethods(gw(), org(), ["totp"], new Date(Date.now() - 8 * 86_400_000));
+    await setMfaGraceDays(gw(), org(), 7);
+    const over = async () => (await mfaStepState(await (await signIn("member")).session())).postponeUntil;
+    expect(await over()).toBeNull();
+    // An administrator without the owner's right to require none swaps the method, and back: the grace stays over.
+    await setMfaMethods(gw(), org(), ["webauthn"], new Date());
+    expect(await over()).toBeNull();
+    await setMfaMethods(gw(), org(), ["totp", "webauthn"], new Date());
+    await setMfaMethods(gw(), org(), ["totp"], new Date());
+    expect(await over()).toBeNull();
+    // Required anew after none was (an owner's decision): its grace is a new one.
+    await setMfaMethods(gw(), org(), [], new Date());
+    await setMfaMethods(gw(), org(), ["totp"], new Date());
+    expect(Date.parse((await over())!)).toBeGreaterThan(Date.now() + 6 * 86_400_000);
+  });
+
   it("lets enrolment wait only once a person who has a factor has proven it: the first factor alone never makes a whole session", async () => {
     const now = new Date();
     await setMfaMethods(gw(), org(), ["totp"], now);

@@ -150,7 +150,8 @@ export async function mfaRequirementsOf(db: Database, userId: string): Promise<M
       organizationName: organizations.name,
       graceDays: organizations.mfaGraceDays,
       method: organizationMfaMethods.method,
-      since: organizationMfaMethods.createdAt,
+      // From when MFA was first required, however its methods changed since; a method's own time where that is not kept.
+      since: sql<Date>`coalesce(${organizations.mfaRequiredSince}, ${organizationMfaMethods.createdAt})`.mapWith(organizationMfaMethods.createdAt),
     })
     .from(memberships)
     .innerJoin(organizations, eq(organizations.id, memberships.organizationId))

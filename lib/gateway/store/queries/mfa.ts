@@ -34,7 +34,9 @@ export async function mfaMethodsByOrganization(db: Database, organizationIds: st
 
 /**
  * Makes `methods` the organization's required set: methods that stay keep their
- * created_at, new ones get `now`, the rest go. Returns the resulting set.
+ * created_at, new ones get `now`, the rest go. Returns the resulting set. The moment MFA
+ * began to be required (the grace's start) is set as the set goes from none to some, kept
+ * while it changes, and cleared when none are left.
  */
 export async function setMfaMethods(db: Database, organizationId: string, methods: readonly string[], now: Date): Promise<OrganizationMfa[]> {
   // Concurrent updates of one organization apply one after the other, so the result is one of the requested sets.
@@ -52,6 +54,9 @@ export async function setMfaMethods(db: Database, organizationId: string, method
   const added = wanted.filter((m) => !current.has(m));
   if (added.length > 0) {
     await db.insert(organizationMfaMethods).values(added.map((method) => ({ organizationId, method, createdAt: now })));
+  }
+  if ((current.size === 0) !== (wanted.length === 0)) {
+    await db.update(organizations).set({ mfaRequiredSince: wanted.length > 0 ? now : null }).where(eq(organizations.id, organizationId));
   }
   return listMfaMethods(db, organizationId);
 }

@@ -43,6 +43,11 @@ export const organizations = pgTable("organizations", {
   hasValidPaymentMethod: boolean("has_valid_payment_method").notNull().default(true),
   /** Days a person without a required MFA method may still sign in without enrolling, counted from when MFA was first required. */
   mfaGraceDays: integer("mfa_grace_days").notNull().default(0),
+  /**
+   * When the organization began requiring MFA (null: it requires none): set as its set of methods goes from none to
+   * some, kept while methods change, cleared when none are left. The grace counts from it.
+   */
+  mfaRequiredSince: ts("mfa_required_since"),
   createdAt: ts("created_at").notNull().defaultNow(),
   updatedAt: ts("updated_at").notNull().defaultNow(),
 });
