@@ -50,6 +50,8 @@ export const createSsoProviderRequestSchema = z
       .trim()
       .min(1, "must not be empty")
       .max(2048, "must be at most 2048 characters")
+      // The URL parser drops a tab or soft hyphen unseen: the issuer is kept as sent, shown, and compared with the ID token's.
+      .regex(/^[^\p{Cc}\p{Cf}\s]+$/u, "must not contain spaces, control or format characters")
       .refine(
         (v) => isLoopbackUrl(v) || z.url({ protocol: /^https$/, hostname: z.regexes.domain }).safeParse(v).success,
         "must be an https URL with a host name",
