@@ -474,6 +474,28 @@ describe("single sign-on and owners", () => {
     }
   });
 
+  it("requiring SSO locks no key out where the provider's sign-in would refuse the person: suspended there, or a domain two organizations claim", async () => {
+    const { db } = t.gateway.store;
+    await insertSsoProvider(db, { organizationId: org, clientId: "c", clientSecretCiphertext: null, issuerUri: "https://idp.held.example", emailDomains: ["held.example"], signsInOwners: true });
+    const person = await newPerson("someone@held.example", "member");
+    await setSsoRequired(db, org, person.user_id, true);
+    expect(await ssoRequiredAnywhere(db, person.user_id)).toBe(true);
+    // Suspended here (SCIM's active: false): this organization's SSO signs them in no more.
+    await db.update(memberships).set({ status: "suspended" }).where(and(eq(memberships.organizationId, org), eq(memberships.userId, person.user_id)));
+    expect(await ssoRequiredAnywhere(db, person.user_id)).toBe(false);
+    await db.update(memberships).set({ status: "active" }).where(and(eq(memberships.organizationId, org), eq(memberships.userId, person.user_id)));
+    expect(await ssoRequiredAnywhere(db, person.user_id)).toBe(true);
+    // Another organization's provider claims held.example too (from before such claims were refused): sign-in refuses the domain.
+    const [other] = await db.select({ organizationId: memberships.organizationId }).from(memberships).where(eq(memberships.userId, t.demo.outsider.user_id));
+    await insertSsoProvider(db, { organizationId: other!.organizationId, clientId: "c", clientSecretCiphertext: null, issuerUri: "https://idp.claims.example", emailDomains: ["held.example"], signsInOwners: true });
+    try {
+      expect(await ssoRequiredAnywhere(db, person.user_id)).toBe(false);
+    } finally {
+      await db.delete(ssoProviders).where(eq(ssoProviders.issuerUri, "https://idp.claims.example"));
+    }
+    expect(await ssoRequiredAnywhere(db, person.user_id)).toBe(true);
+  });
+
   it("requiring SSO locks no key out through a claim to a public e-mail service's domain, from before the gateway refused such claims", async () => {
     const { db } = t.gateway.store;
     const person = await newPerson("someone@gmail.com", "member");

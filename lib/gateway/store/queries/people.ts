@@ -94,9 +94,12 @@ export async function setSsoRequired(tx: Database, orgId: string, userId: string
  * (one an owner added, for an owner). A requirement no provider can meet does not lock the person
  * out, whoever deleted or replaced the provider, nor does a provider's claim to a public e-mail service's
  * domain, which signs nobody in. (A provider still without its client secret counts: finishing its set-up
- * is the way in.)
+ * is the way in.) Nor does an organization where the person is suspended (its SSO signs them in no more), or
+ * one whose domain another organization's provider claims too (sign-in refuses a domain two organizations
+ * claim, a claim from before that was refused).
  */
 export async function ssoRequiredAnywhere(db: Database, userId: string): Promise<boolean> {
+  const domain = sql`split_part(lower(${users.email}), '@', 2)`;
   const [row] = await db
     .select({ email: users.email })
     .from(memberships)
@@ -105,11 +108,18 @@ export async function ssoRequiredAnywhere(db: Database, userId: string): Promise
       ssoProviders,
       and(
         eq(ssoProviders.organizationId, memberships.organizationId),
-        sql`split_part(lower(${users.email}), '@', 2) = any(${ssoProviders.emailDomains})`,
+        sql`${domain} = any(${ssoProviders.emailDomains})`,
         or(sql`${memberships.relation} <> 'owner'`, eq(ssoProviders.signsInOwners, true)),
       ),
     )
-    .where(and(eq(memberships.userId, userId), eq(memberships.ssoRequired, true)))
+    .where(
+      and(
+        eq(memberships.userId, userId),
+        eq(memberships.ssoRequired, true),
+        eq(memberships.status, "active"),
+        sql`not exists (select 1 from ${ssoProviders} other where ${domain} = any(other.email_domains) and other.organization_id <> ${memberships.organizationId})`,
+      ),
+    )
     .limit(1);
   return row !== undefined && !isPublicEmailDomain(emailDomainOf(row.email));
 }
