@@ -311,6 +311,46 @@ describe("migration 0024: SCIM tokens of makers without scim.manage", { timeout:
   });
 });
 
+describe("migration 0025: when each organization began requiring MFA", { timeout: 120_000 }, () => {
+  it("is the earliest of the methods it requires now, and none where it requires none", async () => {
+    await storeBefore("0025_mfa_required_since", async (client, migrateRest) => {
+      await client.exec(`
+        INSERT INTO organizations (id, name) VALUES ('org-1', 'One'), ('org-2', 'Two');
+        INSERT INTO organization_mfa_methods (organization_id, method, created_at) VALUES
+          ('org-1', 'webauthn', '2026-03-02T10:00:00Z'), ('org-1', 'totp', '2026-01-05T09:00:00Z');
+      `);
+      await migrateRest();
+      const rows = resultRows<{ id: string; since: string | null }>(
+        await client.query(`SELECT id, to_char("mfa_required_since" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI') AS since FROM organizations ORDER BY id`),
+      );
+      expect(rows).toEqual([
+        { id: "org-1", since: "2026-01-05T09:00" },
+        { id: "org-2", since: null },
+      ]);
+    });
+  });
+});
+
+describe("migration 0026: container registry tokens of people gone", { timeout: 120_000 }, () => {
+  it("deletes the tokens of people removed or suspended, and keeps those of active people", async () => {
+    await storeBefore("0026_registry_tokens_of_people_gone", async (client, migrateRest) => {
+      await client.exec(`
+        INSERT INTO organizations (id, name) VALUES ('org-1', 'One'), ('org-2', 'Two');
+        INSERT INTO users (id, email, name) VALUES ('u-active', 'a@x.example', 'A'), ('u-suspended', 's@x.example', 'S'), ('u-gone', 'g@x.example', 'G');
+        -- u-gone left org-1 and is active in org-2 only.
+        INSERT INTO memberships (organization_id, user_id, relation, status) VALUES
+          ('org-1', 'u-active', 'owner', 'active'), ('org-1', 'u-suspended', 'member', 'suspended'), ('org-2', 'u-gone', 'owner', 'active');
+        INSERT INTO registry_tokens (id, organization_id, user_id, token_hash) VALUES
+          ('r-active', 'org-1', 'u-active', 'h-a'), ('r-suspended', 'org-1', 'u-suspended', 'h-s'),
+          ('r-gone', 'org-1', 'u-gone', 'h-g'), ('r-gone-elsewhere', 'org-2', 'u-gone', 'h-e');
+      `);
+      await migrateRest();
+      const tokens = resultRows<{ id: string }>(await client.query("SELECT id FROM registry_tokens ORDER BY id"));
+      expect(tokens.map((t) => t.id)).toEqual(["r-active", "r-gone-elsewhere"]);
+    });
+  });
+});
+
 describe("online indexes (migrations/online/)", { timeout: 120_000 }, () => {
   it("exist and are valid once the store is open (this run's engine)", async () => {
     const fresh = await freshStoreOptions();

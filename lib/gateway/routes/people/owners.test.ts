@@ -11,7 +11,7 @@ import { applyBindings } from "../../store/queries/iam";
 import { lockOwners, removePerson, setSsoRequired, ssoRequiredAnywhere } from "../../store/queries/people";
 import { holdScimIntegration, insertScimToken } from "../../store/queries/scim";
 import { insertSsoProvider } from "../../store/queries/sso";
-import { memberships, roles, s3Keys, scimTokens, ssoProviders } from "../../store/schema";
+import { memberships, registryTokens, roles, s3Keys, scimTokens, ssoProviders } from "../../store/schema";
 import { createTestGateway, opPath, type TestGateway } from "../../testing";
 
 /**
@@ -213,12 +213,22 @@ describe("what a person made to act for the organization ends with them", () => 
       (await t.json<{ items: Array<{ access_key_id: string; status: string }> }>("owner", "GET", opPath("listS3Keys", { org_id: org }))).body.items.find((k) => k.access_key_id === made.body.access_key_id)?.status;
   }
 
-  it("removed: their SCIM tokens answer 401 (they cannot provision themselves back) and their S3 keys are disabled; others' stay", async () => {
+  /** How many container registry tokens of the organization the person holds, after making one. */
+  async function registryTokensOf(who: DemoUser): Promise<() => Promise<number>> {
+    expect((await t.call(who, "POST", opPath("createCcrToken"), { body: { alias: `token of ${who.email}` } })).status).toBe(200);
+    const { db } = t.gateway.store;
+    return async () => (await db.select().from(registryTokens).where(and(eq(registryTokens.organizationId, org), eq(registryTokens.userId, who.user_id)))).length;
+  }
+
+  it("removed: their SCIM tokens answer 401 (they cannot provision themselves back), their S3 keys are disabled and their registry tokens deleted; others' stay", async () => {
     const leaver = await newAdmin("leaver@acme.example");
     const theirs = await scimToken(leaver);
     const ownersToken = await scimToken(t.demo.owner);
     const theirKey = await s3KeyOf(leaver);
     const ownersKey = await s3KeyOf(t.demo.owner);
+    const theirRegistryTokens = await registryTokensOf(leaver);
+    const ownersRegistryTokens = await registryTokensOf(t.demo.owner);
+    expect(await theirRegistryTokens()).toBe(1);
     expect((await scim(theirs, "GET", "/Users?count=1")).status).toBe(200);
     expect(await theirKey()).toBe("enabled");
 
@@ -227,21 +237,26 @@ describe("what a person made to act for the organization ends with them", () => 
     expect(back.status).toBe(401);
     expect(await statusOf(leaver.user_id)).toBeUndefined();
     expect(await theirKey()).toBe("disabled");
+    expect(await theirRegistryTokens()).toBe(0);
     expect((await scim(ownersToken, "GET", "/Users?count=1")).status).toBe(200);
     expect(await ownersKey()).toBe("enabled");
+    expect(await ownersRegistryTokens()).toBeGreaterThan(0);
   });
 
   it("suspended over SCIM: the same, and reactivation brings neither back", async () => {
     const leaver = await newAdmin("suspended@acme.example");
     const theirs = await scimToken(leaver);
     const theirKey = await s3KeyOf(leaver);
+    const theirRegistryTokens = await registryTokensOf(leaver);
     const ownersToken = await scimToken(t.demo.owner);
     expect((await setActive(ownersToken, leaver.user_id, false)).status).toBe(200);
     expect((await scim(theirs, "GET", "/Users?count=1")).status).toBe(401);
     expect(await theirKey()).toBe("disabled");
+    expect(await theirRegistryTokens()).toBe(0);
     expect((await setActive(ownersToken, leaver.user_id, true)).status).toBe(200);
     expect((await scim(theirs, "GET", "/Users?count=1")).status).toBe(401);
     expect(await theirKey()).toBe("disabled");
+    expect(await theirRegistryTokens()).toBe(0);
   });
 
   it("a maker who loses scim.manage (IAM takes away the role that granted it) loses their SCIM tokens; a change that leaves it keeps them", async () => {
@@ -305,16 +320,19 @@ describe("what a person made to act for the organization ends with them", () => 
       await new Promise((resolve) => setTimeout(resolve, 400));
     });
     await underWay;
-    const [token, key] = await Promise.all([
+    const [token, key, registry] = await Promise.all([
       t.json<{ message: string }>(leaver, "POST", opPath("createSCIMIntegrationToken", { org_id: org, integration_id: integration.body.integration.id }), {
         body: { alias: "late", expires_at: new Date(Date.now() + 86_400_000).toISOString() },
       }),
       t.json<{ message: string }>(leaver, "POST", opPath("createS3Key", { org_id: org }), { body: { alias: "late" } }),
+      // The organization is the caller's first, read before the removal commits; the token's own transaction waits for it.
+      t.json<{ message: string }>(leaver, "POST", opPath("createCcrToken"), { body: { alias: "late" } }),
     ]);
     await removal;
-    expect([token.status, key.status]).toEqual([403, 403]);
+    expect([token.status, key.status, registry.status]).toEqual([403, 403, 400]);
     expect(await db.select().from(scimTokens).where(eq(scimTokens.userId, leaver.user_id))).toEqual([]);
     expect(await db.select().from(s3Keys).where(eq(s3Keys.userId, leaver.user_id))).toEqual([]);
+    expect(await db.select().from(registryTokens).where(eq(registryTokens.userId, leaver.user_id))).toEqual([]);
   });
 });
 

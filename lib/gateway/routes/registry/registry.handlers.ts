@@ -2,6 +2,7 @@ import { auditAs, mutate } from "../../audit";
 import { hashSecret, newSecret } from "../../crypto";
 import { badRequest } from "../../errors";
 import { listRegistryLocations, listRegistryProviders } from "../../store/queries/catalog";
+import { holdActiveMembership } from "../../store/queries/access";
 import { firstOrganization } from "../../store/queries/first-organization";
 import { insertRegistryToken } from "../../store/queries/registry";
 import type { AppRouteHandler } from "../shared";
@@ -32,6 +33,9 @@ export const createCcrToken: AppRouteHandler<typeof routes.createCcrToken> = asy
   if (!organizationId) throw badRequest("caller", "belongs to no organization that could own the token");
   const token = `ccr_${newSecret()}`;
   await mutate(c, { ...audit, organizationId }, async (tx, meta) => {
+    // The membership held until the token is stored: a removal or suspension under way (which ends the person's
+    // tokens) is waited for, and then refuses this one.
+    if (!(await holdActiveMembership(tx, organizationId, caller.userId))) throw badRequest("caller", "belongs to no organization that could own the token");
     const id = await insertRegistryToken(tx, {
       organizationId,
       userId: caller.userId,

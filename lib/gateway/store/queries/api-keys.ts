@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Database } from "../client";
-import { apiKeys, roles, s3Keys, scimTokens, ssoProviders, users } from "../schema";
+import { apiKeys, registryTokens, roles, s3Keys, scimTokens, ssoProviders, users } from "../schema";
 import { holdersOf, lockAccounts } from "./access";
 
 export interface ActiveApiKey {
@@ -74,7 +74,8 @@ export async function markApiKeyRevoked(db: Database, params: { accessKeyId: str
  *   so those sessions sign nothing more (the console ends each at its next request);
  * - the SCIM tokens they made, deleted: otherwise whoever kept a token's secret could provision themselves
  *   back, into the groups that grant its roles (the integration stays; an administrator makes a new token);
- * - their S3 keys in the organization, disabled (listed still, for an administrator to delete).
+ * - their S3 keys in the organization, disabled (listed still, for an administrator to delete);
+ * - their container registry tokens of the organization, deleted (a token is shown once and never listed).
  */
 export async function endOrganizationCredentials(db: Database, orgId: string, userId: string): Promise<void> {
   const providers = db.select({ id: ssoProviders.id }).from(ssoProviders).where(eq(ssoProviders.organizationId, orgId));
@@ -86,6 +87,7 @@ export async function endOrganizationCredentials(db: Database, orgId: string, us
     .update(s3Keys)
     .set({ enabled: false })
     .where(and(eq(s3Keys.organizationId, orgId), eq(s3Keys.userId, userId), eq(s3Keys.enabled, true)));
+  await db.delete(registryTokens).where(and(eq(registryTokens.organizationId, orgId), eq(registryTokens.userId, userId)));
 }
 
 /**
