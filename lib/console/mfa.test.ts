@@ -380,7 +380,8 @@ describe("a sign-in where the organization requires MFA", () => {
     const s = await signIn("member");
     await passkeyRegistrationOptions(await s.session(), rp);
     const answer = { id: "x", rawId: "x", type: "public-key", response: {}, clientExtensionResults: {} } as unknown as RegistrationResponseJSON;
-    for (const name of ["key\u0000", "key\u202eyek", "zero\u200bwidth"]) {
+    // Half of a surrogate pair too: a server action's arguments travel as JSON, which can carry one, and it was stored as U+FFFD.
+    for (const name of ["key\u0000", "key\u202eyek", "zero\u200bwidth", "Desk\ud800key"]) {
       const refused = registerPasskey(await s.session(), rp, answer, name);
       await expect(refused).rejects.toMatchObject({ field: "name", message: "A name without control characters or invisible formatting characters" });
     }

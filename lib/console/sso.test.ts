@@ -317,6 +317,20 @@ describe("a first sign-in", () => {
     },
   );
 
+  it.each([
+    ["a NUL", "Ada\u0000Lovelace", ""],
+    ["a right-to-left override", "Ada\u202eecalevoL", ""],
+    ["half of a surrogate pair", "Ada\udc00", ""],
+    ["201 characters, the last an emoji", `${"a".repeat(199)}\u{1F600}x`, `${"a".repeat(199)}\u{1F600}`],
+    ["a plain one", "  Ada Lovelace ", "Ada Lovelace"],
+  ])("signs a person in whose provider gives a name with %s, keeping it only as the API would take it", async (what, claim, kept) => {
+    const provider = (await loadSsoProvider(providerId))!;
+    const email = `named-${what.replace(/[^a-z0-9]/g, "")}@sso.example`;
+    const signIn = signInWithSso(provider, { iss: idp.issuer, sub: email, email, email_verified: true, name: claim }, "203.0.113.7");
+    await expect(signIn).resolves.toMatchObject({ email });
+    expect((await personRow(email))?.name).toBe(kept);
+  });
+
   it("ends an idle or expired session's key when sessions are swept, though nobody uses the session again", async () => {
     const provider = (await loadSsoProvider(providerId))!;
     const longAgo = new Date(Date.now() - 13 * 3_600_000);

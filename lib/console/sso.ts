@@ -1,4 +1,5 @@
 import "server-only";
+import { isPlainText } from "@/lib/contract/common";
 import { emailDomainOf, ssoSignInSchema } from "@/lib/contract/sign-in";
 import { SIGN_IN_ERROR } from "@/lib/contract/sign-in-messages";
 import { decrypt } from "@/lib/gateway/crypto";
@@ -235,6 +236,18 @@ export async function ssoEmailOf(provider: SsoProviderConfig, claims: SsoClaims)
 }
 
 /**
+ * The name the provider gave, as the person's display name where they have none: at most 200 characters, never half
+ * of one (an emoji's surrogate pair), and only as the API would take it as a name (no control or format characters,
+ * whole UTF-16). A name that is not goes unused, not cleaned: nothing stores a name other than the one sent, and a
+ * NUL, which PostgreSQL refuses, failed the person's first sign-in as if the platform were down.
+ */
+function ssoName(claim: unknown): string {
+  if (typeof claim !== "string") return "";
+  const name = Array.from(claim.trim()).slice(0, 200).join("").trim();
+  return isPlainText(name) ? name : "";
+}
+
+/**
  * After next-auth verified the provider's answer (state, PKCE, the ID token's signature, iss, aud,
  * exp and nonce): checks the e-mail, finds or creates the person, mints a key for this session
  * alone (expiring with the session) and opens the vault session. Throws SignInError.
@@ -250,7 +263,7 @@ export async function signInWithSso(
   const subject = claims.sub;
   if (typeof subject !== "string" || subject === "" || subject.length > MAX_SSO_SUBJECT) throw new SignInError(SIGN_IN_ERROR.ssoCallbackFailed);
   const email = await ssoEmailOf(provider, claims);
-  const name = typeof claims.name === "string" ? claims.name.trim().slice(0, 200) : "";
+  const name = ssoName(claims.name);
   const person = await personFor(provider, subject, email, name, clientIp);
 
   const limits = vaultLimits();

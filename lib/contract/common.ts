@@ -72,9 +72,10 @@ export const idSchema = z.string().trim().min(1, "must not be empty").max(128, "
 /**
  * No control characters (\p{Cc}) and no format characters (\p{Cf}: bidi overrides and
  * isolates, zero-width spaces and joiners, soft hyphens), which make a name display as
- * another or hide text: every name and label the API accepts keeps to this.
+ * another or hide text: every name and label the API accepts keeps to this. Nor half of a surrogate
+ * pair (\p{Cs}), which no encoding can store: written, it becomes U+FFFD, a name other than sent.
  */
-const PLAIN_TEXT = /^[^\p{Cc}\p{Cf}]*$/u;
+const PLAIN_TEXT = /^[^\p{Cc}\p{Cf}\p{Cs}]*$/u;
 const PLAIN_TEXT_MESSAGE = "must not contain control characters or invisible formatting characters";
 
 /** Whether a name or label keeps to that rule. */
