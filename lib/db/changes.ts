@@ -231,6 +231,12 @@ export function watchPool(pool: pg.Pool, changes: StoreChanges): void {
 
 export interface ChangeListener {
   close(): Promise<void>;
+  /**
+   * Drops the listening connection and connects again (the cache off meanwhile, the version moved once back): the
+   * store's host failed for the pool. A connection to a machine that died without a word (no reset) would look alive
+   * to the listener for its keep-alive's 20 s, while other replicas' writes, and their notices, went to the new primary.
+   */
+  suspect(reason: string): void;
 }
 
 /**
@@ -248,6 +254,7 @@ export function listenForChanges(
   let client: pg.Client | null = null;
   let retry: NodeJS.Timeout | null = null;
   let delayMs = 250;
+  let drop: ((error?: Error) => void) | null = null;
   changes.coherent = false;
 
   const connect = async () => {
@@ -270,6 +277,7 @@ export function listenForChanges(
       }
     };
     client = next;
+    drop = lost;
     next.on("error", lost);
     next.on("end", () => lost());
     // Each notice names the table changed (migration 0002).
@@ -288,6 +296,8 @@ export function listenForChanges(
   void connect();
 
   return {
+    // Only a connection being made or made: between tries there is none to drop, and the next try connects anew.
+    suspect: (reason) => drop?.(new Error(reason)),
     close: async () => {
       closed = true;
       if (retry) clearTimeout(retry);

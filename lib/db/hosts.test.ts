@@ -27,6 +27,20 @@ describe("a host list", () => {
   });
 });
 
+describe("forgetting a host", () => {
+  it("tells whoever asked (the change listener), and the next connection looks for a host again", async () => {
+    const [a, b] = [await deadPort(), await deadPort()];
+    const hosts = new HostList(parseDatabaseUrl(`postgres://u@127.0.0.1:${a},127.0.0.1:${b}/db`)!, 1_000);
+    const heard: string[] = [];
+    const stop = hosts.onForget((host) => heard.push(`${host.host}:${host.port}`));
+    hosts.forget(hosts.parsed.hosts[0]!);
+    expect(heard).toEqual([`127.0.0.1:${a}`]);
+    stop();
+    hosts.forget(hosts.parsed.hosts[1]!);
+    expect(heard).toHaveLength(1);
+  });
+});
+
 const admin = process.env.TEST_DATABASE_URL;
 
 describe.skipIf(!admin)("a host list over PostgreSQL", () => {

@@ -53,9 +53,18 @@ export class HostList {
     return this.scanning;
   }
 
+  private readonly forgetting = new Set<(host: Host) => void>();
+
+  /** Calls `listener` whenever a host is forgotten (a connection to it failed, or found it read-only); returns how to stop. */
+  onForget(listener: (host: Host) => void): () => void {
+    this.forgetting.add(listener);
+    return () => this.forgetting.delete(listener);
+  }
+
   /** A connection to `host` failed or found it unusable: choose again next time. */
   forget(host: Host): void {
     if (this.chosen === host) this.chosen = null;
+    for (const listener of this.forgetting) listener(host);
   }
 
   private async scan(): Promise<Host> {

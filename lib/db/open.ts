@@ -149,6 +149,9 @@ export async function openDatabase<S extends Record<string, unknown>>(
     const listener: ChangeListener | null = listen
       ? listenForChanges(ownConnection, changes, warn)
       : null;
+    // A host the pool gave up on (a failover under way) may be the listener's, alive to it until its keep-alive fails:
+    // it listens anew, wherever the pool now connects, and the cache reads through until it does.
+    hosts?.onForget((host) => listener?.suspect(`the store's host ${host.host}:${host.port} failed`));
     return {
       db: db as unknown as SchemaDb<S>,
       kind: "postgres",

@@ -107,6 +107,23 @@ describe.skipIf(!onPostgres)("change notices between replicas (PostgreSQL)", () 
 });
 
 describe.skipIf(!onPostgres)("the change listener", () => {
+  it("listens anew when the store's host is suspected (the pool gave up on it): the cache reads through until it does, and the version moves", async () => {
+    const changes = new StoreChanges();
+    const warnings: string[] = [];
+    const listener = listenForChanges(process.env.TEST_DATABASE_URL!, changes, (m) => warnings.push(m));
+    try {
+      await eventually(async () => changes.coherent);
+      const before = changes.version;
+      listener.suspect("the store's host 127.0.0.1:1 failed");
+      expect(changes.coherent).toBe(false);
+      expect(warnings).toEqual(["change listener lost its connection: cached reads are off until it is back"]);
+      await eventually(async () => changes.coherent);
+      expect(changes.version).toBeGreaterThan(before);
+    } finally {
+      await listener.close();
+    }
+  });
+
   it("keeps caches reading through while it cannot listen", async () => {
     const changes = new StoreChanges();
     const warnings: string[] = [];
