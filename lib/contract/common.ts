@@ -72,14 +72,18 @@ export const idSchema = z.string().trim().min(1, "must not be empty").max(128, "
 /**
  * No control characters (\p{Cc}) and no format characters (\p{Cf}: bidi overrides and
  * isolates, zero-width spaces and joiners, soft hyphens), which make a name display as
- * another or hide text: every name and label the API accepts keeps to this. Nor half of a surrogate
- * pair (\p{Cs}), which no encoding can store: written, it becomes U+FFFD, a name other than sent.
+ * another or hide text: every name and label the API accepts keeps to this. (Half of a surrogate pair, which no
+ * encoding can store, the gateway refuses in any value it is sent, with a message of its own.)
  */
-const PLAIN_TEXT = /^[^\p{Cc}\p{Cf}\p{Cs}]*$/u;
+const PLAIN_TEXT = /^[^\p{Cc}\p{Cf}]*$/u;
 const PLAIN_TEXT_MESSAGE = "must not contain control characters or invisible formatting characters";
 
-/** Whether a name or label keeps to that rule. */
-export const isPlainText = (value: string): boolean => PLAIN_TEXT.test(value);
+/**
+ * Whether a name or label keeps to that rule, and holds no half of a surrogate pair (\p{Cs}): what reaches the
+ * store without the gateway's check (a server action's argument, an identity provider's claim) would be written
+ * with U+FFFD in its place, a name other than sent.
+ */
+export const isPlainText = (value: string): boolean => PLAIN_TEXT.test(value) && !/\p{Cs}/u.test(value);
 
 /** A display name: trimmed, 1 to 255 characters, no control or format characters. */
 export const nameSchema = z
