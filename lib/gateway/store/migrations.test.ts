@@ -214,15 +214,19 @@ describe("migration 0021: bindings of SCIM groups that are gone", { timeout: 120
   });
 });
 
+/** Three people of org-1: one active, one suspended, and one who left it and is active in org-2 only. */
+const PEOPLE_ACTIVE_SUSPENDED_AND_GONE = `
+  INSERT INTO organizations (id, name) VALUES ('org-1', 'One'), ('org-2', 'Two');
+  INSERT INTO users (id, email, name) VALUES ('u-active', 'a@x.example', 'A'), ('u-suspended', 's@x.example', 'S'), ('u-gone', 'g@x.example', 'G');
+  INSERT INTO memberships (organization_id, user_id, relation, status) VALUES
+    ('org-1', 'u-active', 'owner', 'active'), ('org-1', 'u-suspended', 'member', 'suspended'), ('org-2', 'u-gone', 'owner', 'active');
+`;
+
 describe("migration 0022: what people gone made to act for the organization", { timeout: 120_000 }, () => {
   it("deletes the SCIM tokens and disables the S3 keys of people removed or suspended, and keeps those of active people", async () => {
     await storeBefore("0022_credentials_of_people_gone", async (client, migrateRest) => {
       await client.exec(`
-        INSERT INTO organizations (id, name) VALUES ('org-1', 'One'), ('org-2', 'Two');
-        INSERT INTO users (id, email, name) VALUES ('u-active', 'a@x.example', 'A'), ('u-suspended', 's@x.example', 'S'), ('u-gone', 'g@x.example', 'G');
-        -- u-gone left org-1 and is active in org-2 only.
-        INSERT INTO memberships (organization_id, user_id, relation, status) VALUES
-          ('org-1', 'u-active', 'owner', 'active'), ('org-1', 'u-suspended', 'member', 'suspended'), ('org-2', 'u-gone', 'owner', 'active');
+        ${PEOPLE_ACTIVE_SUSPENDED_AND_GONE}
         INSERT INTO scim_integrations (id, organization_id, name, identity_provider, created_by) VALUES ('int-1', 'org-1', 'Okta', 'okta', 'u-active');
         INSERT INTO scim_tokens (id, organization_id, integration_id, alias, secret_hash, user_id, expires_at) VALUES
           ('t-active', 'org-1', 'int-1', 'a', 'h-a', 'u-active', now() + interval '1 day'),
@@ -335,11 +339,7 @@ describe("migration 0026: container registry tokens of people gone", { timeout: 
   it("deletes the tokens of people removed or suspended, and keeps those of active people", async () => {
     await storeBefore("0026_registry_tokens_of_people_gone", async (client, migrateRest) => {
       await client.exec(`
-        INSERT INTO organizations (id, name) VALUES ('org-1', 'One'), ('org-2', 'Two');
-        INSERT INTO users (id, email, name) VALUES ('u-active', 'a@x.example', 'A'), ('u-suspended', 's@x.example', 'S'), ('u-gone', 'g@x.example', 'G');
-        -- u-gone left org-1 and is active in org-2 only.
-        INSERT INTO memberships (organization_id, user_id, relation, status) VALUES
-          ('org-1', 'u-active', 'owner', 'active'), ('org-1', 'u-suspended', 'member', 'suspended'), ('org-2', 'u-gone', 'owner', 'active');
+        ${PEOPLE_ACTIVE_SUSPENDED_AND_GONE}
         INSERT INTO registry_tokens (id, organization_id, user_id, token_hash) VALUES
           ('r-active', 'org-1', 'u-active', 'h-a'), ('r-suspended', 'org-1', 'u-suspended', 'h-s'),
           ('r-gone', 'org-1', 'u-gone', 'h-g'), ('r-gone-elsewhere', 'org-2', 'u-gone', 'h-e');
