@@ -164,6 +164,9 @@ export function declare(route: RouteConfig): void {
   });
 }
 
+/** A request's path without its version prefix (/v1, /v1alpha5), as operations are declared. */
+export const withoutVersion = (path: string): string => path.replace(/^\/v1(alpha5)?(?=\/)/, "");
+
 /** The declared statuses of the operation a request path (without version prefix) is for, if any. */
 export function findOperation(method: string, path: string): DeclaredOperation | undefined {
   const id = matchOperation(method, path);

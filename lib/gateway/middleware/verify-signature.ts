@@ -7,7 +7,7 @@ import { GatewayError } from "../errors";
 import { findActiveApiKey } from "../store/queries/api-keys";
 import { touchLastActive } from "../store/queries/people";
 import { isMutating } from "../audit";
-import { findOperation } from "../router";
+import { findOperation, withoutVersion } from "../router";
 import { refuseReplay } from "./replay";
 import { readBody } from "./request-id";
 
@@ -70,7 +70,7 @@ function decodable(query: string): boolean {
  * answer the operation does not declare. A path that is no operation is refused as before.
  */
 function readsQuery(method: string, path: string): boolean {
-  const op = findOperation(method, path.replace(/^\/v1(alpha5)?(?=\/)/, ""));
+  const op = findOperation(method, withoutVersion(path));
   return !op || op.hasDefault || op.statuses.has(400);
 }
 

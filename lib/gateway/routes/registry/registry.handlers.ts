@@ -30,12 +30,13 @@ export const createCcrToken: AppRouteHandler<typeof routes.createCcrToken> = asy
     targetNames: body.alias ? [body.alias] : [],
   });
   // Declared statuses have no 403: a caller without an organization sent a request that cannot succeed.
-  if (!organizationId) throw badRequest("caller", "belongs to no organization that could own the token");
+  const noOrganization = () => badRequest("caller", "belongs to no organization that could own the token");
+  if (!organizationId) throw noOrganization();
   const token = `ccr_${newSecret()}`;
   await mutate(c, { ...audit, organizationId }, async (tx, meta) => {
     // The membership held until the token is stored: a removal or suspension under way (which ends the person's
     // tokens) is waited for, and then refuses this one.
-    if (!(await holdActiveMembership(tx, organizationId, caller.userId))) throw badRequest("caller", "belongs to no organization that could own the token");
+    if (!(await holdActiveMembership(tx, organizationId, caller.userId))) throw noOrganization();
     const id = await insertRegistryToken(tx, {
       organizationId,
       userId: caller.userId,
