@@ -65,6 +65,28 @@ describe("allow-list", () => {
     expect(deps.calls).toHaveLength(0);
   });
 
+  it("refuses a path with a letter, digit or - . _ ~ percent-encoded, which the gateway would route as another operation", async () => {
+    for (const path of ["/api/cloud/v1/organizations/o-1/reservations/gpu-tr%61cking", "/api/cloud/v1/organizations/o-1/users/u-1/%6Dfa", "/api/cloud/v1/organizations/%%361"]) {
+      const deps = fakeDeps();
+      const res = await handleCloudRequest(req(path), deps);
+      expect(res.status, path).toBe(400);
+      expect(await res.json()).toMatchObject({ reason: "bad_request", message: expect.stringMatching(/^path: /) });
+      expect(deps.calls).toHaveLength(0);
+    }
+    // Escapes of other characters stay what they are: a "%" or "/" inside a parameter, a non-ASCII one.
+    const deps = fakeDeps();
+    expect((await handleCloudRequest(req("/api/cloud/v1/organizations/projects/p%2561%2F%C3%A9/vms"), deps)).status).toBe(200);
+    expect(deps.calls[0]?.pathAndQuery).toBe("/v1/organizations/projects/p%2561%2F%C3%A9/vms");
+  });
+
+  it("answers HEAD as the gateway's GET, without a body", async () => {
+    const deps = fakeDeps();
+    const res = await handleCloudRequest(req("/api/cloud/v1/locations", { method: "HEAD" }), deps);
+    expect(res.status).toBe(200);
+    expect(res.body).toBeNull();
+    expect(deps.calls).toEqual([expect.objectContaining({ method: "HEAD", pathAndQuery: "/v1/locations" })]);
+  });
+
   it("needs a session, and says why there is none", async () => {
     for (const [status, reason] of [
       ["none", "unauthenticated"],
@@ -103,6 +125,33 @@ describe("cross-site mutations", () => {
     const deps = fakeDeps();
     expect((await handleCloudRequest(post(headers), deps)).status).toBe(200);
     expect(deps.calls[0]).toMatchObject({ method: "POST", init: { body, headers: { "content-type": "application/json" } } });
+  });
+
+  it("refuses a page of the same host over plain HTTP where the console is served over HTTPS", () => {
+    const from = (origin: string, headers: Record<string, string> = {}) =>
+      req("/api/cloud/v1/organizations/projects", { method: "POST", headers: { origin, ...headers } });
+    expect(isCrossSiteMutation(from(`http://${HOST}`), `https://${HOST}`)).toBe(true);
+    expect(isCrossSiteMutation(from(`http://${HOST}`, { "x-forwarded-proto": "https" }))).toBe(true);
+    expect(isCrossSiteMutation(from(`https://${HOST}`), `https://${HOST}`)).toBe(false);
+    expect(isCrossSiteMutation(from(`http://${HOST}`))).toBe(false); // served over HTTP: its own origin
+  });
+
+  it("refuses a POST, PUT or PATCH that does not say it is JSON, with a body or without (a form another site submits)", async () => {
+    for (const [method, path] of [
+      ["POST", "/api/cloud/v1/ccr/tokens"],
+      ["PUT", "/api/cloud/v1/organizations/projects?project_id=p-1"],
+      ["PATCH", "/api/cloud/v1/organizations/o-1/scim/integrations/i-1"],
+    ] as const) {
+      for (const headers of [{ "content-type": "text/plain" }, {}] as Array<Record<string, string>>) {
+        const deps = fakeDeps();
+        const res = await handleCloudRequest(req(path, { method, headers }), deps);
+        expect(res.status, `${method} ${JSON.stringify(headers)}`).toBe(415);
+        expect(deps.calls).toHaveLength(0);
+      }
+    }
+    // A DELETE carries no body: it needs no type (and no form can send one).
+    const deps = fakeDeps();
+    expect((await handleCloudRequest(req("/api/cloud/v1/organizations/projects/p-1", { method: "DELETE" }), deps)).status).toBe(200);
   });
 
   it("reads are not mutations", () => {

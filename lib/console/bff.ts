@@ -61,22 +61,38 @@ export function isCrossSiteMutation(request: Request, publicUrl?: string): boole
   if (site && site !== "same-origin" && site !== "none") return true;
   const origin = request.headers.get("origin");
   if (origin === null) return false;
-  let originHost: string;
+  let from: URL;
   try {
-    originHost = new URL(origin).host.toLowerCase();
+    from = new URL(origin);
   } catch {
     return true; // "null" and other opaque origins
   }
+  // An origin is its scheme too (RFC 6454): a page of this host over plain HTTP, where the console is served
+  // over HTTPS, is another origin (one a network attacker can write).
+  const scheme = publicUrl ? new URL(publicUrl).protocol : `${firstHost(request.headers.get("x-forwarded-proto")) ?? new URL(request.url).protocol.slice(0, -1)}:`;
+  if (from.protocol === "http:" && scheme === "https:") return true;
   const ours = [firstHost(request.headers.get("x-forwarded-host")), firstHost(request.headers.get("host")), new URL(request.url).host.toLowerCase()];
   if (publicUrl) ours.push(new URL(publicUrl).host.toLowerCase());
-  return !ours.includes(originHost);
+  return !ours.includes(from.host.toLowerCase());
 }
 
 type BodyRead = { ok: true; body: string | undefined } | { ok: false; response: Response };
 
-async function readJsonBody(request: Request, maxBytes: number): Promise<BodyRead> {
+/** Methods whose requests the console always sends with a JSON body. */
+const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
+
+const UNSUPPORTED_TYPE = problem(415, "bad_request", "body: Content-Type must be application/json");
+
+/**
+ * The request's body, when it is JSON. A POST, PUT or PATCH must say it is JSON even with no body: a form
+ * another site submits (a "simple" request, sent without asking first) cannot, so none reaches the
+ * gateway, whatever its Origin check sees (a browser that sends neither Origin nor Sec-Fetch-Site).
+ */
+async function readJsonBody(request: Request, method: string, maxBytes: number): Promise<BodyRead> {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > maxBytes) return { ok: false, response: problem(413, "payload_too_large", `body: larger than ${maxBytes} bytes`) };
+  const type = (request.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
+  if (BODY_METHODS.has(method) && type !== "application/json") return { ok: false, response: UNSUPPORTED_TYPE.clone() };
   if (!request.body) return { ok: true, body: undefined };
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -92,8 +108,7 @@ async function readJsonBody(request: Request, maxBytes: number): Promise<BodyRea
     chunks.push(value);
   }
   if (size === 0) return { ok: true, body: undefined };
-  const type = (request.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
-  if (type !== "application/json") return { ok: false, response: problem(415, "bad_request", "body: Content-Type must be application/json") };
+  if (type !== "application/json") return { ok: false, response: UNSUPPORTED_TYPE.clone() };
   const bytes = Buffer.concat(chunks);
   // Decoded as it is, a byte that is not UTF-8 would be forwarded as U+FFFD: data other than sent. The gateway's own answer.
   if (!isUtf8(bytes)) return { ok: false, response: problem(400, "bad_request", "body: is not valid UTF-8") };
@@ -134,14 +149,25 @@ async function resetsOwnFactorsUnconfirmed(versionedPath: string, session: Conso
   return userId.success && userId.data === session.userId && (await mustConfirmItsYou(session));
 }
 
+/**
+ * A percent-escape of an unreserved character (ALPHA, DIGIT, "-", ".", "_", "~"). The gateway's router decodes
+ * them (`…/gpu-tr%61cking` is GPU tracking there, not a reservation of that id), so a path holding one could be
+ * checked here as one operation and run there as another. The console never writes one (encodeURIComponent
+ * leaves these characters as they are), and decoding them here could make dot segments (`%2%45%2E`) that the
+ * fetch to the gateway would then resolve: such a path is refused.
+ */
+const UNRESERVED_ESCAPE = /%(?:[46][1-9A-Fa-f]|[57][0-9Aa]|3[0-9]|2[DEde]|5[Ff]|7[Ee])/;
+
 export async function handleCloudRequest(request: Request, deps: BffDeps = defaultDeps()): Promise<Response> {
   const method = request.method.toUpperCase();
   const url = new URL(request.url);
   if (!url.pathname.startsWith(`${BFF_PREFIX}/`)) return problem(404, "not_found", "no such operation");
   const versionedPath = url.pathname.slice(BFF_PREFIX.length);
+  if (UNRESERVED_ESCAPE.test(versionedPath)) return problem(400, "bad_request", "path: a letter, digit or one of - . _ ~ is percent-encoded; write it as it is");
 
   if (isCrossSiteMutation(request, deps.publicUrl)) return problem(403, "permission_denied", "cross-site request refused");
-  const operation = allowedOperation(method, versionedPath);
+  // HEAD is a GET without its body, as the gateway answers it.
+  const operation = allowedOperation(method === "HEAD" ? "GET" : method, versionedPath);
   if (!operation) return problem(404, "not_found", `no operation ${method} ${versionedPath}`);
 
   const state = await deps.session();
@@ -156,7 +182,7 @@ export async function handleCloudRequest(request: Request, deps: BffDeps = defau
 
   let body: string | undefined;
   if (!SAFE_METHODS.has(method)) {
-    const read = await readJsonBody(request, deps.maxBodyBytes);
+    const read = await readJsonBody(request, method, deps.maxBodyBytes);
     if (!read.ok) return read.response;
     body = read.body;
   }

@@ -11,7 +11,7 @@ import { MemoRouter } from "./memo-router";
 import { requestFrame } from "./middleware/request-id";
 import { verifySignature } from "./middleware/verify-signature";
 import { buildOpenApiDocument } from "./openapi";
-import { createRouter, findOperation, withoutVersion } from "./router";
+import { createRouter, findOperation, routedPath } from "./router";
 import { registerRoutes } from "./routes";
 import { ScimError } from "./routes/scim/resources";
 import { createScimService, onScimError } from "./routes/scim/service";
@@ -54,8 +54,7 @@ function onError(thrown: Error, c: Context<AppEnv>): Response {
   // Keep to the statuses each operation declares: an authentication failure on one
   // that declares no 401 is a permissions error; the operations with a "default"
   // response answer anything undeclared with the error status object.
-  const path = withoutVersion(new URL(c.req.url).pathname);
-  const op = findOperation(c.req.method, path);
+  const op = findOperation(c.req.method, routedPath(c));
   if (op && !op.statuses.has(status)) {
     if (op.hasDefault) {
       return c.json({ code: RPC_CODES[status] ?? 2, message, details: [] }, status as 400);

@@ -62,6 +62,24 @@ describe("a refused call naming its target with padding the gateway trims", () =
   });
 });
 
+describe("a refused call spelling a fixed segment of its path with a percent-escape", () => {
+  it("is filed as the operation that ran: `%6Dfa` is routed as `mfa`, and its refusal is audited as the plain spelling's is", async () => {
+    const owner = t.demo.owner;
+    const path = `/organizations/${t.demo.organization_id}/users/${owner.user_id}/%6Dfa`;
+    let status = 0;
+    const entries = await filedBy(async () => (status = (await t.call("member", "DELETE", path)).status));
+    expect(status).toBe(403);
+    expect(entries.map((e) => [e.action, e.result, e.actionDetail, e.targetIds])).toEqual([["Delete", "PERMISSION_DENIED", "Reset MFA", [owner.user_id]]]);
+  });
+
+  it("keeps to the operation's declared statuses: a bad signature on listRoles (no 401 declared) is a 403 however the path is spelled", async () => {
+    for (const path of ["/iam/roles", "/iam/%72oles"]) {
+      const res = await t.call("member", "GET", path, { headers: { Authorization: "SN-HMAC-SHA256 Credential=AKNOSUCHKEY, Signature=00" } });
+      expect(res.status, path).toBe(403);
+    }
+  });
+});
+
 describe("neutralise", () => {
   it("shows control and format characters as U+FFFD and bounds the length", () => {
     expect(neutralise("a\u202eb\u0000c\u200bd", 100)).toBe("a\uFFFDb\uFFFDc\uFFFDd");

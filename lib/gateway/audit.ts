@@ -3,7 +3,7 @@ import type { AppEnv, AuditMeta } from "./context";
 import { resultName } from "./errors";
 import { callOrigin } from "./origin";
 import { matchOperation } from "@/lib/contract/operations";
-import { withoutVersion } from "./router";
+import { routedPath } from "./router";
 import type { Database } from "./store/client";
 import { firstOrganization } from "./store/queries/first-organization";
 import { boundText, insertAuditEntry } from "./store/queries/audit-logs";
@@ -118,7 +118,7 @@ export async function auditFailures(c: Context<AppEnv>, next: () => Promise<void
   const caller = c.get("caller");
   if (!caller) return; // unauthenticated: no actor, no organization to file it under
   // A call to no operation at all changed nothing and names nothing: not an audit event.
-  if (!matchOperation(c.req.method, withoutVersion(new URL(c.req.url).pathname))) return;
+  if (!matchOperation(c.req.method, routedPath(c))) return;
   const meta = c.get("audit");
   const params = c.req.param() as Record<string, string | undefined>;
   let organizationId = meta?.organizationId ?? params.org_id ?? params.organization_id ?? c.req.query("org_id");

@@ -164,8 +164,13 @@ export function declare(route: RouteConfig): void {
   });
 }
 
-/** A request's path without its version prefix (/v1, /v1alpha5), as operations are declared. */
-export const withoutVersion = (path: string): string => path.replace(/^\/v1(alpha5)?(?=\/)/, "");
+/**
+ * The path a request was routed on, without its version prefix (/v1, /v1alpha5), as operations are
+ * declared: Hono's (`c.req.path`), percent-escapes of unreserved characters decoded, so
+ * `/users/<id>/%6Dfa` is the operation `/mfa` that ran, not "no operation". What is signed is the path
+ * as written (verify-signature.ts); which operation it is, this says.
+ */
+export const routedPath = (c: { req: { path: string } }): string => c.req.path.replace(/^\/v1(alpha5)?(?=\/)/, "");
 
 /** The declared statuses of the operation a request path (without version prefix) is for, if any. */
 export function findOperation(method: string, path: string): DeclaredOperation | undefined {

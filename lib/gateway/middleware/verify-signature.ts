@@ -7,7 +7,7 @@ import { GatewayError } from "../errors";
 import { findActiveApiKey } from "../store/queries/api-keys";
 import { touchLastActive } from "../store/queries/people";
 import { isMutating } from "../audit";
-import { findOperation, withoutVersion } from "../router";
+import { findOperation, routedPath } from "../router";
 import { refuseReplay } from "./replay";
 import { readBody } from "./request-id";
 
@@ -69,8 +69,8 @@ function decodable(query: string): boolean {
  * escape in its query is read by nothing but the signature (which signs it as written), and refusing it would be an
  * answer the operation does not declare. A path that is no operation is refused as before.
  */
-function readsQuery(method: string, path: string): boolean {
-  const op = findOperation(method, withoutVersion(path));
+function readsQuery(c: Context<AppEnv>): boolean {
+  const op = findOperation(c.req.method, routedPath(c));
   return !op || op.hasDefault || op.statuses.has(400);
 }
 
@@ -126,7 +126,7 @@ function noteActivity(deps: GatewayDeps, userId: string): Promise<void> | undefi
 export const verifySignature: MiddlewareHandler<AppEnv> = async (c, next) => {
   const deps = c.get("deps");
   const { path, query } = pathAndQuery(c.req.url);
-  if (query.includes("%") && !decodable(query) && readsQuery(c.req.method, path)) throw new GatewayError("bad_request", "query: a percent-escape is malformed or not UTF-8");
+  if (query.includes("%") && !decodable(query) && readsQuery(c)) throw new GatewayError("bad_request", "query: a percent-escape is malformed or not UTF-8");
   const result = await verify<Caller>({
     authorization: c.req.header("authorization"),
     timestamp: c.req.header(TIMESTAMP_HEADER),
