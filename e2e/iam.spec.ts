@@ -248,4 +248,47 @@ test.describe("IAM", () => {
     await expect(rows.filter({ hasText: "Project Admin" })).toContainText("llm-training");
     await expect(page.getByRole("table", { name: "Roles" })).toContainText("Organization Admin");
   });
+
+  test("an Organization Admin who is not an owner is told before any click that an owner's sign-in, factors and bindings are an owner's to change", async ({
+    ownerPage,
+    auditorPage: page,
+    demo,
+  }) => {
+    const orgId = demo.organization_id;
+    const auditor = demo.auditor.user_id;
+    const orgAdmin = (await call<{ roles: ApiRole[] }>(ownerPage, "GET", operationPath("listRoles"))).roles.find((r) => r.org_id === orgId && r.role_name === "Organization Admin")!;
+    await call(ownerPage, "POST", operationPath("applyRoleBindings", { user_id: auditor }), {
+      bindings_to_create: [{ customer_id: auditor, role_id: orgAdmin.id, scope_type: "org", scope_object_id: orgId }],
+      bindings_to_delete: [],
+    });
+    try {
+      await page.goto(`/orgs/${orgId}/people`);
+      const people = page.getByRole("table", { name: "People" });
+      const owner = people.getByRole("row").filter({ hasText: demo.owner.email });
+      const requireSso = owner.getByRole("button", { name: `Require ${demo.owner.email} to sign in with SSO` });
+      await expect(requireSso).toBeDisabled();
+      await expect(requireSso).toHaveAccessibleDescription("Only an owner of the organization can require SSO sign-in of an owner.");
+      await expect(owner.getByRole("button", { name: `Remove ${demo.owner.email}` })).toHaveAccessibleDescription("Only an owner of the organization can remove an owner.");
+      // A person who is not an owner is the admin's to manage.
+      const member = people.getByRole("row").filter({ hasText: demo.member.email });
+      await expect(member.getByRole("button", { name: `Require ${demo.member.email} to sign in with SSO` })).toBeEnabled();
+
+      await page.goto(`/orgs/${orgId}/iam?user_id=${demo.owner.user_id}`);
+      const rows = page.getByRole("table", { name: "Role bindings" }).getByRole("row");
+      await expect(rows.filter({ hasText: "Organization Admin" })).toContainText("Olivia Owner");
+      for (const row of await rows.all().then((all) => all.slice(1))) {
+        const remove = row.getByRole("button", { name: /^Stage removal/ });
+        await expect(remove).toBeDisabled();
+        await expect(remove).toHaveAccessibleDescription("Only an owner of the organization can change the role bindings of an owner.");
+      }
+      // The editor, for the owner: the reason, and nothing to stage.
+      await pickUser(page, "Olivia Owner", demo.owner.email);
+      await expect(page.getByRole("note")).toHaveText("Only an owner of the organization can change the role bindings of an owner.");
+      await expect(page.getByRole("form", { name: "Stage an addition" }).getByRole("button", { name: "Stage addition" })).toBeDisabled();
+      await expect(page.getByRole("region", { name: "Current bindings" }).getByRole("button", { name: /^Stage removal/ }).first()).toBeDisabled();
+    } finally {
+      const granted = (await bindingsOf(ownerPage, auditor)).filter((b) => b.role_name === "Organization Admin");
+      await call(ownerPage, "POST", operationPath("applyRoleBindings", { user_id: auditor }), { bindings_to_create: [], bindings_to_delete: granted.map((b) => b.id) });
+    }
+  });
 });

@@ -85,7 +85,7 @@ test.describe("People", () => {
     // The last owner cannot be removed: the button says why.
     const ownerRemove = personRow(page, demo.owner.email).getByRole("button", { name: `Remove ${demo.owner.email}` });
     await expect(ownerRemove).toBeDisabled();
-    await expect(ownerRemove).toHaveAccessibleDescription("The last owner of the organization cannot be removed.");
+    await expect(ownerRemove).toHaveAccessibleDescription("The last active owner of the organization cannot be removed.");
   });
 
   test("people are named and linked wherever they appear: IAM bindings and audit-log actors", async ({ ownerPage: page, demo }) => {

@@ -175,6 +175,32 @@ test.describe("projects", () => {
     await expect(page.getByRole("button", { name: "Rename" })).toBeDisabled();
   });
 
+  test("a person who may only create projects renames and deletes the one they create, without a reload", async ({ ownerPage, auditorPage: page, demo }) => {
+    const orgId = demo.organization_id;
+    const auditor = demo.auditor.user_id;
+    const roles = (await (await ownerPage.request.get(bffPath("listRoles"))).json()) as { roles: Array<{ id: string; role_name: string; org_id: string }> };
+    const creator = roles.roles.find((r) => r.org_id === orgId && r.role_name === "Project Creator")!;
+    const apply = (body: unknown) => ownerPage.request.post(bffPath("applyRoleBindings", { user_id: auditor }), { data: body });
+    expect((await apply({ bindings_to_create: [{ customer_id: auditor, role_id: creator.id, scope_type: "org", scope_object_id: orgId }], bindings_to_delete: [] })).ok()).toBe(true);
+    const name = unique("e2e-creator");
+    try {
+      await page.goto(`/orgs/${orgId}/projects`);
+      const create = page.getByRole("dialog", { name: "Create project" });
+      await openWith(page.getByRole("button", { name: "Create project" }), create);
+      await create.getByLabel("Project name").fill(name);
+      await create.getByRole("button", { name: "Create", exact: true }).click();
+      await expect(page.getByText(`Project ${name} created`)).toBeVisible();
+      // The maker holds Project Admin on it from now on: the list offers both at once.
+      await expect(projectRow(page, name).getByRole("button", { name: `Rename ${name}` })).toBeEnabled();
+      await expect(projectRow(page, name).getByRole("button", { name: `Delete ${name}` })).toBeEnabled();
+    } finally {
+      await deleteIfPresent(ownerPage, name);
+      const bindings = (await (await ownerPage.request.get(`${bffPath("listRoleBindings")}?user_id=${auditor}`)).json()) as { role_bindings: Array<{ id: string; role_name: string }> };
+      const granted = bindings.role_bindings.filter((b) => b.role_name === "Project Creator").map((b) => b.id);
+      expect((await apply({ bindings_to_create: [], bindings_to_delete: granted })).ok()).toBe(true);
+    }
+  });
+
   test("the project page shows its resources and VMs with state, disks, MAC and IP addresses", async ({ ownerPage: page, demo }) => {
     await page.goto(`/orgs/${demo.organization_id}/projects`);
     await page.getByRole("link", { name: "llm-training", exact: true }).click();

@@ -108,4 +108,10 @@ test("an identity provider provisions through the console's /scim/v2; the integr
   await page.getByRole("button", { name: "Remove mapping 1" }).click();
   await page.getByRole("button", { name: "Preview changes" }).click();
   await expect(page.getByTestId("scim-mapping-preview")).toContainText("0 binding(s) to create, 1 to remove");
+
+  // The binding the group grants is not removed by hand on the IAM page: it goes with the group.
+  await page.goto(`/orgs/${demo.organization_id}/iam?user_id=${userId}`);
+  const viaGroup = page.getByRole("button", { name: new RegExp(`^Stage removal of Auditor for ${userId} on org `) });
+  await expect(viaGroup).toBeDisabled();
+  await expect(viaGroup).toHaveAccessibleDescription(/^Granted through a SCIM group mapping: it goes when the person leaves the group/);
 });

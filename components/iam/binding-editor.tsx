@@ -40,6 +40,8 @@ export interface BindingEditorProps {
 
 export function BindingEditor({ ctx, orgId, selfId, writeReason, state, setState, onStageRemoval }: BindingEditorProps) {
   const { user } = state;
+  // The person picked may be one whose bindings only an owner changes.
+  const reason = writeReason ?? (user === null ? null : ctx.personLock(user));
   return (
     <Card id="binding-editor">
       <CardHeader
@@ -47,17 +49,17 @@ export function BindingEditor({ ctx, orgId, selfId, writeReason, state, setState
         description="Stage additions and removals for one user, review the difference, then apply them in one call: all of them, or none."
       />
       <CardBody className="space-y-5">
-        {writeReason ? (
+        {reason ? (
           <p role="note" className="flex gap-2 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200">
             <Lock className="mt-0.5 size-4 shrink-0" aria-hidden />
-            {writeReason}
+            {reason}
           </p>
         ) : null}
         {user === null ? (
           <UserPicker ctx={ctx} selfId={selfId} writeReason={writeReason} onPick={(id) => setState(() => ({ user: id, changes: [], failure: null }))} />
         ) : (
           <Suspense fallback={<WidgetSkeleton label="the binding editor" lines={4} />}>
-            <UserBindingsEditor ctx={ctx} orgId={orgId} selfId={selfId} user={user} writeReason={writeReason} state={state} setState={setState} onStageRemoval={onStageRemoval} />
+            <UserBindingsEditor ctx={ctx} orgId={orgId} selfId={selfId} user={user} writeReason={reason} state={state} setState={setState} onStageRemoval={onStageRemoval} />
           </Suspense>
         )}
       </CardBody>

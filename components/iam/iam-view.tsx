@@ -6,7 +6,7 @@ import type { RoleBinding } from "@/lib/contract/iam";
 import { BindingEditor, type EditorState } from "./binding-editor";
 import { BindingsPanel } from "./bindings-panel";
 import { RolesTable } from "./roles-table";
-import { removalKey } from "./staged";
+import { bindingLock, removalKey } from "./staged";
 import { useIamContext } from "./use-iam-context";
 
 export function IamView({ orgId, selfId }: { orgId: string; selfId: string }) {
@@ -35,7 +35,12 @@ export function IamView({ orgId, selfId }: { orgId: string; selfId: string }) {
       <BindingsPanel
         ctx={ctx}
         selfId={selfId}
-        removalBlocked={(b) => writeReason ?? (otherUserBusy(b.customer_id) ? "Apply or discard the staged changes of the other user first." : null)}
+        removalBlocked={(b) =>
+          writeReason ??
+          ctx.personLock(b.customer_id) ??
+          bindingLock(b) ??
+          (otherUserBusy(b.customer_id) ? "Apply or discard the staged changes of the other user first." : null)
+        }
         isStaged={(b) => editor.user === b.customer_id && editor.changes.some((c) => c.key === removalKey(b.id))}
         onStageRemoval={stageRemoval}
       />

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { additionKey, buildApply, explainRefusal, failedKey, removalKey, type StagedChange } from "./staged";
+import { additionKey, bindingLock, buildApply, explainRefusal, failedKey, OWNER_BINDINGS_ONLY, personLock, removalKey, type StagedChange } from "./staged";
 
 const add = (roleId: string, scopeType: "org" | "project", scopeObjectId: string): StagedChange => ({
   key: additionKey(roleId, scopeType, scopeObjectId),
@@ -51,5 +51,25 @@ describe("explainRefusal", () => {
     expect(explainRefusal(400, "bindings_to_create[1]: the user already has this binding (abc)")).toBe("This person already holds that role there.");
     expect(explainRefusal(undefined, "fetch failed")).toMatch(/could not be reached/);
     expect(explainRefusal(400, "body.x: something else")).toBe("Something else");
+  });
+});
+
+describe("what the gateway would refuse, said before the click", () => {
+  it("an owner's bindings are an owner's to change", () => {
+    expect(personLock("owner", false)).toBe(OWNER_BINDINGS_ONLY);
+    expect(personLock("owner", true)).toBeNull();
+    expect(personLock("member", false)).toBeNull();
+    // Not in the directory the page holds: the gateway decides, and its answer is shown.
+    expect(personLock(undefined, false)).toBeNull();
+  });
+
+  it("a binding a SCIM group grants goes with the group", () => {
+    expect(bindingLock({ via_group_id: "g-1" })).toMatch(/^Granted through a SCIM group mapping/);
+    expect(bindingLock({})).toBeNull();
+  });
+
+  it("the gateway's owner-for-owner refusal is not explained as a missing iam.write", () => {
+    expect(explainRefusal(403, "only an owner of the organization may change the role bindings of an owner")).toBe(OWNER_BINDINGS_ONLY);
+    expect(explainRefusal(403, "the caller lacks the permission iam.write")).toMatch(/iam\.write permission/);
   });
 });

@@ -48,12 +48,33 @@ export function scopeAllowed(change: StagedChange): boolean {
   return change.kind === "remove" || change.allowedScopes.includes(change.scopeType);
 }
 
+/** The gateway's owner-for-owner rule: an owner's bindings are changed by an owner only. */
+export const OWNER_BINDINGS_ONLY = "Only an owner of the organization can change the role bindings of an owner.";
+
+/**
+ * Why the caller may not change this person's bindings (beyond lacking iam.write), or null:
+ * the person is an owner and the caller is not. A relation not known (a directory past its
+ * first page) blocks nothing: the gateway refuses, and its answer is shown.
+ */
+export function personLock(relation: string | undefined, callerIsOwner: boolean): string | null {
+  return relation === "owner" && !callerIsOwner ? OWNER_BINDINGS_ONLY : null;
+}
+
+/** Why a binding may not be removed here, or null: one granted through a SCIM group goes with the group. */
+export function bindingLock(binding: Pick<RoleBinding, "via_group_id">): string | null {
+  return binding.via_group_id
+    ? "Granted through a SCIM group mapping: it goes when the person leaves the group in the identity provider, or when the mapping changes on the SCIM page."
+    : null;
+}
+
 /**
  * A refused apply in words: what the gateway's answer means for the person editing, without
  * field paths or ids. Statuses the editor cannot explain keep the gateway's text, stripped of its field.
  */
 export function explainRefusal(status: number | undefined, message: string): string {
   if (status === undefined) return "The gateway could not be reached, so it is not known whether the changes were made.";
+  // The owner-for-owner rule is the gateway's own sentence: the caller does hold iam.write.
+  if (status === 403 && /only an owner/i.test(message)) return OWNER_BINDINGS_ONLY;
   if (status === 403) return "You may not change role bindings in this organization: that needs the iam.write permission. Ask an owner of the organization.";
   if (status === 404) return "This person is no longer in the organization.";
   const text = message.replace(/^[\w.[\]]+:\s*/, "");

@@ -1,10 +1,12 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import { usePeopleDirectory } from "@/components/common/person-name";
 import { useOrg } from "@/components/common/use-org";
 import type { Role } from "@/lib/contract/iam";
 import { iamQueries } from "@/lib/query/iam";
 import { projectQueries, type Project } from "@/lib/query/projects";
+import { personLock } from "./staged";
 
 /**
  * What the IAM page resolves names with: this organization's roles and the projects
@@ -19,6 +21,7 @@ export function useIamContext(orgId: string) {
   const orgProjects: Project[] = (projects.data?.items ?? []).filter((p) => p.organization_id === orgId);
   const roleIds = new Set(orgRoles.map((r) => r.id));
   const orgName = org.entity?.name ?? "this organization";
+  const { byId: people } = usePeopleDirectory(orgId);
 
   return {
     ...org,
@@ -29,6 +32,8 @@ export function useIamContext(orgId: string) {
     orgProjects,
     /** Whether a binding belongs to this organization (the list spans all of the caller's). */
     inOrg: (binding: { role_id: string }) => roleIds.has(binding.role_id),
+    /** Why the caller may not change this person's bindings although they hold iam.write (only an owner changes an owner's), or null. */
+    personLock: (userId: string): string | null => personLock(people.get(userId)?.relation, org.access.isOwner),
     /** "Acme AI Labs", "llm-training", or null when the caller cannot see the project. */
     scopeName: (scopeType: string, scopeObjectId: string): string | null =>
       scopeType === "org"

@@ -16,7 +16,7 @@ import { cn } from "@/lib/utils";
 import type { Addition } from "./add-binding-form";
 import type { BindingEditorProps, EditorState } from "./binding-editor";
 import { ScopeLabel, UserLabel } from "./scope-label";
-import { additionKey, buildApply, explainRefusal, failedKey, removalKey, scopeAllowed, type StagedChange } from "./staged";
+import { additionKey, bindingLock, buildApply, explainRefusal, failedKey, removalKey, scopeAllowed, type StagedChange } from "./staged";
 import { useApplyBindings } from "./use-apply-bindings";
 import type { IamContext } from "./use-iam-context";
 
@@ -122,7 +122,7 @@ function CurrentBindings({
                   <GuardedButton
                     variant="ghost"
                     size="sm"
-                    reason={writeReason}
+                    reason={writeReason ?? bindingLock(b)}
                     aria-label={`Stage removal of ${b.role_name} on ${b.scope_type} ${ctx.scopeName(b.scope_type, b.scope_object_id) ?? b.scope_object_id}`}
                     onClick={() => onStageRemoval(b)}
                   >

@@ -84,7 +84,7 @@ export function PeopleView({ orgId, selfId }: { orgId: string; selfId: string })
   const current = page.isPlaceholderData ? undefined : page.data;
   const ownerCount =
     current && !search.q && !search.status && !current.next_page_token && !current.prev_page_token
-      ? current.items.filter((p) => p.relation === "owner").length
+      ? current.items.filter((p) => p.relation === "owner" && p.status === "active").length
       : null;
   const columns = useMemo<ColumnDef<Person, unknown>[]>(
     () => [
@@ -169,16 +169,20 @@ export function PeopleView({ orgId, selfId }: { orgId: string; selfId: string })
         enableSorting: false,
         cell: ({ row }) => {
           const p = row.original;
+          // The gateway lets only an owner change an owner's sign-in, reset their factors or remove them.
+          const ownersOnly = (change: string) => (p.relation === "owner" && !access.isOwner ? `Only an owner of the organization can ${change} an owner.` : null);
           const reason =
             writeReason ??
-            (p.relation === "owner" && !access.isOwner ? "Only an owner of the organization can remove an owner." : null) ??
-            (p.relation === "owner" && ownerCount !== null && ownerCount <= 1 ? "The last owner of the organization cannot be removed." : null);
+            ownersOnly("remove") ??
+            (p.relation === "owner" && p.status === "active" && ownerCount !== null && ownerCount <= 1
+              ? "The last active owner of the organization cannot be removed."
+              : null);
           return (
             <div className="flex justify-end gap-2">
               <GuardedButton
                 size="sm"
                 variant="ghost"
-                reason={writeReason}
+                reason={writeReason ?? ownersOnly(p.sso_required ? "lift SSO sign-in of" : "require SSO sign-in of")}
                 aria-label={p.sso_required ? `Allow ${p.email} to sign in with an API key` : `Require ${p.email} to sign in with SSO`}
                 disabled={signIn.isPending}
                 onClick={() => signIn.mutate(p)}
@@ -186,7 +190,7 @@ export function PeopleView({ orgId, selfId }: { orgId: string; selfId: string })
                 {p.sso_required ? "Allow API key" : "Require SSO"}
               </GuardedButton>
               {p.mfa_methods.length > 0 ? (
-                <GuardedButton size="sm" variant="ghost" reason={mfaReason} aria-label={`Reset the second factors of ${p.email}`} onClick={() => setResetting(p)}>
+                <GuardedButton size="sm" variant="ghost" reason={mfaReason ?? ownersOnly("reset the second factors of")} aria-label={`Reset the second factors of ${p.email}`} onClick={() => setResetting(p)}>
                   Reset MFA
                 </GuardedButton>
               ) : null}

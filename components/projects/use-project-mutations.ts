@@ -2,7 +2,7 @@
 
 import type { z } from "zod";
 import type { projectsPutPostResponseSchema } from "@/lib/contract/projects";
-import { iamKeys, projectKeys } from "@/lib/query/keys";
+import { iamKeys, peopleKeys, projectKeys } from "@/lib/query/keys";
 import { useGatewayMutation } from "@/components/common/use-gateway-mutation";
 import { operationPath } from "@/lib/contract/operations";
 
@@ -11,8 +11,9 @@ type ProjectResponse = z.infer<typeof projectsPutPostResponseSchema>;
 export function useCreateProject() {
   return useGatewayMutation<{ organization_id: string; name: string }, ProjectResponse>({
     request: (body) => ({ method: "POST", path: operationPath("createProject"), body }),
-    // A member who creates a project gets a binding on it.
-    invalidate: () => [projectKeys.all, iamKeys.all],
+    // A member who creates a project gets a binding on it (Project Admin): their bindings, and what they
+    // may do on it (rename, delete), are new.
+    invalidate: ({ organization_id }) => [projectKeys.all, iamKeys.all, peopleKeys.permissionsIn(organization_id)],
     success: (r) => `Project ${r.project.name} created`,
   });
 }

@@ -99,5 +99,7 @@ export const peopleKeys = {
   all: ["people"] as const,
   org: (orgId: string) => [...peopleKeys.all, orgId] as const,
   list: (orgId: string, filters: Filters = {}) => [...peopleKeys.org(orgId), "list", filters] as const,
-  permissions: (orgId: string, projectId?: string) => [...peopleKeys.org(orgId), "permissions", projectId ?? ""] as const,
+  /** What the caller may do in the organization, organization-wide and on every project. */
+  permissionsIn: (orgId: string) => [...peopleKeys.org(orgId), "permissions"] as const,
+  permissions: (orgId: string, projectId?: string) => [...peopleKeys.permissionsIn(orgId), projectId ?? ""] as const,
 };
