@@ -72,6 +72,11 @@ test.describe("usage", () => {
     expect(months.length).toBeLessThan(days);
     expect(new Set(months).size, `the months shown: ${months.join(", ")}`).toBe(months.length);
     for (const month of months) expect(month).toMatch(/^\d{4}-\d{2}$/);
+    // The chart's bars are named as the rows are: by month, not by the first day of a month the range may start after.
+    const monthChart = page.getByRole("img", { name: /gpu-hours per month by resource type/ });
+    const ticks = monthChart.locator('[data-static-chart] text[text-anchor="middle"], .recharts-xAxis .recharts-cartesian-axis-tick-value');
+    await expect(ticks.first()).toBeVisible();
+    expect((await ticks.allTextContents()).map((t) => t.trim()).sort()).toEqual([...months].sort());
 
     await page.goBack();
     await expect(page).not.toHaveURL(/interval=monthly/);

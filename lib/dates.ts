@@ -29,13 +29,6 @@ export function rfc3339(date: Date): string {
   return `${localDate(date)}T${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}${offset}`;
 }
 
-const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
-
-/** "March" (Intl's en-US long month, written out: see lib/format.ts for why). */
-export function formatMonth(date: Date): string {
-  return MONTHS[date.getMonth()]!;
-}
-
 /** A datetime-local value ("2025-03-14T09:00", read as UTC) as an RFC 3339 timestamp. */
 export function localToRfc3339(value: string): string {
   return value.length === 16 ? `${value}:00Z` : `${value}Z`;

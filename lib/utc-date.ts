@@ -19,3 +19,14 @@ export function formatDateTime(iso: string | null | undefined): string {
   const s = new Date(t).toISOString();
   return `${s.slice(0, 10)} ${s.slice(11, 16)} UTC`;
 }
+
+const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+
+/**
+ * "March": the UTC month of an instant (Intl's en-US long month, written out: see lib/format.ts for
+ * why). UTC as the billing periods are: noon UTC of a month's last day is already the next month's
+ * first day east of UTC+12.
+ */
+export function formatMonth(date: Date): string {
+  return MONTHS[date.getUTCMonth()]!;
+}

@@ -4,7 +4,7 @@ import type * as React from "react";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { QueryState, type QueryLike } from "@/components/ui/query-state";
 import { monthEndForecastCents } from "@/components/spend/date-range";
-import { formatMonth } from "@/lib/dates";
+import { formatMonth } from "@/lib/utc-date";
 import type { CostSummary } from "./aggregate";
 import { formatCents } from "./money";
 

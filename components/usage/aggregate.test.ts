@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { UsageItem } from "@/lib/query/usage";
-import { quantityOf, summarizeUsage } from "./aggregate";
+import { periodLabel, quantityOf, summarizeUsage } from "./aggregate";
 
 const item = (over: Partial<UsageItem>): UsageItem => ({
   billable_metric: "gpu-hours",
@@ -62,5 +62,12 @@ describe("the usage page's summary", () => {
 
   it("has no metric for no usage (the page's empty state)", () => {
     expect(summarizeUsage({ items: [] }, "monthly")).toEqual({ interval: "monthly", metrics: [], periods: {}, totals: [] });
+  });
+});
+
+describe("periodLabel", () => {
+  it("names a monthly report's period by its month, a daily one's by its day", () => {
+    expect(periodLabel("2026-10-01", "monthly")).toBe("2026-10");
+    expect(periodLabel("2026-10-15", "daily")).toBe("2026-10-15");
   });
 });

@@ -78,6 +78,14 @@ export interface UsageSummary {
   totals: ProjectTypeTotal[];
 }
 
+/**
+ * A period as the page names it: the day ("2026-10-15"), or the month ("2026-10") of a monthly report,
+ * whose periods the gateway dates by their first day even where the range starts later in the month.
+ */
+export function periodLabel(period: string, interval: UsageInterval): string {
+  return interval === "monthly" ? period.slice(0, 7) : period;
+}
+
 export function summarizeUsage(report: UsageReport, interval: UsageInterval): UsageSummary {
   const metrics = metricsOf(report.items);
   return {

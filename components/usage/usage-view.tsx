@@ -15,7 +15,7 @@ import { DataTable, type ColumnDef } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/states";
 import { projectQueries } from "@/lib/query/projects";
 import { usageQueries, type UsageFilters } from "@/lib/query/usage";
-import { quantityOf, type PeriodRow, type ProjectTypeTotal, type UsageSummary } from "./aggregate";
+import { periodLabel, quantityOf, type PeriodRow, type ProjectTypeTotal, type UsageSummary } from "./aggregate";
 import { usageSummaryQuery } from "./queries";
 import { UsageExportButton } from "./export-button";
 import { USAGE_INTERVALS, usageFilters, usageSearchParams } from "./search-params";
@@ -121,9 +121,9 @@ function UsageSections({
   const { rows, series, chartData } = useMemo(() => {
     const { rows, types } = summary.periods[metric] ?? { rows: [], types: [] };
     const series = types.map((t, i) => ({ key: `t${i}`, type: t, label: t, color: seriesColor(i) }));
-    const chartData = rows.map((r) => Object.fromEntries([["period", r.period], ...series.map((s) => [s.key, quantityOf(r, s.type)])]));
+    const chartData = rows.map((r) => Object.fromEntries([["period", periodLabel(r.period, interval)], ...series.map((s) => [s.key, quantityOf(r, s.type)])]));
     return { rows, series, chartData };
-  }, [summary, metric]);
+  }, [summary, metric, interval]);
   const periodColumns = useMemo(() => periodColumnsOf(series, interval, metric), [series, interval, metric]);
   const totalColumns = totalColumnsOf(label);
 
@@ -157,7 +157,7 @@ function UsageSections({
 function periodColumnsOf(series: Array<{ key: string; type: string; label: string }>, interval: UsageFilters["interval"], metric: string): ColumnDef<PeriodRow, unknown>[] {
   const periodName = interval === "monthly" ? "Month" : "Date";
   return [
-    { id: "period", accessorFn: (r) => (interval === "monthly" ? r.period.slice(0, 7) : r.period), header: periodName },
+    { id: "period", accessorFn: (r) => periodLabel(r.period, interval), header: periodName },
     ...series.map(
       (s): ColumnDef<PeriodRow, unknown> => ({
         id: s.key,

@@ -30,6 +30,9 @@ export function orderedRange<T extends Record<string, unknown>>(startKey: keyof 
     const start = value[startKey];
     const end = value[endKey];
     if (typeof start !== "string" || typeof end !== "string") return;
+    // A bound already refused is not compared too: 2026-02-30 parses (leniently, as March 2), and a
+    // second message on the field, about its order, would mislead.
+    if (ctx.issues.some((issue) => issue.path?.[0] === startKey || issue.path?.[0] === endKey)) return;
     if (Date.parse(start) > Date.parse(end)) {
       ctx.addIssue({ code: "custom", path: [startKey], message: `must not be after ${endKey}` });
     }

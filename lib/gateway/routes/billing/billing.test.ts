@@ -156,6 +156,11 @@ describe("GET /organizations/{organization_id}/billing/export-productline", () =
       expect(res.status, JSON.stringify(query)).toBe(400);
       expect(res.body.message).toMatch(message);
     }
+    // A date that does not exist is refused for what it is, not also compared with the other end.
+    const impossible = await t.json<{ message: string }>("owner", "GET", path(), { query: { start_date: "2026-02-30", end_date: "2026-02-01" } });
+    expect(impossible.status).toBe(400);
+    expect(impossible.body.message).toMatch(/^query\.start_date: must be a valid date YYYY-MM-DD/);
+    expect(impossible.body.message).not.toMatch(/after/);
   });
 
   it("refuses non-members, and answers a bad signature with 403 as it declares no 401", async () => {
