@@ -351,6 +351,27 @@ describe("migration 0026: container registry tokens of people gone", { timeout: 
   });
 });
 
+describe("migration 0027: core User attributes kept under their fully qualified names", { timeout: 120_000 }, () => {
+  it("drops them (a password among them), and keeps every other attribute and every other row as it was", async () => {
+    await storeBefore("0027_scim_qualified_core_names", async (client, migrateRest) => {
+      await client.exec(`
+        ${PEOPLE_ACTIVE_SUSPENDED_AND_GONE}
+        UPDATE memberships SET scim_attributes = '{"displayName": "A", "urn:ietf:params:scim:schemas:core:2.0:User:password": "pw-1", "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User": {"department": "R&D"}}'
+         WHERE user_id = 'u-active';
+        UPDATE memberships SET scim_attributes = '{"URN:IETF:PARAMS:SCIM:SCHEMAS:CORE:2.0:USER": {"password": "pw-2"}}' WHERE user_id = 'u-suspended';
+        UPDATE memberships SET scim_attributes = '{"title": "Engineer"}' WHERE user_id = 'u-gone';
+      `);
+      await migrateRest();
+      const rows = resultRows<{ user_id: string; scim_attributes: unknown }>(await client.query("SELECT user_id, scim_attributes FROM memberships ORDER BY user_id"));
+      expect(rows).toEqual([
+        { user_id: "u-active", scim_attributes: { displayName: "A", "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User": { department: "R&D" } } },
+        { user_id: "u-gone", scim_attributes: { title: "Engineer" } },
+        { user_id: "u-suspended", scim_attributes: {} },
+      ]);
+    });
+  });
+});
+
 describe("online indexes (migrations/online/)", { timeout: 120_000 }, () => {
   it("exist and are valid once the store is open (this run's engine)", async () => {
     const fresh = await freshStoreOptions();

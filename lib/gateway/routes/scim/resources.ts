@@ -109,8 +109,34 @@ export function spelled(value: unknown, names: Spelling): unknown {
   );
 }
 
-/** A User or Group resource with its attributes' names spelled as the schemas do. */
-export const spelledResource = (kind: ResourceKind, resource: Json): Json => spelled(resource, SPELLINGS[kind]) as Json;
+/**
+ * A User or Group resource with its attributes' names spelled as the schemas do. A core attribute sent by its
+ * fully qualified name (RFC 7644 §3.10: `urn:…:core:2.0:User:password`), or inside an object under the core
+ * schema's URN, is read as the bare attribute: every rule about it then holds however it is named (`password`,
+ * write-only, RFC 7643 §4.1.1, is never kept).
+ */
+export const spelledResource = (kind: ResourceKind, resource: Json): Json => spelled(withBareCoreNames(kind, resource), SPELLINGS[kind]) as Json;
+
+function withBareCoreNames(kind: ResourceKind, resource: Json): Json {
+  const core = CORE_SCHEMA[kind].toLowerCase();
+  if (!Object.keys(resource).some((key) => key.toLowerCase().startsWith(core))) return resource;
+  const bare: Json = {};
+  for (const [key, value] of Object.entries(resource)) {
+    const lower = key.toLowerCase();
+    if (lower === core) {
+      if (!isObject(value)) throw invalidValue(`${key} must be an object of the schema's attributes`);
+      Object.assign(bare, value);
+    } else if (lower.startsWith(`${core}:`)) {
+      bare[key.slice(core.length + 1)] = value;
+    } else {
+      bare[key] = value;
+    }
+  }
+  return bare;
+}
+
+/** Whether a stored attribute's name is one of the core schema's, fully qualified: none is kept since migration 0027. */
+const isQualifiedCore = (key: string): boolean => key.toLowerCase().startsWith(CORE_USER.toLowerCase());
 
 const ATTRIBUTE_NAME = "[A-Za-z$][\\w$-]*";
 /** RFC 7644 §3.5.2's PATH: an attribute (after its schema's URN), a value filter in brackets, a sub-attribute. */
@@ -192,7 +218,7 @@ function schemasOf(attrs: Json): string[] {
 export function userResource(row: PersonRow, base: string): Json {
   const attrs = row.scimAttributes ?? {};
   const rest: Json = {};
-  for (const [key, value] of Object.entries(attrs)) if (!OWN_ATTRIBUTES.has(key.toLowerCase()) && key !== "name") rest[key] = value;
+  for (const [key, value] of Object.entries(attrs)) if (!OWN_ATTRIBUTES.has(key.toLowerCase()) && key !== "name" && !isQualifiedCore(key)) rest[key] = value;
   const { name, displayName } = namesOf(row);
   return {
     schemas: schemasOf(attrs),

@@ -156,6 +156,31 @@ describe("Okta's provisioning sequence", () => {
     expect(again.body.Resources![0]!.userName).toBe("Alice.Smith@Example.com");
   });
 
+  it("keeps no password however it is named: by its fully qualified name, or under the core schema's URN (RFC 7644 §3.10)", async () => {
+    const secret = "Plaintext-Pa55word";
+    const bodies = [
+      { schemas: [USER], userName: "qualified.one@example.com", [`${USER}:password`]: secret, [`${USER}:displayName`]: "Qualified One" },
+      { schemas: [USER], userName: "qualified.two@example.com", [USER]: { password: secret, title: "Engineer" } },
+    ];
+    for (const body of bodies) {
+      const created = await scim(oktaToken, "POST", "/Users", body);
+      expect(created.status).toBe(201);
+      const read = await scim(oktaToken, "GET", `/Users/${String(created.body.id)}`);
+      for (const answer of [created, read]) expect(JSON.stringify(answer.body)).not.toContain(secret);
+      const [row] = await t.gateway.store.db.select().from(memberships).where(and(eq(memberships.userId, String(created.body.id)), eq(memberships.organizationId, orgId)));
+      expect(JSON.stringify(row?.scimAttributes)).not.toContain(secret);
+      // The other attributes so named are read as the bare ones.
+      expect(read.body).toMatchObject(body.userName.startsWith("qualified.one") ? { displayName: "Qualified One" } : { title: "Engineer" });
+    }
+    // A PATCH naming it so keeps none either.
+    const [id] = [(await scim(oktaToken, "GET", `/Users?filter=${encodeURIComponent('userName eq "qualified.one@example.com"')}`)).body.Resources![0]!.id];
+    const patched = await scim(oktaToken, "PATCH", `/Users/${String(id)}`, { schemas: [PATCH], Operations: [{ op: "add", value: { [`${USER}:password`]: secret } }] });
+    expect(patched.status).toBe(200);
+    const [row] = await t.gateway.store.db.select().from(memberships).where(and(eq(memberships.userId, String(id)), eq(memberships.organizationId, orgId)));
+    expect(JSON.stringify(row?.scimAttributes)).not.toContain(secret);
+    expect((await scim(oktaToken, "POST", "/Users", { schemas: [USER], userName: "qualified.three@example.com", [USER]: "not an object" })).status).toBe(400);
+  });
+
   it("answers 409 uniqueness for a userName taken in this organization", async () => {
     const dup = await scim(oktaToken, "POST", "/Users", { schemas: [USER], userName: "ALICE.SMITH@example.com" });
     expect(dup.status).toBe(409);
