@@ -9,3 +9,12 @@ export function errorDetail(error: unknown): string {
   if (cause instanceof Error && cause.message) return cause.message;
   return error.message;
 }
+
+/**
+ * An unexpected error for the log: its detail (above) and where it was thrown, its stack's frames only. The stack's
+ * first lines are the message as thrown: Drizzle's holds the failed statement and every parameter of it.
+ */
+export function errorTrace(error: unknown): string {
+  const frames = error instanceof Error ? (error.stack ?? "").split("\n").filter((line) => /^\s+at /.test(line)) : [];
+  return [errorDetail(error), ...frames].join("\n");
+}

@@ -16,6 +16,7 @@ import { registerRoutes } from "./routes";
 import { ScimError } from "./routes/scim/resources";
 import { createScimService, onScimError } from "./routes/scim/service";
 import { isWritable } from "./store/client";
+import { errorTrace } from "@/lib/error-detail";
 
 
 /** gRPC code names for the error status object of operations with a "default" response. */
@@ -45,7 +46,7 @@ function onError(thrown: Error, c: Context<AppEnv>): Response {
     status = 500;
     reason = "internal";
     message = "internal error";
-    c.get("deps")?.logger.error("unhandled error", { request_id: requestId, error: err.stack ?? String(err) });
+    c.get("deps")?.logger.error("unhandled error", { request_id: requestId, error: errorTrace(err) });
   }
   c.set("errorMessage", message);
   // The store is away (failover, restart): the client may retry, and is told when.

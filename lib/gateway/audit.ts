@@ -7,6 +7,7 @@ import { routedPath } from "./router";
 import type { Database } from "./store/client";
 import { firstOrganization } from "./store/queries/first-organization";
 import { boundText, insertAuditEntry } from "./store/queries/audit-logs";
+import { errorDetail } from "@/lib/error-detail";
 
 export type AuditedMeta = AuditMeta & { organizationId: string };
 
@@ -147,6 +148,6 @@ export async function auditFailures(c: Context<AppEnv>, next: () => Promise<void
       { status: c.res.status, errorMessage: neutralise(c.get("errorMessage") ?? "", MAX_TEXT) },
     );
   } catch (error) {
-    c.get("deps").logger.error("audit entry not written", { request_id: c.get("requestId"), error: String(error) });
+    c.get("deps").logger.error("audit entry not written", { request_id: c.get("requestId"), error: errorDetail(error) });
   }
 }

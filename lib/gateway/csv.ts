@@ -4,6 +4,7 @@ import type { Context } from "hono";
 import pg from "pg";
 import { FORMULA_TRIGGERS, neutraliseFormula, neutraliseNumber, PLAIN_NUMBER } from "@/lib/csv-formula";
 import type { AppEnv } from "./context";
+import { errorDetail } from "@/lib/error-detail";
 
 /**
  * The gateway's one CSV writer. Every CSV the gateway sends is a header written
@@ -223,7 +224,7 @@ export async function csvResponse(
           controller.enqueue(next.value);
         }
       } catch (error) {
-        c.get("deps").logger.error("CSV export cut short", { request_id: c.get("requestId"), error: String(error) });
+        c.get("deps").logger.error("CSV export cut short", { request_id: c.get("requestId"), error: errorDetail(error) });
         controller.error(error);
       }
     },

@@ -1,6 +1,7 @@
+import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { fromDatabaseError, isStoreUnavailable } from "./errors";
-import { createTestGateway } from "./testing";
+import { createTestGateway, opPath } from "./testing";
 
 /** What the store says while it is away (a failover, a restart) and how node-postgres and the ORM wrap it. */
 function pgError(code: string, message = "server error"): Error {
@@ -98,6 +99,45 @@ describe("the gateway while its store is away", () => {
       const ready = await t.gateway.app.request("/readyz");
       expect(ready.status).toBe(503);
       expect(ready.headers.get("retry-after")).toMatch(/^\d+$/);
+    } finally {
+      await t.close().catch(() => undefined);
+    }
+  });
+});
+
+/** Every line the gateways of this test file logged (vitest.setup.ts records them). */
+const logged = () => (globalThis as { [key: symbol]: { text: string[] } | undefined })[Symbol.for("stratus.test.logRecord")]?.text ?? [];
+
+describe("an unexpected failure of the store", () => {
+  it("is a 500 whose log line says what failed and where, but not the statement's parameters (the request's data)", async () => {
+    const t = await createTestGateway();
+    try {
+      const db = t.gateway.store.db;
+      await db.execute(sql.raw(`create function zz_fail() returns trigger language plpgsql as $$ begin raise exception 'the disk broke' using errcode = 'XX000'; end $$`));
+      await db.execute(sql.raw(`create trigger zz_fail before insert on projects for each row execute function zz_fail()`));
+      await db.execute(sql.raw(`create trigger zz_fail before insert on memberships for each row execute function zz_fail()`));
+      const integration = await t.json<{ api_key_info: { api_key: string } }>("owner", "POST", opPath("createSCIMIntegration", { org_id: t.demo.organization_id }), {
+        body: { name: "Okta", identity_provider: "okta", token: { alias: "okta-token", expires_at: new Date(Date.now() + 86_400_000).toISOString() } },
+      });
+      expect(integration.status).toBe(200);
+      const before = logged().length;
+
+      const project = await t.op("owner", "createProject", { body: { organization_id: t.demo.organization_id, name: "private-project-name" } });
+      expect(project.status).toBe(500);
+      const scim = await t.gateway.app.request("http://gateway.test/scim/v2/Users", {
+        method: "POST",
+        headers: { authorization: `Bearer ${integration.body.api_key_info.api_key}`, "content-type": "application/scim+json" },
+        body: JSON.stringify({ schemas: ["urn:ietf:params:scim:schemas:core:2.0:User"], userName: "private.person@example.com" }),
+      });
+      expect(scim.status).toBe(500);
+
+      const lines = logged().slice(before).filter((line) => line.includes("unhandled error"));
+      expect(lines).toHaveLength(2);
+      for (const line of lines) {
+        expect(line).toContain("the disk broke");
+        expect(line).toMatch(/\\n\s+at /); // where it was thrown
+        expect(line).not.toMatch(/private-project-name|private\.person@example\.com|params:/);
+      }
     } finally {
       await t.close().catch(() => undefined);
     }

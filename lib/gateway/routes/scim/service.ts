@@ -11,6 +11,7 @@ import { readBody } from "../../middleware/request-id";
 import { baseUrl, listResponse, scimJson, type ScimContext, type ScimEnv } from "./frame";
 import { createGroup, deleteGroupHandler, getGroup, listGroupsHandler, patchGroup, putGroup } from "./groups";
 import { createUser, deleteUser, getUser, listUsers, patchUser, putUser } from "./users";
+import { errorTrace } from "@/lib/error-detail";
 
 /**
  * The SCIM 2.0 service provider (RFC 7643 / 7644) at `<server root>/scim/v2`: an integration's
@@ -40,7 +41,7 @@ export function onScimError(thrown: Error, c: Context): Response {
   else if (err instanceof ScimFilterError) [status, detail, scimType] = [400, err.message, "invalidFilter"];
   else if (err instanceof GatewayError) [status, detail, scimType] = [err.status, err.message, err.status === 400 ? "invalidValue" : undefined];
   else if (err instanceof HTTPException) [status, detail] = [err.status, err.message || "request refused"];
-  else c.get("deps")?.logger.error("unhandled error", { request_id: c.get("requestId") ?? "", error: err.stack ?? String(err) });
+  else c.get("deps")?.logger.error("unhandled error", { request_id: c.get("requestId") ?? "", error: errorTrace(err) });
   c.set("errorMessage", detail);
   // RFC 6750 §3: a 401 names the scheme the service takes.
   const challenge: Record<string, string> = status === 401 ? { "WWW-Authenticate": "Bearer" } : status === 503 ? { "Retry-After": String(RETRY_AFTER_SECONDS) } : {};
