@@ -132,18 +132,32 @@ export function createRouter(): OpenAPIHono<AppEnv> {
   const register = router.openapi as (route: RouteConfig & { hide?: boolean }, ...rest: unknown[]) => unknown;
   // A route with a query: documented as it is, and registered without it (so zod-openapi adds no
   // query validator of its own), the remembering one in its place, first as before.
-  router.openapi = ((route: RouteConfig & { hide?: boolean }, handler: unknown, hook?: Hook<unknown, AppEnv, string, unknown>) => {
+  router.openapi = ((given: RouteConfig & { hide?: boolean }, handler: unknown, hook?: Hook<unknown, AppEnv, string, unknown>) => {
+    const route = given.request?.body?.required ? { ...given, middleware: [...middlewareOf(given), bodyRequired] } : given;
     const query = route.request?.query;
     // A route's own hook may do more than judge (it is given the context): it runs on every request.
     if (!query || hook) return register.call(router, route, handler, hook);
     const { middleware, hide, ...documented } = route;
     if (!hide) router.openAPIRegistry.registerPath(documented);
-    const before = middleware ? (Array.isArray(middleware) ? middleware : [middleware]) : [];
+    const before = middlewareOf({ middleware });
     const validate = rememberingQuery(zValidator("query", query as never, defaultHook as never) as unknown as MiddlewareHandler<AppEnv>);
     return register.call(router, { ...documented, hide: true, request: { ...documented.request, query: undefined }, middleware: [...before, validate] }, handler, hook);
   }) as typeof router.openapi;
   return router;
 }
+
+const middlewareOf = (route: Pick<RouteConfig, "middleware">): MiddlewareHandler[] =>
+  route.middleware ? (Array.isArray(route.middleware) ? route.middleware : [route.middleware]) : [];
+
+/**
+ * A body the operation requires is there. Sent without one (and so without a Content-Type), Hono's JSON
+ * validator would judge `{}`: an operation whose fields are all optional (`PUT /organizations/entities`)
+ * would answer 200, changing nothing but its audit trail and `updated_at`.
+ */
+const bodyRequired: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (!c.req.header("content-type") && (await c.req.text()) === "") throw new GatewayError("bad_request", "body: is required");
+  await next();
+};
 
 export interface DeclaredOperation {
   statuses: Set<number>;

@@ -194,6 +194,16 @@ describe("PUT /organizations/entities", () => {
     expect(entries.map((e) => [e.result, e.organizationId])).toEqual([["INVALID_ARGUMENT", t.demo.organization_id]]);
   });
 
+  it("answers 400 to a request without its body (the body is required), and changes nothing, updated_at included", async () => {
+    const [before] = await t.gateway.store.db.select().from(organizations).where(eq(organizations.id, t.demo.organization_id));
+    const { result: res, entries } = await t.audited(() => t.opJson<ErrorBody>("owner", "updateOrganization", { query: { org_id: t.demo.organization_id } }));
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe("body: is required");
+    const [after] = await t.gateway.store.db.select().from(organizations).where(eq(organizations.id, t.demo.organization_id));
+    expect(after).toEqual(before);
+    expect(entries.map((e) => e.result)).toEqual(["INVALID_ARGUMENT"]);
+  });
+
   it("answers 400 to malformed JSON and to a non-JSON content type", async () => {
     const malformed = await t.opJson<ErrorBody>("owner", "updateOrganization", { query: { org_id: t.demo.organization_id }, rawBody: "{" });
     expect(malformed.status).toBe(400);
