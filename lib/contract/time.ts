@@ -8,18 +8,35 @@ const inSpan = (v: string) => {
   return t >= EARLIEST && t <= LATEST;
 };
 
+/** A refinement of a value that passed the checks before it: a malformed value is told that, and only that. */
+const wellFormed = (message: string) => ({ message, when: (payload: { issues: unknown[] }) => payload.issues.length === 0 });
+
 /** A calendar date, YYYY-MM-DD. */
 export const dateSchema = z.iso
   .date({ message: "must be a valid date YYYY-MM-DD" })
-  .refine((v) => inSpan(`${v}T00:00:00Z`), "must be a date from 0001-01-01 to 9999-12-31");
+  .refine((v) => inSpan(`${v}T00:00:00Z`), wellFormed("must be a date from 0001-01-01 to 9999-12-31"));
 
 /** An RFC 3339 timestamp with Z or a numeric offset. */
 export const timestampSchema = z.iso
   .datetime({ offset: true, message: "must be an RFC 3339 timestamp with offset, e.g. 2024-01-31T23:59:59Z" })
-  .refine(inSpan, "must fall between years 0001 and 9999 in UTC");
+  .refine(inSpan, wellFormed("must fall between years 0001 and 9999 in UTC"));
 
 /** An RFC 3339 timestamp later than the moment the request is validated (expiry dates). */
-export const futureTimestampSchema = timestampSchema.refine((v) => Date.parse(v) > Date.now(), "must be in the future");
+export const futureTimestampSchema = timestampSchema.refine((v) => Date.parse(v) > Date.now(), wellFormed("must be in the future"));
+
+/**
+ * Two RFC 3339 timestamps (or dates) in time order, to the last digit of their fractions: negative, zero or
+ * positive. A Date keeps milliseconds (Date.parse drops the digits after them); the store keeps microseconds.
+ */
+export function compareInstants(a: string, b: string): number {
+  const ms = Date.parse(a) - Date.parse(b);
+  if (ms !== 0) return Math.sign(ms);
+  // The digits after the milliseconds, the same in any offset.
+  const beyond = (v: string) => /\.\d{3}(\d*)/.exec(v)?.[1] ?? "";
+  const [x, y] = [beyond(a), beyond(b)];
+  const width = Math.max(x.length, y.length);
+  return x.padEnd(width, "0").localeCompare(y.padEnd(width, "0"));
+}
 
 /**
  * Refuses a range whose start lies after its end, naming the start field.
@@ -33,7 +50,7 @@ export function orderedRange<T extends Record<string, unknown>>(startKey: keyof 
     // A bound already refused is not compared too: 2026-02-30 parses (leniently, as March 2), and a
     // second message on the field, about its order, would mislead.
     if (ctx.issues.some((issue) => issue.path?.[0] === startKey || issue.path?.[0] === endKey)) return;
-    if (Date.parse(start) > Date.parse(end)) {
+    if (compareInstants(start, end) > 0) {
       ctx.addIssue({ code: "custom", path: [startKey], message: `must not be after ${endKey}` });
     }
   };

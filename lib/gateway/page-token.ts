@@ -27,8 +27,10 @@ export function pageTokens<Shape extends z.ZodRawShape>(purpose: string, positio
     const invalid = () => badRequest(field, "is not a valid page token");
     const [payload, signature, extra] = token.split(".");
     if (!payload || !signature || extra !== undefined) throw invalid();
-    const given = Buffer.from(signature, "base64url");
-    const expected = mac(masterKey, orgId, payload);
+    // Compared as written, not as decoded: base64url decoding skips characters outside its alphabet and
+    // padding, so `<signature>!!` would decode to the same MAC, a token other than the one issued.
+    const given = Buffer.from(signature, "utf8");
+    const expected = Buffer.from(mac(masterKey, orgId, payload).toString("base64url"), "utf8");
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid();
     let parsed: unknown;
     try {

@@ -117,8 +117,8 @@ const PARAMS: Record<Exclude<keyof AuditFilter, "start" | "end">, string> = {
 function searchQuery(f: AuditFilter): string {
   const q = new URLSearchParams();
   for (const [key, name] of Object.entries(PARAMS) as Array<[keyof typeof PARAMS, string]>) for (const v of f[key] ?? []) q.append(name, v);
-  if (f.start) q.set("start_time", f.start.toISOString());
-  if (f.end) q.set("end_time", f.end.toISOString());
+  if (f.start) q.set("start_time", f.start);
+  if (f.end) q.set("end_time", f.end);
   return q.toString();
 }
 
@@ -265,7 +265,8 @@ async function measure(scale: Scale, total: number, pgServer: Awaited<ReturnType
   );
   if (!vm || !snapshot) throw new Error("the generated log holds no VM or snapshot entries");
   const disk = resultRows<{ id: string }>(await db.execute(sql`select md5('bench-disk-' || ${17 % AUDIT_DISKS})::uuid::text as id`))[0]!.id;
-  const dayBefore = (days: number) => new Date(now.getTime() - days * DAY);
+  const dayBefore = (days: number) => new Date(now.getTime() - days * DAY).toISOString();
+  const untilNow = now.toISOString();
 
   const cases: AuditCase[] = [
     { name: "page 1", group: "paging", filter: {} },
@@ -285,10 +286,10 @@ async function measure(scale: Scale, total: number, pgServer: Awaited<ReturnType
     { name: "results_not", group: "single", filter: { resultsNot: ["OK"] } },
     { name: "surfaces", group: "single", filter: { surfaces: ["terraform"] } },
     { name: "project + action", group: "combination", filter: { projectIds: [project], actions: ["Delete"] } },
-    { name: "actor + time window (7 days)", group: "combination", filter: { actorIds: ["bench-actor-7"], start: dayBefore(7), end: now } },
+    { name: "actor + time window (7 days)", group: "combination", filter: { actorIds: ["bench-actor-7"], start: dayBefore(7), end: untilNow } },
     { name: "target + result", group: "combination", filter: { targetIds: [vm.id], results: ["PERMISSION_DENIED"] } },
     { name: "project + time window (1 day)", group: "combination", filter: { projectIds: [project], start: dayBefore(31), end: dayBefore(30) } },
-    { name: "result + time window (7 days)", group: "combination", filter: { results: ["PERMISSION_DENIED"], start: dayBefore(7), end: now } },
+    { name: "result + time window (7 days)", group: "combination", filter: { results: ["PERMISSION_DENIED"], start: dayBefore(7), end: untilNow } },
     // A location holds a sixth of the organization: the window must bound the walk of its index.
     { name: "location + time window (a day a year ago)", group: "combination", filter: { locations: ["eu-north1-a"], start: dayBefore(366), end: dayBefore(365) } },
     { name: "actor_ids (never acted)", group: "nothing", filter: { actorIds: ["former-employee"] } },
@@ -318,7 +319,7 @@ async function measure(scale: Scale, total: number, pgServer: Awaited<ReturnType
   cases.splice(1, 0, { name: "page 50", group: "paging", filter: {}, after: decodePageToken(gateway.deps.masterKey, orgId, "next", token), query: `next_token=${encodeURIComponent(token)}` });
   for (const c of cases) c.query ??= searchQuery(c.filter);
 
-  const start90 = dayBefore(89).toISOString().slice(0, 10);
+  const start90 = dayBefore(89).slice(0, 10);
   const charts = [
     { name: "billing chart (90 days)", path: `/v1/organizations/${orgId}/billing/costs?start_date=${start90}&end_date=${today}`, list: "data" },
     { name: "usage chart (90 days, daily)", path: `/v1/organizations/${orgId}/usage?start_date=${start90}&end_date=${today}&interval=daily`, list: "items" },
@@ -416,16 +417,16 @@ async function measure(scale: Scale, total: number, pgServer: Awaited<ReturnType
     const range = { startDate: start90, endDate: today };
     plans.push(await explain(client, "billing chart (90 days)", dayPointsQuery(orgId, range, "billing")));
     plans.push(await explain(client, "usage chart (90 days, daily)", dayPointsQuery(orgId, range, "usage")));
-    const all = { startDate: dayBefore(SPAN_DAYS).toISOString().slice(0, 10), endDate: today };
+    const all = { startDate: dayBefore(SPAN_DAYS).slice(0, 10), endDate: today };
     const line = sql`${usageRecords.resourceName}`;
     plans.push(await explain(client, "CSV export: first batch", usageBatchQuery(db, orgId, all, line, null, 5000)));
-    plans.push(await explain(client, "CSV export: a batch a year in", usageBatchQuery(db, orgId, all, line, { date: dayBefore(365).toISOString().slice(0, 10), seq: "0" }, 5000)));
+    plans.push(await explain(client, "CSV export: a batch a year in", usageBatchQuery(db, orgId, all, line, { date: dayBefore(365).slice(0, 10), seq: "0" }, 5000)));
   } finally {
     await client.end();
   }
 
   // Both exports of every row, in a fresh process on the same store (its memory is the export's).
-  const child = spawnTs("pg-scale-csv-child.ts", [pgServer.url, bench.dataDir, orgId, dayBefore(SPAN_DAYS).toISOString().slice(0, 10), today], { nodeFlags: ["--expose-gc"] });
+  const child = spawnTs("pg-scale-csv-child.ts", [pgServer.url, bench.dataDir, orgId, dayBefore(SPAN_DAYS).slice(0, 10), today], { nodeFlags: ["--expose-gc"] });
   const csv = await firstMessage<{ billing: CsvMeasurement; usage: CsvMeasurement } | { error: string }>(child, 3_600_000);
   if ("error" in csv) throw new Error(csv.error);
   for (const m of [csv.billing, csv.usage]) if (m.rows !== total) throw new Error(`an export held ${m.rows} rows, not ${total}`);

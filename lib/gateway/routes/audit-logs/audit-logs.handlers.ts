@@ -25,8 +25,8 @@ export const getAuditLogs: AppRouteHandler<typeof routes.getAuditLogs> = async (
     results: q.results,
     resultsNot: q.results_not,
     surfaces: q.surfaces,
-    start: q.start_time ? new Date(q.start_time) : undefined,
-    end: q.end_time ? new Date(q.end_time) : undefined,
+    start: q.start_time || undefined,
+    end: q.end_time || undefined,
   };
   const page = await auditPage(db, orgId, filter, { limit: q.limit ?? AUDIT_LOG_DEFAULT_LIMIT, after, before });
   return c.json(

@@ -109,6 +109,10 @@ describe("GET /organizations/{organization_id}/audit-logs: pages", () => {
       ["next_token", `${payload}.${flip(mac)}`],
       ["next_token", `${payload}`],
       ["next_token", `${payload}.${mac}.x`],
+      // Base64url decoding skips characters outside its alphabet, and padding: these decode to the same MAC.
+      ["next_token", `${payload}.${mac}!!`],
+      ["next_token", `${payload}.${mac}=`],
+      ["next_token", `${payload}.${mac.slice(0, 4)}\n${mac.slice(4)}`],
       ["next_token", second.prev_page_token],
       ["prev_token", first.next_page_token],
     ];
@@ -353,5 +357,38 @@ describe("GET /organizations/{organization_id}/audit-logs: access and new entrie
     await t.gateway.store.db.update(auditLog).set({ targetIds: ["vm-c"] }).where(eq(auditLog.id, "multi-2"));
     expect(await search({ target_ids: "vm-b" })).toEqual([["vm-a", "vm-b", "vm-a"]]);
     expect(await search({ target_ids: "vm-c" })).toEqual([["vm-c"]]);
+  });
+
+  it("bounds a window to the last digit of its times, not to the millisecond a Date keeps", async () => {
+    const [other] = await t.gateway.store.db.select({ id: organizations.id }).from(organizations).where(ne(organizations.id, org));
+    const moment = new Date("2031-01-01T00:00:00.000Z");
+    await t.gateway.store.db.insert(auditLog).values({
+      id: "sub-ms",
+      organizationId: other!.id,
+      action: "Update",
+      actorId: "someone",
+      actorEmail: "someone@example.com",
+      actorType: "user",
+      result: "OK",
+      surface: "api",
+      targetType: "VM",
+      startTime: moment,
+      endTime: moment,
+      targetIds: ["vm-sub-ms"],
+    });
+    const search = (query: Query) => logs({ target_ids: "vm-sub-ms", ...query }, "outsider", other!.id);
+    expect((await search({ start_time: "2031-01-01T00:00:00.000Z" })).body.items).toHaveLength(1);
+    expect((await search({ start_time: "2031-01-01T00:00:00.0009Z" })).body.items).toEqual([]);
+    expect((await search({ end_time: "2030-12-31T23:59:59.9999Z" })).body.items).toEqual([]);
+    expect((await search({ start_time: "2031-01-01T09:00:00.0000+09:00", end_time: "2031-01-01T00:00:00Z" })).body.items).toHaveLength(1);
+    const reversed = await search({ start_time: "2031-01-01T00:00:00.0009Z", end_time: "2031-01-01T00:00:00.0001Z" });
+    expect(reversed.status).toBe(400);
+    expect(reversed.body.message).toMatch(/^query\.start_time: must not be after end_time/);
+  });
+
+  it("tells a malformed time only that it is malformed", async () => {
+    const res = await logs({ start_time: "2031-01-01T00:00:00+99:99" });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe("query.start_time: must be an RFC 3339 timestamp with offset, e.g. 2024-01-31T23:59:59Z");
   });
 });

@@ -18,8 +18,9 @@ export interface AuditFilter {
   results?: string[];
   resultsNot?: string[];
   surfaces?: string[];
-  start?: Date;
-  end?: Date;
+  /** The window's bounds as sent (RFC 3339): compared by the store, to its microsecond, not cut to a Date's millisecond. */
+  start?: string;
+  end?: string;
 }
 
 /** A position in the (start_time desc, seq desc) order: start_time to the microsecond, and seq. */
@@ -53,8 +54,8 @@ function filterConditions(e: Entries, orgId: string, f: AuditFilter): Array<SQL 
     some(f.results) ? anyCase(e.result, f.results) : undefined,
     some(f.resultsNot) ? notInArray(sql`lower(${e.result})`, f.resultsNot.map((v) => v.toLowerCase())) : undefined,
     some(f.surfaces) ? anyCase(e.surface, f.surfaces) : undefined,
-    f.start ? gte(e.startTime, f.start) : undefined,
-    f.end ? lte(e.startTime, f.end) : undefined,
+    f.start ? gte(e.startTime, sql`${f.start}::timestamptz`) : undefined,
+    f.end ? lte(e.startTime, sql`${f.end}::timestamptz`) : undefined,
   ];
 }
 
@@ -101,8 +102,8 @@ function byTarget(db: Database, orgId: string, f: AuditFilter, limit: number, to
         // The window on the index's own copy of the time, so the walk starts and stops there (a
         // location holds a sixth of the organization: walked from its newest entry to a window a
         // year back, it read every entry in between).
-        f.start ? gte(targets.startTime, f.start) : undefined,
-        f.end ? lte(targets.startTime, f.end) : undefined,
+        f.start ? gte(targets.startTime, sql`${f.start}::timestamptz`) : undefined,
+        f.end ? lte(targets.startTime, sql`${f.end}::timestamptz`) : undefined,
         ...filterConditions(b, orgId, f),
       ),
     )

@@ -1,0 +1,20 @@
+import { describe, expect, it } from "vitest";
+import { compareInstants, timestampSchema } from "./time";
+
+describe("compareInstants", () => {
+  it("orders RFC 3339 timestamps to the last digit of their fractions, in any offset", () => {
+    expect(compareInstants("2031-01-01T00:00:00.0009Z", "2031-01-01T00:00:00.0001Z")).toBeGreaterThan(0);
+    expect(compareInstants("2031-01-01T00:00:00.0001Z", "2031-01-01T00:00:00.00010Z")).toBe(0);
+    expect(compareInstants("2031-01-01T09:00:00.0005+09:00", "2031-01-01T00:00:00.0004999Z")).toBeGreaterThan(0);
+    expect(compareInstants("2031-01-01T00:00:00.001Z", "2031-01-01T00:00:00.0009999Z")).toBeGreaterThan(0);
+    expect(compareInstants("2030-12-31", "2031-01-01")).toBeLessThan(0);
+  });
+});
+
+describe("timestampSchema", () => {
+  it("tells a malformed timestamp one thing: that it is malformed", () => {
+    const result = timestampSchema.safeParse("2031-01-01T00:00:00+99:99");
+    expect(result.error?.issues.map((i) => i.message)).toEqual(["must be an RFC 3339 timestamp with offset, e.g. 2024-01-31T23:59:59Z"]);
+    expect(timestampSchema.safeParse("0000-12-31T23:59:59Z").error?.issues.map((i) => i.message)).toEqual(["must fall between years 0001 and 9999 in UTC"]);
+  });
+});
