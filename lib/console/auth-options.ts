@@ -10,6 +10,7 @@ import { env } from "@/lib/env";
 import { sessionCookieName, sessionCookieOptions, sessionCookieSecure } from "./cookies";
 import { demoAllowed, demoWhoSchema, readDemoUser } from "./demo";
 import { sameSitePath, SIGN_IN_ERROR } from "@/lib/contract/sign-in-messages";
+import { describeOidcFailure } from "./oidc-http";
 import { authSecret } from "./secret";
 import { SignInError, signInWithKey } from "./sign-in";
 import { sessionIdFromToken } from "./token";
@@ -83,6 +84,9 @@ export function headersOf(req: { headers?: Record<string, unknown> } | undefined
 }
 
 /** Logs without metadata bodies: nothing a request carried (keys included) reaches the log. */
+/** next-auth's codes for a sign-in with an OpenID provider that failed. */
+const OAUTH_FAILURES = new Set(["OAUTH_CALLBACK_ERROR", "OAUTH_CALLBACK_HANDLER_ERROR", "SIGNIN_OAUTH_ERROR", "OAUTH_PARSE_PROFILE_ERROR", "OAUTH_GET_ACCESS_TOKEN_ERROR"]);
+
 export function logAuth(level: "error" | "warn", msg: string, error?: unknown): void {
   const detail = errorDetail(error);
   process.stderr.write(`${JSON.stringify({ level, msg, component: "auth", ...(detail ? { error: detail } : {}) })}\n`);
@@ -197,7 +201,11 @@ function buildOptions(): NextAuthOptions {
       error: (code, metadata) => {
         // A cookie of an ended session: the expected answer, not an error.
         if (code === "JWT_SESSION_ERROR" && metadata instanceof SessionOverError) return;
-        logAuth("error", `next-auth: ${code}`);
+        // Why a provider's answer was refused (a clock off, a key not published, another issuer, the token
+        // endpoint's error): openid-client's message, which names claims and endpoints, never a token. Other
+        // codes' metadata may carry what a person typed: not logged.
+        const failure = OAUTH_FAILURES.has(code) ? ((metadata as { error?: unknown }).error ?? metadata) : undefined;
+        logAuth("error", `next-auth: ${code}`, failure === undefined ? undefined : new Error(describeOidcFailure(failure)));
       },
       warn: (code) => logAuth("warn", `next-auth: ${code}`),
       debug: () => {},

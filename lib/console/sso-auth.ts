@@ -9,7 +9,7 @@ import { endPreviousSession, getAuthOptions, logAuth, type SignedInUser } from "
 import { installOidcNetworkPolicy } from "./oidc-http";
 import { clientAddress } from "./rate-limit";
 import { SignInError } from "./sign-in";
-import { loadSsoProvider, signInWithSso, ssoProviderForEmail, wellKnownOf, type SsoClaims, type SsoProviderConfig } from "./sso";
+import { emailClaimsComplete, loadSsoProvider, signInWithSso, ssoProviderForEmail, wellKnownOf, type SsoClaims, type SsoProviderConfig } from "./sso";
 
 /**
  * next-auth options for one SSO provider, built per request: the provider's id is the last segment
@@ -42,7 +42,7 @@ export function ssoOAuthProvider(provider: SsoProviderConfig): OAuthConfig<SsoCl
         // next-auth types the set by its fields; what it hands over is openid-client's TokenSet.
         const verified = tokens as unknown as TokenSet;
         const claims = verified.claims();
-        if (typeof claims.email === "string" && claims.email_verified !== undefined) return claims;
+        if (emailClaimsComplete(claims)) return claims;
         return { ...(await client.userinfo(verified)), ...claims };
       },
     },

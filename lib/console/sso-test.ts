@@ -29,7 +29,7 @@ import { clientAddress } from "./rate-limit";
 import { authSecret } from "./secret";
 import { sessionStateFromCookies, type ConsoleSession, type SessionState } from "./session";
 import { SignInError } from "./sign-in";
-import { loadSsoProvider, sameIssuer, ssoEmailOf, ssoIdentityOf, wellKnownOf, type SsoClaims, type SsoProviderConfig } from "./sso";
+import { emailClaimsComplete, loadSsoProvider, sameIssuer, ssoEmailOf, ssoIdentityOf, wellKnownOf, type SsoClaims, type SsoProviderConfig } from "./sso";
 import { SSO_SCOPES } from "./sso-auth";
 import { isPublicEmailDomain } from "@/lib/gateway/public-email-domains";
 
@@ -173,7 +173,7 @@ interface IdTokenValidator {
   validateIdToken(tokenSet: TokenSet, nonce: string, returnedBy: "token"): Promise<TokenSet>;
 }
 
-const CLAIM_NAMES = ["sub", "email", "email_verified", "name"] as const;
+const CLAIM_NAMES = ["sub", "email", "email_verified", "xms_edov", "hd", "name"] as const;
 
 function shownClaims(claims: SsoClaims): SsoTestClaims {
   const shown: Record<string, unknown> = {};
@@ -188,10 +188,14 @@ function shownClaims(claims: SsoClaims): SsoTestClaims {
 function emailRefusal(code: string, claims: SsoClaims, provider: SsoProviderConfig): string {
   const email = typeof claims.email === "string" ? claims.email : "";
   switch (code) {
+    case SIGN_IN_ERROR.ssoEmailMissing:
+      return "The provider sent no e-mail claim (is the scope email allowed? In Entra ID, a user without a mailbox has no email claim)";
     case SIGN_IN_ERROR.ssoEmailUnverified:
-      return email
-        ? `The provider does not vouch for ${email}: email_verified is ${JSON.stringify(claims.email_verified ?? null)}`
-        : "The provider sent no e-mail claim (is the scope email allowed?)";
+      return claims.email_verified === undefined
+        ? `The provider does not vouch for ${email}: it sent neither email_verified nor Entra ID's xms_edov (${JSON.stringify(claims.xms_edov ?? null)})`
+        : `The provider does not vouch for ${email}: email_verified is ${JSON.stringify(claims.email_verified)}`;
+    case SIGN_IN_ERROR.ssoAccountUnmanaged:
+      return `${email} is a personal Google account: its ID token names no hosted domain (hd), which a Google Workspace account has`;
     case SIGN_IN_ERROR.ssoWrongDomain:
       return `${email.split("@").pop()} is not one of the provider's e-mail domains (${provider.emailDomains.join(", ")})`;
     case SIGN_IN_ERROR.ssoNoProvider: {
@@ -318,7 +322,7 @@ export async function finishSsoTest(provider: SsoProviderConfig | null, pending:
     return report();
   }
   let fromUserinfo = false;
-  if (typeof claims.email !== "string" || claims.email_verified === undefined) {
+  if (!emailClaimsComplete(claims)) {
     // As sign-in does (lib/console/sso-auth.ts): the verified ID token's claims win over userinfo's.
     try {
       claims = { ...(await client.userinfo(tokens)), ...claims };

@@ -307,7 +307,8 @@ describe("a first sign-in", () => {
     else await expect(signIn).rejects.toMatchObject({ code: SIGN_IN_ERROR.ssoEmailUnverified });
   });
 
-  it.each(["ceo@acme.example@sso.example", "ada lovelace@sso.example", "ada\u202e@sso.example", "ada\u0007@sso.example"])(
+  // U+212A KELVIN SIGN lower-cases to an ASCII "k": kate's address, not the one the provider vouched for.
+  it.each(["ceo@acme.example@sso.example", "ada lovelace@sso.example", "ada\u202e@sso.example", "ada\u0007@sso.example", "\u212Aate@sso.example", "zo\u00eb@sso.example"])(
     "refuses an address the provider vouches for that is not one, and creates no one: %j",
     async (email) => {
       const provider = (await loadSsoProvider(providerId))!;
@@ -316,6 +317,29 @@ describe("a first sign-in", () => {
       expect(await personRow(email.toLowerCase())).toBeUndefined();
     },
   );
+
+  it("does not sign in as kate a person whose provider vouches for \u212Aate (a Kelvin sign), though kate has no link yet", async () => {
+    expect((await bed.t.op("owner", "inviteOrganizationPerson", { params: { org_id: orgId }, body: { email: "kate@sso.example" } })).status).toBe(201);
+    const provider = (await loadSsoProvider(providerId))!;
+    const signIn = signInWithSso(provider, { iss: idp.issuer, sub: "mallory-subject", email: "\u212Aate@sso.example", email_verified: true }, "203.0.113.7");
+    await expect(signIn).rejects.toMatchObject({ code: SIGN_IN_ERROR.ssoEmailUnusable });
+    expect(await bed.t.gateway.store.db.select().from(ssoIdentities).where(eq(ssoIdentities.subject, "mallory-subject"))).toEqual([]);
+  });
+
+  it("tells a person whose provider sent no e-mail claim (an Entra ID user without a mailbox) just that", async () => {
+    const provider = (await loadSsoProvider(providerId))!;
+    const signIn = signInWithSso(provider, { iss: idp.issuer, sub: "no-mailbox", preferred_username: "nomail@sso.example" } as never, "203.0.113.7");
+    await expect(signIn).rejects.toMatchObject({ code: SIGN_IN_ERROR.ssoEmailMissing });
+  });
+
+  it("signs in through Google only an account a Workspace manages (hd), not a personal one at the same address", async () => {
+    const configured = (await loadSsoProvider(providerId))!;
+    const google = { ...configured, issuer: "https://accounts.google.com" };
+    const claims = { iss: "https://accounts.google.com", sub: "1077", email: "gw@sso.example", email_verified: true };
+    await expect(signInWithSso(google, claims, "203.0.113.7")).rejects.toMatchObject({ code: SIGN_IN_ERROR.ssoAccountUnmanaged });
+    expect(await personRow("gw@sso.example")).toBeUndefined();
+    await expect(signInWithSso(google, { ...claims, hd: "sso.example" }, "203.0.113.7")).resolves.toMatchObject({ email: "gw@sso.example" });
+  });
 
   it.each([
     ["a NUL", "Ada\u0000Lovelace", ""],
@@ -397,6 +421,45 @@ describe("a first sign-in", () => {
       await made(true);
       await relation("member");
     }
+  });
+});
+
+describe("what the sign-in does with the provider's answers", () => {
+  it("asks userinfo nothing when the ID token holds the address and whether it is vouched for (Entra ID's xms_edov too)", async () => {
+    const options = (await ssoAuthOptions(providerId, {}))!;
+    const provider = options.providers.find((p) => p.id === providerId) as unknown as { userinfo: { request: (context: unknown) => Promise<Record<string, unknown>> } };
+    let asked = 0;
+    const client = { userinfo: async () => ((asked += 1), Promise.reject(new Error("userinfo is down"))) };
+    const call = (claims: Record<string, unknown>) => provider.userinfo.request({ tokens: { claims: () => claims }, client });
+    await expect(call({ sub: "s", email: "e@sso.example", xms_edov: true })).resolves.toMatchObject({ email: "e@sso.example" });
+    await expect(call({ sub: "s", email: "e@sso.example", email_verified: true })).resolves.toMatchObject({ email: "e@sso.example" });
+    expect(asked).toBe(0);
+    // Without them, userinfo is asked (and its failure is the sign-in's).
+    await expect(call({ sub: "s" })).rejects.toThrow("userinfo is down");
+    expect(asked).toBe(1);
+  });
+
+  it("logs why a provider's answer was refused, and nothing of what else next-auth hands its logger", () => {
+    const lines: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((chunk: string | Uint8Array) => (lines.push(String(chunk)), true)) as typeof process.stderr.write;
+    try {
+      const logger = getAuthOptions().logger!;
+      logger.error("OAUTH_CALLBACK_ERROR", { error: new Error("JWT not active yet, now 1700000000, nbf 1700000030"), providerId: "p" } as never);
+      logger.error("CLIENT_FETCH_ERROR", { error: new Error("typed-secret-of-someone"), url: "x" } as never);
+    } finally {
+      process.stderr.write = write;
+    }
+    expect(lines.join("")).toContain("JWT not active yet");
+    expect(lines.join("")).not.toContain("typed-secret-of-someone");
+  });
+
+  it("answers the provider's own refusal (access_denied: not assigned to the application) with what it means, not 'try again'", async () => {
+    const { GET } = await import("@/app/api/auth/[...nextauth]/route");
+    const url = `${CONSOLE}/api/auth/callback/${providerId}?error=access_denied&error_description=User%20is%20not%20assigned&state=s`;
+    const res = await GET(new NextRequest(url), { params: Promise.resolve({ nextauth: ["callback", providerId] }) });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe(`/sign-in?error=${SIGN_IN_ERROR.ssoRefusedByProvider}`);
   });
 });
 

@@ -42,6 +42,8 @@ export interface SsoClaims {
   email_verified?: unknown;
   /** Microsoft Entra ID's optional claim "e-mail domain owner verified": Entra ID sends no email_verified. */
   xms_edov?: unknown;
+  /** Google's hosted domain: the Workspace (Cloud organization) that manages the account; absent for a personal account. */
+  hd?: unknown;
   name?: unknown;
 }
 
@@ -51,6 +53,21 @@ const isTrue = (value: unknown) => value === true || value === "true" || value =
 function emailVerified(claims: SsoClaims): boolean {
   return claims.email_verified === undefined ? isTrue(claims.xms_edov) : isTrue(claims.email_verified);
 }
+
+/**
+ * Whether the claims hold an address and say whether the provider vouches for it (email_verified, or Entra ID's
+ * xms_edov): then the ID token is enough, and its provider's userinfo is not asked (Entra ID's ID token holds a
+ * superset of its userinfo's answer, which may fail while the token is good).
+ */
+export function emailClaimsComplete(claims: SsoClaims): boolean {
+  return typeof claims.email === "string" && (claims.email_verified !== undefined || claims.xms_edov !== undefined);
+}
+
+/** Google's issuer, where every Google account in the world signs in, personal ones included. */
+const isGoogle = (issuer: string) => /^(https:\/\/)?accounts\.google\.com\/?$/.test(issuer);
+
+/** Printable ASCII: what an address the console signs in with is written in. */
+const ASCII_TEXT = /^[\x21-\x7e]+$/;
 
 async function gateway() {
   if (!gatewayIsEmbedded()) throw new SignInError(SIGN_IN_ERROR.ssoUnavailable);
@@ -222,14 +239,21 @@ export function sameIssuer(provider: SsoProviderConfig, named: unknown): boolean
  * Throws SignInError. Sign-in and the admin's test sign-in check alike.
  */
 export async function ssoEmailOf(provider: SsoProviderConfig, claims: SsoClaims): Promise<string> {
-  const email = typeof claims.email === "string" ? claims.email.trim().toLowerCase() : "";
+  const sent = typeof claims.email === "string" ? claims.email.trim() : "";
+  if (!sent) throw new SignInError(SIGN_IN_ERROR.ssoEmailMissing);
   // Only an address the provider vouches for: anyone can type any address into their own profile.
-  if (!email || !emailVerified(claims)) throw new SignInError(SIGN_IN_ERROR.ssoEmailUnverified);
+  if (!emailVerified(claims)) throw new SignInError(SIGN_IN_ERROR.ssoEmailUnverified);
   // An address as the sign-in form takes one (one @, no spaces, controls or invisible formatting), which
-  // the person is stored and shown under, and whose domain every check reads alike.
-  if (!ssoSignInSchema.safeParse({ email }).success) throw new SignInError(SIGN_IN_ERROR.ssoEmailUnusable);
+  // the person is stored and shown under, and whose domain every check reads alike. Judged as sent, in
+  // ASCII: lower-casing some other letters makes ASCII ones (U+212A KELVIN SIGN is "k"), and the address
+  // vouched for would become another person's.
+  if (!ASCII_TEXT.test(sent) || !ssoSignInSchema.safeParse({ email: sent }).success) throw new SignInError(SIGN_IN_ERROR.ssoEmailUnusable);
+  const email = sent.toLowerCase();
   const domain = emailDomainOf(email);
   if (!provider.emailDomains.includes(domain)) throw new SignInError(SIGN_IN_ERROR.ssoWrongDomain);
+  // Google vouches for the address of a personal account too, one at the organization's domain among them.
+  // Only an account a Workspace manages (hd) is the organization's: no other Workspace may hold its domain.
+  if (isGoogle(provider.issuer) && (typeof claims.hd !== "string" || claims.hd === "")) throw new SignInError(SIGN_IN_ERROR.ssoAccountUnmanaged);
   const { store } = await gateway();
   servingOrganization(await providersServing(store.db, domain));
   return email;

@@ -15,6 +15,9 @@ export const SIGN_IN_ERROR = {
   ssoUnavailable: "sso_unavailable",
   ssoProviderGone: "sso_provider_gone",
   ssoEmailUnverified: "sso_email_unverified",
+  ssoEmailMissing: "sso_email_missing",
+  ssoAccountUnmanaged: "sso_account_unmanaged",
+  ssoRefusedByProvider: "sso_refused",
   ssoEmailUnusable: "sso_email_unusable",
   ssoWrongDomain: "sso_wrong_domain",
   ssoSuspended: "sso_suspended",
@@ -75,6 +78,12 @@ export function signInErrorMessage(code: string | null | undefined): string | nu
       return "Your identity provider sent an e-mail address that is not one (or has invisible characters); ask your administrator";
     case SIGN_IN_ERROR.ssoEmailUnverified:
       return "Your identity provider has not verified your e-mail address, so it cannot sign you in here";
+    case SIGN_IN_ERROR.ssoEmailMissing:
+      return "Your identity provider sent no e-mail address for you (an account without a mailbox, or the e-mail claim not released), so it cannot sign you in here; ask your administrator";
+    case SIGN_IN_ERROR.ssoRefusedByProvider:
+      return "Your identity provider did not sign you in to this console (you may not be assigned to it, or the sign-in was cancelled there); ask your administrator";
+    case SIGN_IN_ERROR.ssoAccountUnmanaged:
+      return "That Google account is a personal one, not one your organization's Google Workspace manages; sign in with your work account";
     case SIGN_IN_ERROR.ssoWrongDomain:
       return "Your identity provider answered with an e-mail address outside your organization's SSO domains";
     case SIGN_IN_ERROR.ssoUserNameTaken:

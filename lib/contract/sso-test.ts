@@ -38,6 +38,10 @@ export interface SsoTestClaims {
   sub?: string;
   email?: string;
   email_verified?: boolean | string;
+  /** Entra ID's "e-mail domain owner verified", sent in place of email_verified. */
+  xms_edov?: boolean | string;
+  /** Google's hosted domain: the Workspace that manages the account. */
+  hd?: string;
   name?: string;
 }
 

@@ -1,6 +1,6 @@
 import NextAuth, { type NextAuthOptions } from "next-auth";
 import type { NextRequest } from "next/server";
-import { getAuthOptions, headersOf } from "@/lib/console/auth-options";
+import { getAuthOptions, headersOf, logAuth } from "@/lib/console/auth-options";
 import { SignInError } from "@/lib/console/sign-in";
 import { signInErrorAnswer, ssoAuthOptions, SSO_START, startSsoSignIn } from "@/lib/console/sso-auth";
 import { handleSsoTestCallback } from "@/lib/console/sso-test";
@@ -37,6 +37,13 @@ async function handler(request: NextRequest, context: Context): Promise<Response
   if (action === "callback" && providerId && PROVIDER_ID.test(providerId)) {
     const test = await handleSsoTestCallback(request, providerId);
     if (test) return test;
+    // The provider's own refusal (OpenID Connect Core §3.1.2.6: access_denied for a person not assigned to the
+    // application, or who cancelled): nothing to verify, and "try again" would not help.
+    const refusal = request.nextUrl.searchParams.get("error");
+    if (refusal !== null) {
+      logAuth("warn", "the SSO provider refused the sign-in", new Error(refusal.slice(0, 100)));
+      return signInErrorAnswer(SIGN_IN_ERROR.ssoRefusedByProvider);
+    }
     try {
       const options = await ssoAuthOptions(providerId, headers);
       return options ? await run(request, nextauth, options) : signInErrorAnswer(SIGN_IN_ERROR.ssoProviderGone);
