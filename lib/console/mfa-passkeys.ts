@@ -120,9 +120,10 @@ export async function passkeyAssertionOptions(session: ConsoleSession, rp: Relyi
 }
 
 export async function answerWithPasskey(session: ConsoleSession, rp: RelyingParty, response: AuthenticationResponseJSON): Promise<Granted> {
-  await gate(session.userId);
+  // An answer to no challenge is checked against nothing: it takes none of the person's attempts.
   const challenge = await takeWebauthnChallenge(await consoleDb(), session.sessionId);
   if (!challenge) throw new MfaError("Start again: that request expired", "credential");
+  await gate(session.userId);
   const { db } = await factorStore();
   const factor = (await listFactors(db, session.userId)).find((f) => f.method === "webauthn" && f.credentialId === response.id);
   if (!factor?.publicKey) return refuse(session.userId, "That passkey is not one of yours");

@@ -28,7 +28,7 @@ import {
   type Granted,
 } from "./mfa";
 import type { RegistrationResponseJSON } from "@simplewebauthn/server";
-import { passkeyAssertionOptions, passkeyRegistrationOptions, registerPasskey, relyingPartyOf } from "./mfa-passkeys";
+import { answerWithPasskey, passkeyAssertionOptions, passkeyRegistrationOptions, registerPasskey, relyingPartyOf } from "./mfa-passkeys";
 import { authSecret } from "./secret";
 import { sessionStateFromCookies, type ConsoleSession } from "./session";
 import { signInWithKey } from "./sign-in";
@@ -455,5 +455,40 @@ describe("a sign-in where the organization requires MFA", () => {
     const s = await signIn("owner");
     expect(s.signedIn.mfaPending).toBe(false);
     expect((await s.call()).status).toBe(200);
+  });
+});
+
+describe("the person's other sessions when a factor goes", () => {
+  it("ends every other session of theirs when they remove one: a session that confirmed with a phished code goes with the factor it planted", async () => {
+    const t0 = new Date();
+    const mine = await signIn("auditor");
+    const y = await startTotpEnrolment(await mine.session());
+    await confirmTotpEnrolment(await mine.session(), y.factorId, await codeAt(y.secret, t0), t0);
+    // Another session, which gave one code of theirs (phished), and planted an authenticator of its own.
+    const other = await signIn("auditor");
+    const t1 = new Date(t0.getTime() + 30_000);
+    const t2 = new Date(t0.getTime() + 60_000);
+    await answerWithTotp(await other.session(), await codeAt(y.secret, t1), t1);
+    const x = await startTotpEnrolment(await other.session());
+    await confirmTotpEnrolment(await other.session(), x.factorId, await codeAt(x.secret, t2), t2);
+
+    await removeOwnFactor(await mine.session(), x.factorId);
+    expect((await other.state()).status).toBe("revoked");
+    expect((await mine.state()).status).toBe("active");
+    expect((await ownFactors(bed.t.demo.auditor.user_id)).factors.map((f) => f.id)).toEqual([y.factorId]);
+  });
+});
+
+describe("answers that check nothing", () => {
+  it("take none of the person's attempts: a passkey answer to no challenge", async () => {
+    await setMfaMethods(gw(), org(), ["totp"], new Date());
+    const t0 = new Date();
+    const first = await signIn("member");
+    const { secret } = await enrolTotp(first, t0);
+    const s = await signIn("member");
+    const none = { id: "x", rawId: "x", type: "public-key", response: {}, clientExtensionResults: {} } as never;
+    for (let i = 0; i < 6; i++) expect(await messageOf(answerWithPasskey(await s.session(), rp, none))).toMatch(/Start again/);
+    const t1 = new Date(t0.getTime() + 30_000);
+    expect(await s.gave(await answerWithTotp(await s.session(), await codeAt(secret, t1), t1))).toMatchObject({ satisfied: true });
   });
 });

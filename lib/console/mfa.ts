@@ -26,7 +26,7 @@ import { gatewayIsEmbedded, vaultKey } from "./config";
 import { clearSignInFailures, pruneSignInFailures, retryMinutes, takeAttempt, type SignInLimit } from "./rate-limit";
 import type { ConsoleSession } from "./session";
 import { consoleDb } from "./store/client";
-import { promoteVaultSession, recordSessionFactor } from "./vault";
+import { endOtherSessionsOf, promoteVaultSession, recordSessionFactor } from "./vault";
 
 /**
  * Second factors for console sign-in. When an organization the person is an active member of
@@ -396,10 +396,11 @@ export async function confirmTotpEnrolment(session: ConsoleSession, factorId: st
   const code = normalizeCode(input);
   if (!SIX_DIGITS.test(code)) throw new MfaError("Enter the 6-digit code your authenticator app shows");
   await mayEnrol(session, "totp");
-  await gate(session.userId);
   const { db, masterKey } = await factorStore();
   const factor = await findFactor(db, session.userId, factorId);
+  // A set-up no longer pending checks no code: it takes none of the person's attempts.
   if (!factor || factor.method !== "totp" || factor.confirmedAt) throw new MfaError("Start again: this set-up is no longer pending", "session");
+  await gate(session.userId);
   const step = await totpStep(factor, masterKey, code, now);
   if (step === null || !(await acceptTotpStep(db, factor.id, step, now))) {
     return refuse(session.userId, "That code does not match; check the app's clock and enter the current code");
@@ -429,7 +430,13 @@ export async function ownFactors(userId: string): Promise<{ factors: FactorSumma
   return { factors, recoveryCodesLeft: await recoveryCodesLeft(db, userId) };
 }
 
+/**
+ * Removes one of the person's factors, and ends every other session of theirs: a session that confirmed it is
+ * the person may have done it with a phished code, and planted the factor now removed. Whoever removes one they
+ * do not know shuts every session out but their own; the others sign in again, with what is left.
+ */
 export async function removeOwnFactor(session: ConsoleSession, factorId: string): Promise<void> {
   await mayManageFactors(session);
   if (!(await deleteFactor((await factorStore()).db, session.userId, factorId))) throw new MfaError("No such factor", "credential");
+  await endOtherSessionsOf(await consoleDb(), session.userId, session.sessionId);
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
-import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
+import { and, eq, isNull, lt, ne, or, sql, type SQL } from "drizzle-orm";
 import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
 import { revokeMintedKeys } from "./minted-keys";
 import { bindEntry, cachedActive, cacheOf, ending, entryOf, forget, remember, secretSlot, TOUCH_EVERY_MS, type CachedSession } from "./vault-cache";
@@ -273,12 +273,21 @@ export async function markVaultSessionRevoked(db: ConsoleDb, sessionId: string):
  * revoked, so its person is told why, and the keys minted for them are deleted.
  */
 export async function endSsoProviderSessions(db: ConsoleDb, ssoProviderId: string): Promise<number> {
+  return endSessionsWhere(db, eq(sessions.ssoProviderId, ssoProviderId));
+}
+
+/** Ends every live session of a person but one (the one that removed a factor of theirs): marked revoked, minted keys deleted. */
+export async function endOtherSessionsOf(db: ConsoleDb, userId: string, keptSessionId: string): Promise<number> {
+  return endSessionsWhere(db, and(eq(sessions.userId, userId), ne(sessions.id, keptSessionId))!);
+}
+
+async function endSessionsWhere(db: ConsoleDb, which: SQL): Promise<number> {
   const cache = cacheOf(db);
   cache.generation++;
   const ended = await db
     .update(sessions)
     .set({ secretCiphertext: "", endedReason: "revoked" })
-    .where(and(eq(sessions.ssoProviderId, ssoProviderId), isNull(sessions.endedReason)))
+    .where(and(which, isNull(sessions.endedReason)))
     .returning({ id: sessions.id, ...endedColumns });
   for (const row of ended) forget(db, row.id);
   await revokeKeysOf(ended);
