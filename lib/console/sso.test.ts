@@ -445,8 +445,8 @@ describe("what the sign-in does with the provider's answers", () => {
     process.stderr.write = ((chunk: string | Uint8Array) => (lines.push(String(chunk)), true)) as typeof process.stderr.write;
     try {
       const logger = getAuthOptions().logger!;
-      logger.error("OAUTH_CALLBACK_ERROR", { error: new Error("JWT not active yet, now 1700000000, nbf 1700000030"), providerId: "p" } as never);
-      logger.error("CLIENT_FETCH_ERROR", { error: new Error("typed-secret-of-someone"), url: "x" } as never);
+      logger.error!("OAUTH_CALLBACK_ERROR", { error: new Error("JWT not active yet, now 1700000000, nbf 1700000030"), providerId: "p" } as never);
+      logger.error!("CLIENT_FETCH_ERROR", { error: new Error("typed-secret-of-someone"), url: "x" } as never);
     } finally {
       process.stderr.write = write;
     }
