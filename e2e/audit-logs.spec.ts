@@ -171,7 +171,8 @@ test.describe("audit logs", () => {
     await expect(page).toHaveURL(/[?&]window=custom/);
     const sent = new URL(request.url()).searchParams;
     expect(sent.get("start_time")).toMatch(new RegExp(`^${day}T00:00:00([+-]\\d{2}:\\d{2}|Z)$`));
-    expect(sent.get("end_time")).toMatch(new RegExp(`^${day}T23:59:00([+-]\\d{2}:\\d{2}|Z)$`));
+    // The end is included to the last moment of its minute: "23:59" finds what happened at 23:59:30.
+    expect(sent.get("end_time")).toMatch(new RegExp(`^${day}T23:59:59\\.999999([+-]\\d{2}:\\d{2}|Z)$`));
     await expect(entries(page).first()).toBeVisible();
   });
 

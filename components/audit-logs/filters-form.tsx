@@ -1,6 +1,6 @@
 "use client";
 
-import { localDateTime, rfc3339, zoneOffset } from "@/lib/dates";
+import { localDateTime, zoneOffset } from "@/lib/dates";
 import { RotateCcw, Search } from "lucide-react";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
@@ -8,7 +8,7 @@ import { Field, Input, Select } from "@/components/ui/field";
 import { MultiSelect, type MultiSelectOption } from "@/components/ui/multi-select";
 import { clearErrorOnChange, formValues, showErrors, type FieldErrors } from "@/components/common/native-form";
 import { AUDIT_WINDOWS, type AuditListFilter, type AuditSearch } from "@/lib/query/audit-logs";
-import { CHOICE_FIELDS, filterProblems, splitList, type ChoiceList, type Choices, type FilterValues, type TextList } from "./filters";
+import { CHOICE_FIELDS, filterProblems, localInputToRfc3339, splitList, type ChoiceList, type Choices, type FilterValues, type TextList } from "./filters";
 
 /** Values seen in this gateway's log; others can be typed, as the operation's value sets are open. */
 const KNOWN = {
@@ -24,12 +24,6 @@ function toLocalInput(rfc3339: string | null): string {
   if (!rfc3339) return "";
   const t = Date.parse(rfc3339);
   return Number.isNaN(t) ? "" : localDateTime(new Date(t)).replace(" ", "T");
-}
-
-/** RFC 3339 with the user's offset, of a datetime-local value. */
-function fromLocalInput(local: string): string | null {
-  if (!local) return null;
-  return rfc3339(new Date(local));
 }
 
 function zoneName(): string {
@@ -84,7 +78,7 @@ export function AuditFiltersForm({ search, projects, locations, onApply }: Filte
       target_names: splitList(v.target_names),
     };
     const custom = v.window === "custom";
-    onApply({ ...lists, window: v.window, from: custom ? fromLocalInput(v.from) : null, to: custom ? fromLocalInput(v.to) : null, next: null, prev: null });
+    onApply({ ...lists, window: v.window, from: custom ? localInputToRfc3339(v.from) : null, to: custom ? localInputToRfc3339(v.to, true) : null, next: null, prev: null });
   };
 
   const choiceField = (name: ChoiceList, label: string, options: MultiSelectOption[], emptyLabel = "Any") => (

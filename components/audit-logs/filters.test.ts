@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { filterProblems, type FilterValues } from "./filters";
+import { filterProblems, localInputToRfc3339, type FilterValues } from "./filters";
 
 const empty: FilterValues = {
   window: "1d",
@@ -55,5 +55,21 @@ describe("filterProblems", () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe("localInputToRfc3339", () => {
+  it("reads a datetime-local value in the user's zone; as the window's end, through the last moment of its minute", () => {
+    const zone = process.env.TZ;
+    process.env.TZ = "Asia/Kathmandu";
+    try {
+      expect(localInputToRfc3339("2031-01-01T10:05")).toBe("2031-01-01T10:05:00+05:45");
+      expect(localInputToRfc3339("2031-01-01T10:05", true)).toBe("2031-01-01T10:05:59.999999+05:45");
+      expect(localInputToRfc3339("2031-01-01T10:05:30", true)).toBe("2031-01-01T10:05:30+05:45");
+      expect(localInputToRfc3339("", true)).toBeNull();
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
   });
 });

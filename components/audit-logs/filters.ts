@@ -1,4 +1,5 @@
 import type { FieldErrors } from "@/components/common/native-form";
+import { rfc3339 } from "@/lib/dates";
 import type { AUDIT_WINDOW_VALUES, AuditListFilter } from "@/lib/query/audit-logs";
 
 /** The lists typed as text, comma-separated. */
@@ -47,4 +48,15 @@ export function filterProblems(values: FilterValues): FieldErrors {
     if (values.from && values.to && Date.parse(values.from) > Date.parse(values.to)) fail("from", "Start must not be after the end");
   }
   return errors;
+}
+
+/**
+ * RFC 3339 with the user's offset, of a datetime-local value (the user's zone). As the window's `end`, a value
+ * of minutes is the last moment of its minute: the end is included, so "10:05" finds what happened at 10:05:30
+ * (the store keeps microseconds, and compares them).
+ */
+export function localInputToRfc3339(local: string, end = false): string | null {
+  if (!local) return null;
+  const at = rfc3339(new Date(local));
+  return end && local.length === 16 ? `${at.slice(0, 17)}59.999999${at.slice(19)}` : at;
 }
