@@ -18,6 +18,13 @@ interface Page {
   message: string;
 }
 type Query = Array<[string, string]> | Record<string, string>;
+/** The other organization (the outsider's, whose log they read), and the fields of an entry filed there. */
+async function otherOrganizationEntry() {
+  const [other] = await t.gateway.store.db.select({ id: organizations.id }).from(organizations).where(ne(organizations.id, org));
+  const base = { organizationId: other!.id, action: "Update", actorId: "someone", actorEmail: "someone@example.com", actorType: "user", result: "OK", surface: "api", targetType: "VM" };
+  return { other: other!, base };
+}
+
 const logs = (query: Query = {}, who: Who = "owner", orgId = org) =>
   t.opJson<Page>(who, "getAuditLogs", { params: { organization_id: orgId }, query });
 const pairs = (q: Query): Array<[string, string]> => (Array.isArray(q) ? q : Object.entries(q));
@@ -332,23 +339,13 @@ describe("GET /organizations/{organization_id}/audit-logs: access and new entrie
   });
 
   it("finds an entry with several targets by each of them, once, whoever wrote it", async () => {
-    const [other] = await t.gateway.store.db.select({ id: organizations.id }).from(organizations).where(ne(organizations.id, org));
-    const base = {
-      organizationId: other!.id,
-      action: "Update",
-      actorId: "someone",
-      actorEmail: "someone@example.com",
-      actorType: "user",
-      result: "OK",
-      surface: "api",
-      targetType: "VM",
-    };
+    const { other, base } = await otherOrganizationEntry();
     const at = (minutes: number) => new Date(Date.now() - minutes * 60_000);
     await t.gateway.store.db.insert(auditLog).values([
       { ...base, id: "multi-1", startTime: at(3), endTime: at(3), targetIds: ["vm-a", "vm-b", "vm-a"], targetNames: ["a", "b"] },
       { ...base, id: "multi-2", startTime: at(2), endTime: at(2), targetIds: ["vm-b"], targetNames: ["b"] },
     ]);
-    const search = async (query: Query) => (await logs(query, "outsider", other!.id)).body.items.map((e) => e.target_ids);
+    const search = async (query: Query) => (await logs(query, "outsider", other.id)).body.items.map((e) => e.target_ids);
     expect(await search({ target_ids: "vm-a" })).toEqual([["vm-a", "vm-b", "vm-a"]]);
     expect(await search({ target_ids: "vm-a,vm-b" })).toEqual([["vm-b"], ["vm-a", "vm-b", "vm-a"]]);
     expect(await search({ target_names: "a,b" })).toEqual([["vm-b"], ["vm-a", "vm-b", "vm-a"]]);
@@ -360,23 +357,10 @@ describe("GET /organizations/{organization_id}/audit-logs: access and new entrie
   });
 
   it("bounds a window to the last digit of its times, not to the millisecond a Date keeps", async () => {
-    const [other] = await t.gateway.store.db.select({ id: organizations.id }).from(organizations).where(ne(organizations.id, org));
+    const { other, base } = await otherOrganizationEntry();
     const moment = new Date("2031-01-01T00:00:00.000Z");
-    await t.gateway.store.db.insert(auditLog).values({
-      id: "sub-ms",
-      organizationId: other!.id,
-      action: "Update",
-      actorId: "someone",
-      actorEmail: "someone@example.com",
-      actorType: "user",
-      result: "OK",
-      surface: "api",
-      targetType: "VM",
-      startTime: moment,
-      endTime: moment,
-      targetIds: ["vm-sub-ms"],
-    });
-    const search = (query: Query) => logs({ target_ids: "vm-sub-ms", ...query }, "outsider", other!.id);
+    await t.gateway.store.db.insert(auditLog).values({ ...base, id: "sub-ms", startTime: moment, endTime: moment, targetIds: ["vm-sub-ms"] });
+    const search = (query: Query) => logs({ target_ids: "vm-sub-ms", ...query }, "outsider", other.id);
     expect((await search({ start_time: "2031-01-01T00:00:00.000Z" })).body.items).toHaveLength(1);
     expect((await search({ start_time: "2031-01-01T00:00:00.0009Z" })).body.items).toEqual([]);
     expect((await search({ end_time: "2030-12-31T23:59:59.9999Z" })).body.items).toEqual([]);
