@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compareInstants, timestampSchema } from "./time";
+import { compareInstants, storeInstant, timestampSchema } from "./time";
 
 describe("compareInstants", () => {
   it("orders RFC 3339 timestamps to the last digit of their fractions, in any offset", () => {
@@ -16,5 +16,18 @@ describe("timestampSchema", () => {
     const result = timestampSchema.safeParse("2031-01-01T00:00:00+99:99");
     expect(result.error?.issues.map((i) => i.message)).toEqual(["must be an RFC 3339 timestamp with offset, e.g. 2024-01-31T23:59:59Z"]);
     expect(timestampSchema.safeParse("0000-12-31T23:59:59Z").error?.issues.map((i) => i.message)).toEqual(["must fall between years 0001 and 9999 in UTC"]);
+  });
+});
+
+describe("storeInstant", () => {
+  it("writes a bound in UTC to the microsecond, rounding further digits toward the window's inside", () => {
+    expect(storeInstant("2031-01-01T09:00:00+09:00", "start")).toBe("2031-01-01T00:00:00.000000Z");
+    expect(storeInstant("2031-01-01T00:00:00.0009Z", "start")).toBe("2031-01-01T00:00:00.000900Z");
+    expect(storeInstant("2031-01-01T00:00:00.00000001Z", "start")).toBe("2031-01-01T00:00:00.000001Z");
+    expect(storeInstant("2031-01-01T00:00:00.99999999Z", "start")).toBe("2031-01-01T00:00:01.000000Z");
+    expect(storeInstant("2031-01-01T00:00:00.00000099Z", "end")).toBe("2031-01-01T00:00:00.000000Z");
+    expect(storeInstant("2024-01-01T00:00:00+20:00", "end")).toBe("2023-12-31T04:00:00.000000Z");
+    expect(storeInstant("0001-01-01T00:00:00.5Z", "start")).toBe("0001-01-01T00:00:00.500000Z");
+    expect(storeInstant(`2031-01-01T00:00:00.${"1".repeat(200)}Z`, "end")).toBe("2031-01-01T00:00:00.111111Z");
   });
 });

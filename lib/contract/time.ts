@@ -39,6 +39,19 @@ export function compareInstants(a: string, b: string): number {
 }
 
 /**
+ * An RFC 3339 time as the store reads one: UTC, to the microsecond. The store's own reading refuses what RFC 3339
+ * allows (an offset past ±15:59, a fraction past its buffer); the digits past the microsecond round toward the
+ * window's inside (a start up, an end down), so the window holds what the bound as sent holds.
+ */
+export function storeInstant(value: string, bound: "start" | "end"): string {
+  const beyond = /\.\d{3}(\d*)/.exec(value)?.[1] ?? "";
+  const rest = beyond.slice(3);
+  const micros = Date.parse(value) * 1000 + Number(beyond.slice(0, 3).padEnd(3, "0")) + (bound === "start" && /[1-9]/.test(rest) ? 1 : 0);
+  const ms = Math.floor(micros / 1000);
+  return `${new Date(ms).toISOString().slice(0, -1)}${String(micros - ms * 1000).padStart(3, "0")}Z`;
+}
+
+/**
  * Refuses a range whose start lies after its end, naming the start field.
  * Dates and timestamps alike: both compare correctly once parsed.
  */

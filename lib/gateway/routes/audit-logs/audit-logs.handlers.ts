@@ -1,4 +1,5 @@
 import { AUDIT_LOG_DEFAULT_LIMIT } from "@/lib/contract/audit-logs";
+import { storeInstant } from "@/lib/contract/time";
 import { requirePermission } from "../../authz";
 import { auditPage } from "../../store/queries/audit-logs";
 import type { AppRouteHandler } from "../shared";
@@ -25,8 +26,8 @@ export const getAuditLogs: AppRouteHandler<typeof routes.getAuditLogs> = async (
     results: q.results,
     resultsNot: q.results_not,
     surfaces: q.surfaces,
-    start: q.start_time || undefined,
-    end: q.end_time || undefined,
+    start: q.start_time ? storeInstant(q.start_time, "start") : undefined,
+    end: q.end_time ? storeInstant(q.end_time, "end") : undefined,
   };
   const page = await auditPage(db, orgId, filter, { limit: q.limit ?? AUDIT_LOG_DEFAULT_LIMIT, after, before });
   return c.json(
