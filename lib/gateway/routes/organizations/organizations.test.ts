@@ -215,5 +215,11 @@ describe("PUT /organizations/entities", () => {
     });
     expect(text.status).toBe(400);
     expect(text.body.message).toMatch(/^body/);
+    // Another type with nothing in it is no body either: not judged as {}.
+    for (const type of ["text/plain", "application/x-www-form-urlencoded"]) {
+      const empty = await t.opJson<ErrorBody>("owner", "updateOrganization", { query: { org_id: t.demo.organization_id }, rawBody: "", headers: { "content-type": type } });
+      expect(empty.status, type).toBe(400);
+      expect(empty.body.message).toBe("body: Content-Type must be application/json");
+    }
   });
 });
