@@ -8,6 +8,8 @@ import { cloudFetch, SESSION_EXPIRED, SESSION_REVOKED, type CloudFetchInit } fro
 import { allowedOperation } from "./allow-list";
 import { gatewayIsEmbedded } from "./config";
 import { CONFIRM_ITS_YOU, mustConfirmItsYou } from "./mfa";
+import { consoleDb } from "./store/client";
+import { endOtherSessionsOf } from "./vault";
 import { clientAddress } from "./rate-limit";
 import { errorDetail } from "@/lib/error-detail";
 
@@ -136,7 +138,12 @@ export function downloadName(versionedPath: string, contentType: string | null, 
  * could clear them, then enrol their own once an organization asks for one.
  */
 async function resetsOwnFactorsUnconfirmed(versionedPath: string, session: ConsoleSession): Promise<boolean> {
-  if (!session.userId || !gatewayIsEmbedded()) return false;
+  return gatewayIsEmbedded() && resetsOwnFactors(versionedPath, session) && (await mustConfirmItsYou(session));
+}
+
+/** Whether a reset of second factors (resetOrganizationPersonMfa) is of the session's own person. */
+function resetsOwnFactors(versionedPath: string, session: ConsoleSession): boolean {
+  if (!session.userId) return false;
   const target = /\/users\/([^/]+)\/mfa\/?$/.exec(versionedPath)?.[1] ?? "";
   let segment: string;
   try {
@@ -146,7 +153,7 @@ async function resetsOwnFactorsUnconfirmed(versionedPath: string, session: Conso
   }
   // Read as the gateway reads the parameter (idSchema: trimmed), or `<own id>%20` would reach the same account unasked.
   const userId = idSchema.safeParse(segment);
-  return userId.success && userId.data === session.userId && (await mustConfirmItsYou(session));
+  return userId.success && userId.data === session.userId;
 }
 
 /**
@@ -197,6 +204,12 @@ export async function handleCloudRequest(request: Request, deps: BffDeps = defau
   } catch (error) {
     process.stderr.write(`${JSON.stringify({ level: "error", msg: "gateway call failed", component: "bff", method, path: versionedPath, error: errorDetail(error) || "unknown" })}\n`);
     return problem(502, "bad_gateway", "The platform could not be reached; try again in a moment");
+  }
+
+  // The person reset their own factors, a planted one among them: as a removal of one does (removeOwnFactor),
+  // it ends every other session of theirs, one that planted it included.
+  if (operation === "resetOrganizationPersonMfa" && upstream.ok && gatewayIsEmbedded() && resetsOwnFactors(versionedPath, session)) {
+    await endOtherSessionsOf(await consoleDb(), session.userId, session.sessionId);
   }
 
   const headers = new Headers({ "cache-control": "no-store", "x-content-type-options": "nosniff" });

@@ -353,7 +353,8 @@ describe("a sign-in where the organization requires MFA", () => {
   it("nor clears the person's own factors through /api/cloud until it has: the account page's rule holds there too", async () => {
     const now = new Date();
     const owner = bed.t.demo.owner;
-    const { secret } = await enrolTotp(await signIn("owner"), now);
+    const enroller = await signIn("owner");
+    const { secret } = await enrolTotp(enroller, now);
     const s = await signIn("owner");
     expect((await s.state()).status).toBe("active");
     const reset = async (userId = owner.user_id) => {
@@ -371,8 +372,12 @@ describe("a sign-in where the organization requires MFA", () => {
     }
     const next = new Date(now.getTime() + 30_000);
     expect(await answerWithTotp(await s.session(), await codeAt(secret, next), next)).toEqual({ satisfied: true });
+    expect((await enroller.state()).status).toBe("active");
     expect((await reset()).status).toBe(200);
     expect((await ownFactors(owner.user_id)).factors).toHaveLength(0);
+    // As removing one does, the reset ends the person's other sessions (one that planted a factor among them).
+    expect((await enroller.state()).status).toBe("revoked");
+    expect((await s.state()).status).toBe("active");
   });
 
   it("refuses a passkey name the API would not take, before the ceremony's challenge is spent", async () => {

@@ -437,6 +437,8 @@ export async function ownFactors(userId: string): Promise<{ factors: FactorSumma
  */
 export async function removeOwnFactor(session: ConsoleSession, factorId: string): Promise<void> {
   await mayManageFactors(session);
-  if (!(await deleteFactor((await factorStore()).db, session.userId, factorId))) throw new MfaError("No such factor", "credential");
+  // The others end first: should the removal then fail, they signed in again for nothing; the other way
+  // round, a failure between the two would leave them running, and a retry finds no factor to remove.
   await endOtherSessionsOf(await consoleDb(), session.userId, session.sessionId);
+  if (!(await deleteFactor((await factorStore()).db, session.userId, factorId))) throw new MfaError("No such factor", "credential");
 }
