@@ -8,6 +8,8 @@ import type { SsoProvider } from "@/lib/contract/sso";
 import {
   isSsoTestReport,
   SSO_TEST_CHANNEL,
+  SSO_TEST_CLAIM_NAMES,
+  SSO_TEST_CLAIMS_WHEN_SENT,
   SSO_TEST_START_PATH,
   type SsoTestReport,
   type SsoTestStartResponse,
@@ -172,10 +174,7 @@ export function SsoTestPanel({ state, onClose }: { state: SsoTestState; onClose:
           <div>
             <h3 className="font-medium">ID token claims</h3>
             <dl aria-label="ID token claims" className="mt-1 grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1">
-              {(["sub", "email", "email_verified", "xms_edov", "hd", "name"] as const)
-                // Entra ID's and Google's own claims, when they are sent.
-                .filter((name) => (name !== "xms_edov" && name !== "hd") || claims[name] !== undefined)
-                .map((name) => (
+              {SSO_TEST_CLAIM_NAMES.filter((name) => !SSO_TEST_CLAIMS_WHEN_SENT.has(name) || claims[name] !== undefined).map((name) => (
                 <div key={name} className="contents">
                   <dt className="font-mono text-xs text-slate-500 dark:text-slate-400">{name}</dt>
                   <dd className="break-all">{claims[name] === undefined ? "(absent)" : String(claims[name])}</dd>

@@ -83,10 +83,10 @@ export function headersOf(req: { headers?: Record<string, unknown> } | undefined
   return out;
 }
 
-/** Logs without metadata bodies: nothing a request carried (keys included) reaches the log. */
 /** next-auth's codes for a sign-in with an OpenID provider that failed. */
 const OAUTH_FAILURES = new Set(["OAUTH_CALLBACK_ERROR", "OAUTH_CALLBACK_HANDLER_ERROR", "SIGNIN_OAUTH_ERROR", "OAUTH_PARSE_PROFILE_ERROR", "OAUTH_GET_ACCESS_TOKEN_ERROR"]);
 
+/** Logs without metadata bodies: nothing a request carried (keys included) reaches the log. */
 export function logAuth(level: "error" | "warn", msg: string, error?: unknown): void {
   const detail = errorDetail(error);
   process.stderr.write(`${JSON.stringify({ level, msg, component: "auth", ...(detail ? { error: detail } : {}) })}\n`);

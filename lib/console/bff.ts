@@ -69,12 +69,14 @@ export function isCrossSiteMutation(request: Request, publicUrl?: string): boole
   } catch {
     return true; // "null" and other opaque origins
   }
+  const self = new URL(request.url);
+  const pub = publicUrl ? new URL(publicUrl) : undefined;
   // An origin is its scheme too (RFC 6454): a page of this host over plain HTTP, where the console is served
   // over HTTPS, is another origin (one a network attacker can write).
-  const scheme = publicUrl ? new URL(publicUrl).protocol : `${firstHost(request.headers.get("x-forwarded-proto")) ?? new URL(request.url).protocol.slice(0, -1)}:`;
+  const scheme = pub?.protocol ?? `${firstHost(request.headers.get("x-forwarded-proto")) ?? self.protocol.slice(0, -1)}:`;
   if (from.protocol === "http:" && scheme === "https:") return true;
-  const ours = [firstHost(request.headers.get("x-forwarded-host")), firstHost(request.headers.get("host")), new URL(request.url).host.toLowerCase()];
-  if (publicUrl) ours.push(new URL(publicUrl).host.toLowerCase());
+  const ours = [firstHost(request.headers.get("x-forwarded-host")), firstHost(request.headers.get("host")), self.host.toLowerCase()];
+  if (pub) ours.push(pub.host.toLowerCase());
   return !ours.includes(from.host.toLowerCase());
 }
 
@@ -83,7 +85,7 @@ type BodyRead = { ok: true; body: string | undefined } | { ok: false; response: 
 /** Methods whose requests the console always sends with a JSON body. */
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
 
-const UNSUPPORTED_TYPE = problem(415, "bad_request", "body: Content-Type must be application/json");
+const unsupportedType = () => problem(415, "bad_request", "body: Content-Type must be application/json");
 
 /**
  * The request's body, when it is JSON. A POST, PUT or PATCH must say it is JSON even with no body: a form
@@ -94,7 +96,7 @@ async function readJsonBody(request: Request, method: string, maxBytes: number):
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > maxBytes) return { ok: false, response: problem(413, "payload_too_large", `body: larger than ${maxBytes} bytes`) };
   const type = (request.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
-  if (BODY_METHODS.has(method) && type !== "application/json") return { ok: false, response: UNSUPPORTED_TYPE.clone() };
+  if (BODY_METHODS.has(method) && type !== "application/json") return { ok: false, response: unsupportedType() };
   if (!request.body) return { ok: true, body: undefined };
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -110,7 +112,7 @@ async function readJsonBody(request: Request, method: string, maxBytes: number):
     chunks.push(value);
   }
   if (size === 0) return { ok: true, body: undefined };
-  if (type !== "application/json") return { ok: false, response: UNSUPPORTED_TYPE.clone() };
+  if (type !== "application/json") return { ok: false, response: unsupportedType() };
   const bytes = Buffer.concat(chunks);
   // Decoded as it is, a byte that is not UTF-8 would be forwarded as U+FFFD: data other than sent. The gateway's own answer.
   if (!isUtf8(bytes)) return { ok: false, response: problem(400, "bad_request", "body: is not valid UTF-8") };

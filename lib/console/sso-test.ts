@@ -9,6 +9,7 @@ import { SIGN_IN_ERROR } from "@/lib/contract/sign-in-messages";
 import { ssoRedirectUri } from "@/lib/contract/sso";
 import {
   SSO_TEST_CHANNEL,
+  SSO_TEST_CLAIM_NAMES,
   SSO_TEST_STEPS,
   type SsoTestClaims,
   type SsoTestReport,
@@ -173,11 +174,9 @@ interface IdTokenValidator {
   validateIdToken(tokenSet: TokenSet, nonce: string, returnedBy: "token"): Promise<TokenSet>;
 }
 
-const CLAIM_NAMES = ["sub", "email", "email_verified", "xms_edov", "hd", "name"] as const;
-
 function shownClaims(claims: SsoClaims): SsoTestClaims {
   const shown: Record<string, unknown> = {};
-  for (const name of CLAIM_NAMES) {
+  for (const name of SSO_TEST_CLAIM_NAMES) {
     const value = claims[name];
     if (typeof value === "string") shown[name] = value.slice(0, 320);
     else if (typeof value === "boolean") shown[name] = value;

@@ -33,6 +33,10 @@ export interface SsoTestStep {
   detail: string;
 }
 
+/** The claims the test shows, in order; Entra ID's xms_edov and Google's hd only when the provider sends them. */
+export const SSO_TEST_CLAIM_NAMES = ["sub", "email", "email_verified", "xms_edov", "hd", "name"] as const;
+export const SSO_TEST_CLAIMS_WHEN_SENT: ReadonlySet<string> = new Set(["xms_edov", "hd"]);
+
 /** The claims the verified ID token (completed from userinfo) names; shown to the admin. */
 export interface SsoTestClaims {
   sub?: string;

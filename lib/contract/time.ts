@@ -24,6 +24,9 @@ export const timestampSchema = z.iso
 /** An RFC 3339 timestamp later than the moment the request is validated (expiry dates). */
 export const futureTimestampSchema = timestampSchema.refine((v) => Date.parse(v) > Date.now(), wellFormed("must be in the future"));
 
+/** A time's fraction digits after its milliseconds (which Date.parse drops), the same in any offset. */
+const afterMilliseconds = (value: string): string => /\.\d{3}(\d*)/.exec(value)?.[1] ?? "";
+
 /**
  * Two RFC 3339 timestamps (or dates) in time order, to the last digit of their fractions: negative, zero or
  * positive. A Date keeps milliseconds (Date.parse drops the digits after them); the store keeps microseconds.
@@ -31,9 +34,7 @@ export const futureTimestampSchema = timestampSchema.refine((v) => Date.parse(v)
 export function compareInstants(a: string, b: string): number {
   const ms = Date.parse(a) - Date.parse(b);
   if (ms !== 0) return Math.sign(ms);
-  // The digits after the milliseconds, the same in any offset.
-  const beyond = (v: string) => /\.\d{3}(\d*)/.exec(v)?.[1] ?? "";
-  const [x, y] = [beyond(a), beyond(b)];
+  const [x, y] = [afterMilliseconds(a), afterMilliseconds(b)];
   const width = Math.max(x.length, y.length);
   return x.padEnd(width, "0").localeCompare(y.padEnd(width, "0"));
 }
@@ -44,7 +45,7 @@ export function compareInstants(a: string, b: string): number {
  * window's inside (a start up, an end down), so the window holds what the bound as sent holds.
  */
 export function storeInstant(value: string, bound: "start" | "end"): string {
-  const beyond = /\.\d{3}(\d*)/.exec(value)?.[1] ?? "";
+  const beyond = afterMilliseconds(value);
   const rest = beyond.slice(3);
   const micros = Date.parse(value) * 1000 + Number(beyond.slice(0, 3).padEnd(3, "0")) + (bound === "start" && /[1-9]/.test(rest) ? 1 : 0);
   const ms = Math.floor(micros / 1000);

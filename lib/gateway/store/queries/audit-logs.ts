@@ -18,7 +18,7 @@ export interface AuditFilter {
   results?: string[];
   resultsNot?: string[];
   surfaces?: string[];
-  /** The window's bounds as sent (RFC 3339): compared by the store, to its microsecond, not cut to a Date's millisecond. */
+  /** The window's bounds in UTC to the microsecond (storeInstant), not cut to a Date's millisecond: the store compares them. */
   start?: string;
   end?: string;
 }
