@@ -73,8 +73,10 @@ test.describe("usage", () => {
     expect(new Set(months).size, `the months shown: ${months.join(", ")}`).toBe(months.length);
     for (const month of months) expect(month).toMatch(/^\d{4}-\d{2}$/);
     // The chart's bars are named as the rows are: by month, not by the first day of a month the range may start after.
-    const monthChart = page.getByRole("img", { name: /gpu-hours per month by resource type/ });
-    const ticks = monthChart.locator('[data-static-chart] text[text-anchor="middle"], .recharts-xAxis .recharts-cartesian-axis-tick-value');
+    // Read from the chart the page is served with (drawn static, as the first load above), not the interactive one the
+    // focus swapped in, whose axis is drawn once it has measured itself.
+    await page.reload();
+    const ticks = page.getByRole("img", { name: /gpu-hours per month by resource type/ }).locator('[data-static-chart] text[text-anchor="middle"]');
     await expect(ticks.first()).toBeVisible();
     expect((await ticks.allTextContents()).map((t) => t.trim()).sort()).toEqual([...months].sort());
 
