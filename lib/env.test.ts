@@ -48,3 +48,42 @@ describe("the private networks an OpenID provider may be at", () => {
     expect(() => env()).toThrow(/^Invalid environment: STRATUS_OIDC_PRIVATE_NETWORKS\.1: expected CIDR ranges or addresses separated by commas/);
   });
 });
+
+describe("the remote gateway's URL (CLOUD_API_URL)", () => {
+  const saved = { url: process.env.CLOUD_API_URL, nodeEnv: process.env.NODE_ENV };
+  afterEach(() => {
+    if (saved.url === undefined) delete process.env.CLOUD_API_URL;
+    else process.env.CLOUD_API_URL = saved.url;
+    (process.env as Record<string, string | undefined>).NODE_ENV = saved.nodeEnv;
+    resetEnvCache();
+  });
+  const parsed = (url: string, nodeEnv = "production") => {
+    process.env.CLOUD_API_URL = url;
+    (process.env as Record<string, string | undefined>).NODE_ENV = nodeEnv;
+    resetEnvCache();
+    return () => env().CLOUD_API_URL;
+  };
+
+  it("takes https anywhere, a path prefix included, and plain http to this machine's loopback", () => {
+    for (const url of ["https://api.example.com", "https://edge.example.com/platform/", "http://127.0.0.1:8080/", "http://[::1]:8080", "http://localhost:8080"]) {
+      expect(parsed(url)(), url).toBe(url);
+    }
+    expect(parsed("http://gateway.internal:8080", "development")()).toBe("http://gateway.internal:8080");
+  });
+
+  it("refuses, naming the variable, what it must not hold", () => {
+    const cases: Array<[string, RegExp]> = [
+      ["http://gateway.internal:8080", /must be https:\/\/ in production/],
+      ["https://ops:secret@api.example.com", /must not hold a user name or password/],
+      ["https://api.example.com/?tenant=1", /must not hold a query or fragment/],
+      ["https://api.example.com/#x", /must not hold a query or fragment/],
+      ["ftp://api.example.com", /expected an https:\/\/ URL/],
+      ["api.example.com", /expected the gateway's URL/],
+    ];
+    for (const [url, message] of cases) expect(parsed(url), url).toThrow(new RegExp(`CLOUD_API_URL: ${message.source}`));
+  });
+
+  it("never repeats a password it refuses", () => {
+    expect(parsed("https://ops:pw-not-for-logs@api.example.com")).toThrow(/^(?!.*pw-not-for-logs)/s);
+  });
+});

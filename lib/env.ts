@@ -39,8 +39,12 @@ const envSchema = z.object({
   STRATUS_SEED_DEMO: z.enum(["0", "1"]).optional(),
   STRATUS_DEMO: z.enum(["0", "1"]).optional(),
   STRATUS_LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
-  /** Remote gateway for the console; unset means the embedded one. */
-  CLOUD_API_URL: z.string().url().optional(),
+  /**
+   * Remote gateway for the console; unset means the embedded one. A path of its own is a prefix that a proxy in
+   * front of the gateway strips (the console signs the versioned path, `/v1/…`). Plain http only on loopback in
+   * production: the signature covers no body, so anyone on the way could change one.
+   */
+  CLOUD_API_URL: z.string().superRefine(checkGatewayUrl).optional(),
   /** Signs the console's session cookie and keys its vault; required in production (see lib/console/secret.ts). */
   AUTH_SECRET: z.string().min(1).optional(),
   NEXTAUTH_SECRET: z.string().min(1).optional(),
@@ -102,6 +106,35 @@ function isCidr(value: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** CLOUD_API_URL: an http(s) URL with no user info (it would reach logs in errors), query or fragment. */
+function checkGatewayUrl(value: string, ctx: z.RefinementCtx): void {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    ctx.addIssue({ code: "custom", message: "expected the gateway's URL, e.g. https://api.example.com" });
+    return;
+  }
+  const problem =
+    url.protocol !== "https:" && url.protocol !== "http:"
+      ? "expected an https:// URL"
+      : url.username || url.password
+        ? "must not hold a user name or password: put credentials for a proxy in front of the gateway elsewhere"
+        : url.search || url.hash || value.includes("?") || value.includes("#")
+          ? "must not hold a query or fragment"
+          : url.protocol === "http:" && process.env.NODE_ENV === "production" && !isLoopbackHost(url.hostname)
+            ? "must be https:// in production (plain http only to a gateway on this machine's loopback)"
+            : null;
+  if (problem) ctx.addIssue({ code: "custom", message: problem });
+}
+
+/** localhost, 127.0.0.0/8 or ::1, as a URL's hostname writes them. */
+function isLoopbackHost(hostname: string): boolean {
+  if (hostname === "localhost") return true;
+  const address = hostname.replace(/^\[|\]$/g, "");
+  return ipaddr.isValid(address) && ipaddr.parse(address).range() === "loopback";
 }
 
 function isDatabaseUrl(value: string): boolean {

@@ -202,9 +202,13 @@ export async function handleCloudRequest(request: Request, deps: BffDeps = defau
       body,
       headers: body === undefined ? {} : { "content-type": "application/json" },
       clientIp: clientAddress(request.headers, deps.trustedProxyHops),
+      signal: request.signal,
     });
   } catch (error) {
+    // The browser went away (the call was ended with it): no one reads this answer, and nothing failed.
+    if (request.signal.aborted) return problem(499, "client_closed_request", "The request was abandoned");
     process.stderr.write(`${JSON.stringify({ level: "error", msg: "gateway call failed", component: "bff", method, path: versionedPath, error: errorDetail(error) || "unknown" })}\n`);
+    if (error instanceof Error && error.name === "TimeoutError") return problem(504, "timeout", "The platform did not answer in time; try again in a moment");
     return problem(502, "bad_gateway", "The platform could not be reached; try again in a moment");
   }
 

@@ -23,6 +23,8 @@ export interface CloudFetchInit {
   headers?: Record<string, string>;
   /** The browser's address, for the gateway's audit log. */
   clientIp?: string;
+  /** Ends a call to a remote gateway that has not answered yet: the browser's request, gone. */
+  signal?: AbortSignal;
 }
 
 export class CloudError extends Error {
@@ -42,37 +44,63 @@ export const SESSION_REVOKED = "session_revoked";
 export const SESSION_EXPIRED = "session_expired";
 
 const EMBEDDED_ORIGIN = "http://gateway.embedded";
-const REMOTE_TIMEOUT_MS = 30_000;
+/** Longest wait for a remote gateway's answer to begin; its body (a long export) then streams for as long as it takes. */
+export const REMOTE_FIRST_BYTE_TIMEOUT_MS = 30_000;
 
-function gatewayUrl(pathAndQuery: string): URL {
+/**
+ * Where a call goes, and the path it is signed over. The signed path is the versioned one (`/v1/…`), as the
+ * interface defines it (its `http_path` holds the API's version prefix): a CLOUD_API_URL with a path of its own
+ * (`https://edge.example/platform`) reaches a gateway through a proxy that strips that prefix, and the gateway
+ * verifies the path it is given.
+ */
+function gatewayUrls(pathAndQuery: string): { sent: URL; signed: URL } {
   if (!pathAndQuery.startsWith("/") || pathAndQuery.startsWith("//")) throw new Error("gateway path must start with a single /");
-  const base = (env().CLOUD_API_URL ?? EMBEDDED_ORIGIN).replace(/\/+$/, "");
-  const url = new URL(base + pathAndQuery);
-  if (url.origin !== new URL(base).origin) throw new Error("gateway path leaves the gateway");
-  return url;
+  const base = new URL(env().CLOUD_API_URL ?? EMBEDDED_ORIGIN);
+  const signed = new URL(pathAndQuery, base.origin);
+  const sent = new URL(base.pathname.replace(/\/+$/, "") + signed.pathname + signed.search, base.origin);
+  if (signed.origin !== base.origin || sent.origin !== base.origin) throw new Error("gateway path leaves the gateway");
+  return { sent, signed };
 }
 
 /** A signed call with the given key (sign-in uses it before any session exists). */
 export async function gatewayFetch(credentials: Credentials, method: string, pathAndQuery: string, init: CloudFetchInit = {}): Promise<Response> {
-  const url = gatewayUrl(pathAndQuery);
+  const { sent, signed } = gatewayUrls(pathAndQuery);
   const verb = method.toUpperCase();
   const headers = new Headers(init.headers);
   headers.delete("authorization");
   if (!headers.has("accept")) headers.set("accept", "application/json");
-  for (const [name, value] of Object.entries(signedHeaders(credentials, { method: verb, url }))) headers.set(name, value);
+  for (const [name, value] of Object.entries(signedHeaders(credentials, { method: verb, url: signed }))) headers.set(name, value);
   const body = verb === "GET" || verb === "HEAD" ? undefined : init.body;
   const { CLOUD_API_URL: remote, STRATUS_CONSOLE_CHANNEL_KEY: channelKey } = env();
   // Remote, the console's mark is an HMAC over this call's own signature under the key the gateway shares.
   const mark = remote && channelKey ? consoleChannelMark(channelKey, headers.get("authorization") ?? "", init.clientIp ?? "") : null;
   if (mark) headers.set(CONSOLE_CHANNEL_HEADER, mark);
-  const request = new Request(url, { method: verb, headers, body });
+  const request = new Request(sent, { method: verb, headers, body });
   if (!remote) {
     const gateway = await embeddedGateway();
     // In process, the call says it is the console's where no caller can: beside the request, not in it.
     const bindings: GatewayBindings = { console: { clientIp: init.clientIp ?? "" } };
     return gateway.app.fetch(request, bindings);
   }
-  return fetch(request, { redirect: "manual", cache: "no-store", signal: AbortSignal.timeout(REMOTE_TIMEOUT_MS) });
+  return remoteFetch(request, init.signal);
+}
+
+/**
+ * A call to the remote gateway: aborted when its answer has not begun within REMOTE_FIRST_BYTE_TIMEOUT_MS (a
+ * TimeoutError), as the gateway's own deadline is to the first byte, or when `signal` (the browser's) ends first.
+ * Redirects are not followed: the signature is for this gateway only.
+ */
+async function remoteFetch(request: Request, signal: AbortSignal | undefined): Promise<Response> {
+  const deadline = new AbortController();
+  const timer = setTimeout(
+    () => deadline.abort(new DOMException(`the gateway did not answer within ${REMOTE_FIRST_BYTE_TIMEOUT_MS / 1000} s`, "TimeoutError")),
+    REMOTE_FIRST_BYTE_TIMEOUT_MS,
+  );
+  try {
+    return await fetch(request, { redirect: "manual", cache: "no-store", signal: signal ? AbortSignal.any([deadline.signal, signal]) : deadline.signal });
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**
@@ -107,11 +135,39 @@ export async function cloudFetch(session: ConsoleSession, method: string, pathAn
   if (!credentials) return sessionEnded(SESSION_EXPIRED, null);
   const response = await gatewayFetch(credentials, method, pathAndQuery, init);
   if (await isKeyRefused(response)) {
-    await markVaultSessionRevoked(db, session.sessionId);
     await response.body?.cancel();
+    // Every signature is refused while the clocks disagree: the key is not at fault, and the session stays.
+    if (clockSkewSeconds(response) !== null) return clockSkewAnswer(response.headers.get("x-request-id"));
+    await markVaultSessionRevoked(db, session.sessionId);
     return sessionEnded(SESSION_REVOKED, response.headers.get("x-request-id"));
   }
   return response;
+}
+
+/** A remote gateway's clock this far from the console's explains a refused signature (a Date header has whole seconds). */
+export const CLOCK_SKEW_TOLERANCE_SECONDS = 30;
+
+/**
+ * How many seconds a remote gateway's clock (its answer's Date header) is ahead of the console's (negative: behind),
+ * when that is more than CLOCK_SKEW_TOLERANCE_SECONDS; otherwise, or embedded, null. A signature is only good within
+ * the gateway's allowed skew of its own clock, so a refusal that comes with such a difference says so and is logged
+ * for the operator, rather than ending the session or counting a failed sign-in.
+ */
+export function clockSkewSeconds(response: Response, now: number = Date.now()): number | null {
+  if (!env().CLOUD_API_URL) return null;
+  const date = Date.parse(response.headers.get("date") ?? "");
+  if (Number.isNaN(date)) return null;
+  const skew = Math.round((date - now) / 1000);
+  if (Math.abs(skew) <= CLOCK_SKEW_TOLERANCE_SECONDS) return null;
+  process.stderr.write(
+    `${JSON.stringify({ level: "error", msg: "the gateway refused a signature and its clock differs from the console's: synchronise both (NTP)", component: "gateway-client", gateway_ahead_seconds: skew })}\n`,
+  );
+  return skew;
+}
+
+function clockSkewAnswer(requestId: string | null): Response {
+  const message = "The console's clock and the platform's disagree, so the platform refuses its calls; the operator has been told";
+  return Response.json({ code: "502", message, error_id: requestId ?? "", reason: "clock_skew" }, { status: 502, headers: { "cache-control": "no-store" } });
 }
 
 /**

@@ -1,7 +1,8 @@
 import { existsSync } from "node:fs";
+import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { signInWithKey, UNKNOWN_OWNER } from "@/lib/console/sign-in";
 import { operationPath } from "@/lib/contract/operations";
 import { desc } from "drizzle-orm";
@@ -11,7 +12,9 @@ import { setMfaMethods } from "@/lib/gateway/store/queries/mfa";
 import { gatewayRouteHandlers } from "@/lib/gateway/next-handler";
 import { listen } from "@/lib/gateway/server";
 import { SIGN_IN_ERROR } from "@/lib/contract/sign-in-messages";
-import { cloudFetch, cloudJson } from "./gateway-client";
+import { handleCloudRequest, type BffDeps } from "./bff";
+import { cloudFetch, cloudJson, REMOTE_FIRST_BYTE_TIMEOUT_MS } from "./gateway-client";
+import type { ConsoleSession } from "./session";
 import { consoleDb, setConsoleDbForTests } from "./store/client";
 import { createConsoleTestbed, type ConsoleTestbed } from "./testing";
 
@@ -32,10 +35,45 @@ beforeAll(async () => {
   // not in the first test's: on a busy machine that took longer than a test may.
   await consoleDb();
 });
+const standIns: http.Server[] = [];
 afterAll(async () => {
+  for (const s of standIns) s.closeAllConnections();
+  await Promise.all(standIns.map((s) => new Promise((resolve) => s.close(resolve))));
   await new Promise((resolve) => server.close(resolve));
   await bed.close();
 });
+
+const gatewayOrigin = () => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+/** The console pointed at `url` for the length of `run`, then back at the gateway. */
+async function pointedAt<T>(url: string, run: () => Promise<T>): Promise<T> {
+  process.env.CLOUD_API_URL = url;
+  resetEnvCache();
+  try {
+    return await run();
+  } finally {
+    process.env.CLOUD_API_URL = `${gatewayOrigin()}/`;
+    resetEnvCache();
+  }
+}
+
+/** An HTTP server on loopback standing in for what may sit between the console and the gateway. */
+async function standIn(handler: http.RequestListener): Promise<string> {
+  const s = http.createServer(handler);
+  standIns.push(s);
+  await new Promise<void>((resolve) => s.listen(0, "127.0.0.1", resolve));
+  return `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
+}
+
+const ownerSignIn = (clientIp: string) => {
+  const owner = bed.t.demo.owner;
+  return signInWithKey({ credentials: { accessKeyId: owner.access_key_id, secretKey: owner.secret_key }, clientIp, rateLimited: true });
+};
+
+function bffFor(session: ConsoleSession) {
+  const deps: BffDeps = { session: async () => ({ status: "active", session }), fetch: cloudFetch, maxBodyBytes: 1 << 20, trustedProxyHops: 0 };
+  return (path: string, init: RequestInit = {}) => handleCloudRequest(new Request(`http://console.test/api/cloud${path}`, { ...init, headers: { host: "console.test" } }), deps);
+}
 
 describe("remote gateway", () => {
   it("signs in over HTTP and keeps the vault in ${STRATUS_DATA_DIR}/console", async () => {
@@ -125,5 +163,105 @@ describe("remote gateway", () => {
       process.env.CLOUD_API_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
       resetEnvCache();
     }
+  });
+
+  it("signs the versioned path under a CLOUD_API_URL whose own path a proxy in front of the gateway strips", async () => {
+    const seen: string[] = [];
+    const proxy = await standIn((req, res) => {
+      seen.push(req.url ?? "");
+      const upstream = http.request(`${gatewayOrigin()}${(req.url ?? "").replace(/^\/platform(?=\/)/, "")}`, { method: req.method, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      req.pipe(upstream);
+    });
+    await pointedAt(`${proxy}/platform/`, async () => {
+      const s = await ownerSignIn("203.0.113.75");
+      const entities = await cloudJson<{ items: Array<{ id: string }> }>(s, operationPath("getOrganizations"));
+      expect(entities.items.map((o) => o.id)).toContain(bed.t.demo.organization_id);
+    });
+    expect(seen.length).toBeGreaterThanOrEqual(2);
+    expect(seen.every((url) => url.startsWith("/platform/v1/"))).toBe(true);
+  });
+
+  it("waits for an answer to begin, not for a long export to end: the time limit stops at the first byte", async () => {
+    const s = await ownerSignIn("203.0.113.76");
+    const remote = await standIn((_req, res) => {
+      res.writeHead(200, { "content-type": "text/csv" });
+      res.write("a,b\n");
+      setTimeout(() => res.end("c,d\n"), REMOTE_FIRST_BYTE_TIMEOUT_MS + 300);
+    });
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      await pointedAt(remote, async () => {
+        const res = await bffFor(s)(operationPath("getBillingExportProductline", { organization_id: bed.t.demo.organization_id }));
+        expect(res.status).toBe(200);
+        const text = res.text();
+        // The export's second part comes after what would have been the whole call's time limit.
+        await vi.advanceTimersByTimeAsync(REMOTE_FIRST_BYTE_TIMEOUT_MS + 300);
+        expect(await text).toBe("a,b\nc,d\n");
+      });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("answers 504 when the remote gateway does not begin to answer in time", async () => {
+    const s = await ownerSignIn("203.0.113.77");
+    const remote = await standIn(() => {}); // never answers
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      await pointedAt(remote, async () => {
+        const pending = bffFor(s)(operationPath("getOrganizations"));
+        await vi.advanceTimersByTimeAsync(REMOTE_FIRST_BYTE_TIMEOUT_MS + 10);
+        const res = await pending;
+        expect(res.status).toBe(504);
+        expect(await res.json()).toMatchObject({ reason: "timeout" });
+      });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("a browser that gives up ends the call to a remote gateway that has not answered yet", async () => {
+    const s = await ownerSignIn("203.0.113.78");
+    let closed = false;
+    const remote = await standIn((req) => {
+      req.socket.on("close", () => (closed = true)); // never answers
+    });
+    await pointedAt(remote, async () => {
+      const browser = new AbortController();
+      const deps: BffDeps = { session: async () => ({ status: "active", session: s }), fetch: cloudFetch, maxBodyBytes: 1 << 20, trustedProxyHops: 0 };
+      const pending = handleCloudRequest(new Request(`http://console.test/api/cloud${operationPath("getOrganizations")}`, { headers: { host: "console.test" }, signal: browser.signal }), deps);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      browser.abort();
+      expect((await pending).status).toBe(499);
+      await vi.waitFor(() => expect(closed).toBe(true), { timeout: 5_000 });
+    });
+  });
+
+  it("a refusal while the gateway's clock is far from the console's keeps the session and counts no failed sign-in", async () => {
+    const s = await ownerSignIn("203.0.113.79");
+    // A gateway whose clock is ten minutes ahead: it refuses every signature, as the real one would.
+    const ahead = new Date(Date.now() + 600_000).toUTCString();
+    const remote = await standIn((_req, res) => {
+      res.writeHead(401, { "content-type": "application/json", date: ahead });
+      res.end(JSON.stringify({ code: "401", message: "X-Service-Timestamp is outside the allowed clock skew", reason: "unauthenticated" }));
+    });
+    const lines: string[] = [];
+    const logged = vi.spyOn(process.stderr, "write").mockImplementation((line: string | Uint8Array) => (lines.push(String(line)), true));
+    try {
+      await pointedAt(remote, async () => {
+        const res = await cloudFetch(s, "GET", operationPath("getOrganizations"));
+        expect(res.status).toBe(502);
+        expect(await res.json()).toMatchObject({ reason: "clock_skew" });
+        await expect(ownerSignIn("203.0.113.79")).rejects.toMatchObject({ code: SIGN_IN_ERROR.gatewayUnavailable });
+      });
+    } finally {
+      logged.mockRestore();
+    }
+    expect(lines.join("")).toMatch(/"gateway_ahead_seconds":(599|600|601)\b/);
+    // Back on the gateway, the same session still calls it: it was not ended.
+    expect((await cloudFetch(s, "GET", operationPath("getOrganizations"))).status).toBe(200);
   });
 });

@@ -1,6 +1,6 @@
 import "server-only";
 import { vaultKey, vaultLimits, signInLimit, gatewayIsEmbedded } from "@/lib/console/config";
-import { gatewayFetch } from "@/lib/console/gateway-client";
+import { clockSkewSeconds, gatewayFetch } from "@/lib/console/gateway-client";
 import { pruneSignInFailures, rateLimitKey, retryMinutes, returnAttempt, takeAttempt } from "@/lib/console/rate-limit";
 import { consoleDb } from "@/lib/console/store/client";
 import { createVaultSession, type Credentials } from "@/lib/console/vault";
@@ -44,6 +44,8 @@ export async function checkApiKey(credentials: Credentials, clientIp?: string): 
     return organizations ? { ok: true, organizations } : { ok: false, reason: "unavailable" };
   }
   await response.body?.cancel();
+  // Refused while the clocks disagree: nothing was checked of the key (clockSkewSeconds logs it for the operator).
+  if ((response.status === 401 || response.status === 403) && clockSkewSeconds(response) !== null) return { ok: false, reason: "unavailable" };
   if (response.status === 401 || response.status === 403) return { ok: false, reason: "invalid" };
   return { ok: false, reason: "unavailable" };
 }
