@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../store/client";
 import { replaceRecoveryCodes } from "../../store/queries/mfa-factors";
 import { removePerson } from "../../store/queries/people";
+import { deleteScimIntegrationRow } from "../../store/queries/scim";
 import { roleBindings, roles, scimGroupMembers, userRecoveryCodes, users } from "../../store/schema";
 import { createTestGateway, opPath, type TestGateway } from "../../testing";
 
@@ -181,5 +182,63 @@ describe("removing a person", () => {
     // The group's next sync (a mapping change syncs every group) gives the removed person nothing back.
     expect((await t.json("owner", "PUT", opPath("putSCIMGroupMappings", { org_id: org, integration_id: integration }), { body: mappings })).status).toBe(200);
     expect(await bindingsOf()).toEqual([]);
+  });
+});
+
+describe("a change of an integration's groups or mappings while the integration is deleted", () => {
+  /** Microtask counts the second request starts after the deletion began: on PGlite, from "it runs first" to "the deletion does". */
+  const DELAYS = Array.from({ length: 32 }, (_, i) => i * 8);
+
+  async function doomed(name: string): Promise<{ id: string; token: string }> {
+    const res = await t.json<{ integration: { id: string }; api_key_info: { api_key: string } }>("owner", "POST", opPath("createSCIMIntegration", { org_id: org }), {
+      body: { name, identity_provider: "okta", token: { alias: "t", expires_at: new Date(Date.now() + 86_400_000).toISOString() } },
+    });
+    expect(res.status).toBe(200);
+    return { id: res.body.integration.id, token: res.body.api_key_info.api_key };
+  }
+
+  const deleteIntegration = (id: string) => t.op("owner", "deleteSCIMIntegration", { params: { org_id: org, integration_id: id } });
+
+  /** A deletion of the integration that has taken its locks and waits before it commits (on PostgreSQL, others run meanwhile). */
+  async function deletionInFlight(id: string): Promise<Promise<void>> {
+    let holding!: () => void;
+    const holds = new Promise<void>((resolve) => (holding = resolve));
+    const done = t.gateway.store.db.transaction(async (tx) => {
+      expect(await deleteScimIntegrationRow(tx as unknown as Database, org, id)).toBe(true);
+      holding();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    });
+    await holds;
+    return done;
+  }
+
+  async function viewerMappings() {
+    const [viewer] = await t.gateway.store.db.select().from(roles).where(and(eq(roles.organizationId, org), eq(roles.roleName, "Billing Viewer")));
+    return { mappings: [{ group_display_name: "Racing", role_id: viewer!.id, scope_type: "org", scope_object_id: org }] };
+  }
+
+  it("replacing the mappings is done before the deletion or answered 404 (integration not found), never 500", async () => {
+    const body = await viewerMappings();
+    for (const delay of DELAYS) {
+      const doomedOne = await doomed(`Mapped while deleted ${delay}`);
+      const deleted = deleteIntegration(doomedOne.id);
+      for (let i = 0; i < delay; i++) await Promise.resolve();
+      const put = t.json<{ message: string; reason: string }>("owner", "PUT", opPath("putSCIMGroupMappings", { org_id: org, integration_id: doomedOne.id }), { body });
+      const [answer, deletion] = await Promise.all([put, deleted]);
+      expect(deletion.status).toBe(204);
+      expect({ delay, status: answer.status }).toEqual({ delay, status: answer.status === 200 ? 200 : 404 });
+      if (answer.status === 404) expect(answer.body.message).toBe("SCIM integration not found in this organization");
+    }
+  }, 60_000);
+
+  it("replacing the mappings while the deletion holds the integration waits for it and answers 404", async () => {
+    const body = await viewerMappings();
+    const doomedOne = await doomed("Mapped while deletion holds it");
+    const deletion = await deletionInFlight(doomedOne.id);
+    const put = t.json<{ message: string }>("owner", "PUT", opPath("putSCIMGroupMappings", { org_id: org, integration_id: doomedOne.id }), { body });
+    await deletion;
+    const answer = await put;
+    expect(answer.status).toBe(404);
+    expect(answer.body.message).toBe("SCIM integration not found in this organization");
   });
 });

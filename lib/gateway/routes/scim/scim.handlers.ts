@@ -253,7 +253,7 @@ export const putScimGroupMappings: AppRouteHandler<typeof routes.putScimGroupMap
     );
   }
   const result = await mutate(c, audit, async (tx) => {
-    await lockScimIntegration(tx, integration.id);
+    if (!(await lockScimIntegration(tx, integration.id))) throw integrationNotFound();
     const diff = await groupBindingDiff(tx, integration.id, "all", body.mappings);
     await replaceGroupMappings(tx, orgId, integration.id, body.mappings);
     await syncGroupBindings(tx, orgId, integration.id, "all");

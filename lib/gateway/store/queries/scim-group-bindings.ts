@@ -36,10 +36,12 @@ export async function listGroupMappings(db: Database, integrationId: string): Pr
 /**
  * Holds the integration's row until the transaction ends: two replacements of its mappings at once run
  * one after the other (the second's delete would miss what the first inserted meanwhile, and the
- * mappings would end as the union of both lists), each reading the mappings the other left.
+ * mappings would end as the union of both lists), each reading the mappings the other left. False when
+ * the integration is gone (a deletion committed since the caller found it): nothing may refer to it then.
  */
-export async function lockScimIntegration(db: Database, integrationId: string): Promise<void> {
-  await db.select({ id: scimIntegrations.id }).from(scimIntegrations).where(eq(scimIntegrations.id, integrationId)).for("update");
+export async function lockScimIntegration(db: Database, integrationId: string): Promise<boolean> {
+  const held = await db.select({ id: scimIntegrations.id }).from(scimIntegrations).where(eq(scimIntegrations.id, integrationId)).for("update");
+  return held.length > 0;
 }
 
 export async function replaceGroupMappings(db: Database, orgId: string, integrationId: string, mappings: MappingInput[]): Promise<void> {
