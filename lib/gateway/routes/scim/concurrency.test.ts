@@ -4,7 +4,7 @@ import type { Database } from "../../store/client";
 import { replaceRecoveryCodes } from "../../store/queries/mfa-factors";
 import { removePerson } from "../../store/queries/people";
 import { deleteScimIntegrationRow } from "../../store/queries/scim";
-import { roleBindings, roles, scimGroupMembers, userRecoveryCodes, users } from "../../store/schema";
+import { roleBindings, roles, scimGroupMembers, scimGroups, userRecoveryCodes, users } from "../../store/schema";
 import { createTestGateway, opPath, type TestGateway } from "../../testing";
 
 /**
@@ -188,6 +188,7 @@ describe("removing a person", () => {
 describe("a change of an integration's groups or mappings while the integration is deleted", () => {
   /** Microtask counts the second request starts after the deletion began: on PGlite, from "it runs first" to "the deletion does". */
   const DELAYS = Array.from({ length: 32 }, (_, i) => i * 8);
+  const onPGlite = !process.env.TEST_DATABASE_URL;
 
   async function doomed(name: string): Promise<{ id: string; token: string }> {
     const res = await t.json<{ integration: { id: string }; api_key_info: { api_key: string } }>("owner", "POST", opPath("createSCIMIntegration", { org_id: org }), {
@@ -196,6 +197,13 @@ describe("a change of an integration's groups or mappings while the integration 
     expect(res.status).toBe(200);
     return { id: res.body.integration.id, token: res.body.api_key_info.api_key };
   }
+
+  const scimAs = (bearer: string, method: string, path: string, body?: unknown) =>
+    t.gateway.app.request(`http://gateway.test/scim/v2${path}`, {
+      method,
+      headers: { authorization: `Bearer ${bearer}`, "content-type": "application/scim+json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
 
   const deleteIntegration = (id: string) => t.op("owner", "deleteSCIMIntegration", { params: { org_id: org, integration_id: id } });
 
@@ -240,5 +248,40 @@ describe("a change of an integration's groups or mappings while the integration 
     const answer = await put;
     expect(answer.status).toBe(404);
     expect(answer.body.message).toBe("SCIM integration not found in this organization");
+  });
+
+  it("a SCIM group made by a token of it is made before the deletion, or refused as the deleted token is (401), never 500", async () => {
+    const seen = new Set<number>();
+    for (const delay of DELAYS) {
+      const doomedOne = await doomed(`Grouped while deleted ${delay}`);
+      // The token is known (as an identity provider's earlier call leaves it) before the deletion starts.
+      expect((await scimAs(doomedOne.token, "GET", "/Groups")).status).toBe(200);
+      const deleted = deleteIntegration(doomedOne.id);
+      for (let i = 0; i < delay; i++) await Promise.resolve();
+      const made = scimAs(doomedOne.token, "POST", "/Groups", { schemas: [GROUP], displayName: `Racing ${delay}`, members: [] });
+      const [answer, deletion] = await Promise.all([made, deleted]);
+      expect(deletion.status).toBe(204);
+      const text = await answer.text();
+      expect({ delay, status: answer.status, text: answer.status >= 500 ? text : "" }).toMatchObject({ delay, text: "" });
+      if (answer.status === 401) {
+        expect(answer.headers.get("www-authenticate")).toBe("Bearer");
+        expect(JSON.parse(text)).toMatchObject({ status: "401", detail: "the token is unknown, deleted or expired" });
+      }
+      seen.add(answer.status);
+    }
+    expect(await t.gateway.store.db.select().from(scimGroups).where(eq(scimGroups.displayName, "Racing 0"))).toEqual([]);
+    // The delays span both orders (the group first; the deletion before the token is checked), and so the time between.
+    if (onPGlite) expect([...seen]).toEqual(expect.arrayContaining([201, 401]));
+  }, 120_000);
+
+  it("a SCIM group made while the deletion holds the integration waits for it and is refused (401)", async () => {
+    const doomedOne = await doomed("Grouped while deletion holds it");
+    expect((await scimAs(doomedOne.token, "GET", "/Groups")).status).toBe(200);
+    const deletion = await deletionInFlight(doomedOne.id);
+    const made = scimAs(doomedOne.token, "POST", "/Groups", { schemas: [GROUP], displayName: "Held back", members: [] });
+    await deletion;
+    const answer = await made;
+    expect({ status: answer.status, body: JSON.parse(await answer.text()) as unknown }).toMatchObject({ status: 401, body: { detail: "the token is unknown, deleted or expired" } });
+    expect(await t.gateway.store.db.select().from(scimGroups).where(eq(scimGroups.displayName, "Held back"))).toEqual([]);
   });
 });

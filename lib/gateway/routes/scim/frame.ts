@@ -4,6 +4,7 @@ import { callOrigin } from "../../origin";
 import { SCIM_BASE_PATH } from "@/lib/contract/constants";
 import type { Database } from "../../store/client";
 import { insertScimAuditEntry, refreshProvisioningStatistics, type ScimTokenAuth } from "../../store/queries/scim-service";
+import { holdScimIntegration } from "../../store/queries/scim";
 import { invalidValue, LIST_RESPONSE, MAX_RESULTS, SCIM_MEDIA_TYPE, ScimError } from "./resources";
 
 /** What every handler of the SCIM service shares: its context, bodies, answers, paging and changes with their audit entries. */
@@ -69,7 +70,14 @@ export function counted(c: ScimContext): void {
   }
 }
 
-/** Runs a change in one transaction with its audit entry (actor: the integration, surface SCIM). */
+/** What a token that is not (or no longer) one of a live integration's is answered. */
+export const tokenRefused = () => new ScimError(401, "the token is unknown, deleted or expired");
+
+/**
+ * Runs a change in one transaction with its audit entry (actor: the integration, surface SCIM). The
+ * integration is held first: one deleted since the token was checked (its tokens with it) is answered
+ * as a deleted token is, and a deletion of it starting meanwhile waits until the change is done.
+ */
 export async function change<T>(
   c: ScimContext,
   meta: { action: "Create" | "Update" | "Delete"; detail: string; targetType: "User" | "Group"; targetIds?: string[]; targetNames?: string[] },
@@ -78,6 +86,7 @@ export async function change<T>(
   const scim = c.get("scim");
   const out = await c.get("deps").db.transaction(async (raw) => {
     const tx = raw as unknown as Database;
+    if (!(await holdScimIntegration(tx, scim.organizationId, scim.integrationId))) throw tokenRefused();
     const out = await work(tx, meta);
     await insertScimAuditEntry(tx, {
       ...auditActor(c),

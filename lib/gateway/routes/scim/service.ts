@@ -8,7 +8,7 @@ import { SCIM_MEDIA_TYPE, ScimError, scimErrorBody } from "./resources";
 import { resourceTypes, schemas, serviceProviderConfig } from "./discovery";
 import { isMutating } from "../../audit";
 import { readBody } from "../../middleware/request-id";
-import { baseUrl, listResponse, scimJson, type ScimContext, type ScimEnv } from "./frame";
+import { baseUrl, listResponse, scimJson, tokenRefused, type ScimContext, type ScimEnv } from "./frame";
 import { createGroup, deleteGroupHandler, getGroup, listGroupsHandler, patchGroup, putGroup } from "./groups";
 import { createUser, deleteUser, getUser, listUsers, patchUser, putUser } from "./users";
 import { errorTrace } from "@/lib/error-detail";
@@ -58,7 +58,7 @@ async function authenticate(c: ScimContext, next: () => Promise<void>): Promise<
   // An unknown token is not kept: anyone may send any number of them, and each would push out a known one.
   const token = await reads.scimTokens.get(secretHash, () => findScimTokenByHash(db, secretHash), (found) => found !== undefined);
   const now = new Date();
-  if (!token || token.expiresAt.getTime() <= now.getTime()) throw new ScimError(401, "the token is unknown, deleted or expired");
+  if (!token || token.expiresAt.getTime() <= now.getTime()) throw tokenRefused();
   if (token.integrationStatus !== "active") throw new ScimError(401, "the SCIM integration is inactive");
   c.set("scim", token);
   const last = touched.get(token.tokenId) ?? token.lastUsedAt?.getTime() ?? 0;
