@@ -41,6 +41,7 @@ describe("store unavailability", () => {
   it.each([
     ["a unique clash", pgError("23505")],
     ["a syntax error", pgError("42601")],
+    ["a statement with more parameters than the protocol counts (a protocol violation)", pgError("08P01", "bind message supplies 0 parameters, but prepared statement \"\" requires 65536")],
     ["a plain bug", new TypeError("x is undefined")],
     ["nothing", undefined],
   ])("leaves %s alone", (_name, error) => {
@@ -83,6 +84,62 @@ describe("unique clashes", () => {
     expect(error?.status).toBe(400);
     expect(error?.message.startsWith(`${field}: `)).toBe(true);
   });
+});
+
+describe("a foreign key broken by a concurrent request", () => {
+  it("is a 409 conflict (a resource referred to was removed meanwhile), not a 500", () => {
+    const error = fromDatabaseError(wrapped(Object.assign(pgError("23503"), { constraint: "scim_groups_integration_id_fk" })));
+    expect(error?.status).toBe(409);
+    expect(error?.reason).toBe("conflict");
+    expect(error?.message).toMatch(/removed meanwhile/);
+  });
+});
+
+describe("the store refusing what the request asked", () => {
+  it("a broken foreign key: 409 on both the API and SCIM; a protocol violation: a 500, not a 503 to retry", async () => {
+    const t = await createTestGateway();
+    try {
+      const db = t.gateway.store.db;
+      // A statement with more bind parameters than the wire protocol counts (16 bits): refused with 08P01, as often as it is sent.
+      const tooMany = sql`select 1 where 1 in (${sql.join(Array.from({ length: 65_536 }, (_, i) => sql`${i}`), sql`, `)})`;
+      const refused = await db.execute(tooMany).then(() => undefined, (e: unknown) => e);
+      expect((refused as { cause?: { code?: string } }).cause?.code).toBe("08P01");
+      expect(isStoreUnavailable(refused)).toBe(false);
+      expect(fromDatabaseError(refused)?.status).not.toBe(503);
+
+      const integration = await t.json<{ api_key_info: { api_key: string } }>("owner", "POST", opPath("createSCIMIntegration", { org_id: t.demo.organization_id }), {
+        body: { name: "Okta", identity_provider: "okta", token: { alias: "okta-token", expires_at: new Date(Date.now() + 86_400_000).toISOString() } },
+      });
+      expect(integration.status).toBe(200);
+      const scimUser = () =>
+        t.gateway.app.request("http://gateway.test/scim/v2/Users", {
+          method: "POST",
+          headers: { authorization: `Bearer ${integration.body.api_key_info.api_key}`, "content-type": "application/scim+json" },
+          body: JSON.stringify({ schemas: ["urn:ietf:params:scim:schemas:core:2.0:User"], userName: `refused.${crypto.randomUUID()}@example.com` }),
+        });
+      const refuseWith = async (code: string) => {
+        await db.execute(sql.raw(`create or replace function zz_refuse() returns trigger language plpgsql as $$ begin raise exception 'refused' using errcode = '${code}'; end $$`));
+      };
+      await refuseWith("23503");
+      await db.execute(sql.raw(`create trigger zz_refuse before insert on projects for each row execute function zz_refuse()`));
+      await db.execute(sql.raw(`create trigger zz_refuse before insert on memberships for each row execute function zz_refuse()`));
+
+      const project = await t.op("owner", "createProject", { body: { organization_id: t.demo.organization_id, name: "refers-to-a-removed-one" } });
+      expect(project.status).toBe(409);
+      expect(((await project.json()) as { reason: string }).reason).toBe("conflict");
+      const scim = await scimUser();
+      expect(scim.status).toBe(409);
+      expect(((await scim.json()) as { status: string; detail: string })).toMatchObject({ status: "409", detail: expect.stringMatching(/removed meanwhile/) });
+
+      await refuseWith("08P01");
+      for (const res of [await t.op("owner", "createProject", { body: { organization_id: t.demo.organization_id, name: "protocol-violation" } }), await scimUser()]) {
+        expect(res.status).toBe(500);
+        expect(res.headers.get("retry-after")).toBeNull();
+      }
+    } finally {
+      await t.close().catch(() => undefined);
+    }
+  }, 60_000);
 });
 
 describe("the gateway while its store is away", () => {

@@ -82,6 +82,11 @@ const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT"
  * host list's own "no writable host" (lib/db/hosts).
  */
 const UNAVAILABLE_SQLSTATES = new Set(["57P01", "57P02", "57P03", "53300", "25006", "STRATUS_NO_USABLE_HOST"]);
+/**
+ * The one connection exception (class 08) that is the statement's fault, not the connection's: a
+ * protocol violation, such as more than 65,535 bind parameters. Retried, it fails the same way.
+ */
+const PROTOCOL_VIOLATION = "08P01";
 /** node-postgres's messages for a connection that ended or could not be had in time; a store closed (shutting down). */
 const CONNECTION_LOST =
   /^(PGlite is closed|Cannot use a pool after calling end on the pool|Connection terminated|Client has encountered a connection error|Client was closed and is not queryable|timeout exceeded when trying to connect|Query read timeout|connect ETIMEDOUT)/;
@@ -95,7 +100,7 @@ export function isStoreUnavailable(error: unknown): boolean {
   let e: unknown = error;
   for (let depth = 0; depth < 5 && e && typeof e === "object"; depth++) {
     const { code, message } = e as { code?: unknown; message?: unknown };
-    if (typeof code === "string" && (SOCKET_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code) || code.startsWith("08"))) return true;
+    if (typeof code === "string" && (SOCKET_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code) || (code.startsWith("08") && code !== PROTOCOL_VIOLATION))) return true;
     if (typeof message === "string" && CONNECTION_LOST.test(message)) return true;
     e = (e as { cause?: unknown }).cause;
   }
@@ -115,7 +120,9 @@ const UNIQUE_FIELDS: Record<string, string> = {
  * parallel insert) as the 400 the same request would get when run alone; a
  * deadlock or serialization failure as a 503 to retry (nothing of it was kept);
  * a statement stopped at the deadline as the 504 the deadline answers, and one cancelled on the
- * server (an operator's pg_cancel_backend) as a 503 to retry.
+ * server (an operator's pg_cancel_backend) as a 503 to retry. A foreign key a concurrent request
+ * broke (a resource this one refers to deleted meanwhile), which the handlers check for where they
+ * can, is a 409 should one slip past them.
  *
  * `request`, when known, is how long the request has run and its deadline (the pool's
  * statement_timeout): a statement stopped before the deadline cannot have been stopped by it.
@@ -136,6 +143,7 @@ export function fromDatabaseError(error: unknown, request?: { elapsedMs: number;
     if (beforeDeadline || CANCELLED_BY_REQUEST.test(message)) return new GatewayError("unavailable", "the request's statement was cancelled on the database server (not by the request's deadline): retry shortly");
     return new GatewayError("timeout", "the request took longer than its deadline and was stopped");
   }
+  if (code === "23503") return new GatewayError("conflict", "request: a resource it refers to was removed meanwhile, or one added meanwhile refers to what it removes");
   if (code !== "23505") return null;
   const known = constraint ? UNIQUE_FIELDS[constraint] : undefined;
   return new GatewayError("bad_request", known ?? "body: conflicts with an existing resource");
