@@ -1,5 +1,6 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { operationPath } from "@/lib/contract/operations";
 import type { ConsoleSession, SessionState } from "@/lib/console/session";
 import { signInWithKey } from "@/lib/console/sign-in";
 import { apiKeys } from "@/lib/gateway/store/schema/identity";
@@ -293,5 +294,78 @@ describe("through the real gateway", () => {
     } finally {
       await bed.t.gateway.store.db.update(apiKeys).set({ revokedAt: null }).where(eq(apiKeys.id, member.access_key_id));
     }
+  });
+
+  /** Every line this test file logged (vitest.setup.ts records them). */
+  const logged = () => (globalThis as { [key: symbol]: { text: string[] } | undefined })[Symbol.for("stratus.test.logRecord")]?.text ?? [];
+
+  /** Has the store refuse every change of the vault's sessions with `code`: 57P01 (the server shut down, as in a failover) or XX000 (it broke). */
+  async function endingSessionsFails(code: "57P01" | "XX000"): Promise<void> {
+    const db = bed.t.gateway.store.db;
+    await db.execute(sql.raw(`create or replace function zz_store_fails() returns trigger language plpgsql as $$ begin raise exception 'the disk broke' using errcode = '${code}'; end $$`));
+    await db.execute(sql.raw(`create or replace trigger zz_store_fails before update on console_sessions for each statement execute function zz_store_fails()`));
+  }
+
+  it("answers 503 with Retry-After when the session's lookup finds the store away; another failure a 500, logged without the statement's parameters", async () => {
+    const db = bed.t.gateway.store.db;
+    const answerFor = async (code: "57P01" | "XX000") => {
+      await db.execute(sql.raw(`create or replace function zz_lookup_fails(text) returns int language plpgsql as $$ begin raise exception 'the disk broke' using errcode = '${code}'; end $$`));
+      // A lookup whose statement (the session id among its parameters) the store refuses.
+      const failingLookup = async (): Promise<SessionState> => {
+        await db.execute(sql`select zz_lookup_fails(${"private-session-id-0123"})`);
+        throw new Error("the lookup should have failed");
+      };
+      return handleCloudRequest(req("/api/cloud/v1/organizations/projects"), { session: failingLookup, fetch: cloudFetch, maxBodyBytes: 1 << 20, trustedProxyHops: 1 });
+    };
+    const away = await answerFor("57P01");
+    expect(away.status).toBe(503);
+    expect(away.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect(await away.json()).toMatchObject({ code: "503", reason: "unavailable", message: expect.stringMatching(/try again/) });
+
+    const before = logged().length;
+    const broke = await answerFor("XX000");
+    expect(broke.status).toBe(500);
+    expect(broke.headers.get("retry-after")).toBeNull();
+    const body = (await broke.json()) as { code: string; reason: string; error_id: string };
+    expect(body).toMatchObject({ code: "500", reason: "internal" });
+    const lines = logged().slice(before).filter((line) => line.includes(body.error_id));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain("the disk broke");
+    expect(lines[0]).toMatch(/\\n\s+at /); // where it was thrown
+    expect(lines[0]).not.toMatch(/private-session-id|params:/);
+  });
+
+  it("a reset of one's own factors whose ending of the other sessions fails is not answered as done: 503 while the store is away, else 500", async () => {
+    const owner = bed.t.demo.owner;
+    const s = await signInWithKey({ credentials: { accessKeyId: owner.access_key_id, secretKey: owner.secret_key }, clientIp: "203.0.113.63", rateLimited: false });
+    const other = await signInWithKey({ credentials: { accessKeyId: owner.access_key_id, secretKey: owner.secret_key }, clientIp: "203.0.113.64", rateLimited: false });
+    const reset = () =>
+      handleCloudRequest(
+        req(`/api/cloud${operationPath("resetOrganizationPersonMfa", { org_id: bed.t.demo.organization_id, user_id: owner.user_id })}`, {
+          method: "DELETE",
+          headers: { origin: `http://${HOST}`, "sec-fetch-site": "same-origin" },
+        }),
+        realDeps(s),
+      );
+    try {
+      await endingSessionsFails("57P01");
+      const away = await reset();
+      expect(away.status).toBe(503);
+      expect(away.headers.get("retry-after")).toMatch(/^\d+$/);
+      expect(await away.json()).toMatchObject({ reason: "unavailable" });
+
+      await endingSessionsFails("XX000");
+      const broke = await reset();
+      expect(broke.status).toBe(500);
+      expect(await broke.json()).toMatchObject({ reason: "internal", error_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+      const [kept] = await bed.db.select().from(sessions).where(eq(sessions.id, other.sessionId));
+      expect(kept?.endedReason).toBeNull();
+    } finally {
+      await bed.t.gateway.store.db.execute(sql.raw(`drop trigger if exists zz_store_fails on console_sessions`));
+    }
+    // Sent again once the store is back, it ends them.
+    expect((await reset()).status).toBe(200);
+    const [ended] = await bed.db.select().from(sessions).where(eq(sessions.id, other.sessionId));
+    expect(ended?.endedReason).toBe("revoked");
   });
 });

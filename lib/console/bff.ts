@@ -1,5 +1,6 @@
 import "server-only";
 import { isUtf8 } from "node:buffer";
+import { randomUUID } from "node:crypto";
 import { resolveConsoleSession, type ConsoleSession, type SessionState } from "@/lib/console/session";
 import { env } from "@/lib/env";
 import { idSchema } from "@/lib/contract/common";
@@ -11,7 +12,8 @@ import { CONFIRM_ITS_YOU, mustConfirmItsYou } from "./mfa";
 import { consoleDb } from "./store/client";
 import { endOtherSessionsOf } from "./vault";
 import { clientAddress } from "./rate-limit";
-import { errorDetail } from "@/lib/error-detail";
+import { errorDetail, errorTrace } from "@/lib/error-detail";
+import { isStoreUnavailable, RETRY_AFTER_SECONDS } from "@/lib/gateway/errors";
 
 /**
  * The backend-for-frontend behind /api/cloud/<gateway path>: the browser calls it
@@ -40,8 +42,25 @@ function defaultDeps(): BffDeps {
   };
 }
 
-function problem(status: number, reason: string, message: string): Response {
-  return Response.json({ code: String(status), message, error_id: "", reason }, { status, headers: { "cache-control": "no-store" } });
+function problem(status: number, reason: string, message: string, errorId = ""): Response {
+  return Response.json({ code: String(status), message, error_id: errorId, reason }, { status, headers: { "cache-control": "no-store" } });
+}
+
+/**
+ * The answer to a failure of the console's own store (a session's lookup, ending sessions): while the store is away
+ * (a restart, a failover) a 503 with Retry-After, as the gateway answers; anything else a 500, logged with what failed
+ * and where, never the error as thrown (Drizzle's message holds the statement's parameters: session ids, e-mails).
+ */
+export function consoleStoreFailure(error: unknown, step: string, component: string): Response {
+  if (isStoreUnavailable(error)) {
+    process.stderr.write(`${JSON.stringify({ level: "warn", msg: `${step}: the store is unavailable`, component, error: errorDetail(error) || "unknown" })}\n`);
+    const answer = problem(503, "unavailable", "The console's store is unavailable for a moment (restart or failover); try again shortly");
+    answer.headers.set("retry-after", String(RETRY_AFTER_SECONDS));
+    return answer;
+  }
+  const errorId = randomUUID();
+  process.stderr.write(`${JSON.stringify({ level: "error", msg: `${step} failed`, component, error_id: errorId, error: errorTrace(error) })}\n`);
+  return problem(500, "internal", "The console could not complete the request; try again later", errorId);
 }
 
 /** Why a call without an active session is refused; "mfa_required": signed in, but a second factor is still owed. */
@@ -179,15 +198,24 @@ export async function handleCloudRequest(request: Request, deps: BffDeps = defau
   const operation = allowedOperation(method === "HEAD" ? "GET" : method, versionedPath);
   if (!operation) return problem(404, "not_found", `no operation ${method} ${versionedPath}`);
 
-  const state = await deps.session();
+  let state: SessionState;
+  try {
+    state = await deps.session();
+  } catch (error) {
+    return consoleStoreFailure(error, "the session's lookup", "bff");
+  }
   // The 401 says why, so the browser can tell the user on the sign-in page.
   if (state.status !== "active") {
     return problem(401, ENDED_REASONS[state.status], state.status === "mfa" ? "Give your second factor to continue" : "Sign in to continue");
   }
   const session = state.session;
-  if (operation === "resetOrganizationPersonMfa" && (await resetsOwnFactorsUnconfirmed(versionedPath, session))) {
-    return problem(403, "permission_denied", CONFIRM_ITS_YOU);
+  let unconfirmed: boolean;
+  try {
+    unconfirmed = operation === "resetOrganizationPersonMfa" && (await resetsOwnFactorsUnconfirmed(versionedPath, session));
+  } catch (error) {
+    return consoleStoreFailure(error, "the check of the session's second factors", "bff");
   }
+  if (unconfirmed) return problem(403, "permission_denied", CONFIRM_ITS_YOU);
 
   let body: string | undefined;
   if (!SAFE_METHODS.has(method)) {
@@ -215,7 +243,13 @@ export async function handleCloudRequest(request: Request, deps: BffDeps = defau
   // The person reset their own factors, a planted one among them: as a removal of one does (removeOwnFactor),
   // it ends every other session of theirs, one that planted it included.
   if (operation === "resetOrganizationPersonMfa" && upstream.ok && gatewayIsEmbedded() && resetsOwnFactors(versionedPath, session)) {
-    await endOtherSessionsOf(await consoleDb(), session.userId, session.sessionId);
+    try {
+      await endOtherSessionsOf(await consoleDb(), session.userId, session.sessionId);
+    } catch (error) {
+      // The factors are gone but the other sessions live on: not a success. The reset may be sent again.
+      await upstream.body?.cancel();
+      return consoleStoreFailure(error, "ending the person's other sessions", "bff");
+    }
   }
 
   const headers = new Headers({ "cache-control": "no-store", "x-content-type-options": "nosniff" });

@@ -1,7 +1,7 @@
 import { once } from "node:events";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { signInAtTestProvider, TEST_SSO_DOMAIN, type TestOidcProvider } from "@/e2e/oidc-provider";
@@ -214,6 +214,55 @@ describe("starting a test", () => {
       inside.close();
       idpOf.close();
     }
+  });
+});
+
+describe("while the console's store fails", () => {
+  /** Every line this test file logged (vitest.setup.ts records them). */
+  const logged = () => (globalThis as { [key: symbol]: { text: string[] } | undefined })[Symbol.for("stratus.test.logRecord")]?.text ?? [];
+
+  /** A session lookup whose statement (the session id among its parameters) the store refuses with `code`: 57P01 as in a failover, XX000 broken. */
+  async function failingLookup(code: "57P01" | "XX000"): Promise<SsoTestDeps> {
+    const db = bed.t.gateway.store.db;
+    await db.execute(sql.raw(`create or replace function zz_lookup_fails(text) returns int language plpgsql as $$ begin raise exception 'the disk broke' using errcode = '${code}'; end $$`));
+    return {
+      session: async () => {
+        await db.execute(sql`select zz_lookup_fails(${"private-session-id-0123"})`);
+        throw new Error("the lookup should have failed");
+      },
+    };
+  }
+
+  it("starting a test answers 503 with Retry-After while it is away, and a 500 logged without the statement's parameters otherwise", async () => {
+    const away = await handleSsoTestStart(startRequest({ organization_id: orgId, provider_id: providerId }), await failingLookup("57P01"));
+    expect(away.status).toBe(503);
+    expect(away.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect(away.headers.getSetCookie()).toEqual([]);
+    expect(await away.json()).toMatchObject({ code: "503", message: expect.stringMatching(/try again/) });
+
+    const before = logged().length;
+    const broke = await handleSsoTestStart(startRequest({ organization_id: orgId, provider_id: providerId }), await failingLookup("XX000"));
+    expect(broke.status).toBe(500);
+    expect(broke.headers.get("retry-after")).toBeNull();
+    const body = (await broke.json()) as { code: string; error_id: string };
+    expect(body.code).toBe("500");
+    const lines = logged().slice(before).filter((line) => line.includes(body.error_id));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain("the disk broke");
+    expect(lines[0]).not.toMatch(/private-session-id|params:/);
+  });
+
+  it("the provider's redirect back answers the popup 503 with Retry-After while it is away, and ends the test", async () => {
+    const started = await start("owner");
+    if (!("authorization_url" in started.body)) throw new Error("no authorization URL");
+    const state = new URL(started.body.authorization_url).searchParams.get("state")!;
+    const url = new URL(`${CONSOLE}/api/auth/callback/${providerId}?code=c&state=${encodeURIComponent(state)}`);
+    const request = new NextRequest(url, { headers: { host: "console.test", cookie: started.cookie! } });
+    const res = await handleSsoTestCallback(request, providerId, await failingLookup("57P01"));
+    expect(res?.status).toBe(503);
+    expect(res?.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect(res?.headers.getSetCookie().join()).toMatch(/Max-Age=0/);
+    expect(await res?.text()).toContain("The console is unavailable for a moment");
   });
 });
 

@@ -21,7 +21,7 @@ import {
 import { z } from "zod";
 import { env } from "@/lib/env";
 import { logAuth } from "./auth-options";
-import { isCrossSiteMutation } from "./bff";
+import { consoleStoreFailure, isCrossSiteMutation } from "./bff";
 import { sessionCookieSecure } from "./cookies";
 import { cloudFetch } from "./gateway-client";
 import { describeOidcFailure, installOidcNetworkPolicy, oidcNetworkPolicy, oidcUrlRefusal } from "./oidc-http";
@@ -401,7 +401,12 @@ export async function handleSsoTestStart(request: NextRequest, deps: SsoTestDeps
   }
   const { organization_id: organizationId, provider_id: providerId } = parsed.data;
 
-  const state = await deps.session(request);
+  let state: SessionState;
+  try {
+    state = await deps.session(request);
+  } catch (error) {
+    return consoleStoreFailure(error, "the session's lookup", "sso-test");
+  }
   if (state.status !== "active") return problem(401, "Sign in to continue");
   try {
     const allowed = await mayManageSso(state.session, organizationId, clientAddress(request.headers, env().STRATUS_TRUSTED_PROXY_HOPS));
@@ -443,10 +448,13 @@ function resultPage(report: SsoTestReport | null, message: string, nonce: string
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>SSO test sign-in</title></head><body style="font-family:system-ui,sans-serif;margin:2rem;max-width:40rem"><main><h1>SSO test sign-in</h1><p role="status">${escapeHtml(message)}</p>${steps}</main>${data}${script}</body></html>`;
 }
 
-function htmlAnswer(html: string, clearCookie: boolean): Response {
+/** The popup's page; `failed`, an answer whose status (and Retry-After) the page takes. */
+function htmlAnswer(html: string, clearCookie: boolean, failed?: Response): Response {
   const headers = new Headers({ "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "referrer-policy": "no-referrer" });
   if (clearCookie) headers.append("set-cookie", `${ssoTestCookieName()}=; Path=${COOKIE_PATH}; Max-Age=0; HttpOnly; SameSite=Lax${sessionCookieSecure() ? "; Secure" : ""}`);
-  return new Response(html, { status: 200, headers });
+  const retryAfter = failed?.headers.get("retry-after");
+  if (retryAfter) headers.set("retry-after", retryAfter);
+  return new Response(html, { status: failed?.status ?? 200, headers });
 }
 
 /**
@@ -459,7 +467,14 @@ export async function handleSsoTestCallback(request: NextRequest, providerId: st
   if (!pending || !state || pending.state !== state || pending.providerId !== providerId) return null;
 
   // Only for the admin who started it, still signed in (the report names the person who signed in at the provider).
-  const session = await deps.session(request);
+  let session: SessionState;
+  try {
+    session = await deps.session(request);
+  } catch (error) {
+    const failed = consoleStoreFailure(error, "the session's lookup", "sso-test");
+    const message = failed.status === 503 ? "The console is unavailable for a moment (restart or failover): test again shortly." : "The test could not finish; try again in a moment.";
+    return htmlAnswer(resultPage(null, message, null), true, failed);
+  }
   if (session.status !== "active" || session.session.userId !== pending.userId) {
     return htmlAnswer(resultPage(null, "Your console session ended before the test finished: sign in and test again.", null), true);
   }
