@@ -15,7 +15,7 @@ import {
 import { syncGroupBindings } from "../../store/queries/scim-group-bindings";
 import { groupResource, invalidValue, parseGroup, ScimError } from "./resources";
 import { attributeList, project, wantsMembers } from "./projection";
-import { applyPatch, patchOperations } from "./patch";
+import { applyPatch, groupMemberChanges, PATCH_LIMITS, patchOperations, withMemberChanges } from "./patch";
 import { baseUrl, change, listResponse, paging, readBody, scimJson, UUID, type ScimContext } from "./frame";
 
 /** SCIM Groups: the integration's groups, whose members hold the role bindings its group mappings name. */
@@ -96,7 +96,11 @@ async function replaceGroup(c: ScimContext, groupId: string, make: (row: GroupRo
     await setGroupMembers(tx, row.id, add, remove, now);
     await syncGroupBindings(tx, scim.organizationId, scim.integrationId, [row.id]);
   });
-  return scimJson(c, await groupView(c, groupId));
+  // The group as it is now, "subject to the attributes query parameter" (RFC 7644 §3.5.2): `excludedAttributes=members`
+  // spares a large group's whole member list on every change.
+  const attributes = attributeList(c.req.query("attributes"));
+  const excluded = attributeList(c.req.query("excludedAttributes"));
+  return scimJson(c, project(await groupView(c, groupId, wantsMembers(attributes, excluded)), attributes, excluded));
 }
 
 export async function listGroupsHandler(c: ScimContext): Promise<Response> {
@@ -136,14 +140,22 @@ export async function patchGroup(c: ScimContext): Promise<Response> {
   const id = c.req.param("id")!;
   if (!UUID.test(id)) throw groupNotFound(id);
   const ops = patchOperations(await readBody(c), "Group");
+  const split = groupMemberChanges(ops);
   const base = baseUrl(c);
   return replaceGroup(
     c,
     id,
     (row, members) => {
-      // Entra ID removes members with path "members" and a list of values: the library removes those values.
-      const patched = applyPatch(groupResource(row, members.map((value) => ({ value })), base), ops);
-      const input = parseGroup(patched);
+      if (split) {
+        // Members by their ids (as Okta and Entra ID send them), as a set; the rest (name, external id) by scim-patch.
+        const input = parseGroup(applyPatch(groupResource(row, null, base), split.rest));
+        return { ...input, members: withMemberChanges(members, split.members) };
+      }
+      // Members named some other way (by display, a sub-attribute): scim-patch finds each value among them one by one.
+      if (members.length > PATCH_LIMITS.values) {
+        throw new ScimError(400, `a group of more than ${PATCH_LIMITS.values} members is changed by its members' values: members[value eq "id"], or a list of { "value": "id" }`, "invalidFilter");
+      }
+      const input = parseGroup(applyPatch(groupResource(row, members.map((value) => ({ value })), base), ops));
       return { ...input, members: input.members ?? [] };
     },
     "SCIM: Update Group",

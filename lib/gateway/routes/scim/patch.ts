@@ -51,7 +51,7 @@ function withoutComparedValues(path: string): string {
  * value with each one present. Identity providers send short paths and at most a hundred or so
  * member changes at a time.
  */
-const PATCH_LIMITS = { operations: 1_000, pathLength: 1_024, values: 1_000 };
+export const PATCH_LIMITS = { operations: 1_000, pathLength: 1_024, values: 1_000 };
 
 /** The keys scim-patch reads as paths in an operation's value: an object's, and those of a list's objects. */
 function valueKeys(value: unknown): string[] {
@@ -81,7 +81,10 @@ export function patchOperations(body: unknown, kind: ResourceKind): ScimPatchOpe
     const paths = [...(typeof path === "string" ? [path] : []), ...valueKeys(value)];
     const long = paths.find((p) => p.length > PATCH_LIMITS.pathLength);
     if (long !== undefined) throw new ScimError(400, `Operations[${i}]: a path or value key is longer than ${PATCH_LIMITS.pathLength} characters`, "invalidPath");
-    if (Array.isArray(value) && value.length > PATCH_LIMITS.values) throw new ScimError(400, `Operations[${i}].value holds more than ${PATCH_LIMITS.values} values`, "invalidValue");
+    // A group's members are changed as a set of ids (groupMemberChanges), in time that grows with their number only:
+    // as many as the body holds (a full list, as Okta replaces one); any other list is applied value by value.
+    const members = kind === "Group" && typeof path === "string" && path.trim().toLowerCase() === "members";
+    if (Array.isArray(value) && value.length > PATCH_LIMITS.values && !members) throw new ScimError(400, `Operations[${i}].value holds more than ${PATCH_LIMITS.values} values`, "invalidValue");
     const prototypal = paths.find(reachesPrototype);
     if (prototypal !== undefined) {
       throw new ScimError(400, `Operations[${i}]: ${JSON.stringify(prototypal.slice(0, 64))} names what a JavaScript object inherits (such as toString, constructor or __proto__), not an attribute`, "invalidPath");
@@ -418,4 +421,80 @@ function patched<T extends object>(resource: T, ops: ScimPatchOperation[]): T {
     const e = error as { scimCode?: string; message?: string };
     throw new ScimError(400, `the patch cannot be applied: ${String(e.message ?? error).slice(0, 200)}`, e.scimCode === "noTarget" ? "noTarget" : "invalidValue");
   }
+}
+
+/** A change to a group's set of member ids: add or remove these, make it these, or empty it. */
+export type MemberChange = { op: "add" | "remove" | "replace"; ids: string[] } | { op: "clear" };
+
+/** `members[value eq "id"]`, the path a member's removal comes as (Okta's, and Entra ID's made so above). */
+const MEMBER_BY_VALUE = /^members\[(.+)\]$/;
+
+/**
+ * A Group PATCH's operations on its members as changes to the set of their ids, applied in order by
+ * `withMemberChanges`, and the other operations (name, external id) for scim-patch; null when one names
+ * members some other way (a filter on `display`, a sub-attribute's path), which only scim-patch applies.
+ * scim-patch finds each value among the members one by one: removing a thousand members of a group of
+ * fifty thousand took a minute, with the group held.
+ */
+export function groupMemberChanges(ops: ScimPatchOperation[]): { members: MemberChange[]; rest: ScimPatchOperation[] } | null {
+  const members: MemberChange[] = [];
+  const rest: ScimPatchOperation[] = [];
+  for (const op of ops) {
+    const value: unknown = "value" in op ? op.value : undefined;
+    const name = op.op.toLowerCase() as "add" | "remove" | "replace";
+    if (op.path === undefined) {
+      if (!isObject(value) || !("members" in value)) {
+        rest.push(op);
+        continue;
+      }
+      const { members: list, ...others } = value;
+      if (name === "remove") return null;
+      members.push({ op: name, ids: memberIds(list) });
+      if (Object.keys(others).length > 0) rest.push({ ...op, value: others } as ScimPatchOperation);
+      continue;
+    }
+    if (op.path === "members") {
+      if (name === "remove") {
+        if (value !== undefined) return null;
+        members.push({ op: "clear" });
+      } else members.push({ op: name, ids: memberIds(value) });
+      continue;
+    }
+    const filtered = MEMBER_BY_VALUE.exec(op.path);
+    if (filtered && name === "remove" && value === undefined) {
+      let filter: Filter;
+      try {
+        filter = parseScimFilter(filtered[1]!);
+      } catch {
+        return null;
+      }
+      if (filter.op !== "eq" || filter.attrPath.toLowerCase() !== "value" || typeof filter.compValue !== "string") return null;
+      members.push({ op: "remove", ids: [filter.compValue] });
+      continue;
+    }
+    if (/^members\b/i.test(op.path)) return null;
+    rest.push(op);
+  }
+  return { members, rest };
+}
+
+/** The ids a members value names: a list of `{ value: "id" }` (or one of them), as parseGroup reads a group's. */
+function memberIds(value: unknown): string[] {
+  if (value === null) return [];
+  return (Array.isArray(value) ? value : [value]).map((m: unknown, i) => {
+    if (!isObject(m) || typeof m.value !== "string") throw new ScimError(400, `members[${i}].value must be a string`, "invalidValue");
+    return m.value;
+  });
+}
+
+/** The members after the changes, in the order they were first added. */
+export function withMemberChanges(current: string[], changes: MemberChange[]): string[] {
+  let set = new Set(current);
+  for (const change of changes) {
+    if (change.op === "clear") set.clear();
+    else if (change.op === "replace") set = new Set(change.ids);
+    else if (change.op === "add") for (const id of change.ids) set.add(id);
+    else for (const id of change.ids) set.delete(id);
+  }
+  return [...set];
 }

@@ -1,5 +1,6 @@
 import { and, asc, eq, exists, inArray, or, sql } from "drizzle-orm";
 import type { Database } from "../client";
+import { inList } from "./long-lists";
 import { memberships, roleBindings, roles, users } from "../schema";
 
 export type Relation = "owner" | "member";
@@ -50,7 +51,7 @@ export async function holdAccount(tx: Database, userId: string): Promise<void> {
  */
 export async function lockAccounts(tx: Database, userIds: string[]): Promise<void> {
   if (userIds.length === 0) return;
-  await tx.select({ id: users.id }).from(users).where(inArray(users.id, userIds)).orderBy(asc(users.id)).for("no key update");
+  await tx.select({ id: users.id }).from(users).where(inList(users.id, userIds)).orderBy(asc(users.id)).for("no key update");
 }
 
 /**

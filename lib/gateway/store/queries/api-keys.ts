@@ -1,5 +1,6 @@
 import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Database } from "../client";
+import { inList } from "./long-lists";
 import { apiKeys, registryTokens, roles, s3Keys, scimTokens, ssoProviders, users } from "../schema";
 import { holdersOf, lockAccounts } from "./access";
 
@@ -108,7 +109,7 @@ export async function endScimTokensOfThoseWithout(db: Database, orgId: string, r
   // Their accounts first (in one order): a token one of them is making meanwhile holds theirs until it commits
   // (holdCallerMembership), so it is seen below; one made after this waits, and then reads the permission gone.
   await lockAccounts(db, people);
-  const makers = (await db.selectDistinct({ userId: scimTokens.userId }).from(scimTokens).where(and(eq(scimTokens.organizationId, orgId), inArray(scimTokens.userId, people)))).map(
+  const makers = (await db.selectDistinct({ userId: scimTokens.userId }).from(scimTokens).where(and(eq(scimTokens.organizationId, orgId), inList(scimTokens.userId, people)))).map(
     (m) => m.userId,
   );
   if (makers.length === 0) return;

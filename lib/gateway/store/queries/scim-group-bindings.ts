@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../client";
+import { inList, insertParts } from "./long-lists";
 import { memberships, roleBindings, roles, scimGroupMappings, scimGroups, scimIntegrations, users } from "../schema";
 import { groupMemberIds } from "./scim-service";
 import { endScimTokensOfThoseWithout } from "./api-keys";
@@ -130,19 +131,19 @@ export async function syncGroupBindings(db: Database, orgId: string, integration
           await db
             .select({ userId: memberships.userId })
             .from(memberships)
-            .where(and(eq(memberships.organizationId, orgId), inArray(memberships.userId, people)))
+            .where(and(eq(memberships.organizationId, orgId), inList(memberships.userId, people)))
             .orderBy(asc(memberships.userId))
             .for("share")
         ).map((m) => m.userId),
       )
     : new Set<string>();
   const create = diff.create.filter((b) => members.has(b.userId));
-  if (diff.remove.length) await db.delete(roleBindings).where(inArray(roleBindings.id, diff.remove.map((b) => b.id)));
-  if (create.length) {
+  if (diff.remove.length) await db.delete(roleBindings).where(inList(roleBindings.id, diff.remove.map((b) => b.id)));
+  for (const part of insertParts(create, 7)) {
     await db
       .insert(roleBindings)
       .values(
-        create.map((b) => ({
+        part.map((b) => ({
           id: randomUUID(),
           organizationId: orgId,
           userId: b.userId,

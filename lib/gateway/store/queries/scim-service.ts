@@ -3,6 +3,7 @@ import { and, asc, count, eq, inArray, ne, sql, type SQL } from "drizzle-orm";
 import { resultRows, type Database } from "../client";
 import { accountDeciders, decidesAlone, lockAccounts } from "./access";
 import { endOrganizationCredentials, endScimTokensOfThoseWithout } from "./api-keys";
+import { inList, insertParts } from "./long-lists";
 import { groupCondition, parseFilter, resolveLookups, userCondition, userIdsByUserName, userNameSql, type Lookups } from "./scim-filters";
 import { memberships, roleBindings, scimGroupMembers, scimGroups, scimIntegrations, scimTokens, users } from "../schema";
 
@@ -266,7 +267,7 @@ export async function displayNames(db: Database, orgId: string, userIds: string[
     .select({ userId: memberships.userId, display: sql<string>`coalesce(${memberships.scimAttributes}->>'displayName', nullif(${users.name}, ''), ${userNameSql})` })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
-    .where(and(eq(memberships.organizationId, orgId), inArray(memberships.userId, userIds)));
+    .where(and(eq(memberships.organizationId, orgId), inList(memberships.userId, userIds)));
   return new Map(rows.map((r) => [r.userId, r.display]));
 }
 
@@ -280,7 +281,7 @@ export async function peopleAmong(db: Database, orgId: string, userIds: string[]
   const query = db
     .select({ userId: memberships.userId })
     .from(memberships)
-    .where(and(eq(memberships.organizationId, orgId), inArray(memberships.userId, userIds)))
+    .where(and(eq(memberships.organizationId, orgId), inList(memberships.userId, userIds)))
     .orderBy(asc(memberships.userId));
   const rows = lock ? await query.for(lock, { of: memberships }) : await query;
   return new Set(rows.map((r) => r.userId));
@@ -352,8 +353,8 @@ export async function updateGroup(db: Database, groupId: string, input: { displa
 }
 
 export async function setGroupMembers(db: Database, groupId: string, add: string[], remove: string[], now: Date): Promise<void> {
-  if (remove.length) await db.delete(scimGroupMembers).where(and(eq(scimGroupMembers.groupId, groupId), inArray(scimGroupMembers.userId, remove)));
-  if (add.length) await db.insert(scimGroupMembers).values(add.map((userId) => ({ groupId, userId, createdAt: now }))).onConflictDoNothing();
+  if (remove.length) await db.delete(scimGroupMembers).where(and(eq(scimGroupMembers.groupId, groupId), inList(scimGroupMembers.userId, remove)));
+  for (const part of insertParts(add, 3)) await db.insert(scimGroupMembers).values(part.map((userId) => ({ groupId, userId, createdAt: now }))).onConflictDoNothing();
 }
 
 /**
