@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, like, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { displayNames, peopleAmong } from "../../store/queries/scim-service";
 import { MAX_PARAMETERS } from "../../store/queries/long-lists";
-import { roleBindings, roles, scimGroupMembers } from "../../store/schema";
+import { roleBindings, roles, scimGroupMembers, users } from "../../store/schema";
 import { createTestGateway, opPath, type TestGateway } from "../../testing";
 import { applyPatch, groupMemberChanges, patchOperations, withMemberChanges } from "./patch";
 import { groupResource } from "./resources";
@@ -46,7 +46,7 @@ beforeAll(async () => {
   const { db } = t.gateway.store;
   await db.execute(sql`insert into users (id, email, name) select gen_random_uuid()::text, 'staff' || g || '@large.example', 'Staff ' || g from generate_series(1, 5000) g`);
   await db.execute(sql`insert into memberships (organization_id, user_id, relation, source) select ${orgId}, u.id, 'member', 'scim' from users u where u.email like 'staff%@large.example'`);
-  staff = (await db.execute<{ id: string }>(sql`select id from users where email like 'staff%@large.example' order by id`)).rows.map((r) => r.id);
+  staff = (await db.select({ id: users.id }).from(users).where(like(users.email, "staff%@large.example")).orderBy(asc(users.id))).map((r) => r.id);
   expect(staff).toHaveLength(5_000);
 }, 120_000);
 afterAll(() => t.close());
