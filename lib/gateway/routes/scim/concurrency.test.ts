@@ -207,17 +207,20 @@ describe("a change of an integration's groups or mappings while the integration 
 
   const deleteIntegration = (id: string) => t.op("owner", "deleteSCIMIntegration", { params: { org_id: org, integration_id: id } });
 
-  /** A deletion of the integration that has taken its locks and waits before it commits (on PostgreSQL, others run meanwhile). */
-  async function deletionInFlight(id: string): Promise<Promise<void>> {
+  /**
+   * A deletion of the integration that has taken its locks and waits before it commits (on PostgreSQL, others run
+   * meanwhile; PGlite runs them after it): `committed` settles once it has.
+   */
+  async function deletionInFlight(id: string): Promise<{ committed: Promise<void> }> {
     let holding!: () => void;
     const holds = new Promise<void>((resolve) => (holding = resolve));
-    const done = t.gateway.store.db.transaction(async (tx) => {
+    const committed = t.gateway.store.db.transaction(async (tx) => {
       expect(await deleteScimIntegrationRow(tx as unknown as Database, org, id)).toBe(true);
       holding();
       await new Promise((resolve) => setTimeout(resolve, 300));
     });
     await holds;
-    return done;
+    return { committed };
   }
 
   async function viewerMappings() {
@@ -244,7 +247,7 @@ describe("a change of an integration's groups or mappings while the integration 
     const doomedOne = await doomed("Mapped while deletion holds it");
     const deletion = await deletionInFlight(doomedOne.id);
     const put = t.json<{ message: string }>("owner", "PUT", opPath("putSCIMGroupMappings", { org_id: org, integration_id: doomedOne.id }), { body });
-    await deletion;
+    await deletion.committed;
     const answer = await put;
     expect(answer.status).toBe(404);
     expect(answer.body.message).toBe("SCIM integration not found in this organization");
@@ -279,7 +282,7 @@ describe("a change of an integration's groups or mappings while the integration 
     expect((await scimAs(doomedOne.token, "GET", "/Groups")).status).toBe(200);
     const deletion = await deletionInFlight(doomedOne.id);
     const made = scimAs(doomedOne.token, "POST", "/Groups", { schemas: [GROUP], displayName: "Held back", members: [] });
-    await deletion;
+    await deletion.committed;
     const answer = await made;
     expect({ status: answer.status, body: JSON.parse(await answer.text()) as unknown }).toMatchObject({ status: 401, body: { detail: "the token is unknown, deleted or expired" } });
     expect(await t.gateway.store.db.select().from(scimGroups).where(eq(scimGroups.displayName, "Held back"))).toEqual([]);
