@@ -252,6 +252,21 @@ describe("while the console's store fails", () => {
     expect(lines[0]).not.toMatch(/private-session-id|params:/);
   });
 
+  it("starting a test when the platform cannot read the person's permissions says so, not that the permission is missing", async () => {
+    const db = bed.t.gateway.store.db;
+    // The gateway's read of the caller's permissions fails (a 500 of its own): its table is away.
+    await db.execute(sql.raw("alter table role_bindings rename to role_bindings_away"));
+    try {
+      const res = await start("owner");
+      expect(res.status).toBe(502);
+      expect(res.body.message).toMatch(/could not check your permissions; try again/);
+      expect(res.setCookie).toEqual([]);
+    } finally {
+      await db.execute(sql.raw("alter table role_bindings_away rename to role_bindings"));
+    }
+    expect((await start("owner")).status).toBe(200);
+  });
+
   it("the provider's redirect back answers the popup 503 with Retry-After while it is away, and ends the test", async () => {
     const started = await start("owner");
     if (!("authorization_url" in started.body)) throw new Error("no authorization URL");

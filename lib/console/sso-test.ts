@@ -373,7 +373,8 @@ async function mayManageSso(session: ConsoleSession, organizationId: string, cli
   const response = await cloudFetch(session, "GET", operationPath("getCallerPermissions", { org_id: organizationId }), { clientIp });
   if (!response.ok) {
     await response.body?.cancel();
-    return response.status === 401 ? 401 : 403;
+    // The platform failing to answer (a failover's 503, a 500) says nothing of the person's permissions.
+    return response.status === 401 ? 401 : response.status >= 500 ? response.status : 403;
   }
   const { permissions } = (await response.json()) as CallerPermissions;
   return permissions.includes("sso.manage") ? 200 : 403;
@@ -411,6 +412,7 @@ export async function handleSsoTestStart(request: NextRequest, deps: SsoTestDeps
   try {
     const allowed = await mayManageSso(state.session, organizationId, clientAddress(request.headers, env().STRATUS_TRUSTED_PROXY_HOPS));
     if (allowed === 401) return problem(401, "Your session has ended; sign in again");
+    if (allowed >= 500) return problem(allowed === 503 ? 503 : 502, "The platform could not check your permissions; try again in a moment");
     if (allowed !== 200) return problem(403, "Testing a sign-in needs the permission sso.manage in this organization");
     const provider = await loadSsoProvider(providerId);
     if (!provider || provider.organizationId !== organizationId) {
