@@ -53,14 +53,17 @@ export async function createGroup(c: ScimContext): Promise<Response> {
   const members = input.members ?? [];
   await checkMembers(db, scim.organizationId, members);
   const now = new Date();
-  const id = await change(c, { action: "Create", detail: "SCIM: Create Group", targetType: "Group", targetNames: [input.displayName] }, async (tx, meta) => {
-    const row = await insertGroup(tx, { orgId: scim.organizationId, integrationId: scim.integrationId, displayName: input.displayName, externalId: input.externalId, now });
-    meta.targetIds = [row.id];
-    await setGroupMembers(tx, row.id, members, [], now);
-    await syncGroupBindings(tx, scim.organizationId, scim.integrationId, [row.id]);
-    return row.id;
+  const row = await change(c, { action: "Create", detail: "SCIM: Create Group", targetType: "Group", targetNames: [input.displayName] }, async (tx, meta) => {
+    const made = await insertGroup(tx, { orgId: scim.organizationId, integrationId: scim.integrationId, displayName: input.displayName, externalId: input.externalId, now });
+    meta.targetIds = [made.id];
+    await setGroupMembers(tx, made.id, members, [], now);
+    await syncGroupBindings(tx, scim.organizationId, scim.integrationId, [made.id]);
+    return made;
   });
-  const resource = await groupView(c, id);
+  // The group as written, not read back: a deletion of the integration just after the commit (which takes its
+  // groups) would make a 404 of a create the audit log records as done.
+  const names = await displayNames(db, scim.organizationId, members);
+  const resource = groupResource(row, members.map((value) => ({ value, display: names.get(value) })), baseUrl(c));
   return scimJson(c, resource, 201, { Location: String((resource.meta as { location: string }).location) });
 }
 
