@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 
@@ -239,16 +240,33 @@ export interface ChangeListener {
   suspect(reason: string): void;
 }
 
+/** The channel every table's trigger notifies (migration 0002), and the listener's heartbeats with it. */
+const CHANNEL = "stratus_changes";
+/** How a heartbeat's payload begins: no table is named so. */
+const HEARTBEAT_PREFIX = "heartbeat:";
+
+/**
+ * A notice the listener sends itself through the pool, every `everyMs`: the pool writes where every replica writes,
+ * so a heartbeat that does not come back within three periods says notices are not reaching the listener (a host
+ * gone without a word, a listener left on a server that is no longer the one written to), and it listens anew.
+ */
+export interface Heartbeat {
+  send(payload: string): Promise<unknown>;
+  everyMs?: number;
+}
+
 /**
  * Listens for other processes' change notices on a connection of its own, and
  * reconnects when it drops. Until it is listening, and whenever it is not,
  * `changes.coherent` is false; on every (re)connection the version moves, since
- * notices sent meanwhile are lost.
+ * notices sent meanwhile are lost. With a heartbeat, notices that stop arriving
+ * count as a lost connection too.
  */
 export function listenForChanges(
   connection: string | pg.ClientConfig,
   changes: StoreChanges,
   warn: (message: string, fields: Record<string, unknown>) => void,
+  heartbeat?: Heartbeat,
 ): ChangeListener {
   let closed = false;
   let client: pg.Client | null = null;
@@ -256,6 +274,28 @@ export function listenForChanges(
   let delayMs = 250;
   let drop: ((error?: Error) => void) | null = null;
   changes.coherent = false;
+  const ownBeat = `${HEARTBEAT_PREFIX}${randomUUID()}`;
+  /** When the heartbeat awaited was sent; null while none is awaited. */
+  let awaitedSince: number | null = null;
+  const beats = heartbeat ? setInterval(() => beat(heartbeat), heartbeat.everyMs ?? 5_000) : null;
+  beats?.unref();
+
+  const beat = (h: Heartbeat) => {
+    if (!client || !changes.coherent) return;
+    const everyMs = h.everyMs ?? 5_000;
+    if (awaitedSince !== null) {
+      if (Date.now() - awaitedSince > 3 * everyMs) {
+        awaitedSince = null;
+        drop?.(new Error(`its heartbeat did not come back within ${(3 * everyMs) / 1000} s`));
+      }
+      return;
+    }
+    awaitedSince = Date.now();
+    // A store the pool cannot reach says nothing of the listener's connection: no beat is awaited then.
+    h.send(ownBeat).catch(() => {
+      awaitedSince = null;
+    });
+  };
 
   const connect = async () => {
     retry = null;
@@ -280,13 +320,20 @@ export function listenForChanges(
     drop = lost;
     next.on("error", lost);
     next.on("end", () => lost());
-    // Each notice names the table changed (migration 0002).
-    next.on("notification", (notice) => changes.changed(notice.payload ? [notice.payload] : undefined));
+    // Each notice names the table changed (migration 0002); a heartbeat (any replica's) changes nothing.
+    next.on("notification", (notice) => {
+      if (notice.payload?.startsWith(HEARTBEAT_PREFIX)) {
+        if (notice.payload === ownBeat) awaitedSince = null;
+        return;
+      }
+      changes.changed(notice.payload ? [notice.payload] : undefined);
+    });
     try {
       await next.connect();
-      await next.query("LISTEN stratus_changes");
+      await next.query(`LISTEN ${CHANNEL}`);
       if (client !== next || closed) return;
       delayMs = 250;
+      awaitedSince = null;
       changes.changed();
       changes.coherent = true;
     } catch (error) {
@@ -301,10 +348,16 @@ export function listenForChanges(
     close: async () => {
       closed = true;
       if (retry) clearTimeout(retry);
+      if (beats) clearInterval(beats);
       const open = client;
       client = null;
       changes.coherent = false;
       await open?.end().catch(() => undefined);
     },
   };
+}
+
+/** The heartbeat of a listener whose store is written through `pool`. */
+export function poolHeartbeat(pool: pg.Pool): Heartbeat {
+  return { send: (payload) => pool.query("select pg_notify($1, $2)", [CHANNEL, payload]) };
 }

@@ -8,7 +8,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import pg from "pg";
 import { startAutovacuum, type DueTable } from "./autovacuum";
 import { gatePglite } from "./background";
-import { listenForChanges, StoreChanges, watchPglite, watchPool, type ChangeListener } from "./changes";
+import { listenForChanges, poolHeartbeat, StoreChanges, watchPglite, watchPool, type ChangeListener } from "./changes";
 import { HostList, parseDatabaseUrl } from "./hosts";
 import { lockDataDir, restrictToOwner } from "./data-dir";
 import { migrateDatabase, newerMigrationsApplied, type Migrations } from "./migrate";
@@ -147,7 +147,7 @@ export async function openDatabase<S extends Record<string, unknown>>(
       throw error;
     }
     const listener: ChangeListener | null = listen
-      ? listenForChanges(ownConnection, changes, warn)
+      ? listenForChanges(ownConnection, changes, warn, poolHeartbeat(pool))
       : null;
     // A host the pool gave up on (a failover under way) may be the listener's, alive to it until its keep-alive fails:
     // it listens anew, wherever the pool now connects, and the cache reads through until it does.

@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listenForChanges, StoreChanges } from "@/lib/db/changes";
+import pg from "pg";
+import { listenForChanges, poolHeartbeat, StoreChanges } from "@/lib/db/changes";
 import { signedHeaders } from "@/lib/signing";
 import { revokeApiKey } from "../admin";
 import { createLogger } from "../logger";
@@ -121,6 +122,48 @@ describe.skipIf(!onPostgres)("the change listener", () => {
       expect(changes.version).toBeGreaterThan(before);
     } finally {
       await listener.close();
+    }
+  });
+
+  it("listens anew when its heartbeat does not come back: notices stopped reaching it with its connection still open", async () => {
+    const changes = new StoreChanges();
+    const warnings: Array<{ message: string; error: unknown }> = [];
+    // Sent nowhere: as a listener left on a server no one writes to any more hears nothing of the writes.
+    const listener = listenForChanges(process.env.TEST_DATABASE_URL!, changes, (message, fields) => warnings.push({ message, error: fields.error }), {
+      send: async () => undefined,
+      everyMs: 100,
+    });
+    try {
+      await eventually(async () => changes.coherent);
+      const before = changes.version;
+      await eventually(async () => warnings.length > 0);
+      expect(warnings[0]).toEqual({ message: "change listener lost its connection: cached reads are off until it is back", error: "its heartbeat did not come back within 0.3 s" });
+      await eventually(async () => changes.coherent && changes.version > before);
+    } finally {
+      await listener.close();
+    }
+  });
+
+  it("stays listening while its heartbeats come back through the pool, and counts none as a change", async () => {
+    const changes = new StoreChanges();
+    const seen: Array<string[] | undefined> = [];
+    const changed = changes.changed.bind(changes);
+    changes.changed = (tables?: Iterable<string>) => {
+      seen.push(tables ? [...tables] : undefined);
+      changed(tables);
+    };
+    const warnings: string[] = [];
+    const pool = new pg.Pool({ connectionString: process.env.TEST_DATABASE_URL!, max: 1 });
+    const listener = listenForChanges(process.env.TEST_DATABASE_URL!, changes, (m) => warnings.push(m), { ...poolHeartbeat(pool), everyMs: 100 });
+    try {
+      await eventually(async () => changes.coherent);
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(warnings).toEqual([]);
+      expect(changes.coherent).toBe(true);
+      expect(seen.flat().filter((table) => table?.startsWith("heartbeat:"))).toEqual([]);
+    } finally {
+      await listener.close();
+      await pool.end();
     }
   });
 
