@@ -27,10 +27,7 @@ async function groupView(c: ScimContext, groupId: string, withMembers = true): P
   const scim = c.get("scim");
   const row = await findGroup(db, scim.integrationId, groupId);
   if (!row) throw groupNotFound(groupId);
-  if (!withMembers) return groupResource(row, null, baseUrl(c));
-  const ids = (await groupMemberIds(db, [row.id])).get(row.id) ?? [];
-  const names = await displayNames(db, scim.organizationId, ids);
-  return groupResource(row, ids.map((value) => ({ value, display: names.get(value) })), baseUrl(c));
+  return resourceOf(c, row, withMembers ? ((await groupMemberIds(db, [row.id])).get(row.id) ?? []) : null);
 }
 
 async function checkMembers(db: Database, orgId: string, ids: string[]): Promise<void> {
@@ -62,8 +59,7 @@ export async function createGroup(c: ScimContext): Promise<Response> {
   });
   // The group as written, not read back: a deletion of the integration just after the commit (which takes its
   // groups) would make a 404 of a create the audit log records as done.
-  const names = await displayNames(db, scim.organizationId, members);
-  const resource = groupResource(row, members.map((value) => ({ value, display: names.get(value) })), baseUrl(c));
+  const resource = await resourceOf(c, row, members);
   return scimJson(c, resource, 201, { Location: String((resource.meta as { location: string }).location) });
 }
 
@@ -77,7 +73,7 @@ type GroupInput = { displayName: string; externalId: string | null; members: str
  */
 async function replaceGroup(c: ScimContext, groupId: string, make: (row: GroupRow, members: string[]) => GroupInput, detail: string): Promise<Response> {
   const scim = c.get("scim");
-  await change(c, { action: "Update", detail, targetType: "Group", targetIds: [groupId] }, async (tx, meta) => {
+  const written = await change(c, { action: "Update", detail, targetType: "Group", targetIds: [groupId] }, async (tx, meta) => {
     const row = await findGroup(tx, scim.integrationId, groupId, "update");
     if (!row) throw groupNotFound(groupId);
     const current = (await groupMemberIds(tx, [row.id])).get(row.id) ?? [];
@@ -98,12 +94,22 @@ async function replaceGroup(c: ScimContext, groupId: string, make: (row: GroupRo
     await updateGroup(tx, row.id, { displayName: input.displayName, externalId: input.externalId, now });
     await setGroupMembers(tx, row.id, add, remove, now);
     await syncGroupBindings(tx, scim.organizationId, scim.integrationId, [row.id]);
+    // In the order a read gives (added, then id): those added now come last, all added at the same moment.
+    return { row: { ...row, displayName: input.displayName, externalId: input.externalId, updatedAt: now }, members: [...current.filter((id) => want.has(id)), ...[...add].sort()] };
   });
-  // The group as it is now, "subject to the attributes query parameter" (RFC 7644 §3.5.2): `excludedAttributes=members`
-  // spares a large group's whole member list on every change.
+  // The group as written (not read back: a deletion of the integration just after the commit would make a 404 of a
+  // change the audit log records), "subject to the attributes query parameter" (RFC 7644 §3.5.2):
+  // `excludedAttributes=members` spares a large group's whole member list on every change.
   const attributes = attributeList(c.req.query("attributes"));
   const excluded = attributeList(c.req.query("excludedAttributes"));
-  return scimJson(c, project(await groupView(c, groupId, wantsMembers(attributes, excluded)), attributes, excluded));
+  return scimJson(c, project(await resourceOf(c, written.row, wantsMembers(attributes, excluded) ? written.members : null), attributes, excluded));
+}
+
+/** A group's resource, its members named (their display names read now), or without them (null). */
+async function resourceOf(c: ScimContext, row: GroupRow, members: string[] | null): Promise<Record<string, unknown>> {
+  if (!members) return groupResource(row, null, baseUrl(c));
+  const names = await displayNames(c.get("deps").db, c.get("scim").organizationId, members);
+  return groupResource(row, members.map((value) => ({ value, display: names.get(value) })), baseUrl(c));
 }
 
 export async function listGroupsHandler(c: ScimContext): Promise<Response> {

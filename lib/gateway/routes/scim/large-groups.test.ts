@@ -3,6 +3,7 @@ import { and, asc, eq, inArray, like, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { displayNames, peopleAmong } from "../../store/queries/scim-service";
 import { MAX_PARAMETERS } from "../../store/queries/long-lists";
+import { describeBindingChanges } from "../../store/queries/scim-group-bindings";
 import { roleBindings, roles, scimGroupMembers, users } from "../../store/schema";
 import { createTestGateway, opPath, type TestGateway } from "../../testing";
 import { applyPatch, groupMemberChanges, patchOperations, withMemberChanges } from "./patch";
@@ -83,7 +84,8 @@ describe("a large group over SCIM", () => {
     expect(await bindingsOf(id)).toBe(2 * 3_490);
 
     // Okta's full list, longer than the 1,000 values any other operation may hold.
-    const replaced = await patch(id, [{ op: "replace", path: "members", value: values(staff.slice(0, 1500)) }], "?attributes=displayName");
+    // (Named under the core schema's URN, as RFC 7644 §3.10 allows.)
+    const replaced = await patch(id, [{ op: "replace", path: `${GROUP}:members`, value: values(staff.slice(0, 1500)) }], "?attributes=displayName");
     expect(replaced.status).toBe(200);
     expect(Object.keys(replaced.body).sort()).toEqual(["displayName", "id", "schemas"]);
     expect(await membersOf(id)).toEqual(staff.slice(0, 1500).sort());
@@ -94,7 +96,8 @@ describe("a large group over SCIM", () => {
     expect(byDisplay.body).toMatchObject({ scimType: "invalidFilter" });
     expect(String(byDisplay.body.detail)).toContain('members[value eq "id"]');
 
-    const emptied = await patch(id, [{ op: "Remove", path: "members" }]);
+    // A remove of members with a null value (unassigned) empties the group, as one with no value does.
+    const emptied = await patch(id, [{ op: "Remove", path: "members", value: null }]);
     expect(emptied.status).toBe(200);
     expect(await membersOf(id)).toEqual([]);
     expect(await bindingsOf(id)).toBe(0);
@@ -133,6 +136,11 @@ describe("a large group over SCIM", () => {
     const names = await displayNames(db, orgId, asked);
     expect(names.size).toBe(2);
     expect(names.get(staff[0]!)).toMatch(/^Staff \d+$/);
+    // A group mapping's answer names every binding it makes: as many as a group's members.
+    const changes = asked.map((userId) => ({ userId, groupId: randomUUID(), roleId: randomUUID(), scopeType: "org", scopeObjectId: orgId }));
+    const described = await describeBindingChanges(db, changes);
+    expect(described).toHaveLength(asked.length);
+    expect(described.filter((d) => d.email.endsWith("@large.example")).map((d) => d.user_id).sort()).toEqual([staff[0]!, staff[1]!].sort());
   });
 });
 
@@ -148,6 +156,14 @@ describe("member changes in memory", () => {
     const row = { id: "g", organizationId: "o", integrationId: "i", displayName: "G", externalId: null, createdAt: new Date(0), updatedAt: new Date(0) };
     const byLibrary = applyPatch(groupResource(row, values(few), "http://x"), ops) as { members: Array<{ value: string }> };
     expect(withMemberChanges(few, split!.members)).toEqual(byLibrary.members.map((m) => m.value));
+  });
+
+  it("empties the members on a remove with no value or a null one", () => {
+    for (const Operations of [[{ op: "remove", path: "members" }], [{ op: "Remove", path: "Members", value: null }]]) {
+      const split = groupMemberChanges(patchOperations({ schemas: [PATCH], Operations }, "Group"));
+      expect(split, JSON.stringify(Operations)).toEqual({ members: [{ op: "clear" }], rest: [] });
+      expect(withMemberChanges(["a", "b"], split!.members)).toEqual([]);
+    }
   });
 
   it("leaves to scim-patch what names members another way", () => {

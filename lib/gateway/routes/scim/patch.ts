@@ -83,7 +83,7 @@ export function patchOperations(body: unknown, kind: ResourceKind): ScimPatchOpe
     if (long !== undefined) throw new ScimError(400, `Operations[${i}]: a path or value key is longer than ${PATCH_LIMITS.pathLength} characters`, "invalidPath");
     // A group's members are changed as a set of ids (groupMemberChanges), in time that grows with their number only:
     // as many as the body holds (a full list, as Okta replaces one); any other list is applied value by value.
-    const members = kind === "Group" && typeof path === "string" && path.trim().toLowerCase() === "members";
+    const members = kind === "Group" && typeof path === "string" && spelledPath(kind, path)?.path === "members";
     if (Array.isArray(value) && value.length > PATCH_LIMITS.values && !members) throw new ScimError(400, `Operations[${i}].value holds more than ${PATCH_LIMITS.values} values`, "invalidValue");
     const prototypal = paths.find(reachesPrototype);
     if (prototypal !== undefined) {
@@ -455,7 +455,8 @@ export function groupMemberChanges(ops: ScimPatchOperation[]): { members: Member
     }
     if (op.path === "members") {
       if (name === "remove") {
-        if (value !== undefined) return null;
+        // No value, or null (unassigned, RFC 7643 §2.5): every member goes.
+        if (value !== undefined && value !== null) return null;
         members.push({ op: "clear" });
       } else members.push({ op: name, ids: memberIds(value) });
       continue;

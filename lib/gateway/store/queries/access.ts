@@ -1,4 +1,4 @@
-import { and, asc, eq, exists, inArray, or, sql } from "drizzle-orm";
+import { and, asc, eq, exists, or, sql } from "drizzle-orm";
 import type { Database } from "../client";
 import { inList } from "./long-lists";
 import { memberships, roleBindings, roles, users } from "../schema";
@@ -103,7 +103,7 @@ export async function holdersOf(db: Database, orgId: string, userIds: string[], 
     .where(
       and(
         eq(memberships.organizationId, orgId),
-        inArray(memberships.userId, userIds),
+        inList(memberships.userId, userIds),
         eq(memberships.status, "active"),
         or(eq(memberships.relation, "owner"), exists(granted)),
       ),

@@ -116,7 +116,7 @@ export async function endScimTokensOfThoseWithout(db: Database, orgId: string, r
   const holders = await holdersOf(db, orgId, makers, "scim.manage");
   const without = makers.filter((id) => !holders.has(id));
   // Only when there is one: a write to the tokens' table, even one deleting nothing, empties every replica's cache of SCIM tokens.
-  if (without.length > 0) await db.delete(scimTokens).where(and(eq(scimTokens.organizationId, orgId), inArray(scimTokens.userId, without)));
+  if (without.length > 0) await db.delete(scimTokens).where(and(eq(scimTokens.organizationId, orgId), inList(scimTokens.userId, without)));
 }
 
 /** Deletes keys outright (keys minted for a console session leave nothing behind when it ends). */

@@ -166,12 +166,12 @@ export async function describeBindingChanges(db: Database, changes: BindingChang
   const groupIds = [...new Set(changes.map((c) => c.groupId))];
   const roleIds = [...new Set(changes.map((c) => c.roleId))];
   const emails = new Map(
-    (userIds.length ? await db.select({ id: users.id, email: users.email }).from(users).where(inArray(users.id, userIds)) : []).map((r) => [r.id, r.email]),
+    (userIds.length ? await db.select({ id: users.id, email: users.email }).from(users).where(inList(users.id, userIds)) : []).map((r) => [r.id, r.email]),
   );
   const groupNames = new Map(
-    (groupIds.length ? await db.select({ id: scimGroups.id, name: scimGroups.displayName }).from(scimGroups).where(inArray(scimGroups.id, groupIds)) : []).map((r) => [r.id, r.name]),
+    (groupIds.length ? await db.select({ id: scimGroups.id, name: scimGroups.displayName }).from(scimGroups).where(inList(scimGroups.id, groupIds)) : []).map((r) => [r.id, r.name]),
   );
-  const roleNames = new Map((roleIds.length ? await db.select({ id: roles.id, name: roles.roleName }).from(roles).where(inArray(roles.id, roleIds)) : []).map((r) => [r.id, r.name]));
+  const roleNames = new Map((roleIds.length ? await db.select({ id: roles.id, name: roles.roleName }).from(roles).where(inList(roles.id, roleIds)) : []).map((r) => [r.id, r.name]));
   return changes.map((c) => ({
     user_id: c.userId,
     email: emails.get(c.userId) ?? "",

@@ -134,7 +134,7 @@ function peopleByIds(db: Database, orgId: string, ids: string[]) {
     .select(personColumns)
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
-    .where(and(eq(memberships.organizationId, orgId), inArray(memberships.userId, ids)))
+    .where(and(eq(memberships.organizationId, orgId), inList(memberships.userId, ids)))
     .orderBy(...LISTING_ORDER);
 }
 
