@@ -44,8 +44,14 @@ export const SESSION_REVOKED = "session_revoked";
 export const SESSION_EXPIRED = "session_expired";
 
 const EMBEDDED_ORIGIN = "http://gateway.embedded";
-/** Longest wait for a remote gateway's answer to begin; its body (a long export) then streams for as long as it takes. */
-export const REMOTE_FIRST_BYTE_TIMEOUT_MS = 30_000;
+/**
+ * Longest wait for a remote gateway's answer to begin: a second past the gateway's own deadline to its first byte
+ * (STRATUS_REQUEST_TIMEOUT_SECONDS, which both share), so that its 504 comes first. The body (a long export) then
+ * streams for as long as it takes.
+ */
+export function remoteFirstByteTimeoutMs(): number {
+  return (env().STRATUS_REQUEST_TIMEOUT_SECONDS + 1) * 1000;
+}
 
 /**
  * Where a call goes, and the path it is signed over. The signed path is the versioned one (`/v1/…`), as the
@@ -86,16 +92,14 @@ export async function gatewayFetch(credentials: Credentials, method: string, pat
 }
 
 /**
- * A call to the remote gateway: aborted when its answer has not begun within REMOTE_FIRST_BYTE_TIMEOUT_MS (a
+ * A call to the remote gateway: aborted when its answer has not begun within remoteFirstByteTimeoutMs() (a
  * TimeoutError), as the gateway's own deadline is to the first byte, or when `signal` (the browser's) ends first.
  * Redirects are not followed: the signature is for this gateway only.
  */
 async function remoteFetch(request: Request, signal: AbortSignal | undefined): Promise<Response> {
   const deadline = new AbortController();
-  const timer = setTimeout(
-    () => deadline.abort(new DOMException(`the gateway did not answer within ${REMOTE_FIRST_BYTE_TIMEOUT_MS / 1000} s`, "TimeoutError")),
-    REMOTE_FIRST_BYTE_TIMEOUT_MS,
-  );
+  const limitMs = remoteFirstByteTimeoutMs();
+  const timer = setTimeout(() => deadline.abort(new DOMException(`the gateway did not begin to answer within ${limitMs / 1000} s`, "TimeoutError")), limitMs);
   try {
     return await fetch(request, { redirect: "manual", cache: "no-store", signal: signal ? AbortSignal.any([deadline.signal, signal]) : deadline.signal });
   } finally {
@@ -144,24 +148,29 @@ export async function cloudFetch(session: ConsoleSession, method: string, pathAn
   return response;
 }
 
-/** A remote gateway's clock this far from the console's explains a refused signature (a Date header has whole seconds). */
-export const CLOCK_SKEW_TOLERANCE_SECONDS = 30;
+/** When the clock difference was last logged: once a minute at most, however many calls it refuses. */
+let skewLoggedAt = 0;
 
 /**
  * How many seconds a remote gateway's clock (its answer's Date header) is ahead of the console's (negative: behind),
- * when that is more than CLOCK_SKEW_TOLERANCE_SECONDS; otherwise, or embedded, null. A signature is only good within
- * the gateway's allowed skew of its own clock, so a refusal that comes with such a difference says so and is logged
- * for the operator, rather than ending the session or counting a failed sign-in.
+ * when that is beyond the skew the gateway allows a signature (STRATUS_SIGNATURE_SKEW_SECONDS, which both share): then
+ * it refuses every signature, whatever the key, so a refusal says nothing of the key. Otherwise, or embedded, null:
+ * a refusal is the key's. Such a difference is logged for the operator, at most once a minute.
  */
 export function clockSkewSeconds(response: Response, now: number = Date.now()): number | null {
-  if (!env().CLOUD_API_URL) return null;
+  const { CLOUD_API_URL: remote, STRATUS_SIGNATURE_SKEW_SECONDS: allowed } = env();
+  if (!remote) return null;
   const date = Date.parse(response.headers.get("date") ?? "");
   if (Number.isNaN(date)) return null;
+  // A Date has whole seconds, and the answer left the gateway after the signature was made: a second either way.
   const skew = Math.round((date - now) / 1000);
-  if (Math.abs(skew) <= CLOCK_SKEW_TOLERANCE_SECONDS) return null;
-  process.stderr.write(
-    `${JSON.stringify({ level: "error", msg: "the gateway refused a signature and its clock differs from the console's: synchronise both (NTP)", component: "gateway-client", gateway_ahead_seconds: skew })}\n`,
-  );
+  if (Math.abs(skew) <= allowed + 1) return null;
+  if (now - skewLoggedAt >= 60_000) {
+    skewLoggedAt = now;
+    process.stderr.write(
+      `${JSON.stringify({ level: "error", msg: "the gateway refuses signatures: its clock differs from the console's by more than the allowed skew; synchronise both (NTP)", component: "gateway-client", gateway_ahead_seconds: skew, allowed_skew_seconds: allowed })}\n`,
+    );
+  }
   return skew;
 }
 

@@ -13,7 +13,7 @@ import { gatewayRouteHandlers } from "@/lib/gateway/next-handler";
 import { listen } from "@/lib/gateway/server";
 import { SIGN_IN_ERROR } from "@/lib/contract/sign-in-messages";
 import { handleCloudRequest, type BffDeps } from "./bff";
-import { cloudFetch, cloudJson, REMOTE_FIRST_BYTE_TIMEOUT_MS } from "./gateway-client";
+import { cloudFetch, cloudJson, remoteFirstByteTimeoutMs } from "./gateway-client";
 import type { ConsoleSession } from "./session";
 import { consoleDb, setConsoleDbForTests } from "./store/client";
 import { createConsoleTestbed, type ConsoleTestbed } from "./testing";
@@ -184,43 +184,48 @@ describe("remote gateway", () => {
     expect(seen.every((url) => url.startsWith("/platform/v1/"))).toBe(true);
   });
 
+  /** `run` with the deadlines shortened: the gateway's to 1 s, so the console waits 2 s for an answer to begin. */
+  async function withShortDeadline<T>(run: () => Promise<T>): Promise<T> {
+    process.env.STRATUS_REQUEST_TIMEOUT_SECONDS = "1";
+    resetEnvCache();
+    try {
+      expect(remoteFirstByteTimeoutMs()).toBe(2_000);
+      return await run();
+    } finally {
+      delete process.env.STRATUS_REQUEST_TIMEOUT_SECONDS;
+      resetEnvCache();
+    }
+  }
+
   it("waits for an answer to begin, not for a long export to end: the time limit stops at the first byte", async () => {
     const s = await ownerSignIn("203.0.113.76");
     const remote = await standIn((_req, res) => {
       res.writeHead(200, { "content-type": "text/csv" });
       res.write("a,b\n");
-      setTimeout(() => res.end("c,d\n"), REMOTE_FIRST_BYTE_TIMEOUT_MS + 300);
+      // The export's second part comes after the whole call's time would have run out.
+      setTimeout(() => res.end("c,d\n"), 3_000);
     });
-    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
-    try {
-      await pointedAt(remote, async () => {
+    await withShortDeadline(() =>
+      pointedAt(remote, async () => {
         const res = await bffFor(s)(operationPath("getBillingExportProductline", { organization_id: bed.t.demo.organization_id }));
         expect(res.status).toBe(200);
-        const text = res.text();
-        // The export's second part comes after what would have been the whole call's time limit.
-        await vi.advanceTimersByTimeAsync(REMOTE_FIRST_BYTE_TIMEOUT_MS + 300);
-        expect(await text).toBe("a,b\nc,d\n");
-      });
-    } finally {
-      vi.useRealTimers();
-    }
+        expect(await res.text()).toBe("a,b\nc,d\n");
+      }),
+    );
   });
 
   it("answers 504 when the remote gateway does not begin to answer in time", async () => {
     const s = await ownerSignIn("203.0.113.77");
     const remote = await standIn(() => {}); // never answers
-    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
-    try {
-      await pointedAt(remote, async () => {
-        const pending = bffFor(s)(operationPath("getOrganizations"));
-        await vi.advanceTimersByTimeAsync(REMOTE_FIRST_BYTE_TIMEOUT_MS + 10);
-        const res = await pending;
+    await withShortDeadline(() =>
+      pointedAt(remote, async () => {
+        const started = Date.now();
+        const res = await bffFor(s)(operationPath("getOrganizations"));
         expect(res.status).toBe(504);
         expect(await res.json()).toMatchObject({ reason: "timeout" });
-      });
-    } finally {
-      vi.useRealTimers();
-    }
+        expect(Date.now() - started).toBeGreaterThanOrEqual(1_900);
+      }),
+    );
   });
 
   it("a browser that gives up ends the call to a remote gateway that has not answered yet", async () => {
@@ -240,28 +245,41 @@ describe("remote gateway", () => {
     });
   });
 
-  it("a refusal while the gateway's clock is far from the console's keeps the session and counts no failed sign-in", async () => {
+  it("a refusal while the gateway's clock is beyond the allowed skew keeps the session and counts no failed sign-in; within it, the refusal is the key's", async () => {
     const s = await ownerSignIn("203.0.113.79");
-    // A gateway whose clock is ten minutes ahead: it refuses every signature, as the real one would.
-    const ahead = new Date(Date.now() + 600_000).toUTCString();
+    // A gateway whose clock is ahead: beyond the allowed skew (300 s) it refuses every signature, as the real one would.
+    let aheadMs = 600_000;
     const remote = await standIn((_req, res) => {
-      res.writeHead(401, { "content-type": "application/json", date: ahead });
+      res.writeHead(401, { "content-type": "application/json", date: new Date(Date.now() + aheadMs).toUTCString() });
       res.end(JSON.stringify({ code: "401", message: "X-Service-Timestamp is outside the allowed clock skew", reason: "unauthenticated" }));
     });
     const lines: string[] = [];
     const logged = vi.spyOn(process.stderr, "write").mockImplementation((line: string | Uint8Array) => (lines.push(String(line)), true));
     try {
       await pointedAt(remote, async () => {
-        const res = await cloudFetch(s, "GET", operationPath("getOrganizations"));
-        expect(res.status).toBe(502);
-        expect(await res.json()).toMatchObject({ reason: "clock_skew" });
+        for (let i = 0; i < 3; i++) {
+          const res = await cloudFetch(s, "GET", operationPath("getOrganizations"));
+          expect(res.status).toBe(502);
+          expect(await res.json()).toMatchObject({ reason: "clock_skew" });
+        }
         await expect(ownerSignIn("203.0.113.79")).rejects.toMatchObject({ code: SIGN_IN_ERROR.gatewayUnavailable });
       });
     } finally {
       logged.mockRestore();
     }
-    expect(lines.join("")).toMatch(/"gateway_ahead_seconds":(599|600|601)\b/);
+    // Logged once, however many calls it refused.
+    expect(lines.filter((line) => line.includes("gateway_ahead_seconds"))).toHaveLength(1);
+    expect(lines.join("")).toMatch(/"gateway_ahead_seconds":(599|600|601),"allowed_skew_seconds":300\b/);
     // Back on the gateway, the same session still calls it: it was not ended.
     expect((await cloudFetch(s, "GET", operationPath("getOrganizations"))).status).toBe(200);
+
+    // A minute ahead is within the allowed skew: the signature's time was good, so the key itself was refused.
+    aheadMs = 60_000;
+    await pointedAt(remote, async () => {
+      const res = await cloudFetch(s, "GET", operationPath("getOrganizations"));
+      expect(res.status).toBe(401);
+      expect(await res.json()).toMatchObject({ reason: "session_revoked" });
+      await expect(ownerSignIn("203.0.113.79")).rejects.toMatchObject({ code: SIGN_IN_ERROR.invalidKey });
+    });
   });
 });
