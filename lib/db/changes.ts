@@ -274,26 +274,35 @@ export function listenForChanges(
   let delayMs = 250;
   let drop: ((error?: Error) => void) | null = null;
   changes.coherent = false;
-  const ownBeat = `${HEARTBEAT_PREFIX}${randomUUID()}`;
-  /** When the heartbeat awaited was sent; null while none is awaited. */
-  let awaitedSince: number | null = null;
-  const beats = heartbeat ? setInterval(() => beat(heartbeat), heartbeat.everyMs ?? 5_000) : null;
+  const ownBeats = `${HEARTBEAT_PREFIX}${randomUUID()}:`;
+  let beatsSent = 0;
+  /** The heartbeat awaited: its payload (each its own), and since when (performance.now(): a clock step moves nothing). */
+  let awaited: { payload: string; since: number } | null = null;
+  const everyMs = heartbeat?.everyMs ?? 5_000;
+  let lastTick = performance.now();
+  const beats = heartbeat ? setInterval(() => beat(heartbeat), everyMs) : null;
   beats?.unref();
 
   const beat = (h: Heartbeat) => {
+    const now = performance.now();
+    // The event loop was held (a long task, a pause): timers run before the sockets are read, so a heartbeat back
+    // meanwhile may not have been read yet. The wait starts again rather than count the stall against the listener.
+    const stalled = now - lastTick > 2 * everyMs;
+    lastTick = now;
     if (!client || !changes.coherent) return;
-    const everyMs = h.everyMs ?? 5_000;
-    if (awaitedSince !== null) {
-      if (Date.now() - awaitedSince > 3 * everyMs) {
-        awaitedSince = null;
+    if (awaited !== null) {
+      if (stalled) awaited.since = now;
+      else if (now - awaited.since > 3 * everyMs) {
+        awaited = null;
         drop?.(new Error(`its heartbeat did not come back within ${(3 * everyMs) / 1000} s`));
       }
       return;
     }
-    awaitedSince = Date.now();
+    const mine = { payload: `${ownBeats}${++beatsSent}`, since: now };
+    awaited = mine;
     // A store the pool cannot reach says nothing of the listener's connection: no beat is awaited then.
-    h.send(ownBeat).catch(() => {
-      awaitedSince = null;
+    h.send(mine.payload).catch(() => {
+      if (awaited === mine) awaited = null;
     });
   };
 
@@ -323,7 +332,7 @@ export function listenForChanges(
     // Each notice names the table changed (migration 0002); a heartbeat (any replica's) changes nothing.
     next.on("notification", (notice) => {
       if (notice.payload?.startsWith(HEARTBEAT_PREFIX)) {
-        if (notice.payload === ownBeat) awaitedSince = null;
+        if (notice.payload === awaited?.payload) awaited = null;
         return;
       }
       changes.changed(notice.payload ? [notice.payload] : undefined);
@@ -333,7 +342,7 @@ export function listenForChanges(
       await next.query(`LISTEN ${CHANNEL}`);
       if (client !== next || closed) return;
       delayMs = 250;
-      awaitedSince = null;
+      awaited = null;
       changes.changed();
       changes.coherent = true;
     } catch (error) {

@@ -154,16 +154,39 @@ describe.skipIf(!onPostgres)("the change listener", () => {
     };
     const warnings: string[] = [];
     const pool = new pg.Pool({ connectionString: process.env.TEST_DATABASE_URL!, max: 1 });
-    const listener = listenForChanges(process.env.TEST_DATABASE_URL!, changes, (m) => warnings.push(m), { ...poolHeartbeat(pool), everyMs: 100 });
+    let stall = false;
+    const sender = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL! });
+    await sender.connect();
+    const listener = listenForChanges(process.env.TEST_DATABASE_URL!, changes, (m) => warnings.push(m), {
+      send: (payload) => {
+        if (!stall) return poolHeartbeat(pool).send(payload);
+        stall = false;
+        // Written at once (a connected client's first query), then, once this turn of the loop has looked at its
+        // sockets (the notice not back yet), the loop held while it comes back.
+        const sent = sender.query("select pg_notify('stratus_changes', $1)", [payload]);
+        setImmediate(() => {
+          for (const until = performance.now() + 700; performance.now() < until; );
+        });
+        return sent;
+      },
+      everyMs: 100,
+    });
     try {
       await eventually(async () => changes.coherent);
       await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(warnings).toEqual([]);
+      // The event loop held for longer than a heartbeat's wait, right after one was sent: the one back meanwhile is
+      // read only after the timers have run.
+      stall = true;
+      await eventually(async () => !stall);
+      await new Promise((resolve) => setTimeout(resolve, 500));
       expect(warnings).toEqual([]);
       expect(changes.coherent).toBe(true);
       expect(seen.flat().filter((table) => table?.startsWith("heartbeat:"))).toEqual([]);
     } finally {
       await listener.close();
       await pool.end();
+      await sender.end();
     }
   });
 
