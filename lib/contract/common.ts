@@ -24,11 +24,12 @@ export const rpcStatusSchema = z
 
 /**
  * An array of a request body. Go clients marshal an empty slice as `null`, so `null`
- * reads as the empty list, and the array's own rules (a minimum length, say) then apply.
+ * reads as the empty list, and the array's own rules (a minimum length, say) then apply;
+ * with `absent`, so does a missing one (a client whose field is `omitempty` sends none).
  * The document shows the plain array.
  */
-export function bodyArray<T extends z.ZodArray>(schema: T) {
-  return z.preprocess((value: z.input<T> | null) => (value === null ? [] : value), schema);
+export function bodyArray<T extends z.ZodArray>(schema: T, options: { absent?: boolean } = {}) {
+  return z.preprocess((value: z.input<T> | null | undefined) => (value === null || (options.absent && value === undefined) ? [] : value), schema);
 }
 
 /**

@@ -29,10 +29,13 @@ export const getOrgMfaResponseSchema = z
  */
 export const editOrgMfaRequestSchema = z
   .object({
+    // Absent is the empty list too: the upstream's Go client omits an empty list (`omitempty`), so `{}` is how it
+    // requires no method, as the upstream's own server reads it.
     intended_methods: bodyArray(
       z
         .array(z.enum(MFA_METHODS, { message: `must be one of ${MFA_METHODS.join(", ")}` }), { message: "must be an array of MFA methods" })
         .max(10, "must hold at most 10 methods"),
+      { absent: true },
     ),
     enrollment_grace_days: z
       .number({ message: "must be a whole number of days" })

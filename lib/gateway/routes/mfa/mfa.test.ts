@@ -86,7 +86,6 @@ describe("PATCH /organizations/{organization_id}/mfa", () => {
     ["an unknown method", { intended_methods: ["totp", "sms"] }, "body.intended_methods[1]: must be one of totp, webauthn"],
     ["a method of the wrong type", { intended_methods: [1] }, "body.intended_methods[0]"],
     ["a string instead of a list", { intended_methods: "totp" }, "body.intended_methods: must be an array"],
-    ["no intended_methods", {}, "body.intended_methods: is required"],
     ["a null body", null, "body"],
   ])("answers 400 for %s and changes nothing", async (_name, body, message) => {
     const before = (await get()).body;
