@@ -4,11 +4,20 @@ import { useQuery } from "@tanstack/react-query";
 import { IntentLink } from "@/components/common/intent-link";
 import { peopleQueries, personHref } from "@/lib/query/people";
 
+type Directory = NonNullable<ReturnType<typeof useDirectoryQuery>["data"]>;
+const NO_ONE = new Map<string, Directory["items"][number]>();
+/** Each answer's Map, made once and shared by every name that reads it (a table calls the hook once a row). */
+const byIdOf = new WeakMap<Directory, Map<string, Directory["items"][number]>>();
+
+const useDirectoryQuery = (orgId: string) => useQuery({ ...peopleQueries.directory(orgId), staleTime: 60_000 });
+
 /** Id → person, from the organization's directory (one query, shared by every name on the page). */
 export function usePeopleDirectory(orgId: string) {
-  const directory = useQuery({ ...peopleQueries.directory(orgId), staleTime: 60_000 });
-  const byId = new Map((directory.data?.items ?? []).map((p) => [p.id, p]));
-  return { directory, byId };
+  const directory = useDirectoryQuery(orgId);
+  const data = directory.data;
+  let byId = data ? byIdOf.get(data) : NO_ONE;
+  if (!byId && data) byIdOf.set(data, (byId = new Map(data.items.map((p) => [p.id, p]))));
+  return { directory, byId: byId ?? NO_ONE };
 }
 
 /**

@@ -20,6 +20,8 @@ export function useIamContext(orgId: string) {
   const orgRoles: Role[] = (roles.data?.roles ?? []).filter((r) => r.org_id === orgId);
   const orgProjects: Project[] = (projects.data?.items ?? []).filter((p) => p.organization_id === orgId);
   const roleIds = new Set(orgRoles.map((r) => r.id));
+  // Looked up by id for every row of a table (three times a row): one Map, not a search of the list each time.
+  const projectNames = new Map(orgProjects.map((p) => [p.id, p.name]));
   const orgName = org.entity?.name ?? "this organization";
   const { byId: people } = usePeopleDirectory(orgId);
 
@@ -40,7 +42,7 @@ export function useIamContext(orgId: string) {
         ? scopeObjectId === orgId
           ? orgName
           : null
-        : (orgProjects.find((p) => p.id === scopeObjectId)?.name ?? null),
+        : (projectNames.get(scopeObjectId) ?? null),
   };
 }
 
