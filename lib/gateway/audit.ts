@@ -8,6 +8,7 @@ import type { Database } from "./store/client";
 import { firstOrganization } from "./store/queries/first-organization";
 import { boundText, insertAuditEntry } from "./store/queries/audit-logs";
 import { errorDetail } from "@/lib/error-detail";
+import { spendReplayGuard } from "./middleware/replay";
 
 export type AuditedMeta = AuditMeta & { organizationId: string };
 
@@ -53,10 +54,13 @@ export function auditAs(c: Context<AppEnv>, meta: AuditMeta): AuditMeta {
  * transaction. `work` may fill in the meta (ids of what it created). Authorization
  * must be checked before: inside, only `tx` may be used (PGlite has one connection).
  * A failure rolls everything back; the audit middleware then files the failed call.
+ * The call's signature is spent first, in the same transaction: it is spent exactly
+ * when the change commits, and a retry of a call that rolled back is taken.
  */
 export async function mutate<T>(c: Context<AppEnv>, meta: AuditMeta, work: (tx: Database, meta: AuditMeta) => Promise<T>): Promise<T> {
   c.set("audit", meta);
   const result = await c.get("deps").db.transaction(async (tx): Promise<T> => {
+    await spendReplayGuard(c, tx as unknown as Database);
     const out = await work(tx as unknown as Database, meta);
     const organizationId = meta.organizationId;
     if (!organizationId) throw new Error("audit entry without organization");
@@ -64,6 +68,8 @@ export async function mutate<T>(c: Context<AppEnv>, meta: AuditMeta, work: (tx: 
     return out;
   });
   c.set("audited", true);
+  const claim = c.get("replayClaim");
+  if (claim) claim.spent = true;
   return result;
 }
 

@@ -51,6 +51,8 @@ export type AppEnv = {
     /** Set once the call's audit entry is written (in the mutation's own transaction). */
     audited?: boolean;
     errorMessage?: string;
+    /** A mutating signed call's claim on its signature, spent by its change (middleware/replay.ts). */
+    replayClaim?: import("./middleware/replay").ReplayClaim;
     startedAt: Date;
     access: import("./authz").Access;
   };

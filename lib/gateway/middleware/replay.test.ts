@@ -1,12 +1,16 @@
 import { eq } from "drizzle-orm";
+import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { operationPath } from "@/lib/contract/operations";
 import { ReadCache } from "@/lib/db/read-cache";
 import { authorizationHeader, sign, signedHeaders } from "@/lib/signing";
 import { createApp } from "../app";
+import type { AppEnv } from "../context";
+import { GatewayError } from "../errors";
 import { projects, requestSignatures } from "../store/schema";
 import { createTestGateway, type TestGateway } from "../testing";
 import { recordedSignatures, REPLAY_MESSAGE } from "./replay";
+import { verifySignature } from "./verify-signature";
 
 let t: TestGateway;
 beforeAll(async () => {
@@ -66,6 +70,72 @@ describe("a replayed signature", () => {
     expect(rows.map((r) => r.signature)).not.toContain("expired-long-ago");
     expect(rows.every((r) => r.expiresAt.getTime() <= Date.now() + t.gateway.deps.skewSeconds * 1000 + 1_000)).toBe(true);
     expect(await recordedSignatures(t.gateway.deps)).toBe(rows.length);
+  });
+
+  describe("sent again after a call that changed nothing (a retry)", () => {
+    it("is taken while the first call's change rolled back, and refused once a change commits under it", async () => {
+      expect((await create(ownerHeaders("POST", URL_PROJECTS), "retry-taken")).status).toBe(200);
+      // The same name again: refused inside the change's transaction, after the signature was spent there.
+      const headers = ownerHeaders("POST", URL_PROJECTS);
+      const first = await create(headers, "retry-taken");
+      expect(first.status).toBe(400);
+      // The retry gets the call's own answer again, not "already used".
+      const retry = await create(headers, "retry-taken");
+      expect(retry.status).toBe(400);
+      expect(await retry.json()).toMatchObject({ message: expect.stringContaining("already exists") });
+      // Once the name is free, the same retry makes the change, and a replay after it is refused.
+      const [held] = await t.gateway.store.db.select().from(projects).where(eq(projects.name, "retry-taken"));
+      await t.gateway.store.db.update(projects).set({ name: "retry-taken-renamed" }).where(eq(projects.id, held!.id));
+      expect((await create(headers, "retry-taken")).status).toBe(200);
+      const replay = await create(headers, "retry-taken");
+      expect(replay.status).toBe(401);
+      expect(await replay.json()).toMatchObject({ message: REPLAY_MESSAGE });
+      expect(await named("retry-taken")).toBe(1);
+    });
+
+    it("is taken after a refusal before any change (a body the contract refuses)", async () => {
+      const headers = ownerHeaders("POST", URL_PROJECTS);
+      const bad = { method: "POST", headers, body: JSON.stringify({ organization_id: t.demo.organization_id, name: "" }) };
+      expect((await t.gateway.app.request(URL_PROJECTS, bad)).status).toBe(400);
+      expect((await t.gateway.app.request(URL_PROJECTS, bad)).status).toBe(400);
+    });
+
+    it("is refused with another body, though nothing was changed", async () => {
+      const headers = ownerHeaders("POST", URL_PROJECTS);
+      expect((await create(headers, "retry-taken")).status).toBe(400);
+      const other = await create(headers, "retry-other-body");
+      expect(other.status).toBe(401);
+      expect(await named("retry-other-body")).toBe(0);
+    });
+
+    it("makes one change of two identical calls sent at once: the other is refused", async () => {
+      const headers = ownerHeaders("POST", URL_PROJECTS);
+      const answers = await Promise.all([create(headers, "at-once"), create(headers, "at-once"), create(headers, "at-once")]);
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 401, 401]);
+      expect(await named("at-once")).toBe(1);
+    });
+
+    it("is refused when a replica from before claims recorded it (its record spent by default)", async () => {
+      const headers = ownerHeaders("POST", URL_PROJECTS);
+      const signature = headers.Authorization!.split(":").at(-1)!;
+      await t.gateway.store.db.insert(requestSignatures).values({ signature, expiresAt: new Date(Date.now() + 60_000) });
+      expect((await create(headers, "old-replica")).status).toBe(401);
+      expect(await named("old-replica")).toBe(0);
+    });
+
+    it("is spent by a success made without a change through mutate() as well", async () => {
+      const bare = new Hono<AppEnv>();
+      bare.use("*", async (c, next) => {
+        c.set("deps", t.gateway.deps);
+        await next();
+      });
+      bare.use("*", verifySignature);
+      bare.post(operationPath("createProject"), (c) => c.json({ nothing: "changed" }, 200));
+      bare.onError((error, c) => c.json({ message: error.message }, error instanceof GatewayError ? error.status : 500));
+      const headers = ownerHeaders("POST", URL_PROJECTS);
+      expect((await create(headers, "bare", bare)).status).toBe(200);
+      expect((await create(headers, "bare", bare)).status).toBe(401);
+    });
   });
 
   describe("signed with a whole-second timestamp, as the upstream's Go client signs", () => {

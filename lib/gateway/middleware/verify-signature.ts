@@ -8,7 +8,7 @@ import { findActiveApiKey } from "../store/queries/api-keys";
 import { touchLastActive } from "../store/queries/people";
 import { isMutating } from "../audit";
 import { findOperation, routedPath } from "../router";
-import { refuseReplay } from "./replay";
+import { claimReplayGuard, settleReplayGuard } from "./replay";
 import { readBody } from "./request-id";
 
 const MESSAGES: Record<string, string> = {
@@ -142,10 +142,11 @@ export const verifySignature: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (!isMutating(c.req.method)) return admit(c, deps, key, next);
   // A call that may change something: its body is read now that the caller is known (never
   // before: a stranger's upload holds nothing of the gateway's), within the limit, and then
-  // its signature is spent (the upstream's whole-second signatures are told apart by the body).
+  // its signature is claimed with the body's digest; its change spends it (middleware/replay.ts).
   return readBody(c, async () => {
-    await refuseReplay(c);
+    await claimReplayGuard(c);
     await admit(c, deps, key, next);
+    await settleReplayGuard(c);
   });
 };
 
