@@ -5,7 +5,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Formation, query, until, type NodeInfo } from "./formation";
 import { admin, gatewayEnv, startGateway, stopGateway, type GatewayProcess } from "./gateway-process";
-import { call, runLoad, type Credentials, type Outcome } from "./load";
+import { REPLAY_MESSAGE } from "@/lib/gateway/middleware/replay";
+import { call, runLoad, type Credentials, type Outcome, type RetriedWrite } from "./load";
 
 /**
  * A primary failover survived: two standalone gateways over a pg_auto_failover
@@ -81,8 +82,10 @@ describe("a primary failover (pg_auto_failover)", () => {
     const pids = gateways.map((g) => g.child.pid);
 
     const out: Outcome[] = [];
+    const retried: RetriedWrite[] = [];
     let stopped = false;
     const load = runLoad({
+      retried,
       targets: gateways,
       credentials: loadKey,
       organizationId,
@@ -187,7 +190,24 @@ describe("a primary failover (pg_auto_failover)", () => {
     }
     const names = projects.map((p) => p.name);
     problems.push(...names.filter((n, i) => names.indexOf(n) !== i).map((n) => `duplicated: ${n}`));
+
+    // The client that retries as the Terraform provider does (the same signature and body after a 503 or no
+    // answer): each of its writes is made once. A retry is taken while no change was made under the signature,
+    // and refused as a replay only after an earlier attempt's change committed.
+    const ids = new Map(projects.map((p) => [p.name, p.id]));
+    for (const w of retried) {
+      const final = w.statuses.at(-1);
+      const id = ids.get(w.name);
+      const attempts = `${w.gateway} ${w.name}: ${w.statuses.join(" → ")}`;
+      if (final === 200 && !id) problems.push(`lost: ${attempts}`);
+      else if (final === 401 && !(w.message === REPLAY_MESSAGE && w.statuses.length > 1 && id)) problems.push(`refused: ${attempts} (${w.message})`);
+      else if (final !== 200 && final !== 401) problems.push(`answered: ${attempts}`);
+      if (id && auditCount.get(`Create:${id}`) !== 1) problems.push(`${attempts}: ${auditCount.get(`Create:${id}`) ?? 0} audit entries of its creation`);
+    }
     expect(problems).toEqual([]);
+    const takenAfterRetry = retried.filter((w) => w.statuses.length > 1 && w.statuses.at(-1) === 200);
+    console.log(`failover: retrying client: ${retried.length} writes, ${takenAfterRetry.length} made by a retry with the first attempt's signature`);
+    expect(takenAfterRetry.length, retried.map((w) => w.statuses.join("→")).join(", ")).toBeGreaterThan(0);
   }, 240_000);
 
   it("hears change notices again after the failover: a key revoked then is refused at once by both gateways", async () => {

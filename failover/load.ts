@@ -1,4 +1,4 @@
-import { signedHeaders } from "@/lib/signing";
+import { authorizationHeader, sign, signedHeaders, UPSTREAM_TIMESTAMP_HEADER } from "@/lib/signing";
 
 /** Signed calls to the gateways while the formation fails over, each one recorded. */
 
@@ -37,12 +37,14 @@ export async function call(
   pathAndQuery: string,
   body: unknown,
   giveUpMs: number,
+  /** Headers signed before (a retry sends the first attempt's again); by default, signed now. */
+  signed?: Record<string, string>,
 ): Promise<{ status: number; retryAfter: string | null; json: unknown; error?: string }> {
   const url = `http://127.0.0.1:${target.port}/v1${pathAndQuery}`;
   try {
     const res = await fetch(url, {
       method,
-      headers: { ...signedHeaders(credentials, { method, url }), ...(body ? { "content-type": "application/json" } : {}) },
+      headers: { ...(signed ?? signedHeaders(credentials, { method, url })), ...(body ? { "content-type": "application/json" } : {}) },
       body: body ? JSON.stringify(body) : undefined,
       signal: AbortSignal.timeout(giveUpMs),
     });
@@ -74,8 +76,9 @@ export interface LoadOptions {
 
 /**
  * One worker: creates a project, then renames it or reads it back, and lists the
- * organization's projects now and then. Never retries a write (a retry could not
- * tell a lost write from a duplicated one); after a 503 it waits a moment, as a
+ * organization's projects now and then. Never retries a write (each is signed
+ * anew, so a retry could not tell a lost write from a duplicated one: the retrying
+ * writer below resends the same signature); after a 503 it waits a moment, as a
  * client honouring Retry-After would, but briefly, to time the switch finely.
  */
 async function worker(options: LoadOptions, target: Target, w: number): Promise<void> {
@@ -125,11 +128,56 @@ async function readiness(options: LoadOptions, target: Target): Promise<void> {
   }
 }
 
-export function runLoad(options: LoadOptions): Promise<void> {
+const RETRY_FOR_MS = 90_000;
+
+/** One write as a retrying client made it: every attempt's status, the same signature each time. */
+export interface RetriedWrite {
+  gateway: string;
+  name: string;
+  statuses: number[];
+  /** The last answer's message (a 401 says why). */
+  message?: string;
+}
+
+/**
+ * Signed as the upstream's Go client signs: a whole-second timestamp in its own header, so two calls
+ * to one path in one second carry one signature (the replay guard tells them apart by the body).
+ */
+function goClientHeaders(credentials: Credentials, method: string, path: string): Record<string, string> {
+  const timestamp = new Date().toISOString().replace(/\.\d+Z$/, "Z");
+  const signature = sign(credentials.secretKey, { method, path: `/v1${path}`, query: "", timestamp });
+  return { Authorization: authorizationHeader(credentials.accessKeyId, signature), [UPSTREAM_TIMESTAMP_HEADER]: timestamp };
+}
+
+/**
+ * A client that retries as the upstream's Terraform provider does (go-retryablehttp): after a 503 or
+ * no answer it sends the same request again, the same signature and body, until an answer that is
+ * neither. Each write's attempts are recorded in `retried`.
+ */
+async function retryingWriter(options: LoadOptions, target: Target, retried: RetriedWrite[]): Promise<void> {
+  const { credentials, organizationId, giveUpMs } = options;
+  for (let i = 0; i < options.maxCallsPerWorker && !options.stopped(); i++) {
+    const write: RetriedWrite = { gateway: target.name, name: `fo-retried-${target.name}-${i}`, statuses: [] };
+    retried.push(write);
+    const headers = goClientHeaders(credentials, "POST", "/organizations/projects");
+    // Well inside the signature's window (STRATUS_SIGNATURE_SKEW_SECONDS, 300 s by default).
+    const retryUntil = Date.now() + RETRY_FOR_MS;
+    for (;;) {
+      const r = await call(target, credentials, "POST", "/organizations/projects", { organization_id: organizationId, name: write.name }, giveUpMs, headers);
+      write.statuses.push(r.status);
+      write.message = (r.json as { message?: string } | null)?.message;
+      if ((r.status !== 503 && r.status !== 0) || Date.now() > retryUntil) break;
+      await sleep(200);
+    }
+  }
+}
+
+export function runLoad(options: LoadOptions & { retried?: RetriedWrite[] }): Promise<void> {
   const tasks: Array<Promise<void>> = [];
   for (const target of options.targets) {
     for (let w = 0; w < options.workersPerTarget; w++) tasks.push(worker(options, target, w));
     tasks.push(readiness(options, target));
+    if (options.retried) tasks.push(retryingWriter(options, target, options.retried));
   }
   return Promise.all(tasks).then(() => undefined);
 }
