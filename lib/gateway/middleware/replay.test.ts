@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { operationPath } from "@/lib/contract/operations";
@@ -9,7 +9,7 @@ import type { AppEnv } from "../context";
 import { GatewayError } from "../errors";
 import { projects, requestSignatures } from "../store/schema";
 import { createTestGateway, type TestGateway } from "../testing";
-import { recordedSignatures, REPLAY_MESSAGE } from "./replay";
+import { MAX_ATTEMPTS, recordedSignatures, REPLAY_MESSAGE } from "./replay";
 import { verifySignature } from "./verify-signature";
 
 let t: TestGateway;
@@ -73,19 +73,28 @@ describe("a replayed signature", () => {
   });
 
   describe("sent again after a call that changed nothing (a retry)", () => {
-    it("is taken while the first call's change rolled back, and refused once a change commits under it", async () => {
-      expect((await create(ownerHeaders("POST", URL_PROJECTS), "retry-taken")).status).toBe(200);
-      // The same name again: refused inside the change's transaction, after the signature was spent there.
+    /** Creating a project of this name fails inside the change's transaction, after the signature was spent there, as a serialization failure does (503). */
+    const failing = async (name: string, run: () => Promise<void>) => {
+      const db = t.gateway.store.db;
+      await db.execute(sql.raw(`CREATE FUNCTION fail_replay_test() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'lost to a concurrent change' USING ERRCODE = '40001'; END $$`));
+      await db.execute(sql.raw(`CREATE TRIGGER fail_replay_test BEFORE INSERT ON projects FOR EACH ROW WHEN (NEW.name = '${name}') EXECUTE FUNCTION fail_replay_test()`));
+      try {
+        await run();
+      } finally {
+        await db.execute(sql.raw("DROP TRIGGER fail_replay_test ON projects"));
+        await db.execute(sql.raw("DROP FUNCTION fail_replay_test()"));
+      }
+    };
+
+    it("is taken after a 5xx whose change rolled back, and refused once a change commits under it", async () => {
       const headers = ownerHeaders("POST", URL_PROJECTS);
-      const first = await create(headers, "retry-taken");
-      expect(first.status).toBe(400);
-      // The retry gets the call's own answer again, not "already used".
-      const retry = await create(headers, "retry-taken");
-      expect(retry.status).toBe(400);
-      expect(await retry.json()).toMatchObject({ message: expect.stringContaining("already exists") });
-      // Once the name is free, the same retry makes the change, and a replay after it is refused.
-      const [held] = await t.gateway.store.db.select().from(projects).where(eq(projects.name, "retry-taken"));
-      await t.gateway.store.db.update(projects).set({ name: "retry-taken-renamed" }).where(eq(projects.id, held!.id));
+      await failing("retry-taken", async () => {
+        const first = await create(headers, "retry-taken");
+        expect(first.status).toBe(503);
+        expect(first.headers.get("retry-after")).toMatch(/^\d+$/);
+        expect((await create(headers, "retry-taken")).status).toBe(503);
+      });
+      // The same call once more, as go-retryablehttp sends it: the change is made now, and once only.
       expect((await create(headers, "retry-taken")).status).toBe(200);
       const replay = await create(headers, "retry-taken");
       expect(replay.status).toBe(401);
@@ -93,19 +102,39 @@ describe("a replayed signature", () => {
       expect(await named("retry-taken")).toBe(1);
     });
 
-    it("is taken after a refusal before any change (a body the contract refuses)", async () => {
+    it("is refused after an answer a client does not retry (a 4xx), made inside the change's transaction or before it", async () => {
+      const taken = ownerHeaders("POST", URL_PROJECTS);
+      expect((await create(taken, "retry-taken")).status).toBe(400); // the name is taken: refused in the transaction
+      const again = await create(taken, "retry-taken");
+      expect(again.status).toBe(401);
+      expect(await again.json()).toMatchObject({ message: REPLAY_MESSAGE });
       const headers = ownerHeaders("POST", URL_PROJECTS);
       const bad = { method: "POST", headers, body: JSON.stringify({ organization_id: t.demo.organization_id, name: "" }) };
       expect((await t.gateway.app.request(URL_PROJECTS, bad)).status).toBe(400);
-      expect((await t.gateway.app.request(URL_PROJECTS, bad)).status).toBe(400);
+      expect((await t.gateway.app.request(URL_PROJECTS, bad)).status).toBe(401);
     });
 
     it("is refused with another body, though nothing was changed", async () => {
       const headers = ownerHeaders("POST", URL_PROJECTS);
-      expect((await create(headers, "retry-taken")).status).toBe(400);
-      const other = await create(headers, "retry-other-body");
-      expect(other.status).toBe(401);
+      await failing("retry-failed", async () => {
+        expect((await create(headers, "retry-failed")).status).toBe(503);
+        const other = await create(headers, "retry-other-body");
+        expect(other.status).toBe(401);
+        expect(await other.json()).toMatchObject({ message: expect.stringContaining("another body") });
+      });
       expect(await named("retry-other-body")).toBe(0);
+    });
+
+    it(`is taken ${MAX_ATTEMPTS} times at most, as a client's retries are`, async () => {
+      const headers = ownerHeaders("POST", URL_PROJECTS);
+      await failing("retry-forever", async () => {
+        for (let i = 0; i < MAX_ATTEMPTS; i++) expect((await create(headers, "retry-forever")).status).toBe(503);
+        const more = await create(headers, "retry-forever");
+        expect(more.status).toBe(401);
+        expect(await more.json()).toMatchObject({ message: expect.stringContaining(`sent ${MAX_ATTEMPTS} times`) });
+      });
+      expect((await create(headers, "retry-forever")).status).toBe(401);
+      expect(await named("retry-forever")).toBe(0);
     });
 
     it("makes one change of two identical calls sent at once: the other is refused", async () => {

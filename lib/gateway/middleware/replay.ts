@@ -4,8 +4,9 @@ import { parseAuthorization, parseRfc3339, TIMESTAMP_HEADER } from "@/lib/signin
 import { isMutating } from "../audit";
 import type { AppEnv, GatewayDeps } from "../context";
 import { GatewayError } from "../errors";
+import { errorDetail } from "@/lib/error-detail";
 import type { Database } from "../store/client";
-import { claimSignature, countSignatures, purgeSignatures, spendSignature, type SignatureRecord } from "../store/queries/request-signatures";
+import { claimSignature, countSignatures, purgeSignatures, spendSignature, type ClaimRefusal, type SignatureRecord } from "../store/queries/request-signatures";
 
 /**
  * A signature covers path, query, method and timestamp, not the body: within the skew
@@ -15,18 +16,35 @@ import { claimSignature, countSignatures, purgeSignatures, spendSignature, type 
  *
  * - claimed before the handler runs, with the body's digest (`claimReplayGuard`);
  * - spent by the change made under it, in the change's own transaction (`spendReplayGuard`,
- *   the first statement of `mutate()`), so it is spent exactly when the change commits.
+ *   the first statement of `mutate()`), so it is spent exactly when the change commits;
+ * - spent as well by any other answer a client does not retry (`settleReplayGuard`): every
+ *   status below 500 but 429.
  *
  * A spent signature is refused (401), and so is one sent again with another body. A retry of a
- * call that changed nothing (a 4xx, a 503 while the store fails over, an answer lost before the
- * commit) carries the same signature and body, and is taken: the upstream's clients
- * (go-retryablehttp under its Terraform provider) retry that way. Reads stay repeatable.
+ * call that changed nothing and got a 5xx or no answer (a 503 while the store fails over, an
+ * answer lost before the commit) carries the same signature and body, and is taken, up to
+ * `MAX_ATTEMPTS` sends in all: the upstream's clients (go-retryablehttp under its Terraform
+ * provider) retry that way. So a captured call can do what its signer's own retries do, no more.
+ * Reads stay repeatable.
  */
 
 const PURGE_EVERY_MS = 60_000;
 const lastPurge = new WeakMap<GatewayDeps, number>();
 
-export const REPLAY_MESSAGE = "this signature was already used: sign every request anew";
+/**
+ * Sends of one signed call, its retries included: go-retryablehttp's default is 5 (a first try and
+ * 4 retries); twice that leaves room for a client configured to retry more.
+ */
+export const MAX_ATTEMPTS = 10;
+
+/** A use of a signature under which a change was made, or an answer given that is not to be retried. */
+export const REPLAY_MESSAGE = "this signature was already used, and its call answered: it is not made again (sign a new request for another call)";
+
+const REFUSALS: Record<ClaimRefusal, string> = {
+  spent: REPLAY_MESSAGE,
+  other_body: "this signature was sent before with another body: sign every request anew",
+  attempts: `this signature was sent ${MAX_ATTEMPTS} times: sign a new request`,
+};
 
 /** The call's claim on its signature, and whether its change has been committed under it. */
 export type ReplayClaim = SignatureRecord & { spent: boolean };
@@ -52,7 +70,8 @@ export async function claimReplayGuard(c: Context<AppEnv>, now = Date.now()): Pr
     expiresAt: new Date(Math.max(signedAt, now) + skewMs),
   };
   await purgeExpired(deps, now);
-  if (!(await claimSignature(deps.db, record, new Date(now)))) throw new GatewayError("unauthenticated", REPLAY_MESSAGE);
+  const refused = await claimSignature(deps.db, record, new Date(now), MAX_ATTEMPTS);
+  if (refused) throw new GatewayError("unauthenticated", REFUSALS[refused]);
   c.set("replayClaim", { ...record, spent: false });
 }
 
@@ -68,14 +87,21 @@ export async function spendReplayGuard(c: Context<AppEnv>, tx: Database): Promis
 }
 
 /**
- * After the handler: a call that succeeded without a change through `mutate()` (one that found
- * nothing to do) spends its claim all the same, so the success is not repeated by a replay.
+ * After the handler: an answer a client does not retry (below 500, but 429) spends the claim if its
+ * change did not (a refusal, a call with nothing to change), so a captured call is not sent again and
+ * again; a 5xx or 429 leaves it to the client's retry. Best effort: this answer is given either way,
+ * and a claim left unspent is taken only by the same call with the same body, a few times.
  */
 export async function settleReplayGuard(c: Context<AppEnv>): Promise<void> {
   const claim = c.get("replayClaim");
-  if (!claim || claim.spent || c.res.status >= 400) return;
-  await spendSignature(c.get("deps").db, claim);
-  claim.spent = true;
+  const status = c.res.status;
+  if (!claim || claim.spent || status >= 500 || status === 429) return;
+  try {
+    await spendSignature(c.get("deps").db, claim);
+    claim.spent = true;
+  } catch (error) {
+    c.get("deps").logger.warn("signature not spent after its answer", { request_id: c.get("requestId"), status, error: errorDetail(error) });
+  }
 }
 
 /**

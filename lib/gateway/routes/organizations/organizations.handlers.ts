@@ -42,7 +42,6 @@ export const getOrganizations: AppRouteHandler<typeof routes.getOrganizations> =
 export const updateOrganization: AppRouteHandler<typeof routes.updateOrganization> = async (c) => {
   const { org_id: orgId } = c.req.valid("query");
   const body = c.req.valid("json");
-  const { db } = c.get("deps");
   const caller = c.get("caller");
   const audit = auditAs(c, {
     organizationId: orgId,
@@ -52,12 +51,16 @@ export const updateOrganization: AppRouteHandler<typeof routes.updateOrganizatio
     targetIds: [orgId],
   });
   await requireOrgOwner(c.get("access"), orgId);
-  const org = await mutate(c, audit, async (tx, meta) => {
+  // What the answer reads is read in the change's transaction (the permissions, which the change leaves as they
+  // are, before it): a failure after the commit would answer 5xx for a change made, and the client's retry of the
+  // same signed call is then refused as a replay.
+  const permissions = await orgPermissions(c.get("access"), orgId);
+  const entity = await mutate(c, audit, async (tx, meta) => {
     const updated = await updateOrg(tx, orgId, body);
     if (!updated) throw new Error("organization vanished during update");
     meta.targetNames = [updated.name];
-    return updated;
+    const features = await evaluateFlags(tx, { userId: caller.userId, organizationId: orgId });
+    return toEntity(updated, "owner", features, await listMfaMethods(tx, orgId), permissions);
   });
-  const features = await evaluateFlags(db, { userId: caller.userId, organizationId: orgId });
-  return c.json({ entity: toEntity(org, "owner", features, await listMfaMethods(db, orgId), await orgPermissions(c.get("access"), orgId)) }, 200);
+  return c.json({ entity }, 200);
 };

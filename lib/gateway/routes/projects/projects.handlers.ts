@@ -103,10 +103,10 @@ export const updateProject: AppRouteHandler<typeof routes.updateProject> = async
     }
     const row = await renameProject(tx, projectId, name);
     if (!row) throw notFound(`project ${projectId} not found`);
-    return row;
+    // Read in the change's transaction: a failure after the commit would answer 5xx for a change made.
+    return { row, counts: await resourceCounts(tx, [projectId]) };
   });
-  const counts = await resourceCounts(db, [projectId]);
-  return c.json({ project: toProject(updated, relation, counts.get(projectId)) }, 200);
+  return c.json({ project: toProject(updated.row, relation, updated.counts.get(projectId)) }, 200);
 };
 
 export const getProject: AppRouteHandler<typeof routes.getProject> = async (c) => {

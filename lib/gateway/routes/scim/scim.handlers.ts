@@ -112,9 +112,10 @@ export const updateScimIntegration: AppRouteHandler<typeof routes.updateScimInte
   const updated = await mutate(c, audit, async (tx) => {
     const row = await updateScimIntegrationRow(tx, orgId, existing.id, { status: body.status });
     if (!row) throw integrationNotFound();
-    return row;
+    // Read in the change's transaction: a failure after the commit would answer 5xx for a change made.
+    return scimIntegrationWithTokens(tx, row);
   });
-  return c.json(await scimIntegrationWithTokens(db, updated), 200);
+  return c.json(updated, 200);
 };
 
 export const deleteScimIntegration: AppRouteHandler<typeof routes.deleteScimIntegration> = async (c) => {

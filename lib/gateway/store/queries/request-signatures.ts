@@ -9,26 +9,42 @@ export interface SignatureRecord {
   expiresAt: Date;
 }
 
+/** Why a claim was refused. */
+export type ClaimRefusal = "spent" | "other_body" | "attempts";
+
 /**
- * Claims a signature for a call about to run; false when it may not run: a change was made under
- * it already (spent), or it was sent before with another body. A record whose window has passed is
- * taken over (rows are purged lazily); an unspent claim with the same body is taken again (a retry
- * of a call that changed nothing).
+ * Claims a signature for a call about to run; null when taken, else why it may not run: a change
+ * was made under it already or an answer not to be retried was given (spent), it was sent before
+ * with another body, or it was sent `maxAttempts` times. A record whose window has passed is taken
+ * over (rows are purged lazily); an unspent claim with the same body is taken again (a retry of a
+ * call that changed nothing).
  */
-export async function claimSignature(db: Database, record: SignatureRecord, now: Date): Promise<boolean> {
+export async function claimSignature(db: Database, record: SignatureRecord, now: Date, maxAttempts: number): Promise<ClaimRefusal | null> {
   const claimed = await db
     .insert(requestSignatures)
-    .values({ ...record, spent: false })
+    .values({ ...record, spent: false, attempts: 1 })
     .onConflictDoUpdate({
       target: requestSignatures.signature,
-      set: { expiresAt: record.expiresAt, bodyDigest: record.bodyDigest, spent: false },
+      set: {
+        expiresAt: record.expiresAt,
+        bodyDigest: record.bodyDigest,
+        spent: false,
+        attempts: sql`CASE WHEN ${requestSignatures.expiresAt} < ${now} THEN 1 ELSE ${requestSignatures.attempts} + 1 END`,
+      },
       setWhere: or(
         lt(requestSignatures.expiresAt, now),
-        and(eq(requestSignatures.spent, false), eq(requestSignatures.bodyDigest, record.bodyDigest)),
+        and(eq(requestSignatures.spent, false), eq(requestSignatures.bodyDigest, record.bodyDigest), lt(requestSignatures.attempts, maxAttempts)),
       ),
     })
     .returning({ signature: requestSignatures.signature });
-  return claimed.length > 0;
+  if (claimed.length > 0) return null;
+  // Refused: read why (a refusal is rare, so this costs nothing on the way of a call taken).
+  const [held] = await db
+    .select({ spent: requestSignatures.spent, bodyDigest: requestSignatures.bodyDigest })
+    .from(requestSignatures)
+    .where(eq(requestSignatures.signature, record.signature));
+  if (!held || held.spent) return "spent";
+  return held.bodyDigest === record.bodyDigest ? "attempts" : "other_body";
 }
 
 /**

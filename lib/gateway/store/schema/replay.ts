@@ -1,12 +1,12 @@
-import { boolean, index, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { boolean, index, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 
 /**
  * Signatures of mutating calls, each kept only while it could still be accepted (its
  * timestamp plus the allowed skew). A call claims its signature before its handler runs
- * (`spent` false), and its change spends it in the change's own transaction: a second use of
- * a spent signature is a replay, while a retry of a call that changed nothing (a 4xx, a 503, a
- * lost answer before the commit) is taken, with the same body only. In the store, so replicas
- * sharing PostgreSQL refuse each other's replays.
+ * (`spent` false), and its change spends it in the change's own transaction, as does any answer a
+ * client does not retry: a use of a spent signature is a replay, while a retry of a call that
+ * changed nothing and was answered 5xx or not at all is taken, with the same body only, a few
+ * times. In the store, so replicas sharing PostgreSQL refuse each other's replays.
  */
 export const requestSignatures = pgTable(
   "request_signatures",
@@ -20,6 +20,8 @@ export const requestSignatures = pgTable(
      * claims (a rolling upgrade) is refused again, as it was then.
      */
     spent: boolean("spent").notNull().default(true),
+    /** How many times the call was sent under it (its retries included); bounded, as a client's retries are. */
+    attempts: integer("attempts").notNull().default(1),
   },
   (t) => [index("request_signatures_expires_idx").on(t.expiresAt)],
 );
