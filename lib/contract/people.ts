@@ -1,9 +1,11 @@
 import { z } from "zod";
-import { idSchema, bodyArray } from "./common";
+import { idSchema, bodyArray, queryArray } from "./common";
 import { MFA_METHODS, PERMISSION_NAMES, PERSON_SOURCES, PERSON_STATUSES } from "./constants";
 
 export const PEOPLE_DEFAULT_LIMIT = 50;
 export const PEOPLE_MAX_LIMIT = 500;
+/** The most people one list may name by id. */
+export const PEOPLE_BY_ID_MAX = 100;
 
 export const orgPeoplePathSchema = z.object({ org_id: idSchema });
 export const orgPersonPathSchema = z.object({ org_id: idSchema, user_id: idSchema });
@@ -12,6 +14,8 @@ export const listPeopleQuerySchema = z
   .object({
     status: z.enum(PERSON_STATUSES, { message: "must be active or suspended" }).optional(),
     q: z.string().trim().max(200, "must be at most 200 characters").optional(),
+    /** Only these people (repeated, at most 100): names for the ids on a page, whatever the organization's size. */
+    user_id: queryArray({ max: PEOPLE_BY_ID_MAX }),
     limit: z
       .string()
       .regex(/^\d{1,7}$/, `must be a whole number from 1 to ${PEOPLE_MAX_LIMIT}`)

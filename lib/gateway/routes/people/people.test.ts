@@ -13,7 +13,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const people = (who: Parameters<TestGateway["json"]>[0], query: Record<string, string> = {}) =>
+const people = (who: Parameters<TestGateway["json"]>[0], query: Record<string, string> | Array<[string, string]> = {}) =>
   t.json<ListPeopleResponse>(who, "GET", opPath("listOrganizationPeople", { org_id: org }), { query });
 
 type Roles = { roles: Array<{ id: string; role_name: string; org_id: string }> };
@@ -51,6 +51,20 @@ describe("GET /organizations/{org_id}/users", () => {
     expect((await people("owner", { q: "MILO" })).body.items.map((p) => p.email)).toEqual(["member@acme.example"]);
     expect((await people("owner", { q: "auditor@" })).body.items.map((p) => p.email)).toEqual(["auditor@acme.example"]);
     expect((await people("owner", { q: "%" })).body.items).toEqual([]);
+  });
+
+  it("names people by id (repeated user_id), whatever page they would be on, and only this organization's", async () => {
+    const ids = [t.demo.owner.user_id, t.demo.auditor.user_id, t.demo.outsider.user_id, "no-such-person"];
+    const { status, body } = await people("member", [...ids.map((id): [string, string] => ["user_id", id]), ["limit", "2"]]);
+    expect(status).toBe(200);
+    expect(body.items.map((p) => p.email)).toEqual(["auditor@acme.example", "owner@acme.example"]);
+    expect(body.next_page_token).toBe("");
+    // With the other filters, as any list.
+    expect((await people("owner", [["user_id", t.demo.owner.user_id], ["q", "milo"]])).body.items).toEqual([]);
+    const many = Array.from({ length: 101 }, (_, i): [string, string] => ["user_id", `u-${i}`]);
+    const refused = await people("owner", many);
+    expect(refused.status).toBe(400);
+    expect((refused.body as unknown as { message: string }).message).toContain("user_id");
   });
 
   it("filters by status", async () => {

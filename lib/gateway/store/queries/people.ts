@@ -18,6 +18,8 @@ export interface PeopleFilter {
   status?: "active" | "suspended";
   /** Name or e-mail contains this, case-insensitively. */
   q?: string;
+  /** Only these people. */
+  userIds?: string[];
 }
 
 /** A page's edge: people are listed by e-mail (unique), so the e-mail alone is a position. */
@@ -33,6 +35,7 @@ function conditions(orgId: string, f: PeopleFilter): SQL[] {
     const pattern = `%${literal(f.q)}%`;
     where.push(or(ilike(users.email, pattern), ilike(users.name, pattern))!);
   }
+  if (f.userIds && f.userIds.length > 0) where.push(inArray(memberships.userId, f.userIds));
   return where;
 }
 
