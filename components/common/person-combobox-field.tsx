@@ -1,11 +1,13 @@
 "use client";
 
+import { useQuery } from "@tanstack/react-query";
 import { useCombobox } from "downshift";
 import { useState } from "react";
+import { useDebounce } from "use-debounce";
 import { FieldNotes } from "@/components/ui/field";
 import { cn } from "@/lib/utils";
-import type { Person } from "@/lib/query/people";
-import { usePeopleDirectory } from "./person-name";
+import { isPartial, peopleQueries, type Person } from "@/lib/query/people";
+import { usePeopleDirectory, usePerson } from "./person-name";
 
 const inputClass =
   "block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm outline-none placeholder:text-slate-400 " +
@@ -30,19 +32,30 @@ export interface PersonComboboxProps {
   onChange: (person: Person | null) => void;
 }
 
+const SHOWN = 50;
+
 /**
  * Picks a person of the organization by name or e-mail: an ARIA 1.2 combobox (downshift's
- * useCombobox), filtering the organization's directory as one types. Pages use PersonCombobox
- * (person-combobox.tsx), which loads this module after the page.
+ * useCombobox). It filters the organization's directory as one types; when the organization has
+ * more people than the directory's one page, the gateway is asked instead (`q`, a moment after the
+ * last key). Pages use PersonCombobox (person-combobox.tsx), which loads this module after the page.
  */
 export function PersonComboboxField({ orgId, id, label, hint, error, selfId, disabled, value, onChange }: PersonComboboxProps) {
-  const { directory, byId } = usePeopleDirectory(orgId);
+  const { directory } = usePeopleDirectory(orgId);
   const people = directory.data?.items ?? [];
-  const selected = value ? (byId.get(value) ?? null) : null;
-  const [text, setText] = useState(() => (selected ? personLabel(selected) : ""));
-  // The chosen person's label in the box filters nothing: reopening lists everyone again.
-  const filter = selected && text === personLabel(selected) ? "" : text;
-  const items = people.filter((p) => matches(p, filter)).slice(0, 50);
+  const [picked, setPicked] = useState<Person | null>(null);
+  const found = usePerson(orgId, value);
+  const selected = value ? (picked?.id === value ? picked : (found ?? null)) : null;
+  // What was typed since the last choice; null: the chosen person's label, whenever it is known (an id in
+  // the URL is looked up after the directory came), which filters nothing, so reopening lists everyone again.
+  const [draft, setDraft] = useState<string | null>(null);
+  const text = draft ?? (selected ? personLabel(selected) : "");
+  const filter = draft ?? "";
+  const [asked] = useDebounce(filter.trim(), 250);
+  const onServer = isPartial(directory.data) && asked !== "";
+  const search = useQuery({ ...peopleQueries.list(orgId, { q: asked, limit: String(SHOWN) }), enabled: onServer, staleTime: 30_000 });
+  const items = onServer ? (search.data?.items ?? []) : people.filter((p) => matches(p, filter)).slice(0, SHOWN);
+  const searching = isPartial(directory.data) && filter.trim() !== "" && (asked !== filter.trim() || search.isFetching);
   const cb = useCombobox<Person>({
     id,
     inputId: id,
@@ -50,8 +63,11 @@ export function PersonComboboxField({ orgId, id, label, hint, error, selfId, dis
     selectedItem: selected,
     inputValue: text,
     itemToString: (p) => (p ? personLabel(p) : ""),
-    onInputValueChange: ({ inputValue }) => setText(inputValue ?? ""),
-    onSelectedItemChange: ({ selectedItem }) => onChange(selectedItem ?? null),
+    onInputValueChange: ({ inputValue, type }) => setDraft(type === useCombobox.stateChangeTypes.InputChange ? (inputValue ?? "") : null),
+    onSelectedItemChange: ({ selectedItem }) => {
+      setPicked(selectedItem ?? null);
+      onChange(selectedItem ?? null);
+    },
   });
   const hintId = hint ? `${id}-hint` : undefined;
   const errorId = error ? `${id}-error` : undefined;
@@ -91,7 +107,8 @@ export function PersonComboboxField({ orgId, id, label, hint, error, selfId, dis
               </li>
             ))
           : null}
-        {cb.isOpen && items.length === 0 && filter ? <li className="px-3 py-1.5 text-slate-600 dark:text-slate-400">No one in this organization matches “{filter}”.</li> : null}
+        {cb.isOpen && items.length === 0 && filter && searching ? <li className="px-3 py-1.5 text-slate-600 dark:text-slate-400">Searching…</li> : null}
+        {cb.isOpen && items.length === 0 && filter && !searching ? <li className="px-3 py-1.5 text-slate-600 dark:text-slate-400">No one in this organization matches “{filter}”.</li> : null}
       </ul>
     </div>
   );

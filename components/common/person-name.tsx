@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { IntentLink } from "@/components/common/intent-link";
-import { peopleQueries, personHref } from "@/lib/query/people";
+import { isPartial, peopleQueries, personHref, type Person } from "@/lib/query/people";
 
 type Directory = NonNullable<ReturnType<typeof useDirectoryQuery>["data"]>;
 const NO_ONE = new Map<string, Directory["items"][number]>();
@@ -21,12 +21,24 @@ export function usePeopleDirectory(orgId: string) {
 }
 
 /**
+ * A person of the organization by id: from the directory, or, when the organization has more people
+ * than its first page holds and this one is not among them, looked up by id (batched with the other
+ * names asked at the same moment). Undefined while unknown, or when not a person of the organization.
+ */
+export function usePerson(orgId: string, userId: string | null): Person | undefined {
+  const { directory, byId } = usePeopleDirectory(orgId);
+  const known = userId ? byId.get(userId) : undefined;
+  const lookUp = Boolean(userId) && !known && isPartial(directory.data);
+  const looked = useQuery({ ...peopleQueries.person(orgId, userId ?? ""), enabled: lookUp, staleTime: 60_000 });
+  return known ?? (lookUp ? (looked.data ?? undefined) : undefined);
+}
+
+/**
  * A person by name and e-mail, linking to them on the People page; their id only while the
  * directory loads, or when they are no longer a person of this organization.
  */
 export function PersonName({ orgId, userId, fallbackEmail }: { orgId: string; userId: string; fallbackEmail?: string }) {
-  const { byId } = usePeopleDirectory(orgId);
-  const person = byId.get(userId);
+  const person = usePerson(orgId, userId);
   if (!person) {
     return fallbackEmail ? (
       <span title={userId}>{fallbackEmail}</span>

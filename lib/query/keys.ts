@@ -99,6 +99,8 @@ export const peopleKeys = {
   all: ["people"] as const,
   org: (orgId: string) => [...peopleKeys.all, orgId] as const,
   list: (orgId: string, filters: Filters = {}) => [...peopleKeys.org(orgId), "list", filters] as const,
+  /** One person by id (for a name the directory's first page leaves out). */
+  person: (orgId: string, userId: string) => [...peopleKeys.org(orgId), "person", userId] as const,
   /** What the caller may do in the organization, organization-wide and on every project. */
   permissionsIn: (orgId: string) => [...peopleKeys.org(orgId), "permissions"] as const,
   permissions: (orgId: string, projectId?: string) => [...peopleKeys.permissionsIn(orgId), projectId ?? ""] as const,
