@@ -1,11 +1,12 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCombobox } from "downshift";
 import { useState } from "react";
 import { useDebounce } from "use-debounce";
 import { FieldNotes } from "@/components/ui/field";
 import { cn } from "@/lib/utils";
+import { errorMessage } from "@/lib/query/fetcher";
 import { isPartial, peopleQueries, type Person } from "@/lib/query/people";
 import { usePeopleDirectory, usePerson } from "./person-name";
 
@@ -51,11 +52,35 @@ export function PersonComboboxField({ orgId, id, label, hint, error, selfId, dis
   const [draft, setDraft] = useState<string | null>(null);
   const text = draft ?? (selected ? personLabel(selected) : "");
   const filter = draft ?? "";
-  const [asked] = useDebounce(filter.trim(), 250);
-  const onServer = isPartial(directory.data) && asked !== "";
-  const search = useQuery({ ...peopleQueries.list(orgId, { q: asked, limit: String(SHOWN) }), enabled: onServer, staleTime: 30_000 });
-  const items = onServer ? (search.data?.items ?? []) : people.filter((p) => matches(p, filter)).slice(0, SHOWN);
-  const searching = isPartial(directory.data) && filter.trim() !== "" && (asked !== filter.trim() || search.isFetching);
+  const partial = isPartial(directory.data);
+  const wanted = filter.trim();
+  const [asked] = useDebounce(wanted, 250);
+  const search = useQuery({ ...peopleQueries.list(orgId, { q: asked, limit: String(SHOWN) }), enabled: partial && asked !== "", staleTime: 30_000 });
+  const onServer = partial && wanted !== "";
+  // Only the answer for what the box says now is listed: never the previous query's, whose rows a
+  // highlight could land on and Enter pick while the next answer is on its way.
+  const answered = onServer && asked === wanted && search.isSuccess;
+  const items = onServer ? (answered ? search.data.items : []) : people.filter((p) => matches(p, filter)).slice(0, SHOWN);
+  const status = onServer
+    ? answered
+      ? items.length === 0
+        ? "none"
+        : null
+      : asked === wanted && search.isError
+        ? "failed"
+        : "searching"
+    : filter && items.length === 0
+      ? "none"
+      : null;
+  const statusText =
+    status === "searching"
+      ? "Searching…"
+      : status === "failed"
+        ? `The search failed: ${errorMessage(search.error)}`
+        : status === "none"
+          ? `No one in this organization matches “${filter}”.`
+          : "";
+  const queryClient = useQueryClient();
   const cb = useCombobox<Person>({
     id,
     inputId: id,
@@ -64,8 +89,13 @@ export function PersonComboboxField({ orgId, id, label, hint, error, selfId, dis
     inputValue: text,
     itemToString: (p) => (p ? personLabel(p) : ""),
     onInputValueChange: ({ inputValue, type }) => setDraft(type === useCombobox.stateChangeTypes.InputChange ? (inputValue ?? "") : null),
+    // A highlight past the end of a list that changed under it selects nothing, rather than clearing the choice.
+    stateReducer: (state, { changes }) => ("selectedItem" in changes && changes.selectedItem === undefined ? { ...changes, selectedItem: state.selectedItem } : changes),
     onSelectedItemChange: ({ selectedItem }) => {
+      setDraft(null);
       setPicked(selectedItem ?? null);
+      // Known now: not looked up again by id where the choice is shown next.
+      if (selectedItem) queryClient.setQueryData(peopleQueries.person(orgId, selectedItem.id).queryKey, selectedItem);
       onChange(selectedItem ?? null);
     },
   });
@@ -107,8 +137,7 @@ export function PersonComboboxField({ orgId, id, label, hint, error, selfId, dis
               </li>
             ))
           : null}
-        {cb.isOpen && items.length === 0 && filter && searching ? <li className="px-3 py-1.5 text-slate-600 dark:text-slate-400">Searching…</li> : null}
-        {cb.isOpen && items.length === 0 && filter && !searching ? <li className="px-3 py-1.5 text-slate-600 dark:text-slate-400">No one in this organization matches “{filter}”.</li> : null}
+        {cb.isOpen && items.length === 0 && statusText ? <li className="px-3 py-1.5 text-slate-600 dark:text-slate-400">{statusText}</li> : null}
       </ul>
     </div>
   );

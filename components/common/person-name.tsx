@@ -23,27 +23,33 @@ export function usePeopleDirectory(orgId: string) {
 /**
  * A person of the organization by id: from the directory, or, when the organization has more people
  * than its first page holds and this one is not among them, looked up by id (batched with the other
- * names asked at the same moment). Undefined while unknown, or when not a person of the organization.
+ * names asked at the same moment). `person` is undefined while unknown, or when not a person of the
+ * organization; `looking` and `failed` tell a lookup under way or failed from the latter.
  */
-export function usePerson(orgId: string, userId: string | null): Person | undefined {
+export function usePersonLookup(orgId: string, userId: string | null): { person: Person | undefined; looking: boolean; failed: boolean } {
   const { directory, byId } = usePeopleDirectory(orgId);
   const known = userId ? byId.get(userId) : undefined;
   const lookUp = Boolean(userId) && !known && isPartial(directory.data);
   const looked = useQuery({ ...peopleQueries.person(orgId, userId ?? ""), enabled: lookUp, staleTime: 60_000 });
-  return known ?? (lookUp ? (looked.data ?? undefined) : undefined);
+  if (known) return { person: known, looking: false, failed: false };
+  if (!lookUp) return { person: undefined, looking: Boolean(userId) && directory.isPending, failed: false };
+  return { person: looked.data ?? undefined, looking: looked.isPending, failed: looked.isError };
 }
 
+/** The person of this id, as `usePersonLookup` finds them (undefined while unknown). */
+export const usePerson = (orgId: string, userId: string | null): Person | undefined => usePersonLookup(orgId, userId).person;
+
 /**
- * A person by name and e-mail, linking to them on the People page; their id only while the
- * directory loads, or when they are no longer a person of this organization.
+ * A person by name and e-mail, linking to them on the People page; their id only while they are
+ * looked up, when the lookup failed, or when they are no longer a person of this organization.
  */
 export function PersonName({ orgId, userId, fallbackEmail }: { orgId: string; userId: string; fallbackEmail?: string }) {
-  const person = usePerson(orgId, userId);
+  const { person, looking, failed } = usePersonLookup(orgId, userId);
   if (!person) {
     return fallbackEmail ? (
       <span title={userId}>{fallbackEmail}</span>
     ) : (
-      <code className="font-mono text-xs" title="Not a person of this organization">
+      <code className="font-mono text-xs" title={looking ? "Looking up…" : failed ? "Could not be looked up: reload to try again" : "Not a person of this organization"}>
         {userId.slice(0, 8)}…
       </code>
     );

@@ -1,5 +1,6 @@
 "use client";
 
+import { usePerson } from "@/components/common/person-name";
 import { Lock } from "lucide-react";
 import { Suspense, useState } from "react";
 import { lazyComponent } from "@/components/common/lazy";
@@ -40,8 +41,10 @@ export interface BindingEditorProps {
 
 export function BindingEditor({ ctx, orgId, selfId, writeReason, state, setState, onStageRemoval }: BindingEditorProps) {
   const { user } = state;
-  // The person picked may be one whose bindings only an owner changes.
-  const reason = writeReason ?? (user === null ? null : ctx.personLock(user));
+  // The person picked may be one whose bindings only an owner changes (in an organization past the directory's
+  // one page, known by their lookup by id).
+  const person = usePerson(orgId, user);
+  const reason = writeReason ?? (user === null ? null : ctx.personLock(user, person?.relation));
   return (
     <Card id="binding-editor">
       <CardHeader

@@ -34,8 +34,11 @@ export function useIamContext(orgId: string) {
     orgProjects,
     /** Whether a binding belongs to this organization (the list spans all of the caller's). */
     inOrg: (binding: { role_id: string }) => roleIds.has(binding.role_id),
-    /** Why the caller may not change this person's bindings although they hold iam.write (only an owner changes an owner's), or null. */
-    personLock: (userId: string): string | null => personLock(people.get(userId)?.relation, org.access.isOwner),
+    /**
+     * Why the caller may not change this person's bindings although they hold iam.write (only an owner changes an
+     * owner's), or null. `relation` for a person the directory leaves out (looked up with usePerson).
+     */
+    personLock: (userId: string, relation = people.get(userId)?.relation): string | null => personLock(relation, org.access.isOwner),
     /** "Acme AI Labs", "llm-training", or null when the caller cannot see the project. */
     scopeName: (scopeType: string, scopeObjectId: string): string | null =>
       scopeType === "org"

@@ -55,7 +55,7 @@ export function queryArray(options: { commaSeparated?: boolean; max?: number } =
       const split = options.commaSeparated ? values.flatMap((x) => x.split(",")) : values;
       return split.map((x) => x.trim()).filter((x) => x !== "");
     })
-    .pipe(z.array(z.string().max(512)).max(options.max ?? 100))
+    .pipe(z.array(z.string().max(512, "must be at most 512 characters each")).max(options.max ?? 100, `must hold at most ${options.max ?? 100} values`))
     .optional()
     .meta({ type: "array", items: { type: "string" }, param: options.commaSeparated ? COMMA_SEPARATED : REPEATED } as never);
 }

@@ -1,4 +1,4 @@
-import { PEOPLE_DEFAULT_LIMIT } from "@/lib/contract/people";
+import { PEOPLE_BY_ID_MAX, PEOPLE_DEFAULT_LIMIT } from "@/lib/contract/people";
 import { auditAs, mutate } from "../../audit";
 import { requireOrgMember, requireOwnerForOwner, requirePermission, type Access, type Permission } from "../../authz";
 import { badRequest, conflict, forbidden, notFound } from "../../errors";
@@ -34,7 +34,7 @@ export const listOrganizationPeople: AppRouteHandler<typeof routes.listOrganizat
   const showActivity = await access.can(orgId, "iam.read");
   const after = q.next_token ? decodePeopleToken(masterKey, orgId, "next", q.next_token) : undefined;
   const before = q.prev_token ? decodePeopleToken(masterKey, orgId, "prev", q.prev_token) : undefined;
-  const page = await peoplePage(db, orgId, { status: q.status, q: q.q || undefined, userIds: q.user_id }, { limit: q.limit ?? PEOPLE_DEFAULT_LIMIT, after, before });
+  const page = await peoplePage(db, orgId, { status: q.status, q: q.q || undefined, userIds: q.user_id }, { limit: q.limit ?? (q.user_id?.length ? PEOPLE_BY_ID_MAX : PEOPLE_DEFAULT_LIMIT), after, before });
   return c.json(
     {
       items: page.items.map((r) => toPerson(r, showActivity)),
