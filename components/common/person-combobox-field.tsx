@@ -44,9 +44,8 @@ const SHOWN = 50;
 export function PersonComboboxField({ orgId, id, label, hint, error, selfId, disabled, value, onChange }: PersonComboboxProps) {
   const { directory } = usePeopleDirectory(orgId);
   const people = directory.data?.items ?? [];
-  const [picked, setPicked] = useState<Person | null>(null);
-  const found = usePerson(orgId, value);
-  const selected = value ? (picked?.id === value ? picked : (found ?? null)) : null;
+  // From the directory, or looked up by id (a person picked from a search is put in that lookup's cache).
+  const selected = usePerson(orgId, value) ?? null;
   // What was typed since the last choice; null: the chosen person's label, whenever it is known (an id in
   // the URL is looked up after the directory came), which filters nothing, so reopening lists everyone again.
   const [draft, setDraft] = useState<string | null>(null);
@@ -61,25 +60,9 @@ export function PersonComboboxField({ orgId, id, label, hint, error, selfId, dis
   // highlight could land on and Enter pick while the next answer is on its way.
   const answered = onServer && asked === wanted && search.isSuccess;
   const items = onServer ? (answered ? search.data.items : []) : people.filter((p) => matches(p, filter)).slice(0, SHOWN);
-  const status = onServer
-    ? answered
-      ? items.length === 0
-        ? "none"
-        : null
-      : asked === wanted && search.isError
-        ? "failed"
-        : "searching"
-    : filter && items.length === 0
-      ? "none"
-      : null;
-  const statusText =
-    status === "searching"
-      ? "Searching…"
-      : status === "failed"
-        ? `The search failed: ${errorMessage(search.error)}`
-        : status === "none"
-          ? `No one in this organization matches “${filter}”.`
-          : "";
+  let statusText = "";
+  if (onServer && !answered) statusText = asked === wanted && search.isError ? `The search failed: ${errorMessage(search.error)}` : "Searching…";
+  else if (filter && items.length === 0) statusText = `No one in this organization matches “${filter}”.`;
   const queryClient = useQueryClient();
   const cb = useCombobox<Person>({
     id,
@@ -93,8 +76,7 @@ export function PersonComboboxField({ orgId, id, label, hint, error, selfId, dis
     stateReducer: (state, { changes }) => ("selectedItem" in changes && changes.selectedItem === undefined ? { ...changes, selectedItem: state.selectedItem } : changes),
     onSelectedItemChange: ({ selectedItem }) => {
       setDraft(null);
-      setPicked(selectedItem ?? null);
-      // Known now: not looked up again by id where the choice is shown next.
+      // Known now: not looked up again by id, here or where the choice is shown next.
       if (selectedItem) queryClient.setQueryData(peopleQueries.person(orgId, selectedItem.id).queryKey, selectedItem);
       onChange(selectedItem ?? null);
     },

@@ -12,7 +12,7 @@ import { claimSignature, countSignatures, purgeSignatures, spendSignature, type 
  * A signature covers path, query, method and timestamp, not the body: within the skew
  * window a captured mutation could be sent again, even with another body. So each
  * mutating call's signature is kept in the store (a unique key, so replicas on one
- * PostgreSQL see each other's) until its timestamp leaves the window, in two steps:
+ * PostgreSQL see each other's) until its timestamp leaves the window:
  *
  * - claimed before the handler runs, with the body's digest (`claimReplayGuard`);
  * - spent by the change made under it, in the change's own transaction (`spendReplayGuard`,
