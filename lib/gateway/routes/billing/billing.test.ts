@@ -4,12 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BILLING_EXPORT_COLUMNS } from "@/lib/contract/billing";
 import { usageLines } from "../../store/queries/usage-export";
 import { projects, usageRecords } from "../../store/schema";
-import { createTestGateway, opPath, type TestGateway } from "../../testing";
+import { clearOfMidnightUtc, createTestGateway, opPath, type TestGateway } from "../../testing";
 
 let t: TestGateway;
 let org: string;
 const ids: Record<string, string> = {};
 beforeAll(async () => {
+  // The tests below expect the demo's data to run through today.
+  await clearOfMidnightUtc();
   t = await createTestGateway();
   org = t.demo.organization_id;
   const rows = await t.gateway.store.db.select().from(projects).where(eq(projects.organizationId, org));
