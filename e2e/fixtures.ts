@@ -51,6 +51,16 @@ export function bffPath<Id extends OperationId>(id: Id, ...[params]: keyof Opera
   return `/api/cloud${fill(id, params)}`;
 }
 
+/**
+ * The demo's last day of usage and cost (YYYY-MM-DD, UTC): the day the server seeded it. A run that
+ * crosses midnight UTC after the seed is a day past it.
+ */
+export async function lastDayOfData(page: Page, orgId: string): Promise<string> {
+  const res = await page.request.get(bffPath("getUsageOptions", { organization_id: orgId }));
+  expect(res.status()).toBe(200);
+  return ((await res.json()) as { end_date: string }).end_date;
+}
+
 export function authFile(who: Who): string {
   return path.resolve("e2e/.auth", `${who}.json`);
 }

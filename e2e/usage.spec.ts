@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { bffPath, expect, holdRequests, openWith, test } from "./fixtures";
+import { bffPath, expect, holdRequests, lastDayOfData, openWith, test } from "./fixtures";
 
 async function openUsage(page: Page, orgId: string, query = "") {
   await page.goto(`/orgs/${orgId}/usage${query}`);
@@ -12,9 +12,7 @@ async function openUsage(page: Page, orgId: string, query = "") {
  * after the seed shows one day fewer.
  */
 async function defaultRangeRows(page: Page, orgId: string): Promise<number> {
-  const res = await page.request.get(bffPath("getUsageOptions", { organization_id: orgId }));
-  expect(res.status()).toBe(200);
-  const { end_date: last } = (await res.json()) as { end_date: string };
+  const last = await lastDayOfData(page, orgId);
   const behind = Math.round((Date.parse(new Date().toISOString().slice(0, 10)) - Date.parse(last)) / 86_400_000);
   expect(behind, "days from the demo's last day of usage to today").toBeGreaterThanOrEqual(0);
   return 30 - behind;
