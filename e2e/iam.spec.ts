@@ -104,6 +104,8 @@ test.describe("IAM", () => {
       // The bindings table, filtered to the member, shows the result.
       const filters = page.getByRole("form", { name: "Filter role bindings" });
       await filters.getByRole("combobox", { name: "Person" }).fill("milo");
+      // A screen reader hears how many people the list holds, in a live region beside it.
+      await expect(filters.getByRole("status")).toHaveText("1 result.");
       await filters.getByRole("option", { name: /member@acme\.example/ }).click();
       await expect(page).toHaveURL(new RegExp(`user_id=${member}`));
       const table = page.getByRole("table", { name: "Role bindings" });

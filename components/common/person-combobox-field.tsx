@@ -35,6 +35,15 @@ export interface PersonComboboxProps {
 
 const SHOWN = 50;
 
+/** The picker's state in a few words for its live region: "" before anything is typed. */
+function announcement(filter: string, waiting: boolean, failed: boolean, count: number): string {
+  if (filter.trim() === "") return "";
+  if (failed) return "Search failed.";
+  if (waiting) return "Searching.";
+  if (count === 0) return "No results.";
+  return count >= SHOWN ? `The first ${SHOWN} results.` : `${count} ${count === 1 ? "result" : "results"}.`;
+}
+
 /**
  * Picks a person of the organization by name or e-mail: an ARIA 1.2 combobox (downshift's
  * useCombobox). It filters the organization's directory as one types; when the organization has
@@ -60,9 +69,15 @@ export function PersonComboboxField({ orgId, id, label, hint, error, selfId, dis
   // highlight could land on and Enter pick while the next answer is on its way.
   const answered = onServer && asked === wanted && search.isSuccess;
   const items = onServer ? (answered ? search.data.items : []) : people.filter((p) => matches(p, filter)).slice(0, SHOWN);
+  const waiting = onServer && !answered;
+  const failed = waiting && asked === wanted && search.isError;
   let statusText = "";
-  if (onServer && !answered) statusText = asked === wanted && search.isError ? `The search failed: ${errorMessage(search.error)}` : "Searching…";
+  if (failed) statusText = `The search failed: ${errorMessage(search.error)}`;
+  else if (waiting) statusText = "Searching…";
   else if (filter && items.length === 0) statusText = `No one in this organization matches “${filter}”.`;
+  // What a screen reader hears as one types (downshift announces no change of the list), a moment
+  // after the last change; in other words than the list's own rows, which the specs find by text.
+  const [announced] = useDebounce(announcement(filter, waiting, failed, items.length), 400);
   const queryClient = useQueryClient();
   const cb = useCombobox<Person>({
     id,
@@ -99,6 +114,9 @@ export function PersonComboboxField({ orgId, id, label, hint, error, selfId, dis
         autoComplete="off"
       />
       <FieldNotes id={id} hint={hint} error={error} />
+      <p role="status" className="sr-only">
+        {cb.isOpen ? announced : ""}
+      </p>
       <ul
         {...cb.getMenuProps()}
         className={cn(
