@@ -12,8 +12,10 @@ import { EmptyState } from "@/components/ui/states";
 import { QueryState } from "@/components/ui/query-state";
 import { GuardedButton } from "@/components/common/guarded-button";
 import { PersonCombobox } from "@/components/common/person-combobox";
+import { usePerson } from "@/components/common/person-name";
 import type { RoleBinding } from "@/lib/contract/iam";
 import { iamQueries } from "@/lib/query/iam";
+import type { Person } from "@/lib/query/people";
 import { bindingFilterParams, toBindingQuery } from "./filters";
 import { ScopeLabel, UserLabel } from "./scope-label";
 import type { IamContext } from "./use-iam-context";
@@ -21,10 +23,26 @@ import type { IamContext } from "./use-iam-context";
 interface BindingsPanelProps {
   ctx: IamContext;
   selfId: string;
-  /** Why a binding cannot be staged for removal now, or null. */
-  removalBlocked: (binding: RoleBinding) => string | null;
+  /** Why a binding cannot be staged for removal now, or null; `relation` is its person's, when known. */
+  removalBlocked: (binding: RoleBinding, relation: Person["relation"] | undefined) => string | null;
   isStaged: (binding: RoleBinding) => boolean;
   onStageRemoval: (binding: RoleBinding) => void;
+}
+
+/** A row's "Stage removal", locked in advance for a person the caller may not change (looked up past the directory). */
+function RemovalButton({ ctx, binding: b, selfId, removalBlocked, onStageRemoval }: { ctx: IamContext; binding: RoleBinding; selfId: string } & Pick<BindingsPanelProps, "removalBlocked" | "onStageRemoval">) {
+  const person = usePerson(ctx.entity?.id ?? "", b.customer_id);
+  return (
+    <GuardedButton
+      variant="ghost"
+      size="sm"
+      reason={removalBlocked(b, person?.relation)}
+      aria-label={`Stage removal of ${b.role_name} for ${b.customer_id === selfId ? "you" : b.customer_id} on ${b.scope_type} ${ctx.scopeName(b.scope_type, b.scope_object_id) ?? b.scope_object_id}`}
+      onClick={() => onStageRemoval(b)}
+    >
+      <Minus aria-hidden /> Stage removal
+    </GuardedButton>
+  );
 }
 
 export function BindingsPanel({ ctx, selfId, removalBlocked, isStaged, onStageRemoval }: BindingsPanelProps) {
@@ -51,15 +69,7 @@ export function BindingsPanel({ ctx, selfId, removalBlocked, isStaged, onStageRe
         isStaged(b) ? (
           <span className="text-xs font-medium text-red-600 dark:text-red-400">Removal staged</span>
         ) : (
-          <GuardedButton
-            variant="ghost"
-            size="sm"
-            reason={removalBlocked(b)}
-            aria-label={`Stage removal of ${b.role_name} for ${b.customer_id === selfId ? "you" : b.customer_id} on ${b.scope_type} ${ctx.scopeName(b.scope_type, b.scope_object_id) ?? b.scope_object_id}`}
-            onClick={() => onStageRemoval(b)}
-          >
-            <Minus aria-hidden /> Stage removal
-          </GuardedButton>
+          <RemovalButton ctx={ctx} binding={b} selfId={selfId} removalBlocked={removalBlocked} onStageRemoval={onStageRemoval} />
         ),
     },
   ];

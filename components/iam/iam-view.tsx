@@ -35,9 +35,9 @@ export function IamView({ orgId, selfId }: { orgId: string; selfId: string }) {
       <BindingsPanel
         ctx={ctx}
         selfId={selfId}
-        removalBlocked={(b) =>
+        removalBlocked={(b, relation) =>
           writeReason ??
-          ctx.personLock(b.customer_id) ??
+          ctx.personLock(b.customer_id, relation) ??
           bindingLock(b) ??
           (otherUserBusy(b.customer_id) ? "Apply or discard the staged changes of the other user first." : null)
         }
