@@ -162,19 +162,23 @@ async function resetsOwnFactorsUnconfirmed(versionedPath: string, session: Conso
   return gatewayIsEmbedded() && resetsOwnFactors(versionedPath, session) && (await mustConfirmItsYou(session));
 }
 
-/** Whether a reset of second factors (resetOrganizationPersonMfa) is of the session's own person. */
-function resetsOwnFactors(versionedPath: string, session: ConsoleSession): boolean {
-  if (!session.userId) return false;
+/** The person whose second factors a reset (resetOrganizationPersonMfa) is of, or null when the path names none. */
+function resetTarget(versionedPath: string): string | null {
   const target = /\/users\/([^/]+)\/mfa\/?$/.exec(versionedPath)?.[1] ?? "";
   let segment: string;
   try {
     segment = decodeURIComponent(target);
   } catch {
-    return false;
+    return null;
   }
   // Read as the gateway reads the parameter (idSchema: trimmed), or `<own id>%20` would reach the same account unasked.
   const userId = idSchema.safeParse(segment);
-  return userId.success && userId.data === session.userId;
+  return userId.success ? userId.data : null;
+}
+
+/** Whether a reset of second factors (resetOrganizationPersonMfa) is of the session's own person. */
+function resetsOwnFactors(versionedPath: string, session: ConsoleSession): boolean {
+  return Boolean(session.userId) && resetTarget(versionedPath) === session.userId;
 }
 
 /**
@@ -240,11 +244,13 @@ export async function handleCloudRequest(request: Request, deps: BffDeps = defau
     return problem(502, "bad_gateway", "The platform could not be reached; try again in a moment");
   }
 
-  // The person reset their own factors, a planted one among them: as a removal of one does (removeOwnFactor),
-  // it ends every other session of theirs, one that planted it included.
-  if (operation === "resetOrganizationPersonMfa" && upstream.ok && gatewayIsEmbedded() && resetsOwnFactors(versionedPath, session)) {
+  // A person's factors were reset, a planted one among them perhaps: as a removal of one does (removeOwnFactor), it
+  // ends every session of theirs but the caller's own, one that planted it included. Left open, a session that got
+  // in with a stolen factor would enrol its own next, and the person's next sign-in would have to answer it.
+  const target = operation === "resetOrganizationPersonMfa" && upstream.ok && gatewayIsEmbedded() ? resetTarget(versionedPath) : null;
+  if (target) {
     try {
-      await endOtherSessionsOf(await consoleDb(), session.userId, session.sessionId);
+      await endOtherSessionsOf(await consoleDb(), target, session.sessionId);
     } catch (error) {
       // The factors are gone but the other sessions live on: not a success. The reset may be sent again.
       await upstream.body?.cancel();

@@ -380,6 +380,24 @@ describe("a sign-in where the organization requires MFA", () => {
     expect((await s.state()).status).toBe("active");
   });
 
+  it("an admin's reset of a person's factors through /api/cloud ends that person's sessions, one that planted a factor included", async () => {
+    const now = new Date();
+    const member = bed.t.demo.member;
+    const planted = await signIn("member");
+    await enrolTotp(planted, now);
+    const other = await signIn("member");
+    const admin = await signIn("owner");
+    const path = `/api/cloud${operationPath("resetOrganizationPersonMfa", { org_id: org(), user_id: member.user_id })}`;
+    const cookie = (await admin.request()).headers.get("cookie")!;
+    const request = new Request(`http://console.test${path}`, { method: "DELETE", headers: { cookie, host: "console.test", origin: "http://console.test", "sec-fetch-site": "same-origin" } });
+    const reset = await handleCloudRequest(request, { session: () => admin.state(), fetch: cloudFetch, maxBodyBytes: 1 << 20, trustedProxyHops: 1 });
+    expect(reset.status).toBe(200);
+    expect((await ownFactors(member.user_id)).factors).toHaveLength(0);
+    expect((await planted.state()).status).toBe("revoked");
+    expect((await other.state()).status).toBe("revoked");
+    expect((await admin.state()).status).toBe("active");
+  });
+
   it("refuses a passkey name the API would not take, before the ceremony's challenge is spent", async () => {
     await setMfaMethods(gw(), org(), ["webauthn"], new Date());
     const s = await signIn("member");
