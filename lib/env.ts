@@ -48,7 +48,7 @@ const envSchema = z.object({
   /** Signs the console's session cookie and keys its vault; required in production (see lib/console/secret.ts). */
   AUTH_SECRET: z.string().min(1).optional(),
   NEXTAUTH_SECRET: z.string().min(1).optional(),
-  /** Public URL of the console (next-auth); https turns on __Secure- cookies. */
+  /** Public URL of the console (next-auth); https turns on secure `__Host-` cookies (lib/console/cookies.ts). */
   NEXTAUTH_URL: z.string().url().optional(),
   /** A console session ends after this many minutes without a request. */
   STRATUS_SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(30),

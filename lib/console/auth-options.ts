@@ -7,7 +7,7 @@ import { clientAddress } from "@/lib/console/rate-limit";
 import { vaultLimits } from "@/lib/console/config";
 import { deleteVaultSession, lookupVaultSession } from "@/lib/console/vault";
 import { env } from "@/lib/env";
-import { sessionCookieName, sessionCookieOptions, sessionCookieSecure } from "./cookies";
+import { authCookies, sessionCookieName, sessionCookieSecure } from "./cookies";
 import { demoAllowed, demoWhoSchema, readDemoUser } from "./demo";
 import { sameSitePath, SIGN_IN_ERROR } from "@/lib/contract/sign-in-messages";
 import { describeOidcFailure } from "./oidc-http";
@@ -148,7 +148,7 @@ function buildOptions(): NextAuthOptions {
     secret: authSecret(),
     providers,
     useSecureCookies: sessionCookieSecure(),
-    cookies: { sessionToken: { name: sessionCookieName(), options: sessionCookieOptions() } },
+    cookies: authCookies(),
     session: { strategy: "jwt", maxAge: config.STRATUS_SESSION_MAX_HOURS * 3600 },
     jwt: { maxAge: config.STRATUS_SESSION_MAX_HOURS * 3600 },
     pages: { signIn: "/sign-in", error: "/sign-in" },
@@ -213,10 +213,11 @@ function buildOptions(): NextAuthOptions {
   };
 }
 
-let cached: NextAuthOptions | undefined;
+let cached: { env: ReturnType<typeof env>; options: NextAuthOptions } | undefined;
 
-/** Built on first use (at request time, never during `next build`): AUTH_SECRET is read here. */
+/** Built on first use (at request time, never during `next build`): AUTH_SECRET is read here. Built again if the environment is read again. */
 export function getAuthOptions(): NextAuthOptions {
-  cached ??= buildOptions();
-  return cached;
+  const current = env();
+  if (cached?.env !== current) cached = { env: current, options: buildOptions() };
+  return cached.options;
 }

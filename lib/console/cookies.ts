@@ -24,6 +24,25 @@ export function sessionCookieOptions(): { httpOnly: true; sameSite: "lax"; path:
 }
 
 /**
+ * next-auth's cookies, all `__Host-` over https. Besides the session's, the SSO sign-in's own (its state, PKCE
+ * verifier and nonce, and where it goes after): with next-auth's `__Secure-` names a sibling subdomain could
+ * plant the ones of a sign-in it started in the person's browser, then send the browser to that sign-in's
+ * callback, which would sign the person in as the sibling's account.
+ */
+export function authCookies() {
+  const secure = sessionCookieSecure();
+  const name = (cookie: string) => `${secure ? "__Host-" : ""}next-auth.${cookie}`;
+  const flow = { ...sessionCookieOptions(), maxAge: 15 * 60 };
+  return {
+    sessionToken: { name: sessionCookieName(), options: sessionCookieOptions() },
+    callbackUrl: { name: name("callback-url"), options: sessionCookieOptions() },
+    state: { name: name("state"), options: flow },
+    pkceCodeVerifier: { name: name("pkce.code_verifier"), options: flow },
+    nonce: { name: name("nonce"), options: flow },
+  };
+}
+
+/**
  * The session cookie naming a session that moved to a new id (a factor given, the MFA step finished),
  * as next-auth would have written it: for the response to the request that moved it, and no other.
  */

@@ -709,7 +709,7 @@ describe("deleting the provider", () => {
   });
 });
 
-it("the session cookie is the one the console reads, and over https a __Host- cookie (no subdomain can plant one)", () => {
+it("the session cookie is the one the console reads, and over https it and the SSO sign-in's own cookies are __Host- cookies (no subdomain can plant one)", async () => {
   expect(sessionCookieName()).toBe("next-auth.session-token");
   expect(getAuthOptions().cookies?.sessionToken).toEqual({ name: sessionCookieName(), options: sessionCookieOptions() });
   const before = process.env.NEXTAUTH_URL;
@@ -719,6 +719,16 @@ it("the session cookie is the one the console reads, and over https a __Host- co
     expect(sessionCookieName()).toBe("__Host-next-auth.session-token");
     // What the prefix requires of the cookie, or the browser refuses it: Secure, Path=/ and no Domain.
     expect(sessionCookieOptions()).toEqual({ httpOnly: true, sameSite: "lax", path: "/", secure: true });
+    // A sign-in started over https: its state, PKCE verifier and nonce (and the CSRF token) are set as __Host- cookies.
+    const browser = new Browser();
+    expect(new URL(await browser.startSso("ada@sso.example")).origin).toBe(idp.issuer);
+    const names = [...browser.console.keys()];
+    expect(names).toEqual(expect.arrayContaining(["__Host-next-auth.state", "__Host-next-auth.pkce.code_verifier", "__Host-next-auth.nonce", "__Host-next-auth.csrf-token"]));
+    expect(names.filter((n) => !n.startsWith("__Host-"))).toEqual([]);
+    for (const cookie of Object.values(getAuthOptions().cookies ?? {})) {
+      expect(cookie.options).toMatchObject({ secure: true, path: "/" });
+      expect(cookie.options).not.toHaveProperty("domain");
+    }
   } finally {
     if (before === undefined) delete process.env.NEXTAUTH_URL;
     else process.env.NEXTAUTH_URL = before;
