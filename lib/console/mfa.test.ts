@@ -1,5 +1,6 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { encode } from "next-auth/jwt";
+import { NextRequest } from "next/server";
 import { RequestCookies } from "next/dist/server/web/spec-extension/cookies";
 import { generate } from "otplib";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -378,6 +379,29 @@ describe("a sign-in where the organization requires MFA", () => {
     // As removing one does, the reset ends the person's other sessions (one that planted a factor among them).
     expect((await enroller.state()).status).toBe("revoked");
     expect((await s.state()).status).toBe("active");
+  });
+
+  it("the step's end, while the store refuses the session's move, sends the person to sign in with a message, the session as it was; then finishes", async () => {
+    await setMfaMethods(gw(), org(), ["totp"], new Date());
+    const s = await signIn("member");
+    expect((await enrolTotp(s, new Date())).satisfied).toBe(true);
+    const { GET } = await import("@/app/(auth)/sign-in/finish/route");
+    const finishRequest = async () => new NextRequest("http://console.test/sign-in/finish?callbackUrl=%2Forgs", { headers: (await s.request()).headers });
+    await gw().execute(sql.raw(`create or replace function zz_store_fails() returns trigger language plpgsql as $$ begin raise exception 'the disk broke' using errcode = '57P01'; end $$`));
+    await gw().execute(sql.raw(`create or replace trigger zz_store_fails before update on console_sessions for each statement execute function zz_store_fails()`));
+    try {
+      const refused = await GET(await finishRequest());
+      expect(refused.status).toBe(303);
+      expect(refused.headers.get("location")).toBe("/sign-in?error=gateway_unavailable");
+      expect(refused.headers.get("set-cookie")).toBeNull();
+    } finally {
+      await gw().execute(sql.raw(`drop trigger if exists zz_store_fails on console_sessions`));
+    }
+    expect((await s.state()).status).toBe("mfa");
+    const finished = await GET(await finishRequest());
+    expect(finished.status).toBe(303);
+    expect(finished.headers.get("location")).toBe("/orgs");
+    expect(finished.headers.get("set-cookie")).toContain(sessionCookieName());
   });
 
   it("an admin's reset of a person's factors through /api/cloud ends that person's sessions, one that planted a factor included", async () => {

@@ -463,6 +463,28 @@ describe("what the sign-in does with the provider's answers", () => {
   });
 });
 
+describe("a callback that cannot be handled", () => {
+  it("sends the person to the sign-in page with a message, logged, when the provider's secret cannot be read (sealed under another master key)", async () => {
+    const db = bed.t.gateway.store.db;
+    const [row] = await db.select({ sealed: ssoProviders.clientSecretCiphertext }).from(ssoProviders).where(eq(ssoProviders.id, providerId));
+    const lines: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    await db.update(ssoProviders).set({ clientSecretCiphertext: "v1.c2VhbGVkLWVsc2V3aGVyZQ.c2VhbGVkLWVsc2V3aGVyZQ" }).where(eq(ssoProviders.id, providerId));
+    process.stderr.write = ((chunk: string | Uint8Array) => (lines.push(String(chunk)), true)) as typeof process.stderr.write;
+    try {
+      const { GET } = await import("@/app/api/auth/[...nextauth]/route");
+      const url = `${CONSOLE}/api/auth/callback/${providerId}?code=c&state=s`;
+      const res = await GET(new NextRequest(url), { params: Promise.resolve({ nextauth: ["callback", providerId] }) });
+      expect(res.status).toBe(302);
+      expect(res.headers.get("location")).toBe(`/sign-in?error=${SIGN_IN_ERROR.gatewayUnavailable}`);
+    } finally {
+      process.stderr.write = write;
+      await db.update(ssoProviders).set({ clientSecretCiphertext: row!.sealed }).where(eq(ssoProviders.id, providerId));
+    }
+    expect(lines.join("")).toContain("the SSO callback could not be handled");
+  });
+});
+
 describe("the issuer is the one configured", () => {
   it("refuses a provider whose discovery document names another issuer than the one set up, and opens no session", async () => {
     const db = bed.t.gateway.store.db;

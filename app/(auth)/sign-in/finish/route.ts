@@ -2,7 +2,9 @@ import { NextResponse, type NextRequest } from "next/server";
 import { movedSessionCookie } from "@/lib/console/cookies";
 import { finishSignIn } from "@/lib/console/mfa";
 import { sessionStateFromCookies, signInPath } from "@/lib/console/session";
-import { mfaStepPath, safeCallbackPath } from "@/lib/contract/sign-in-messages";
+import { logAuth } from "@/lib/console/auth-options";
+import { signInErrorPath } from "@/lib/console/sso-auth";
+import { mfaStepPath, safeCallbackPath, SIGN_IN_ERROR } from "@/lib/contract/sign-in-messages";
 
 export const dynamic = "force-dynamic";
 
@@ -22,13 +24,20 @@ function goTo(path: string): NextResponse {
  */
 export async function GET(request: NextRequest): Promise<NextResponse> {
   const callbackPath = safeCallbackPath(request.nextUrl.searchParams.get("callbackUrl"));
-  const state = await sessionStateFromCookies(request.cookies);
-  if (state.status === "active") return goTo(callbackPath);
-  if (state.status !== "mfa") return goTo(signInPath(state.status));
-  const promoted = await finishSignIn(state.session);
-  if (!promoted) return goTo(mfaStepPath(callbackPath));
-  const cookie = await movedSessionCookie(promoted, state.session);
-  const response = goTo(callbackPath);
-  response.cookies.set(cookie.name, cookie.value, cookie.options);
-  return response;
+  try {
+    const state = await sessionStateFromCookies(request.cookies);
+    if (state.status === "active") return goTo(callbackPath);
+    if (state.status !== "mfa") return goTo(signInPath(state.status));
+    const promoted = await finishSignIn(state.session);
+    if (!promoted) return goTo(mfaStepPath(callbackPath));
+    const cookie = await movedSessionCookie(promoted, state.session);
+    const response = goTo(callbackPath);
+    response.cookies.set(cookie.name, cookie.value, cookie.options);
+    return response;
+  } catch (error) {
+    // The store away (a restart or failover) or broken: the sign-in page says to try again, not a bare 500. The
+    // session is as it was (finishSignIn moves it in one transaction), so signing in again finds it unchanged.
+    logAuth("error", "the MFA step could not be finished", error);
+    return goTo(signInErrorPath(SIGN_IN_ERROR.gatewayUnavailable));
+  }
 }

@@ -35,21 +35,24 @@ async function handler(request: NextRequest, context: Context): Promise<Response
   if (action === "signin" && providerId === SSO_START && request.method === "POST") return startSsoSignIn(request, headers, run);
   if (action === "signin" && providerId && PROVIDER_ID.test(providerId)) return toSignIn();
   if (action === "callback" && providerId && PROVIDER_ID.test(providerId)) {
-    const test = await handleSsoTestCallback(request, providerId);
-    if (test) return test;
-    // The provider's own refusal (OpenID Connect Core §3.1.2.6: access_denied for a person not assigned to the
-    // application, or who cancelled): nothing to verify, and "try again" would not help.
-    const refusal = request.nextUrl.searchParams.get("error");
-    if (refusal !== null) {
-      logAuth("warn", "the SSO provider refused the sign-in", new Error(refusal.slice(0, 100)));
-      return signInErrorAnswer(SIGN_IN_ERROR.ssoRefusedByProvider);
-    }
     try {
+      const test = await handleSsoTestCallback(request, providerId);
+      if (test) return test;
+      // The provider's own refusal (OpenID Connect Core §3.1.2.6: access_denied for a person not assigned to the
+      // application, or who cancelled): nothing to verify, and "try again" would not help.
+      const refusal = request.nextUrl.searchParams.get("error");
+      if (refusal !== null) {
+        logAuth("warn", "the SSO provider refused the sign-in", new Error(refusal.slice(0, 100)));
+        return signInErrorAnswer(SIGN_IN_ERROR.ssoRefusedByProvider);
+      }
       const options = await ssoAuthOptions(providerId, headers);
       return options ? await run(request, nextauth, options) : signInErrorAnswer(SIGN_IN_ERROR.ssoProviderGone);
     } catch (error) {
       if (error instanceof SignInError) return signInErrorAnswer(error.code);
-      throw error;
+      // The store away, or the provider's secret unreadable (sealed under another master key): as the sign-in's
+      // start answers them (startSsoSignIn), the sign-in page says so, and the log says why.
+      logAuth("error", "the SSO callback could not be handled", error);
+      return signInErrorAnswer(SIGN_IN_ERROR.gatewayUnavailable);
     }
   }
   return run(request, nextauth, getAuthOptions());
