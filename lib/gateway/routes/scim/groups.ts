@@ -142,7 +142,9 @@ export async function putGroup(c: ScimContext): Promise<Response> {
   const id = c.req.param("id")!;
   if (!UUID.test(id)) throw groupNotFound(id);
   const input = parseGroup(await readBody(c));
-  return replaceGroup(c, id, () => ({ ...input, members: input.members ?? [] }), "SCIM: Replace Group");
+  // Members left out are not asserted (RFC 7644 §3.5.1): they stay, and so do the bindings they hold through the
+  // group's mappings (replaceGroup keeps the members for null). `members: []` or null empties the group.
+  return replaceGroup(c, id, () => input, "SCIM: Replace Group");
 }
 
 export async function patchGroup(c: ScimContext): Promise<Response> {

@@ -228,7 +228,8 @@ const SINGLE_VALUED_COMPLEX = new Set(["name", ENTERPRISE_USER]);
 /**
  * A path-less add or replace. Each key of the value is an attribute path (RFC 7644 §3.5.2.1). A complex
  * attribute's object sets the sub-attributes it names and leaves the others (§3.5.2.3): each becomes an
- * operation on its path.
+ * operation on its path; so does a multi-valued attribute's list added, whose values already there are
+ * not added again (§3.5.2.1).
  */
 function pathlessOperations(kind: ResourceKind, name: "add" | "replace", value: Json, at: string): ScimPatchOperation[] {
   const out: ScimPatchOperation[] = [];
@@ -259,7 +260,9 @@ function pathlessOperations(kind: ResourceKind, name: "add" | "replace", value: 
     if (!parts) {
       // A key with a value filter, a sub-attribute or a schema's URN is a path of its own: scim-patch
       // would assign it as one attribute's name (`emails[type eq "work"]` beside emails, which it leaves).
-      if (ATTRIBUTE_NAME.test(key.path) && v !== null) rest[key.path] = spelled(v, key.names);
+      // So is a list added: scim-patch appends a path-less value's list whole, a value already there
+      // again, where an add on the attribute's path adds only the values not there (RFC 7644 §3.5.2.1).
+      if (ATTRIBUTE_NAME.test(key.path) && v !== null && !(name === "add" && Array.isArray(v))) rest[key.path] = spelled(v, key.names);
       else out.push(...valueOperations(name, key.path, spelled(v, key.names)));
       continue;
     }

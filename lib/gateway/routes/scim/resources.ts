@@ -295,15 +295,23 @@ export interface UserInput {
   attributes: Json;
 }
 
+/**
+ * What a PUT or a PATCH makes of a person. `active` is undefined when the change does not say (a PUT that
+ * leaves it out, a PATCH that removes it or sets it null): the person's status stays as it is. A missing
+ * value is "not asserted" (RFC 7644 §3.5.1), and a suspended person must not come back for it.
+ */
+export type UserChange = Omit<UserInput, "email" | "active"> & { active: boolean | undefined };
+
 /** A User resource from a POST or PUT body, or from the result of a PATCH. */
 /** The largest User resource kept, as JSON: an identity provider's are a few kilobytes; a PATCH cannot grow one past it. */
 export const MAX_USER_BYTES = 64 * 1024;
 
 export function parseUser(sent: unknown): UserInput {
-  const { email, ...rest } = parseUserFields(sent, "create");
+  const { email, active, ...rest } = parseUserFields(sent, "create");
   if (!email) throw invalidValue("emails: a person needs an e-mail (a primary emails value, or a userName that is one)");
   if (!EMAIL.test(email) || email.length > 320) throw invalidValue(`emails: ${email.slice(0, 64)} is not an e-mail address`);
-  return { ...rest, email: email.toLowerCase() };
+  // A person created without `active` is active: there is no status yet for a missing value to keep.
+  return { ...rest, active: active ?? true, email: email.toLowerCase() };
 }
 
 /**
@@ -312,19 +320,20 @@ export function parseUser(sent: unknown): UserInput {
  * made with), so the e-mails are attributes like any other: an entry whose value is unassigned (null, or
  * removed: Entra ID's `emails[type eq "work"].value` set to null) goes, and a value need not be an address.
  */
-export function parseUserChange(sent: unknown): Omit<UserInput, "email"> {
+export function parseUserChange(sent: unknown): UserChange {
   const { email, ...rest } = parseUserFields(sent, "change");
   return rest;
 }
 
-function parseUserFields(sent: unknown, purpose: "create" | "change"): Omit<UserInput, "email"> & { email: string | undefined } {
+function parseUserFields(sent: unknown, purpose: "create" | "change"): UserChange & { email: string | undefined } {
   const body = spelledResource("User", storableResource(sent));
   if (Buffer.byteLength(JSON.stringify(body)) > MAX_USER_BYTES) throw invalidValue(`the User resource is larger than ${MAX_USER_BYTES} bytes`);
   const userName = body.userName;
   if (typeof userName !== "string" || userName.trim() === "") throw invalidValue("userName is required and must be a non-empty string");
   if (userName.length > MAX_NAME) throw invalidValue(`userName is longer than ${MAX_NAME} characters`);
   const externalId = optionalString(body, "externalId");
-  const active = body.active === undefined || body.active === null ? true : scimBoolean(body.active, "active");
+  // Missing or null (unassigned, RFC 7643 §2.5): undefined, which each caller reads as its default.
+  const active = body.active === undefined || body.active === null ? undefined : scimBoolean(body.active, "active");
   const attributes: Json = {};
   for (const [key, value] of Object.entries(body)) {
     if (OWN_ATTRIBUTES.has(key.toLowerCase()) || value === null || value === undefined) continue;
@@ -418,6 +427,7 @@ export function managerOf(value: unknown): unknown {
 export interface GroupInput {
   displayName: string;
   externalId: string | null;
+  /** The members' ids; null when the body leaves members out (a PUT keeps the group's members then). */
   members: string[] | null;
 }
 
@@ -427,7 +437,8 @@ export function parseGroup(sent: unknown): GroupInput {
   if (typeof displayName !== "string" || displayName.trim() === "") throw invalidValue("displayName is required and must be a non-empty string");
   if (displayName.length > MAX_NAME) throw invalidValue(`displayName is longer than ${MAX_NAME} characters`);
   const externalId = optionalString(body, "externalId");
-  let members: string[] | null = null;
+  // Null is unassigned (RFC 7643 §2.5), as a client clears a multi-valued attribute (RFC 7644 §3.5.1): no members.
+  let members: string[] | null = body.members === null ? [] : null;
   if (body.members !== undefined && body.members !== null) {
     if (!Array.isArray(body.members)) throw invalidValue("members must be an array");
     members = (body.members as unknown[]).map((m, i) => {

@@ -1490,3 +1490,108 @@ describe("what the gateway keeps in memory", () => {
     expect((await scim(idp.token, "POST", "/Users", { schemas: [USER], userName: "late@kept.example" })).status).toBe(401);
   });
 });
+
+describe("what a change does not name stays as it was", () => {
+  /** A person provisioned through the token, and their id. */
+  async function provisioned(token: string, userName: string, extra: Record<string, unknown> = {}): Promise<string> {
+    const created = await scim(token, "POST", "/Users", { schemas: [USER], userName, emails: [{ value: userName, type: "work", primary: true }], ...extra });
+    expect(created.status).toBe(201);
+    return String(created.body.id);
+  }
+
+  it("keeps a suspended person suspended when a PUT leaves active out, or a PATCH removes it or sets it null; an active one active", async () => {
+    const userName = "dormant@keep.example";
+    const id = await provisioned(oktaToken, userName);
+    const suspend = () => scim(oktaToken, "PATCH", `/Users/${id}`, { schemas: [PATCH], Operations: [{ op: "replace", path: "active", value: false }] });
+    const changes: Array<[string, unknown]> = [
+      ["PUT", { schemas: [USER], userName, name: { givenName: "Dora", familyName: "Mant" }, emails: [{ value: userName, type: "work", primary: true }] }],
+      ["PATCH", { schemas: [PATCH], Operations: [{ op: "remove", path: "active" }] }],
+      ["PATCH", { schemas: [PATCH], Operations: [{ op: "replace", path: "active", value: null }] }],
+    ];
+    for (const [method, body] of changes) {
+      // Each on a suspended person (whatever the one before did).
+      expect((await suspend()).body.active).toBe(false);
+      const changed = await scim(oktaToken, method, `/Users/${id}`, body);
+      expect(changed.status, JSON.stringify(body)).toBe(200);
+      expect(changed.body.active, JSON.stringify(body)).toBe(false);
+      expect((await scim(oktaToken, "GET", `/Users/${id}`)).body.active, JSON.stringify(body)).toBe(false);
+    }
+    const [row] = await t.gateway.store.db.select({ status: memberships.status }).from(memberships).where(and(eq(memberships.userId, id), eq(memberships.organizationId, orgId)));
+    expect(row?.status).toBe("suspended");
+    // The PUT took what it did name.
+    expect((await scim(oktaToken, "GET", `/Users/${id}`)).body.name).toEqual({ givenName: "Dora", familyName: "Mant" });
+    // Restored by true, then kept active by a change that does not name it.
+    expect((await scim(oktaToken, "PATCH", `/Users/${id}`, { schemas: [PATCH], Operations: [{ op: "replace", path: "active", value: true }] })).body.active).toBe(true);
+    for (const [method, body] of changes) expect((await scim(oktaToken, method, `/Users/${id}`, body)).body.active, JSON.stringify(body)).toBe(true);
+    // A person created without it is active.
+    expect((await scim(oktaToken, "GET", `/Users/${await provisioned(oktaToken, "fresh@keep.example")}`)).body.active).toBe(true);
+  });
+
+  it("keeps a group's members (and the bindings they hold through it) when a PUT leaves members out; members [] empties it", async () => {
+    const idp = await newIntegration("Keeper", "okta");
+    const people = [await provisioned(idp.token, "kept.one@keep.example"), await provisioned(idp.token, "kept.two@keep.example")];
+    const [auditor] = await t.gateway.store.db.select().from(roles).where(and(eq(roles.organizationId, orgId), eq(roles.roleName, "Auditor")));
+    const mapped = await t.call("owner", "PUT", opPath("putSCIMGroupMappings", { org_id: orgId, integration_id: idp.id }), {
+      body: { mappings: [{ group_display_name: "Keepers", role_id: auditor!.id, scope_type: "org", scope_object_id: orgId }] },
+    });
+    expect(mapped.status).toBe(200);
+    const group = await scim(idp.token, "POST", "/Groups", { schemas: [GROUP], displayName: "Keepers", members: people.map((value) => ({ value })) });
+    expect(group.status).toBe(201);
+    const gid = String(group.body.id);
+    const memberIds = (res: { body: Json }) => ((res.body.members ?? []) as Array<{ value: string }>).map((m) => m.value).sort();
+    const bound = async () => (await t.gateway.store.db.select({ userId: roleBindings.userId }).from(roleBindings).where(eq(roleBindings.viaGroupId, gid))).map((b) => b.userId).sort();
+    expect(await bound()).toEqual([...people].sort());
+
+    // The same name, an external id: the members and their bindings stay.
+    const same = await scim(idp.token, "PUT", `/Groups/${gid}`, { schemas: [GROUP], displayName: "Keepers", externalId: "kept" });
+    expect(same.status).toBe(200);
+    expect(memberIds(same)).toEqual([...people].sort());
+    expect(await bound()).toEqual([...people].sort());
+    // Renamed: still its members.
+    const renamed = await scim(idp.token, "PUT", `/Groups/${gid}`, { schemas: [GROUP], displayName: "Keepers renamed" });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body.displayName).toBe("Keepers renamed");
+    expect(memberIds(renamed)).toEqual([...people].sort());
+    expect(memberIds(await scim(idp.token, "GET", `/Groups/${gid}`))).toEqual([...people].sort());
+    // An empty list, or null (RFC 7644 §3.5.1: how a client clears a multi-valued attribute), empties it.
+    const emptied = await scim(idp.token, "PUT", `/Groups/${gid}`, { schemas: [GROUP], displayName: "Keepers renamed", members: [] });
+    expect(emptied.status).toBe(200);
+    expect(memberIds(emptied)).toEqual([]);
+    expect(memberIds(await scim(idp.token, "GET", `/Groups/${gid}`))).toEqual([]);
+    expect((await scim(idp.token, "PUT", `/Groups/${gid}`, { schemas: [GROUP], displayName: "Keepers renamed", members: [{ value: people[0] }] })).status).toBe(200);
+    const nulled = await scim(idp.token, "PUT", `/Groups/${gid}`, { schemas: [GROUP], displayName: "Keepers renamed", members: null });
+    expect(nulled.status).toBe(200);
+    expect(memberIds(await scim(idp.token, "GET", `/Groups/${gid}`))).toEqual([]);
+  });
+
+  it("adds a path-less value's e-mail only if it is not there yet (RFC 7644 §3.5.2.1), as an add on the path emails does", async () => {
+    const id = await provisioned(oktaToken, "once@keep.example");
+    const work = { value: "once@keep.example", type: "work", primary: true };
+    const again = await scim(oktaToken, "PATCH", `/Users/${id}`, { schemas: [PATCH], Operations: [{ op: "add", value: { emails: [work] } }] });
+    expect(again.status).toBe(200);
+    expect(again.body.emails).toEqual([work]);
+    expect((await scim(oktaToken, "GET", `/Users/${id}`)).body.emails).toEqual([work]);
+    // A new one is still added, beside the one there (and with other attributes of the same value).
+    const home = { value: "once@home.example", type: "home" };
+    const added = await scim(oktaToken, "PATCH", `/Users/${id}`, { schemas: [PATCH], Operations: [{ op: "add", value: { emails: [work, home], title: "Keeper" } }] });
+    expect(added.status).toBe(200);
+    expect(added.body).toMatchObject({ emails: [work, home], title: "Keeper" });
+    expect((await scim(oktaToken, "GET", `/Users/${id}`)).body.emails).toEqual([work, home]);
+  });
+
+  it("lists in a person's groups only the reading integration's, never another integration's of the organization", async () => {
+    const a = await newIntegration("Isolated A", "okta");
+    const b = await newIntegration("Isolated B", "azure-ad");
+    const id = await provisioned(a.token, "shared@keep.example");
+    const theirs = await scim(b.token, "POST", "/Groups", { schemas: [GROUP], displayName: "B only", members: [{ value: id }] });
+    expect(theirs.status).toBe(201);
+    const groupsSeen = async (token: string) => (((await scim(token, "GET", `/Users/${id}`)).body.groups ?? []) as Array<{ value: string; display: string }>).map((g) => [g.value, g.display]);
+    // A sees the person (people are the organization's), but not B's group.
+    expect(await groupsSeen(a.token)).toEqual([]);
+    expect(await groupsSeen(b.token)).toEqual([[String(theirs.body.id), "B only"]]);
+    const ours = await scim(a.token, "POST", "/Groups", { schemas: [GROUP], displayName: "A only", members: [{ value: id }] });
+    expect(ours.status).toBe(201);
+    expect(await groupsSeen(a.token)).toEqual([[String(ours.body.id), "A only"]]);
+    expect(await groupsSeen(b.token)).toEqual([[String(theirs.body.id), "B only"]]);
+  });
+});

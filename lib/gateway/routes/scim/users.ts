@@ -11,7 +11,7 @@ import {
   type ScimTokenAuth,
 } from "../../store/queries/scim-service";
 import { lockOwners, removePerson } from "../../store/queries/people";
-import { parseUser, parseUserChange, ScimError, spelledResource, userResource, withReadablePrimaries, type UserInput } from "./resources";
+import { parseUser, parseUserChange, ScimError, spelledResource, userResource, withReadablePrimaries, type UserChange } from "./resources";
 import { attributeList, project } from "./projection";
 import { applyPatch, patchOperations } from "./patch";
 import { auditActor, baseUrl, change, counted, listResponse, paging, readBody, scimJson, UUID, type ScimContext } from "./frame";
@@ -93,7 +93,7 @@ async function keepOwner(tx: Database, scim: ScimTokenAuth, userId: string, what
  * one person at once run one after the other, and the second builds on the first (a suspension and
  * a rename at once end suspended and renamed).
  */
-async function replaceUser(c: ScimContext, seen: PersonRow, make: (current: PersonRow) => Omit<UserInput, "email">, detail: string): Promise<Response> {
+async function replaceUser(c: ScimContext, seen: PersonRow, make: (current: PersonRow) => UserChange, detail: string): Promise<Response> {
   const { db } = c.get("deps");
   const scim = c.get("scim");
   const orgId = scim.organizationId;
@@ -105,8 +105,10 @@ async function replaceUser(c: ScimContext, seen: PersonRow, make: (current: Pers
     const existing = await findPerson(tx, orgId, userId, "update");
     if (!existing) throw userNotFound(userId);
     const input = make(existing);
-    const suspending = !input.active && existing.status === "active";
-    meta.detail = suspending ? "SCIM: Suspend User" : input.active && existing.status !== "active" ? "SCIM: Reactivate User" : detail;
+    // A change that does not say (`active` left out, removed or null) keeps the status: only true or false changes it.
+    const active = input.active ?? existing.status === "active";
+    const suspending = !active && existing.status === "active";
+    meta.detail = suspending ? "SCIM: Suspend User" : active && existing.status !== "active" ? "SCIM: Reactivate User" : detail;
     meta.targetNames = [input.userName];
     await lockUserName(tx, orgId, input.userName);
     if (await findPersonByUserName(tx, orgId, input.userName, existing.userId)) {
@@ -121,7 +123,7 @@ async function replaceUser(c: ScimContext, seen: PersonRow, make: (current: Pers
       scimUserName: input.userName,
       externalId: input.externalId,
       scimAttributes: input.attributes,
-      status: input.active ? "active" : "suspended",
+      status: active ? "active" : "suspended",
       suspending,
       ...(input.accountName && existing.source === "scim" ? { accountName: input.accountName } : {}),
     });
@@ -142,7 +144,7 @@ export async function listUsers(c: ScimContext): Promise<Response> {
 export async function getUser(c: ScimContext): Promise<Response> {
   const row = await existingPerson(c.get("deps").db, c.get("scim").organizationId, c.req.param("id")!);
   const resource = userResource(row, baseUrl(c));
-  const groups = await groupsOfPerson(c.get("deps").db, c.get("scim").organizationId, row.userId);
+  const groups = await groupsOfPerson(c.get("deps").db, c.get("scim").integrationId, row.userId);
   const base = baseUrl(c);
   if (groups.length) resource.groups = groups.map((g) => ({ value: g.id, display: g.displayName, $ref: `${base}/Groups/${g.id}`, type: "direct" }));
   return scimJson(c, project(resource, attributeList(c.req.query("attributes")), attributeList(c.req.query("excludedAttributes"))));

@@ -378,13 +378,16 @@ export async function deleteGroup(db: Database, groupId: string): Promise<void> 
   await deleteGroupGrantedBindings(db, [groupId]);
 }
 
-/** Groups of the integration this person is in. */
-export async function groupsOfPerson(db: Database, orgId: string, userId: string): Promise<Array<{ id: string; displayName: string }>> {
+/**
+ * Groups of the integration this person is in. Only that integration's: each identity provider sees the
+ * organization's people, but the groups another one pushed (their ids and names) are none of its business.
+ */
+export async function groupsOfPerson(db: Database, integrationId: string, userId: string): Promise<Array<{ id: string; displayName: string }>> {
   return db
     .select({ id: scimGroups.id, displayName: scimGroups.displayName })
     .from(scimGroupMembers)
     .innerJoin(scimGroups, eq(scimGroups.id, scimGroupMembers.groupId))
-    .where(and(eq(scimGroupMembers.userId, userId), eq(scimGroups.organizationId, orgId)))
+    .where(and(eq(scimGroupMembers.userId, userId), eq(scimGroups.integrationId, integrationId)))
     .orderBy(asc(scimGroups.displayName));
 }
 
