@@ -712,25 +712,6 @@ describe("leaving the organization", () => {
   });
 });
 
-describe("deleting the provider", () => {
-  it("ends the sessions it signed in and deletes their keys", async () => {
-    const browser = new Browser();
-    expect(await browser.signIn("grace@sso.example")).toBe(`${CONSOLE}/orgs`);
-    const session = await activeSession(browser);
-    const credentials = (await sessionCredentials(bed.db, vaultKey(), session))!;
-    expect((await bed.t.op("owner", "listLocations", { credentials })).status).toBe(200);
-
-    expect((await bed.t.op("owner", "deleteSSOProvider", { params: { organization_id: orgId, provider_id: providerId } })).status).toBe(200);
-    // The key is gone with the provider, before the (idle) session is ever used again.
-    expect(await bed.t.gateway.store.db.select().from(apiKeys).where(eq(apiKeys.id, credentials.accessKeyId))).toEqual([]);
-    expect((await bed.t.op("owner", "listLocations", { credentials })).status).toBe(401);
-    expect(await browser.session()).toEqual({ status: "revoked" });
-    // A sign-in through it, or its callback, is refused now.
-    expect(await ssoAuthOptions(providerId, {})).toBeNull();
-    expect(await new Browser().startSso("grace@sso.example")).toBe(`/sign-in?error=${SIGN_IN_ERROR.ssoNoProvider}`);
-  });
-});
-
 it("the session cookie is the one the console reads, and over https it and the SSO sign-in's own cookies are __Host- cookies (no subdomain can plant one)", async () => {
   expect(sessionCookieName()).toBe("next-auth.session-token");
   expect(getAuthOptions().cookies?.sessionToken).toEqual({ name: sessionCookieName(), options: sessionCookieOptions() });
@@ -757,3 +738,23 @@ it("the session cookie is the one the console reads, and over https it and the S
     resetEnvCache();
   }
 });
+
+describe("deleting the provider", () => {
+  it("ends the sessions it signed in and deletes their keys", async () => {
+    const browser = new Browser();
+    expect(await browser.signIn("grace@sso.example")).toBe(`${CONSOLE}/orgs`);
+    const session = await activeSession(browser);
+    const credentials = (await sessionCredentials(bed.db, vaultKey(), session))!;
+    expect((await bed.t.op("owner", "listLocations", { credentials })).status).toBe(200);
+
+    expect((await bed.t.op("owner", "deleteSSOProvider", { params: { organization_id: orgId, provider_id: providerId } })).status).toBe(200);
+    // The key is gone with the provider, before the (idle) session is ever used again.
+    expect(await bed.t.gateway.store.db.select().from(apiKeys).where(eq(apiKeys.id, credentials.accessKeyId))).toEqual([]);
+    expect((await bed.t.op("owner", "listLocations", { credentials })).status).toBe(401);
+    expect(await browser.session()).toEqual({ status: "revoked" });
+    // A sign-in through it, or its callback, is refused now.
+    expect(await ssoAuthOptions(providerId, {})).toBeNull();
+    expect(await new Browser().startSso("grace@sso.example")).toBe(`/sign-in?error=${SIGN_IN_ERROR.ssoNoProvider}`);
+  });
+});
+
