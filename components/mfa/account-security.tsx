@@ -177,9 +177,12 @@ export function AccountSecurity({
                 {own.recoveryCodesLeft} of 10 left
               </p>
               {readOnly ? null : (
-                <Button type="button" variant="secondary" size="sm" className="mt-3" disabled={busy || own.factors.length === 0} onClick={() => void regenerate()}>
-                  Generate new codes
-                </Button>
+                <>
+                  <Button type="button" variant="secondary" size="sm" className="mt-3" disabled={busy || own.factors.length === 0} onClick={() => void regenerate()}>
+                    Generate new codes
+                  </Button>
+                  <p className="mt-2 text-xs text-slate-600 dark:text-slate-400">The old codes stop working, and your other sessions are signed out.</p>
+                </>
               )}
             </CardBody>
           </Card>

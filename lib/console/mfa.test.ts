@@ -346,7 +346,11 @@ describe("a sign-in where the organization requires MFA", () => {
     expect(await answerWithTotp(await s.session(), await codeAt(secret, next), next)).toEqual({ satisfied: true });
     expect((await s.session()).sessionId).toBe(id);
     expect((await s.session()).factors).toEqual(["api_key", "totp"]);
+    expect((await first.state()).status).toBe("active");
     expect(await regenerateRecoveryCodes(await s.session())).toHaveLength(10);
+    // New codes end the person's other sessions, as a removal does: one that took a set of its own goes with it.
+    expect((await first.state()).status).toBe("revoked");
+    expect((await s.state()).status).toBe("active");
     await removeOwnFactor(await s.session(), factorId);
     expect((await ownFactors(bed.t.demo.auditor.user_id)).factors).toHaveLength(0);
   });

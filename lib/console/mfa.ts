@@ -297,13 +297,17 @@ async function mayManageFactors(session: ConsoleSession): Promise<void> {
 
 /**
  * New recovery codes asked for on the account's page (they replace the old ones), for a person with a
- * factor they stand in for: codes alone would be a factor that renews itself.
+ * factor they stand in for: codes alone would be a factor that renews itself. As a removal of a factor does,
+ * it ends every other session of the person: a session that got in with a phished code could have taken a
+ * set of its own, each code a sign-in; the person's new set voids it, and the session that took it ends.
  */
 export async function regenerateRecoveryCodes(session: ConsoleSession): Promise<string[]> {
   if (await factorsManagedElsewhere(session)) throw new MfaError(FACTORS_MANAGED_ELSEWHERE, "session");
   // mayManageFactors's confirmation, with the person's factors listed once: they have one here.
   if ((await listFactors((await factorStore()).db, session.userId)).length === 0) throw new MfaError("Set up an authenticator app or a passkey first: recovery codes stand in for one", "session");
   if (!gaveSecondFactor(session)) throw new MfaError(CONFIRM_ITS_YOU, "confirm");
+  // The others end first, as in removeOwnFactor: a failure between the two leaves no session that outlives the change.
+  await endOtherSessionsOf(await consoleDb(), session.userId, session.sessionId);
   return newRecoveryCodes(session.userId);
 }
 
