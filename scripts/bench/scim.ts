@@ -138,7 +138,7 @@ export async function run(scale: Scale): Promise<Row[]> {
         "GET /Users/{id}",
         (i) => ({
           request: `/Users/${someone(i)}`,
-          store: async () => [await findPerson(db, orgId, someone(i)), await groupsOfPerson(db, orgId, someone(i))],
+          store: async () => [await findPerson(db, orgId, someone(i)), await groupsOfPerson(db, integrationId, someone(i))],
         }),
       ],
       [
