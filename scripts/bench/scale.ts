@@ -15,6 +15,8 @@ export interface Scale {
   scimUsers: number;
   scimGroups: number;
   scimMemberships: number;
+  /** A large customer's SCIM group: its members (people written by the store), against a group of 50. */
+  scimLargeGroup: number;
   /** The scale section on PostgreSQL: audit entries (over 3 organizations) and usage rows, each. */
   scaleRows: number;
 }
@@ -33,6 +35,7 @@ export const SCALES: Record<Scale["name"], Scale> = {
     scimUsers: 10_000,
     scimGroups: 200,
     scimMemberships: 20_000,
+    scimLargeGroup: 50_000,
     scaleRows: 10_000_000,
   },
   quick: {
@@ -48,6 +51,7 @@ export const SCALES: Record<Scale["name"], Scale> = {
     scimUsers: 1_000,
     scimGroups: 20,
     scimMemberships: 2_000,
+    scimLargeGroup: 5_000,
     scaleRows: 200_000,
   },
 };

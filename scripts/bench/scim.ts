@@ -24,6 +24,16 @@ const BATCH = 100;
  */
 const LOOKUP_RATIO_BUDGET = 2;
 const PATCH_OP = "urn:ietf:params:scim:api:messages:2.0:PatchOp";
+/**
+ * A change to a large customer's group costs what it costs in a small one: a member added or removed (with the
+ * role binding its mapping grants), its externalId replaced, the group read or found without its members, each
+ * at p95 within this multiple of the same in a group of SMALL_GROUP members. Work that grew with the group
+ * (reading its members to change one) would show as a multiple of the group's size, not of 2.
+ */
+const LARGE_GROUP_RATIO_BUDGET = 2;
+const SMALL_GROUP = 50;
+/** Members per PATCH while the large group is filled (Entra ID sends fewer, Okta one by one: this only fills it). */
+const FILL_BATCH = 1_000;
 
 export async function run(scale: Scale): Promise<Row[]> {
   const bench = await benchGateway("scim");
@@ -201,6 +211,14 @@ export async function run(scale: Scale): Promise<Row[]> {
       results.push({ name, request, store, ratio: request / store });
     }
     const worst = results.reduce((a, b) => (b.ratio > a.ratio ? b : a));
+    const manage = async (method: string, path: string, payload: unknown): Promise<void> => {
+      const target = new URL(`http://gateway.bench${path}`);
+      const res = await gateway.app.fetch(
+        new Request(target, { method, headers: { ...signedHeaders(credentials, { method, url: target }), "content-type": "application/json" }, body: JSON.stringify(payload) }),
+      );
+      if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+    };
+    const large = await largeGroup(scale, { scim, manage, db, orgId, integrationId });
     return [
       {
         what: "SCIM provisioning",
@@ -225,8 +243,98 @@ export async function run(scale: Scale): Promise<Row[]> {
         budget: `every lookup p95 ≤ ${LOOKUP_RATIO_BUDGET} × the store's p95`,
         pass: worst.ratio <= LOOKUP_RATIO_BUDGET,
       },
+      large,
     ];
   } finally {
     await bench.close();
   }
+}
+
+interface LargeGroupContext {
+  scim: (method: string, path: string, payload?: unknown) => Promise<Response>;
+  manage: (method: string, path: string, payload: unknown) => Promise<void>;
+  db: import("@/lib/gateway/store/client").Database;
+  orgId: string;
+  integrationId: string;
+}
+
+/**
+ * A group of scale.scimLargeGroup members, each granted a role by the group's mapping, beside one of SMALL_GROUP:
+ * the changes and reads an identity provider makes day to day, timed on each in turns.
+ */
+async function largeGroup(scale: Scale, { scim, manage, db, orgId, integrationId }: LargeGroupContext): Promise<Row> {
+  const { and, asc, eq, like, sql } = await import("drizzle-orm");
+  const { roleBindings, roles, users } = await import("@/lib/gateway/store/schema");
+  const { operationPath } = await import("@/lib/contract/operations");
+  const rounds = scale.queryRepeats * 3;
+  // The people, written by the store (a POST each would take the section's time), members of the organization:
+  // the large group's, the small one's, and one spare for each round to add and remove.
+  const count = scale.scimLargeGroup + SMALL_GROUP + rounds;
+  await db.execute(sql`insert into users (id, email, name) select gen_random_uuid()::text, 'large' || lpad(g::text, 6, '0') || '@bench.example', 'Large ' || g from generate_series(1, ${count}) g`);
+  await db.execute(sql`insert into memberships (organization_id, user_id, relation, source) select ${orgId}, u.id, 'member', 'scim' from users u where u.email like 'large%@bench.example'`);
+  const people = (await db.select({ id: users.id }).from(users).where(like(users.email, "large%@bench.example")).orderBy(asc(users.email))).map((r) => r.id);
+  const largeMembers = people.slice(0, scale.scimLargeGroup);
+  const smallMembers = people.slice(scale.scimLargeGroup, scale.scimLargeGroup + SMALL_GROUP);
+  const spares = people.slice(scale.scimLargeGroup + SMALL_GROUP);
+
+  const [auditor] = await db.select({ id: roles.id }).from(roles).where(and(eq(roles.organizationId, orgId), eq(roles.roleName, "Auditor")));
+  if (!auditor) throw new Error("the demo organization has no Auditor role");
+  const names = { large: "Large staff", small: "Small staff" } as const;
+  await manage("PUT", operationPath("putSCIMGroupMappings", { org_id: orgId, integration_id: integrationId }), {
+    mappings: Object.values(names).map((group_display_name) => ({ group_display_name, role_id: auditor.id, scope_type: "org", scope_object_id: orgId })),
+  });
+  const group = async (displayName: string) => ((await (await scim("POST", "/Groups", { schemas: ["urn:ietf:params:scim:schemas:core:2.0:Group"], displayName })).json()) as { id: string }).id;
+  const ids = { large: await group(names.large), small: await group(names.small) };
+  const add = (groupId: string, members: string[]) => scim("PATCH", `/Groups/${groupId}`, { schemas: [PATCH_OP], Operations: [{ op: "add", path: "members", value: members.map((value) => ({ value })) }] });
+  const filled = nowMs();
+  for (let from = 0; from < largeMembers.length; from += FILL_BATCH) {
+    await (await add(ids.large, largeMembers.slice(from, from + FILL_BATCH))).arrayBuffer();
+    if ((from + FILL_BATCH) % 10_000 === 0) process.stderr.write(`  scim: ${formatInt(from + FILL_BATCH)} members of the large group\n`);
+  }
+  const fillSeconds = (nowMs() - filled) / 1000;
+  await (await add(ids.small, smallMembers)).arrayBuffer();
+
+  const operations: Array<[string, (groupId: string, displayName: string, i: number) => Promise<Response>]> = [
+    ["add a member", (groupId, _name, i) => add(groupId, [spares[i]!])],
+    ["remove it (members[value eq])", (groupId, _name, i) => scim("PATCH", `/Groups/${groupId}`, { schemas: [PATCH_OP], Operations: [{ op: "remove", path: `members[value eq "${spares[i]}"]` }] })],
+    ["replace externalId", (groupId, _name, i) => scim("PATCH", `/Groups/${groupId}`, { schemas: [PATCH_OP], Operations: [{ op: "replace", path: "externalId", value: `ext-${i}` }] })],
+    ["GET without members", (groupId) => scim("GET", `/Groups/${groupId}?excludedAttributes=members`)],
+    ["displayName eq", (_groupId, displayName) => scim("GET", `/Groups?filter=${encodeURIComponent(`displayName eq "${displayName}"`)}&excludedAttributes=members`)],
+  ];
+  const times = operations.map(() => ({ large: [] as number[], small: [] as number[] }));
+  const timed = async (which: "large" | "small", i: number) => {
+    for (const [k, [, operation]] of operations.entries()) {
+      const started = nowMs();
+      await (await operation(ids[which], names[which], i)).arrayBuffer();
+      times[k]![which].push(nowMs() - started);
+    }
+  };
+  // Each round on both groups, alternating which goes first; a spare is added to and removed from each.
+  for (let i = 0; i < rounds; i++) {
+    for (const which of i % 2 === 0 ? (["large", "small"] as const) : (["small", "large"] as const)) await timed(which, i);
+  }
+  const results = operations.map(([name], k) => {
+    const large = percentile(times[k]!.large, 95);
+    const small = percentile(times[k]!.small, 95);
+    return { name, large, small, ratio: large / small };
+  });
+  const [bindings] = await db.select({ n: sql<number>`count(*)::int` }).from(roleBindings).where(eq(roleBindings.viaGroupId, ids.large));
+  if (bindings?.n !== scale.scimLargeGroup) throw new Error(`the large group's mapping grants ${bindings?.n} bindings, not ${scale.scimLargeGroup}`);
+  // Read whole, for the record: every member's value and display name (no budget: it grows with the group by design).
+  const whole = nowMs();
+  const body = await (await scim("GET", `/Groups/${ids.large}`)).arrayBuffer();
+  const wholeMs = nowMs() - whole;
+  const worst = results.reduce((a, b) => (b.ratio > a.ratio ? b : a));
+  return {
+    what: "SCIM: a large group",
+    how:
+      `a group of ${formatInt(scale.scimLargeGroup)} members (filled by PATCHes of ${formatInt(FILL_BATCH)}; its mapping grants each a role) vs one of ${SMALL_GROUP}, same integration; ` +
+      `${rounds} rounds of an identity provider's day-to-day calls on each, in turns: ${operations.map(([name]) => name).join(", ")}; p95 of each, through the gateway's fetch handler`,
+    measured:
+      `worst ${worst.ratio.toFixed(2)} × (${worst.name}); ` +
+      results.map((r) => `${r.name} ${formatMs(r.large)} vs ${formatMs(r.small)}`).join(", ") +
+      `; filled in ${fillSeconds.toFixed(1)} s; read whole (${formatInt(body.byteLength)} bytes) in ${formatMs(wholeMs)}`,
+    budget: `every call's p95 ≤ ${LARGE_GROUP_RATIO_BUDGET} × the same on the small group`,
+    pass: worst.ratio <= LARGE_GROUP_RATIO_BUDGET,
+  };
 }
