@@ -1,6 +1,5 @@
 import "server-only";
 import { isUtf8 } from "node:buffer";
-import { randomUUID } from "node:crypto";
 import { resolveConsoleSession, type ConsoleSession, type SessionState } from "@/lib/console/session";
 import { env } from "@/lib/env";
 import { idSchema } from "@/lib/contract/common";
@@ -11,9 +10,10 @@ import { gatewayIsEmbedded } from "./config";
 import { CONFIRM_ITS_YOU, mustConfirmItsYou } from "./mfa";
 import { consoleDb } from "./store/client";
 import { endOtherSessionsOf } from "./vault";
+import { consoleFailureMessage, logConsoleFailure } from "./failure";
 import { clientAddress } from "./rate-limit";
-import { errorDetail, errorTrace } from "@/lib/error-detail";
-import { isStoreUnavailable, RETRY_AFTER_SECONDS } from "@/lib/gateway/errors";
+import { errorDetail } from "@/lib/error-detail";
+import { RETRY_AFTER_SECONDS } from "@/lib/gateway/errors";
 
 /**
  * The backend-for-frontend behind /api/cloud/<gateway path>: the browser calls it
@@ -48,19 +48,16 @@ function problem(status: number, reason: string, message: string, errorId = ""):
 
 /**
  * The answer to a failure of the console's own store (a session's lookup, ending sessions): while the store is away
- * (a restart, a failover) a 503 with Retry-After, as the gateway answers; anything else a 500, logged with what failed
- * and where, never the error as thrown (Drizzle's message holds the statement's parameters: session ids, e-mails).
+ * a 503 with Retry-After, as the gateway answers; anything else a 500 with the id its log line carries.
  */
 export function consoleStoreFailure(error: unknown, step: string, component: string): Response {
-  if (isStoreUnavailable(error)) {
-    process.stderr.write(`${JSON.stringify({ level: "warn", msg: `${step}: the store is unavailable`, component, error: errorDetail(error) || "unknown" })}\n`);
-    const answer = problem(503, "unavailable", "The console's store is unavailable for a moment (restart or failover); try again shortly");
+  const logged = logConsoleFailure(error, step, component);
+  if (logged.unavailable) {
+    const answer = problem(503, "unavailable", consoleFailureMessage(logged));
     answer.headers.set("retry-after", String(RETRY_AFTER_SECONDS));
     return answer;
   }
-  const errorId = randomUUID();
-  process.stderr.write(`${JSON.stringify({ level: "error", msg: `${step} failed`, component, error_id: errorId, error: errorTrace(error) })}\n`);
-  return problem(500, "internal", "The console could not complete the request; try again later", errorId);
+  return problem(500, "internal", "The console could not complete the request; try again later", logged.errorId);
 }
 
 /** Why a call without an active session is refused; "mfa_required": signed in, but a second factor is still owed. */

@@ -4,12 +4,12 @@ import "server-only";
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
 import { cookies } from "next/headers";
 import { z } from "zod";
+import { withSession, type ActionResult } from "./action-session";
 import { movedSessionCookie } from "./cookies";
 import {
   answerWithRecoveryCode,
   answerWithTotp,
   confirmTotpEnrolment,
-  MfaError,
   postponeEnrolment,
   regenerateRecoveryCodes,
   removeOwnFactor,
@@ -17,9 +17,9 @@ import {
   type Granted,
   type TotpEnrolment,
 } from "./mfa";
-import { answerWithPasskey, passkeyAssertionOptions, passkeyRegistrationOptions, registerPasskey, relyingPartyOf } from "./mfa-passkeys";
+import { answerWithPasskey, passkeyAssertionOptions, passkeyRegistrationOptions, passkeyResponseSchema, registerPasskey, relyingPartyOf } from "./mfa-passkeys";
 import { consoleOrigin } from "./origin";
-import { resolveConsoleSession, type ConsoleSession } from "./session";
+import type { ConsoleSession } from "./session";
 
 /**
  * The browser's side of MFA: server actions (Next.js checks that they come from this site) for the
@@ -30,24 +30,6 @@ import { resolveConsoleSession, type ConsoleSession } from "./session";
  * to finish signing in).
  * Nothing secret goes back but what the person must see once (a new TOTP secret, recovery codes).
  */
-
-export type ActionResult<T = object> = ({ ok: true } & T) | { ok: false; error: string; field?: string };
-
-type Need = "pending" | "active" | "either";
-
-async function withSession<T>(need: Need, run: (session: ConsoleSession) => Promise<ActionResult<T>>): Promise<ActionResult<T>> {
-  const state = await resolveConsoleSession();
-  const allowed = state.status === "mfa" ? need !== "active" : state.status === "active" ? need !== "pending" : false;
-  if (!allowed || (state.status !== "mfa" && state.status !== "active")) {
-    return { ok: false, error: state.status === "active" ? "You are already signed in" : "Your session has ended; sign in again", field: "session" };
-  }
-  try {
-    return await run(state.session);
-  } catch (error) {
-    if (error instanceof MfaError) return { ok: false, error: error.message, field: error.field };
-    throw error;
-  }
-}
 
 /**
  * A factor given to a session owing one moves the session to a new id: the cookie of this response,
@@ -104,11 +86,9 @@ export async function passkeyRegistrationOptionsAction(): Promise<ActionResult<{
   return withSession("either", async (s) => ({ ok: true, options: await passkeyRegistrationOptions(s, await rp()) }));
 }
 
-/** The browser's answer: an object of base64url strings, checked by the WebAuthn library itself. */
-const credentialJson = z.looseObject({ id: z.string().max(1024), rawId: z.string().max(1024), type: z.literal("public-key"), response: z.looseObject({}) });
 
 export async function registerPasskeyAction(response: unknown, name: unknown): Promise<ActionResult<{ done: boolean; recoveryCodes: string[] | null }>> {
-  const parsed = credentialJson.safeParse(response);
+  const parsed = passkeyResponseSchema.safeParse(response);
   const label = text(64).safeParse(name ?? "");
   if (!parsed.success) return bad("credential", "The browser's answer is not a passkey registration");
   if (!label.success) return bad("name", "A name of at most 64 characters");
@@ -123,7 +103,7 @@ export async function passkeyAssertionOptionsAction(): Promise<ActionResult<{ op
 }
 
 export async function answerPasskeyAction(response: unknown): Promise<ActionResult<{ done: boolean }>> {
-  const parsed = credentialJson.safeParse(response);
+  const parsed = passkeyResponseSchema.safeParse(response);
   if (!parsed.success) return bad("credential", "The browser's answer is not a passkey sign-in");
   return withSession("either", async (s) => ({ ok: true, done: (await given(s, await answerWithPasskey(s, await rp(), parsed.data as unknown as AuthenticationResponseJSON))).satisfied }));
 }

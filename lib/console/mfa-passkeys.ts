@@ -9,6 +9,7 @@ import {
   type PublicKeyCredentialRequestOptionsJSON,
   type RegistrationResponseJSON,
 } from "@simplewebauthn/server";
+import { z } from "zod";
 import { isPlainText } from "@/lib/contract/common";
 import { uniqueClash } from "@/lib/gateway/errors";
 import { addWebauthnFactor, listFactors, recordWebauthnUse } from "@/lib/gateway/store/queries/mfa-factors";
@@ -145,3 +146,14 @@ export async function answerWithPasskey(session: ConsoleSession, rp: RelyingPart
   await clearSignInFailures(await consoleDb(), `mfa:${session.userId}`);
   return grant(session, "webauthn");
 }
+
+/**
+ * The browser's answer: an object of base64url strings, checked by the WebAuthn library itself; but for the
+ * transports a registration lists, which it copies as they come (no signature covers them) and which are stored.
+ */
+export const passkeyResponseSchema = z.looseObject({
+  id: z.string().max(1024),
+  rawId: z.string().max(1024),
+  type: z.literal("public-key"),
+  response: z.looseObject({ transports: z.array(z.enum(["ble", "cable", "hybrid", "internal", "nfc", "smart-card", "usb"])).max(8).optional() }),
+});

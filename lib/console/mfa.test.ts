@@ -29,7 +29,8 @@ import {
   type Granted,
 } from "./mfa";
 import type { RegistrationResponseJSON } from "@simplewebauthn/server";
-import { answerWithPasskey, passkeyAssertionOptions, passkeyRegistrationOptions, registerPasskey, relyingPartyOf } from "./mfa-passkeys";
+import { withSession } from "./action-session";
+import { answerWithPasskey, passkeyAssertionOptions, passkeyRegistrationOptions, passkeyResponseSchema, registerPasskey, relyingPartyOf } from "./mfa-passkeys";
 import { authSecret } from "./secret";
 import { sessionStateFromCookies, type ConsoleSession } from "./session";
 import { signInWithKey } from "./sign-in";
@@ -107,6 +108,16 @@ async function enrolTotp(s: Awaited<ReturnType<typeof signIn>>, at: Date) {
 
 const rp = { origin: "http://console.test" };
 const codeAt = (secret: string, at: Date) => generate({ secret, epoch: Math.floor(at.getTime() / 1000) });
+
+/** Has the store refuse every insert, update and delete on `table` with `code` (57P01: shut down, as in a failover; XX000: broke). */
+async function storeRefuses(table: string, code: "57P01" | "XX000"): Promise<void> {
+  await gw().execute(sql.raw(`create or replace function zz_store_fails() returns trigger language plpgsql as $$ begin raise exception 'the disk broke' using errcode = '${code}'; end $$`));
+  await gw().execute(sql.raw(`create or replace trigger zz_store_fails before insert or update or delete on ${table} for each statement execute function zz_store_fails()`));
+}
+
+async function storeRefusesNothing(table: string): Promise<void> {
+  await gw().execute(sql.raw(`drop trigger if exists zz_store_fails on ${table}`));
+}
 
 async function messageOf(promise: Promise<unknown>): Promise<string> {
   try {
@@ -203,6 +214,41 @@ describe("a sign-in where the organization requires MFA", () => {
     const again = await signIn("auditor");
     expect(await messageOf(answerWithRecoveryCode(await again.session(), code))).toMatch(/already used/);
     expect((await again.state()).status).toBe("mfa");
+  });
+
+  it("gives a recovery code back when the sign-in it was spent for fails after it (the store refused the session's move)", async () => {
+    await setMfaMethods(gw(), org(), ["totp"], new Date());
+    const { recoveryCodes } = await enrolTotp(await signIn("auditor"), new Date());
+    const code = recoveryCodes![5]!;
+    const s = await signIn("auditor");
+    await storeRefuses("console_sessions", "57P01");
+    try {
+      await expect(answerWithRecoveryCode(await s.session(), code)).rejects.toMatchObject({ cause: expect.objectContaining({ code: "57P01" }) });
+    } finally {
+      await storeRefusesNothing("console_sessions");
+    }
+    expect((await s.state()).status).toBe("mfa");
+    // Still the person's: the same code signs the same sign-in in now, and is then spent.
+    expect(await s.gave(await answerWithRecoveryCode(await s.session(), code))).toEqual({ satisfied: true, left: 9 });
+  });
+
+  it("enrols a first factor whose recovery codes cannot be made: the factor is given and the session moves; the codes are made later", async () => {
+    await setMfaMethods(gw(), org(), ["totp"], new Date());
+    const s = await signIn("member");
+    const enrolment = await startTotpEnrolment(await s.session());
+    const now = new Date();
+    await storeRefuses("user_recovery_codes", "XX000");
+    let enrolled: Awaited<ReturnType<typeof confirmTotpEnrolment>>;
+    try {
+      enrolled = await confirmTotpEnrolment(await s.session(), enrolment.factorId, await codeAt(enrolment.secret, now), now);
+    } finally {
+      await storeRefusesNothing("user_recovery_codes");
+    }
+    expect(enrolled).toMatchObject({ satisfied: true, recoveryCodes: null });
+    // The answer carries the session's new id, for the cookie: the sign-in goes on.
+    await s.gave(enrolled);
+    expect(await s.finish()).toBe(true);
+    expect((await ownFactors(bed.t.demo.member.user_id)).recoveryCodesLeft).toBe(0);
   });
 
   it("makes a person wait after five wrong codes, even with the right one", async () => {
@@ -391,15 +437,14 @@ describe("a sign-in where the organization requires MFA", () => {
     expect((await enrolTotp(s, new Date())).satisfied).toBe(true);
     const { GET } = await import("@/app/(auth)/sign-in/finish/route");
     const finishRequest = async () => new NextRequest("http://console.test/sign-in/finish?callbackUrl=%2Forgs", { headers: (await s.request()).headers });
-    await gw().execute(sql.raw(`create or replace function zz_store_fails() returns trigger language plpgsql as $$ begin raise exception 'the disk broke' using errcode = '57P01'; end $$`));
-    await gw().execute(sql.raw(`create or replace trigger zz_store_fails before update on console_sessions for each statement execute function zz_store_fails()`));
+    await storeRefuses("console_sessions", "57P01");
     try {
       const refused = await GET(await finishRequest());
       expect(refused.status).toBe(303);
       expect(refused.headers.get("location")).toBe("/sign-in?error=gateway_unavailable");
       expect(refused.headers.get("set-cookie")).toBeNull();
     } finally {
-      await gw().execute(sql.raw(`drop trigger if exists zz_store_fails on console_sessions`));
+      await storeRefusesNothing("console_sessions");
     }
     expect((await s.state()).status).toBe("mfa");
     const finished = await GET(await finishRequest());
@@ -541,5 +586,56 @@ describe("answers that check nothing", () => {
     for (let i = 0; i < 6; i++) expect(await messageOf(answerWithPasskey(await s.session(), rp, none))).toMatch(/Start again/);
     const t1 = new Date(t0.getTime() + 30_000);
     expect(await s.gave(await answerWithTotp(await s.session(), await codeAt(secret, t1), t1))).toMatchObject({ satisfied: true });
+  });
+});
+
+describe("the MFA actions' frame", () => {
+  it("answers a failure of the store with a message, logged without the statement's parameters, never a throw (a 500)", async () => {
+    const s = await signIn("member");
+    const lines: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    const failing = (code: "57P01" | "XX000") => async () => {
+      await storeRefuses("console_sessions", code);
+      try {
+        await gw().execute(sql`update console_sessions set last_seen_at = now() where id = ${"private-session-id-4567"}`);
+      } finally {
+        await storeRefusesNothing("console_sessions");
+      }
+      return { ok: true as const };
+    };
+    process.stderr.write = ((chunk: string | Uint8Array) => (lines.push(String(chunk)), true)) as typeof process.stderr.write;
+    let away: Awaited<ReturnType<typeof withSession>>;
+    let broke: Awaited<ReturnType<typeof withSession>>;
+    try {
+      away = await withSession("either", failing("57P01"), () => s.state());
+      broke = await withSession("either", failing("XX000"), () => s.state());
+    } finally {
+      process.stderr.write = write;
+    }
+    expect(away).toEqual({ ok: false, error: expect.stringMatching(/store is unavailable for a moment/) });
+    expect(broke).toEqual({ ok: false, error: expect.stringMatching(/^The console could not complete the request; try again later \(error [0-9a-f-]{36}\)$/) });
+    expect(lines.join("")).toContain("the disk broke");
+    expect(lines.join("")).not.toContain("private-session-id");
+    // The session's own refusals are still the action's answers.
+    expect(await withSession("active", async () => ({ ok: true as const }), async () => ({ status: "none" }))).toMatchObject({ ok: false, field: "session" });
+  });
+
+  it("takes a passkey answer's transports only as the WebAuthn names of them (they are stored as sent)", () => {
+    const answer = (transports: unknown) => ({ id: "a", rawId: "a", type: "public-key", response: { clientDataJSON: "x", transports } });
+    expect(passkeyResponseSchema.safeParse(answer(["usb", "nfc"])).success).toBe(true);
+    expect(passkeyResponseSchema.safeParse(answer(undefined)).success).toBe(true);
+    for (const bad of ["usb", ["usb\u0000"], ["carrier-pigeon"], Array.from({ length: 9 }, () => "usb"), [{}]]) {
+      expect(passkeyResponseSchema.safeParse(answer(bad)).success, JSON.stringify(bad)).toBe(false);
+    }
+  });
+
+  it("removes no factor that is not the person's, and ends no session for it", async () => {
+    const now = new Date();
+    const first = await signIn("auditor");
+    await enrolTotp(first, now);
+    const other = await signIn("auditor");
+    await expect(removeOwnFactor(await first.session(), "00000000-0000-4000-8000-000000000000")).rejects.toMatchObject({ message: "No such factor" });
+    expect((await other.state()).status).toBe("active");
+    expect((await ownFactors(bed.t.demo.auditor.user_id)).factors).toHaveLength(1);
   });
 });

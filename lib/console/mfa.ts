@@ -17,6 +17,7 @@ import {
   recoveryCodesLeft,
   replaceRecoveryCodes,
   spendRecoveryCode,
+  unspendRecoveryCode,
   type FactorRow,
   type MfaRequirement,
 } from "@/lib/gateway/store/queries/mfa-factors";
@@ -26,6 +27,7 @@ import { gatewayIsEmbedded, vaultKey } from "./config";
 import { clearSignInFailures, pruneSignInFailures, retryMinutes, takeAttempt, type SignInLimit } from "./rate-limit";
 import type { ConsoleSession } from "./session";
 import { consoleDb } from "./store/client";
+import { logConsoleFailure } from "./failure";
 import { endOtherSessionsOf, promoteVaultSession, recordSessionFactor } from "./vault";
 
 /**
@@ -327,12 +329,20 @@ export async function answerWithRecoveryCode(session: ConsoleSession, input: str
   if (!/^[A-Z0-9]{10}$/.test(code)) throw new MfaError("Enter one of your recovery codes, like ABCDE-FGH23");
   await gate(session.userId);
   const { db } = await factorStore();
-  if (!(await spendRecoveryCode(db, session.userId, hashRecoveryCode(session.userId, code), now))) {
+  const hash = hashRecoveryCode(session.userId, code);
+  if (!(await spendRecoveryCode(db, session.userId, hash, now))) {
     return refuse(session.userId, "That recovery code is not valid or was already used");
   }
-  await clearSignInFailures(await consoleDb(), `mfa:${session.userId}`);
-  const left = await recoveryCodesLeft(db, session.userId);
-  return { ...(await grant(session, "recovery_code")), left };
+  try {
+    await clearSignInFailures(await consoleDb(), `mfa:${session.userId}`);
+    const left = await recoveryCodesLeft(db, session.userId);
+    return { ...(await grant(session, "recovery_code")), left };
+  } catch (error) {
+    // Spent for a sign-in that did not happen (the store failed, or another answer moved the session first): the
+    // code is the person's again, or a failover could cost them one of their ten.
+    await unspendRecoveryCode(db, session.userId, hash, now).catch(() => undefined);
+    throw error;
+  }
 }
 
 /** Enrolment may wait: every organization still asking grants grace, and the person has none of its methods. */
@@ -392,7 +402,10 @@ export async function afterEnrolment(session: ConsoleSession, method: MfaMethod)
   // The session moves first: a factor given by another request at the same time (which moved it) leaves
   // this one refused, and the person's codes are not replaced by a set nobody is shown.
   const granted = await grant(session, method);
-  return { ...granted, recoveryCodes: withCodes ? await newRecoveryCodes(session.userId) : null };
+  // Moved: nothing may fail now before the caller sets the new id's cookie. Codes that could not be made are made
+  // on the account's page later; the factor is enrolled and given either way.
+  const recoveryCodes = withCodes ? await newRecoveryCodes(session.userId).catch((error: unknown) => (logConsoleFailure(error, "the first recovery codes", "mfa"), null)) : null;
+  return { ...granted, recoveryCodes };
 }
 
 /** Confirms a pending authenticator app with a code from it; a session owing a factor counts it as given. */
@@ -441,6 +454,8 @@ export async function ownFactors(userId: string): Promise<{ factors: FactorSumma
  */
 export async function removeOwnFactor(session: ConsoleSession, factorId: string): Promise<void> {
   await mayManageFactors(session);
+  // A factor that is not the person's (a stale page, another tab removed it) changes nothing: no session ends for it.
+  if (!(await findFactor((await factorStore()).db, session.userId, factorId))) throw new MfaError("No such factor", "credential");
   // The others end first: should the removal then fail, they signed in again for nothing; the other way
   // round, a failure between the two would leave them running, and a retry finds no factor to remove.
   await endOtherSessionsOf(await consoleDb(), session.userId, session.sessionId);

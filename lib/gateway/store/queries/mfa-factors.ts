@@ -92,6 +92,14 @@ export async function spendRecoveryCode(db: Database, userId: string, codeHash: 
   return rows.length > 0;
 }
 
+/** Gives back a code spent at `spentAt` for a sign-in that did not happen; a code spent at another moment stays spent. */
+export async function unspendRecoveryCode(db: Database, userId: string, codeHash: string, spentAt: Date): Promise<void> {
+  await db
+    .update(userRecoveryCodes)
+    .set({ usedAt: null })
+    .where(and(eq(userRecoveryCodes.userId, userId), eq(userRecoveryCodes.codeHash, codeHash), eq(userRecoveryCodes.usedAt, spentAt)));
+}
+
 export async function recoveryCodesLeft(db: Database, userId: string): Promise<number> {
   const [row] = await db
     .select({ n: sql<number>`count(*)::int` })
