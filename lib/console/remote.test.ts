@@ -138,11 +138,13 @@ describe("remote gateway", () => {
   });
 
   it("serves no API and no SCIM of its own (they are the remote gateway's)", async () => {
-    for (const url of ["http://console.test/v1/locations", "http://console.test/scim/v2/Users"]) {
-      const res = await gatewayRouteHandlers.GET(new Request(url));
-      expect(res.status, url).toBe(404);
-      expect(await res.json()).toMatchObject({ message: "this console does not serve the API: call the gateway" });
-    }
+    const api = await gatewayRouteHandlers.GET(new Request("http://console.test/v1/locations"));
+    expect(api.status).toBe(404);
+    expect(await api.json()).toMatchObject({ code: "404", reason: "not_found", message: "this console does not serve the API: call the gateway" });
+    // An identity provider reads SCIM errors only.
+    const scim = await gatewayRouteHandlers.GET(new Request("http://console.test/scim/v2/Users"));
+    expect(scim.status).toBe(404);
+    expect(await scim.json()).toEqual({ schemas: ["urn:ietf:params:scim:api:messages:2.0:Error"], status: "404", detail: "this console does not serve the API: call the gateway" });
   });
 
   it("a wrong secret is refused by the remote gateway", async () => {
