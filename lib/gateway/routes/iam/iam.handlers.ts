@@ -73,6 +73,9 @@ async function planBindingChanges(
   const rolesById = await rolesByIds(db, [...new Set(body.bindings_to_create.map((b) => b.role_id))]);
   const targetOrgs = await userOrganizationRelations(db, userId);
   const callerOrgs = await access.memberships();
+  // A person of no organization of the caller's does not exist for them, whatever the body asks (a 400 about the
+  // person or their bindings would tell that the account exists elsewhere).
+  if (![...targetOrgs.keys()].some((org) => callerOrgs.has(org))) throw notFound(`user ${userId} not found`);
 
   const creates: BindingPlan["creates"] = [];
   const seen = new Set<string>();
@@ -124,8 +127,7 @@ async function planBindingChanges(
   let organizationId = audit.organizationId;
   if (!organizationId) {
     // Nothing to change: still an authorized, audited call in one of the user's organizations.
-    organizationId = [...targetOrgs.keys()].find((org) => callerOrgs.has(org));
-    if (!organizationId) throw notFound(`user ${userId} not found`);
+    organizationId = [...targetOrgs.keys()].find((org) => callerOrgs.has(org))!;
     audit.organizationId = organizationId;
     await requirePermission(access, organizationId, "iam.write");
   }
