@@ -110,16 +110,18 @@ const lastTouched = new WeakMap<GatewayDeps, Map<string, number>>();
  * Marks the caller's memberships active. Cheap: a write at most once a minute per user (kept in
  * memory per store), and that write only touches memberships whose mark is over a minute old.
  */
-function noteActivity(deps: GatewayDeps, userId: string): Promise<void> | undefined {
+function noteActivity(deps: GatewayDeps, caller: Caller): Promise<void> | undefined {
   let seen = lastTouched.get(deps);
   if (!seen) lastTouched.set(deps, (seen = new Map()));
   const now = Date.now();
-  const last = seen.get(userId);
+  // A key that acts in one organization alone (an SSO session's) marks that one; another key of the person, every other.
+  const who = `${caller.userId}|${caller.organizationId ?? ""}`;
+  const last = seen.get(who);
   // Nothing to wait for (no promise) on nearly every request.
   if (last !== undefined && now - last < ACTIVITY_INTERVAL_MS) return undefined;
-  seen.set(userId, now);
+  seen.set(who, now);
   if (seen.size > 10_000) seen.clear();
-  return touchLastActive(deps.db, userId, new Date(now), new Date(now - ACTIVITY_INTERVAL_MS));
+  return touchLastActive(deps.db, caller.userId, caller.organizationId, new Date(now), new Date(now - ACTIVITY_INTERVAL_MS));
 }
 
 /** Checks the request signature; on success the caller and their access are in the context. */
@@ -154,6 +156,6 @@ export const verifySignature: MiddlewareHandler<AppEnv> = async (c, next) => {
 function admit(c: Context<AppEnv>, deps: GatewayDeps, key: Caller, next: () => Promise<void>): Promise<void> {
   c.set("caller", key);
   c.set("access", new Access(deps.db, deps.reads, key));
-  const activity = noteActivity(deps, key.userId);
+  const activity = noteActivity(deps, key);
   return activity ? activity.then(next) : next();
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, desc, eq } from "drizzle-orm";
 import type { CallerPermissions, ListPeopleResponse, Person } from "@/lib/contract/people";
 import { acceptTotpStep, addWebauthnFactor, createPendingTotp, listFactors, recoveryCodesLeft, replaceRecoveryCodes } from "../../store/queries/mfa-factors";
+import { touchLastActive } from "../../store/queries/people";
 import { auditLog, memberships, users } from "../../store/schema";
 import { createTestGateway, opPath, type TestGateway } from "../../testing";
 
@@ -45,6 +46,34 @@ describe("GET /organizations/{org_id}/users", () => {
     expect(Date.now() - Date.parse(asOwner.last_active_at)).toBeLessThan(60_000);
     const asMember = (await people("member")).body.items.find((p) => p.id === t.demo.member.user_id)!;
     expect(asMember.last_active_at).toBe("");
+  });
+
+  it("marks activity only in the organizations a call could act in: active memberships, and a scoped key's own", async () => {
+    const { db } = t.gateway.store;
+    const userId = t.demo.member.user_id;
+    const globex = await t.outsiderOrganizationId();
+    await db.insert(memberships).values({ organizationId: globex, userId, relation: "member", source: "invite", status: "suspended" });
+    const marks = async () =>
+      Object.fromEntries(
+        (await db.select({ org: memberships.organizationId, at: memberships.lastActiveAt }).from(memberships).where(eq(memberships.userId, userId))).map((m) => [m.org, m.at?.getTime() ?? null]),
+      );
+    const clear = () => db.update(memberships).set({ lastActiveAt: null }).where(eq(memberships.userId, userId));
+    try {
+      await clear();
+      const now = new Date();
+      // Suspended in Globex: a call there is refused, and is no activity there.
+      await touchLastActive(db, userId, undefined, now, now);
+      expect(await marks()).toEqual({ [org]: now.getTime(), [globex]: null });
+      // Active in both, with a key that acts in Acme alone (an SSO session's): Acme only.
+      await db.update(memberships).set({ status: "active" }).where(and(eq(memberships.userId, userId), eq(memberships.organizationId, globex)));
+      await clear();
+      await touchLastActive(db, userId, org, now, now);
+      expect(await marks()).toEqual({ [org]: now.getTime(), [globex]: null });
+      await touchLastActive(db, userId, undefined, now, now);
+      expect(await marks()).toEqual({ [org]: now.getTime(), [globex]: now.getTime() });
+    } finally {
+      await db.delete(memberships).where(and(eq(memberships.userId, userId), eq(memberships.organizationId, globex)));
+    }
   });
 
   it("filters by name or e-mail, in any case, and takes LIKE wildcards literally", async () => {

@@ -332,11 +332,20 @@ export async function removePerson(tx: Database, orgId: string, userId: string):
 
 /**
  * Marks the user's memberships active now, where the mark is older than `staleBefore`
- * (or absent): at most one write a minute per membership, however busy the caller.
+ * (or absent): at most one write a minute per membership, however busy the caller. Only the
+ * memberships the call could act in: active ones (a suspended person's refused calls are no
+ * activity there), and only `organizationId`'s for a key that acts in that one alone (an SSO session's).
  */
-export async function touchLastActive(db: Database, userId: string, now: Date, staleBefore: Date): Promise<void> {
+export async function touchLastActive(db: Database, userId: string, organizationId: string | undefined, now: Date, staleBefore: Date): Promise<void> {
   await db
     .update(memberships)
     .set({ lastActiveAt: now })
-    .where(and(eq(memberships.userId, userId), or(isNull(memberships.lastActiveAt), lt(memberships.lastActiveAt, staleBefore))));
+    .where(
+      and(
+        eq(memberships.userId, userId),
+        eq(memberships.status, "active"),
+        organizationId ? eq(memberships.organizationId, organizationId) : undefined,
+        or(isNull(memberships.lastActiveAt), lt(memberships.lastActiveAt, staleBefore)),
+      ),
+    );
 }
