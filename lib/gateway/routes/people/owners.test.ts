@@ -295,7 +295,7 @@ describe("what a person made to act for the organization ends with them", () => 
     const theirs = await scimToken(person);
     expect((await scim(theirs, "GET", "/Users?count=1")).status).toBe(200);
     const left = await scim(idp, "PATCH", `/Groups/${String(group.body.id)}`, { schemas: [PATCH_OP], Operations: [{ op: "remove", path: `members[value eq "${person.user_id}"]` }] });
-    expect(left.status).toBe(200);
+    expect(left.status).toBe(204);
     expect((await scim(theirs, "GET", "/Users?count=1")).status).toBe(401);
     expect((await scim(idp, "GET", "/Users?count=1")).status).toBe(200);
   });

@@ -80,7 +80,7 @@ describe("two changes at once", () => {
     for (let round = 0; round < ROUNDS; round++) {
       const pair = [people[2 * round]!, people[2 * round + 1]!];
       const answers = await Promise.all(pair.map((value) => patch(`/Groups/${gid}`, [{ op: "add", path: "members", value: [{ value }] }])));
-      expect(answers.map((a) => a.status)).toEqual([200, 200]);
+      expect(answers.map((a) => a.status)).toEqual([204, 204]);
     }
     const members = await t.gateway.store.db.select({ userId: scimGroupMembers.userId }).from(scimGroupMembers).where(eq(scimGroupMembers.groupId, gid));
     expect(members.map((m) => m.userId).sort()).toEqual([...people].sort());
@@ -163,8 +163,12 @@ describe("removing a person", () => {
     });
     await removal;
     const answer = await apply;
-    expect(answer.status).toBe(400);
-    expect(answer.body.message).toMatch(/not a member of the role's organization/);
+    // Refused after waiting for the removal (a server runs both at once), or, the removal done first, the person is
+    // of no organization of the caller's any more (PGlite runs one after the other).
+    expect([
+      [400, /not a member of the role's organization/.test(answer.body.message)],
+      [404, answer.body.message === `user ${id} not found`],
+    ]).toContainEqual([answer.status, true]);
     expect(await t.gateway.store.db.select().from(roleBindings).where(eq(roleBindings.userId, id))).toEqual([]);
   });
 
@@ -288,7 +292,8 @@ describe("a change of an integration's groups or mappings while the integration 
       const { id } = (await made.json()) as { id: string };
       const deleted = deleteIntegration(doomedOne.id);
       for (let i = 0; i < delay; i++) await Promise.resolve();
-      const changed = scimAs(doomedOne.token, "PATCH", `/Groups/${id}`, { schemas: [PATCH], Operations: [{ op: "replace", path: "displayName", value: `Renamed again ${delay}` }] });
+      // The group as written asked for (a PATCH answers 204 otherwise).
+      const changed = scimAs(doomedOne.token, "PATCH", `/Groups/${id}?attributes=displayName`, { schemas: [PATCH], Operations: [{ op: "replace", path: "displayName", value: `Renamed again ${delay}` }] });
       const [answer, deletion] = await Promise.all([changed, deleted]);
       expect(deletion.status).toBe(204);
       expect({ delay, status: answer.status }).toEqual({ delay, status: answer.status === 200 ? 200 : 401 });

@@ -74,10 +74,11 @@ describe("a large group over SCIM", () => {
     expect(await bindingsOf(id)).toBe(10_000);
 
     // Entra ID's removal: path "members" with the values; and Okta's, one filter per member.
-    const removed = await patch(id, [
-      { op: "Remove", path: "members", value: values(staff.slice(0, 1500)) },
-      ...staff.slice(1500, 1510).map((value) => ({ op: "remove", path: `members[value eq "${value}"]` })),
-    ]);
+    const removed = await patch(
+      id,
+      [{ op: "Remove", path: "members", value: values(staff.slice(0, 1500)) }, ...staff.slice(1500, 1510).map((value) => ({ op: "remove", path: `members[value eq "${value}"]` }))],
+      "?attributes=members",
+    );
     expect(removed.status).toBe(200);
     expect((removed.body.members as unknown[]).length).toBe(3_490);
     expect(await membersOf(id)).toEqual(staff.slice(1510).sort());
@@ -98,7 +99,7 @@ describe("a large group over SCIM", () => {
 
     // A remove of members with a null value (unassigned) empties the group, as one with no value does.
     const emptied = await patch(id, [{ op: "Remove", path: "members", value: null }]);
-    expect(emptied.status).toBe(200);
+    expect(emptied.status).toBe(204);
     expect(await membersOf(id)).toEqual([]);
     expect(await bindingsOf(id)).toBe(0);
   }, 120_000);
@@ -107,13 +108,17 @@ describe("a large group over SCIM", () => {
     const group = await scim("POST", "/Groups", { schemas: [GROUP], displayName: "Order", members: values(staff.slice(0, 3)) });
     const id = String(group.body.id);
     const [a, b, c, d] = staff as [string, string, string, string];
-    const res = await patch(id, [
-      { op: "add", path: "members", value: values([d]) },
-      { op: "remove", path: `members[value eq "${a}"]` },
-      { op: "replace", value: { displayName: "Order renamed", members: values([b, c, d]) } },
-      { op: "remove", path: "members", value: values([c]) },
-      { op: "add", value: { members: values([a]) } },
-    ]);
+    const res = await patch(
+      id,
+      [
+        { op: "add", path: "members", value: values([d]) },
+        { op: "remove", path: `members[value eq "${a}"]` },
+        { op: "replace", value: { displayName: "Order renamed", members: values([b, c, d]) } },
+        { op: "remove", path: "members", value: values([c]) },
+        { op: "add", value: { members: values([a]) } },
+      ],
+      "?attributes=displayName",
+    );
     expect(res.status).toBe(200);
     expect(res.body.displayName).toBe("Order renamed");
     expect(await membersOf(id)).toEqual([a, b, d].sort());
@@ -141,6 +146,125 @@ describe("a large group over SCIM", () => {
     const described = await describeBindingChanges(db, changes);
     expect(described).toHaveLength(asked.length);
     expect(described.filter((d) => d.email.endsWith("@large.example")).map((d) => d.user_id).sort()).toEqual([staff[0]!, staff[1]!].sort());
+  });
+});
+
+describe("a member change of a large mapped group", () => {
+  const NAME = "Mapped staff";
+  const RENAMED = "Mapped staff renamed";
+  const TWIN = "Twin staff";
+  let gid: string;
+  let twin: string;
+  let auditor: string;
+  let viewer: string;
+  /** The group's members; the people of the organization in none of the two groups. */
+  let members: string[];
+  let spares: string[];
+  const bindingRows = async (groupId: string) =>
+    t.gateway.store.db.select({ id: roleBindings.id, userId: roleBindings.userId, roleId: roleBindings.roleId }).from(roleBindings).where(eq(roleBindings.viaGroupId, groupId));
+  const byId = (rows: Array<{ id: string }>) => rows.map((r) => r.id).sort();
+  const fill = async (groupId: string) => {
+    for (let i = 0; i < members.length; i += 1_000) expect((await patch(groupId, [{ op: "add", path: "members", value: values(members.slice(i, i + 1_000)) }])).status).toBe(204);
+  };
+
+  beforeAll(async () => {
+    const { db } = t.gateway.store;
+    const named = async (roleName: string) => (await db.select().from(roles).where(and(eq(roles.organizationId, orgId), eq(roles.roleName, roleName))))[0]!.id;
+    [auditor, viewer] = [await named("Auditor"), await named("Billing Viewer")];
+    const mapping = (group_display_name: string, role_id: string) => ({ group_display_name, role_id, scope_type: "org", scope_object_id: orgId });
+    const mappings = [mapping(NAME, auditor), mapping(RENAMED, viewer), mapping(TWIN, auditor)];
+    expect((await t.call("owner", "PUT", opPath("putSCIMGroupMappings", { org_id: orgId, integration_id: integrationId }), { body: { mappings } })).status).toBe(200);
+    members = staff.slice(0, 4_990);
+    spares = staff.slice(4_990);
+    gid = String((await scim("POST", "/Groups", { schemas: [GROUP], displayName: NAME })).body.id);
+    twin = String((await scim("POST", "/Groups", { schemas: [GROUP], displayName: TWIN })).body.id);
+    await fill(gid);
+    await fill(twin);
+    expect(await bindingsOf(gid)).toBe(members.length);
+  }, 120_000);
+
+  it("adds and removes a member by id: that person's binding alone is made and taken, every other binding row left as it was", async () => {
+    const { db } = t.gateway.store;
+    const [spare] = spares as [string];
+    const before = await bindingRows(gid);
+    expect(before).toHaveLength(members.length);
+    // One member's binding gone behind the service's back: a change that names other people reads and syncs
+    // those people alone, so it stays gone (the whole group re-synced would make it again).
+    const drifted = before.find((b) => b.userId === members[0])!;
+    await db.delete(roleBindings).where(eq(roleBindings.id, drifted.id));
+    const others = byId(before.filter((b) => b.id !== drifted.id));
+
+    const added = await patch(gid, [{ op: "add", path: "members", value: values([spare]) }]);
+    expect(added.status).toBe(204);
+    const during = await bindingRows(gid);
+    const made = during.filter((b) => !others.includes(b.id));
+    expect(made.map(({ userId, roleId }) => ({ userId, roleId }))).toEqual([{ userId: spare, roleId: auditor }]);
+    // The others' rows are the same rows (ids), not deleted and made again.
+    expect(byId(during.filter((b) => b.id !== made[0]!.id))).toEqual(others);
+
+    const removed = await patch(gid, [{ op: "remove", path: `members[value eq "${spare}"]` }]);
+    expect(removed.status).toBe(204);
+    expect(byId(await bindingRows(gid))).toEqual(others);
+    expect(await membersOf(gid)).toEqual([...members].sort());
+
+    // A change that names the member (added again: already one) brings their binding back.
+    expect((await patch(gid, [{ op: "add", path: "members", value: values([members[0]!]) }])).status).toBe(204);
+    const repaired = await bindingRows(gid);
+    expect(repaired.filter((b) => b.userId === members[0]).map((b) => b.roleId)).toEqual([auditor]);
+    expect(byId(repaired.filter((b) => b.userId !== members[0]))).toEqual(others);
+  });
+
+  it("ends adds, removes and re-adds of the same ids in one PATCH where the whole list does: the members withMemberChanges gives, bound as their mapping says", async () => {
+    const [p, q] = spares as [string, string];
+    const [m, n] = members as [string, string];
+    const Operations = [
+      { op: "add", path: "members", value: values([p, q, m]) },
+      { op: "remove", path: "members", value: values([p, m]) },
+      { op: "add", value: { members: values([p]) } },
+      { op: "remove", path: `members[value eq "${q}"]` },
+      { op: "Remove", path: "members", value: values([n]) },
+      { op: "add", path: "members", value: values([m]) },
+      { op: "remove", path: `members[value eq "${n}"]` },
+    ];
+    const changes = groupMemberChanges(patchOperations({ schemas: [PATCH], Operations }, "Group"))!.members;
+    const expected = withMemberChanges(await membersOf(gid), changes).sort();
+    expect(expected).toEqual([...members.filter((id) => id !== n), p].sort());
+
+    expect((await patch(gid, Operations)).status).toBe(204);
+    // The twin through the whole list's path: its members replaced with themselves first (a replace reads them all).
+    expect((await patch(twin, [{ op: "replace", path: "members", value: values(await membersOf(twin)) }, ...Operations])).status).toBe(204);
+    for (const groupId of [gid, twin]) {
+      expect(await membersOf(groupId)).toEqual(expected);
+      const bound = await bindingRows(groupId);
+      expect(bound.map((b) => b.userId).sort()).toEqual(expected);
+      expect(new Set(bound.map((b) => b.roleId))).toEqual(new Set([auditor]));
+    }
+  });
+
+  it("re-syncs every member's bindings when the same PATCH renames the group; a change of case alone keeps its mappings and its bindings", async () => {
+    const [, , r, late] = spares as [string, string, string, string];
+    const before = await bindingRows(gid);
+    const cased = await patch(gid, [
+      { op: "replace", path: "displayName", value: NAME.toUpperCase() },
+      { op: "add", path: "members", value: values([r]) },
+    ]);
+    expect(cased.status).toBe(204);
+    expect((await scim("GET", `/Groups/${gid}?excludedAttributes=members`)).body.displayName).toBe(NAME.toUpperCase());
+    const kept = await bindingRows(gid);
+    expect(byId(kept.filter((b) => b.userId !== r))).toEqual(byId(before));
+    expect(kept.filter((b) => b.userId === r).map((b) => b.roleId)).toEqual([auditor]);
+
+    const renamed = await patch(gid, [
+      { op: "replace", path: "displayName", value: RENAMED },
+      { op: "add", path: "members", value: values([late]) },
+    ]);
+    expect(renamed.status).toBe(204);
+    const now = await membersOf(gid);
+    expect(now).toContain(late);
+    const bound = await bindingRows(gid);
+    // Every member's binding follows the new name's mapping: the old role's gone, the new one's made.
+    expect(bound.map((b) => b.userId).sort()).toEqual(now);
+    expect(new Set(bound.map((b) => b.roleId))).toEqual(new Set([viewer]));
   });
 });
 

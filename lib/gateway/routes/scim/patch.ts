@@ -491,6 +491,12 @@ function memberIds(value: unknown): string[] {
   });
 }
 
+/** A change of members by their ids alone (no clear, no replace): only the members it names are read and changed. */
+export type MemberEdit = { op: "add" | "remove"; ids: string[] };
+
+/** Whether the changes add and remove members by id only: their effect on each id named follows from that id's membership alone. */
+export const byIdsOnly = (changes: MemberChange[]): changes is MemberEdit[] => changes.every((change) => change.op === "add" || change.op === "remove");
+
 /** The members after the changes, in the order they were first added. */
 export function withMemberChanges(current: string[], changes: MemberChange[]): string[] {
   let set = new Set(current);

@@ -255,7 +255,7 @@ describe("Okta's provisioning sequence", () => {
     // What the group's change still reads when a removal of the person commits under it: their group membership, no membership.
     await db.delete(memberships).where(and(eq(memberships.organizationId, orgId), eq(memberships.userId, gone.id)));
     const renamed = await scim(oktaToken, "PATCH", `/Groups/${gid}`, { schemas: [PATCH], Operations: [{ op: "replace", path: "displayName", value: "Raced" }] });
-    expect(renamed.status).toBe(200);
+    expect(renamed.status).toBe(204);
     const bound = await db.select({ userId: roleBindings.userId }).from(roleBindings).where(eq(roleBindings.viaGroupId, gid));
     expect(bound.map((b) => b.userId)).toEqual([t.demo.member.user_id]);
     expect((await scim(oktaToken, "DELETE", `/Groups/${gid}`)).status).toBe(204);
@@ -274,7 +274,7 @@ describe("Okta's provisioning sequence", () => {
       schemas: [PATCH],
       Operations: [{ op: "add", path: "members", value: [{ value: t.demo.member.user_id, display: t.demo.member.email }] }],
     });
-    expect(add.status).toBe(200);
+    expect(add.status).toBe(204);
     const bindings = await t.json<{ role_bindings: Array<{ role_id: string; via_group_id?: string; id: string }> }>("owner", "GET", opPath("listRoleBindings"), {
       query: { user_id: t.demo.member.user_id },
     });
@@ -294,8 +294,10 @@ describe("Okta's provisioning sequence", () => {
     expect(await viaGroup()).toHaveLength(1);
     // Okta removes a member with a value filter path.
     const remove = await scim(oktaToken, "PATCH", `/Groups/${gid}`, { schemas: [PATCH], Operations: [{ op: "remove", path: `members[value eq "${t.demo.member.user_id}"]` }] });
-    expect(remove.status).toBe(200);
-    expect(remove.body.members ?? []).toEqual([]);
+    expect(remove.status).toBe(204);
+    const after = await scim(oktaToken, "GET", `/Groups/${gid}`);
+    expect(after.status).toBe(200);
+    expect(after.body.members ?? []).toEqual([]);
     expect(await viaGroup()).toHaveLength(0);
     expect((await scim(oktaToken, "GET", `/Groups?filter=${encodeURIComponent('displayName eq "engineering"')}&excludedAttributes=members`)).body.Resources).toEqual([
       expect.not.objectContaining({ members: expect.anything() }),
@@ -480,10 +482,13 @@ describe("Entra ID's provisioning sequence", () => {
       schemas: [PATCH],
       Operations: [{ op: "Add", path: "members", value: [{ value: bobId }, { value: t.demo.member.user_id }] }],
     });
-    expect(add.status).toBe(200);
-    expect((add.body.members as Array<{ value: string }>).map((m) => m.value).sort()).toEqual([bobId, t.demo.member.user_id].sort());
+    expect(add.status).toBe(204);
+    const added = await scim(entraToken, "GET", `/Groups/${groupId}`);
+    expect((added.body.members as Array<{ value: string }>).map((m) => m.value).sort()).toEqual([bobId, t.demo.member.user_id].sort());
     const remove = await scim(entraToken, "PATCH", `/Groups/${groupId}`, { schemas: [PATCH], Operations: [{ op: "Remove", path: "members", value: [{ value: bobId }] }] });
-    expect((remove.body.members as Array<{ value: string }>).map((m) => m.value)).toEqual([t.demo.member.user_id]);
+    expect(remove.status).toBe(204);
+    const removed = await scim(entraToken, "GET", `/Groups/${groupId}`);
+    expect((removed.body.members as Array<{ value: string }>).map((m) => m.value)).toEqual([t.demo.member.user_id]);
     const byExt = await scim(entraToken, "GET", `/Groups?filter=${encodeURIComponent('externalId eq "fin"')}`);
     expect(byExt.body.totalResults).toBe(1);
     const unknown = await scim(entraToken, "PATCH", `/Groups/${groupId}`, { schemas: [PATCH], Operations: [{ op: "Add", path: "members", value: [{ value: "00000000-0000-4000-8000-000000000000" }] }] });
@@ -806,6 +811,14 @@ describe("names, PATCH and paging as RFC 7643 and 7644 ask", () => {
   }
   const patch = (type: "Users" | "Groups", id: string, ...ops: unknown[]) => scim(oktaToken, "PATCH", `/${type}/${id}`, { schemas: [PATCH], Operations: ops });
   const memberIds = (res: { body: Json }) => ((res.body.members ?? []) as Array<{ value: string }>).map((m) => m.value).sort();
+  /** A group PATCH (answered 204: no attributes asked), then the group as a GET reads it. */
+  const patchedGroup = async (id: string, ...ops: unknown[]) => {
+    const res = await patch("Groups", id, ...ops);
+    expect(res.status, JSON.stringify(res.body)).toBe(204);
+    const read = await scim(oktaToken, "GET", `/Groups/${id}`);
+    expect(read.status).toBe(200);
+    return read;
+  };
 
   it("reads attribute names case-insensitively in a POST body", async () => {
     const res = await scim(oktaToken, "POST", "/Users", {
@@ -1111,7 +1124,7 @@ describe("names, PATCH and paging as RFC 7643 and 7644 ask", () => {
     expect((added.body.phoneNumbers as unknown[]).at(-1)).toEqual({ type: "Fax", value: "4" });
     // A group member's id is caseExact: a filter in another case matches nobody.
     const group = await scim(oktaToken, "POST", "/Groups", { schemas: [GROUP], displayName: "Case exact", members: [{ value: id }] });
-    const none = await patch("Groups", String(group.body.id), { op: "remove", path: `members[value eq "${id.toUpperCase()}"]` });
+    const none = await patchedGroup(String(group.body.id), { op: "remove", path: `members[value eq "${id.toUpperCase()}"]` });
     expect(memberIds(none)).toEqual([id]);
   });
 
@@ -1141,9 +1154,62 @@ describe("names, PATCH and paging as RFC 7643 and 7644 ask", () => {
     const group = await scim(oktaToken, "POST", "/Groups", { schemas: [GROUP], displayName: "Removals", members: [{ value: a }, { value: b }, { value: c }] });
     expect(group.status).toBe(201);
     const gid = String(group.body.id);
-    expect(memberIds(await patch("Groups", gid, { op: "remove", path: "members", value: { value: a } }))).toEqual([b, c].sort());
-    expect(memberIds(await patch("Groups", gid, { op: "remove", path: `${GROUP}:members`, value: { value: b } }))).toEqual([c]);
-    expect(memberIds(await patch("Groups", gid, { op: "remove", path: `${GROUP}:members`, value: [{ value: c }] }))).toEqual([]);
+    expect(memberIds(await patchedGroup(gid, { op: "remove", path: "members", value: { value: a } }))).toEqual([b, c].sort());
+    expect(memberIds(await patchedGroup(gid, { op: "remove", path: `${GROUP}:members`, value: { value: b } }))).toEqual([c]);
+    expect(memberIds(await patchedGroup(gid, { op: "remove", path: `${GROUP}:members`, value: [{ value: c }] }))).toEqual([]);
+  });
+
+  it("answers a group PATCH 204 unless it names attributes or excludedAttributes, then 200 with the group as written, projected (RFC 7644 §3.5.2)", async () => {
+    const [a, b] = [await person(), await person()];
+    const group = await scim(oktaToken, "POST", "/Groups", { schemas: [GROUP], displayName: "Answers", members: [{ value: a }] });
+    expect(group.status).toBe(201);
+    const gid = String(group.body.id);
+    const path = (query = "") => `${root}/scim/v2/Groups/${gid}${query}`;
+    const send = (query: string, ...ops: unknown[]) =>
+      fetch(path(query), { method: "PATCH", headers: { Authorization: `Bearer ${oktaToken}`, "Content-Type": "application/scim+json" }, body: JSON.stringify({ schemas: [PATCH], Operations: ops }) });
+
+    const bare = await send("", { op: "add", path: "members", value: [{ value: b }] });
+    expect(bare.status).toBe(204);
+    expect(await bare.text()).toBe("");
+    expect(memberIds(await scim(oktaToken, "GET", `/Groups/${gid}`))).toEqual([a, b].sort());
+
+    const quiet = await patch("Groups", gid, { op: "replace", path: "externalId", value: "ans" });
+    expect(quiet.status).toBe(204);
+    expect(quiet.body).toEqual({});
+    const asked = await scim(oktaToken, "PATCH", `/Groups/${gid}?attributes=displayName`, { schemas: [PATCH], Operations: [{ op: "replace", path: "externalId", value: "ans-2" }] });
+    expect(asked.status).toBe(200);
+    expect(asked.body).toEqual({ schemas: [GROUP], id: gid, displayName: "Answers" });
+    expect((await scim(oktaToken, "GET", `/Groups/${gid}`)).body.externalId).toBe("ans-2");
+
+    const excluded = await scim(oktaToken, "PATCH", `/Groups/${gid}?excludedAttributes=members`, { schemas: [PATCH], Operations: [{ op: "remove", path: `members[value eq "${b}"]` }] });
+    expect(excluded.status).toBe(200);
+    expect(excluded.body).toMatchObject({ id: gid, displayName: "Answers", externalId: "ans-2", meta: { resourceType: "Group" } });
+    expect(excluded.body).not.toHaveProperty("members");
+
+    // The members asked for: the group as written, in the order a read gives (those added last), each named.
+    const withMembers = await scim(oktaToken, "PATCH", `/Groups/${gid}?attributes=members`, { schemas: [PATCH], Operations: [{ op: "add", path: "members", value: [{ value: b }] }] });
+    expect(withMembers.status).toBe(200);
+    expect((withMembers.body.members as Array<{ value: string; display?: string }>).map((m) => m.value)).toEqual([a, b]);
+    expect((withMembers.body.members as Array<{ display?: string }>).every((m) => typeof m.display === "string")).toBe(true);
+    expect(withMembers.body.members).toEqual((await scim(oktaToken, "GET", `/Groups/${gid}?attributes=members`)).body.members);
+    // `attributes` given, even empty, MUST be answered 200: the whole group.
+    const empty = await scim(oktaToken, "PATCH", `/Groups/${gid}?attributes=`, { schemas: [PATCH], Operations: [{ op: "replace", path: "displayName", value: "Answers renamed" }] });
+    expect(empty.status).toBe(200);
+    expect(empty.body).toMatchObject({ id: gid, displayName: "Answers renamed", externalId: "ans-2" });
+    expect(memberIds(empty)).toEqual([a, b].sort());
+
+    // A refused PATCH is a SCIM error whatever it asks back.
+    const refused = await patch("Groups", gid, { op: "add", path: "members", value: [{ value: "00000000-0000-4000-8000-000000000000" }] });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ schemas: [ERROR], scimType: "invalidValue" });
+    // A PATCH of a person and a PUT of a group answer 200 with the resource, as before.
+    const user = await patch("Users", a, { op: "replace", path: "displayName", value: "Answered" });
+    expect(user.status).toBe(200);
+    expect(user.body).toMatchObject({ id: a, displayName: "Answered" });
+    const put = await scim(oktaToken, "PUT", `/Groups/${gid}`, { schemas: [GROUP], displayName: "Answers", members: [{ value: a }] });
+    expect(put.status).toBe(200);
+    expect(put.body).toMatchObject({ id: gid, displayName: "Answers" });
+    expect(memberIds(put)).toEqual([a]);
   });
 
   it("caps a count above the maximum at the maximum, and a negative one at 0 (RFC 7644 §3.4.2.4)", async () => {

@@ -76,14 +76,18 @@ const changeKey = (b: BindingChange) => `${b.userId}|${b.groupId}|${b.roleId}|${
 /**
  * The group-granted bindings that should exist for these groups (their members × the mappings
  * of their names) against those that do: what to create and what to delete. With `mappings`,
- * judged against those mappings instead of the stored ones (a preview).
+ * judged against those mappings instead of the stored ones (a preview). With `users`, only
+ * those people's (members and bindings read for them alone): a change of a few members of a
+ * large group whose name stays leaves every other member's bindings as they are.
  */
 export async function groupBindingDiff(
   db: Database,
   integrationId: string,
   groupIds: string[] | "all",
   mappings?: MappingInput[],
+  users?: string[],
 ): Promise<{ create: BindingChange[]; remove: Array<BindingChange & { id: string }> }> {
+  if (users?.length === 0) return { create: [], remove: [] };
   const groups = await db
     .select({ id: scimGroups.id, name: scimGroups.displayName })
     .from(scimGroups)
@@ -95,7 +99,7 @@ export async function groupBindingDiff(
     const key = m.group_display_name.toLowerCase();
     byName.set(key, [...(byName.get(key) ?? []), m]);
   }
-  const members = await groupMemberIds(db, ids);
+  const members = await groupMemberIds(db, ids, users);
   const desired = new Map<string, BindingChange>();
   for (const g of groups) {
     for (const m of byName.get(g.name.toLowerCase()) ?? []) {
@@ -109,7 +113,7 @@ export async function groupBindingDiff(
     ? await db
         .select({ id: roleBindings.id, userId: roleBindings.userId, groupId: roleBindings.viaGroupId, roleId: roleBindings.roleId, scopeType: roleBindings.scopeType, scopeObjectId: roleBindings.scopeObjectId })
         .from(roleBindings)
-        .where(inArray(roleBindings.viaGroupId, ids))
+        .where(and(inArray(roleBindings.viaGroupId, ids), users ? inList(roleBindings.userId, users) : undefined))
     : [];
   const have = new Set(existing.map(changeKey));
   return {
@@ -118,9 +122,18 @@ export async function groupBindingDiff(
   };
 }
 
-/** Brings the group-granted bindings of these groups in line with their members and the mappings (inside the caller's transaction). */
-export async function syncGroupBindings(db: Database, orgId: string, integrationId: string, groupIds: string[] | "all"): Promise<{ created: number; removed: number }> {
-  const diff = await groupBindingDiff(db, integrationId, groupIds);
+/**
+ * Brings the group-granted bindings of these groups in line with their members and the mappings (inside the
+ * caller's transaction); with `users`, those people's alone.
+ */
+export async function syncGroupBindings(
+  db: Database,
+  orgId: string,
+  integrationId: string,
+  groupIds: string[] | "all",
+  users?: string[],
+): Promise<{ created: number; removed: number }> {
+  const diff = await groupBindingDiff(db, integrationId, groupIds, undefined, users);
   // The memberships of the people whose bindings change, held (in one order, before any binding is deleted, as a
   // removal takes them) until the transaction ends: a removal of one of them meanwhile waits, and one that came
   // first leaves no membership, so no binding is made for them (it would outlive them, and come back on a new invitation).

@@ -324,13 +324,17 @@ export async function findGroupByName(db: Database, integrationId: string, displ
   return row;
 }
 
-export async function groupMemberIds(db: Database, groupIds: string[]): Promise<Map<string, string[]>> {
+/**
+ * The groups' member ids, in the order a read gives them (added, then id). With `among`, only those of these
+ * users (the members a change names: what it costs does not grow with the group).
+ */
+export async function groupMemberIds(db: Database, groupIds: string[], among?: string[]): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>(groupIds.map((id) => [id, []]));
-  if (groupIds.length === 0) return out;
+  if (groupIds.length === 0 || among?.length === 0) return out;
   const rows = await db
     .select({ groupId: scimGroupMembers.groupId, userId: scimGroupMembers.userId })
     .from(scimGroupMembers)
-    .where(inArray(scimGroupMembers.groupId, groupIds))
+    .where(and(inArray(scimGroupMembers.groupId, groupIds), among ? inList(scimGroupMembers.userId, among) : undefined))
     .orderBy(asc(scimGroupMembers.createdAt), asc(scimGroupMembers.userId));
   for (const r of rows) out.get(r.groupId)?.push(r.userId);
   return out;
