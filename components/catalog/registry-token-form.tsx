@@ -1,6 +1,5 @@
 "use client";
 
-import { useQueryClient } from "@tanstack/react-query";
 import { useRef, useState, type FormEvent } from "react";
 import type { z } from "zod";
 import { Button } from "@/components/ui/button";
@@ -39,13 +38,13 @@ interface Created {
 
 /** Creates a limited-scope registry token; the token is shown once in a dialog that closes only when saved. */
 export function RegistryTokenForm({ registryHost, username }: { registryHost: string; username: string }) {
-  const queryClient = useQueryClient();
   const [created, setCreated] = useState<Created | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [expiry, setExpiry] = useState<Expiry>("90d");
 
   const mutation = useGatewayMutation<CcrTokenRequest, CcrTokenResponse>({
+    holdsSecret: true,
     request: (body) => ({ method: "POST", path: operationPath("createCcrToken"), body }),
     invalidate: () => [],
     success: (_r, body) => (body.alias ? `Registry token “${body.alias}” created` : "Registry token created"),
@@ -53,14 +52,9 @@ export function RegistryTokenForm({ registryHost, username }: { registryHost: st
   });
 
   const close = () => {
-    // Drop every copy of the token the page holds: the dialog's, the mutation's and the mutation cache's.
-    const token = created?.token;
+    // Drop every copy of the token the page holds: the dialog's and the mutation's (which leaves the cache with it: holdsSecret).
     setCreated(null);
     mutation.reset();
-    const cache = queryClient.getMutationCache();
-    for (const m of cache.getAll()) {
-      if ((m.state.data as Partial<CcrTokenResponse> | undefined)?.token === token) cache.remove(m);
-    }
     formRef.current?.reset();
     setExpiry("90d");
     setErrors({});

@@ -14,6 +14,11 @@ interface GatewayMutationOptions<V, R> {
   onSuccess?: (result: R, vars: V) => void;
   /** Toast text on failure, in words; the gateway's message when omitted. */
   failure?: (error: unknown) => string;
+  /**
+   * The answer holds a secret shown once (a key's secret, a token): the mutation leaves the cache as soon as the
+   * component lets go of it (`reset()` on closing the secret), not the cache's five minutes later.
+   */
+  holdsSecret?: boolean;
 }
 
 /**
@@ -23,6 +28,7 @@ interface GatewayMutationOptions<V, R> {
 export function useGatewayMutation<V, R = unknown>(options: GatewayMutationOptions<V, R>) {
   const queryClient = useQueryClient();
   return useMutation<R, unknown, V>({
+    ...(options.holdsSecret ? { gcTime: 0 } : {}),
     mutationFn: (vars) => {
       const { method, path, query, body } = options.request(vars);
       return apiFetch<R>(path, { method, query, body });

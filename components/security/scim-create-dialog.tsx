@@ -52,6 +52,7 @@ export function CreateScimIntegrationDialog({ orgId, disabledReason, defaultOpen
   const flow = useCreateDialog(defaultOpen);
   const form = useForm<FormValues, unknown, z.output<typeof formSchema>>({ resolver: zodResolver(formSchema), defaultValues: defaults(), mode: "onTouched" });
   const create = useGatewayMutation<CreateBody, CreateResponse>({
+    holdsSecret: true,
     request: (body) => ({ method: "POST", path: securityPaths.scimIntegrations(orgId), body }),
     invalidate: () => [securityKeys.scimIntegrations(orgId)],
     success: (r) => `SCIM integration ${r.integration.name} created`,

@@ -27,6 +27,7 @@ export function CreateScimTokenDialog({ orgId, integrationId, defaultOpen = fals
   const flow = useCreateDialog(defaultOpen);
   const form = useForm<FormValues, unknown, FormOutput>({ resolver: zodResolver(scimTokenFormSchema), defaultValues: defaults(), mode: "onTouched" });
   const create = useGatewayMutation<CreateTokenBody, CreateTokenResponse>({
+    holdsSecret: true,
     request: (body) => ({ method: "POST", path: securityPaths.scimTokens(orgId, integrationId), body }),
     invalidate: () => [securityKeys.scimIntegration(orgId, integrationId), securityKeys.scimIntegrations(orgId)],
     success: (r) => `Token ${r.api_key_info.alias} created`,

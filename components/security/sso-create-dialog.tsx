@@ -37,6 +37,8 @@ export function CreateSsoProviderDialog({ orgId, disabledReason, defaultOpen = f
     mode: "onTouched",
   });
   const create = useGatewayMutation<CreateSsoProviderRequest, SsoProvider>({
+    // The client secret typed is among its variables.
+    holdsSecret: true,
     request: (body) => ({ method: "POST", path: securityPaths.ssoProviders(orgId), body }),
     invalidate: () => [securityKeys.ssoProviders(orgId)],
     success: (p) => `SSO provider ${new URL(p.issuer_uri).host} added`,

@@ -20,6 +20,8 @@ export function ReplaceSsoSecretDialog({ orgId, provider, defaultOpen = false }:
   const [open, setOpen] = useState(defaultOpen);
   const form = useForm<FormValues>({ resolver: zodResolver(replaceSsoClientSecretSchema), defaultValues: { client_secret: "" }, mode: "onTouched" });
   const update = useGatewayMutation<FormValues, SsoProvider>({
+    // The client secret typed is among its variables.
+    holdsSecret: true,
     request: (body) => ({ method: "PATCH", path: securityPaths.ssoProvider(orgId, provider.id), body }),
     invalidate: () => [securityKeys.ssoProviders(orgId)],
     success: () => `Client secret ${provider.has_client_secret ? "replaced" : "saved"}`,

@@ -56,6 +56,7 @@ export function CreateS3KeyDialog({ orgId, connection, defaultOpen = false }: { 
     mode: "onTouched",
   });
   const create = useGatewayMutation<CreateS3KeyRequest, CreateS3KeyResponse>({
+    holdsSecret: true,
     request: (body) => ({ method: "POST", path: storagePaths.s3Keys(orgId), body }),
     invalidate: () => [storageKeys.s3Keys(orgId)],
     success: () => "S3 key created",
