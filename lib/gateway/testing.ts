@@ -72,22 +72,22 @@ export function buildUrl(prefix: string, path: string, query?: CallOptions["quer
 }
 
 /**
- * A fresh, empty store: in-memory PGlite, or, when TEST_DATABASE_URL names a
- * PostgreSQL server, a new database on it that is dropped on close.
- */
-/**
  * Waits out the last `marginMs` before midnight UTC, if the clock is in them. The demo data runs to
  * the day it is seeded, and the usage and cost routes default to the 30 days through today: a file
  * that seeds before midnight and asks after it finds today empty. Such a file calls this before it
  * seeds, with a margin longer than the file takes.
  */
-export async function clearOfMidnightUtc(marginMs = 120_000, now = Date.now()): Promise<number> {
+export async function clearOfMidnightUtc(marginMs = 300_000, now = Date.now()): Promise<number> {
   const untilMidnight = 86_400_000 - (now % 86_400_000);
   const wait = untilMidnight < marginMs ? untilMidnight + 1_000 : 0;
   if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
   return wait;
 }
 
+/**
+ * A fresh, empty store: in-memory PGlite, or, when TEST_DATABASE_URL names a
+ * PostgreSQL server, a new database on it that is dropped on close.
+ */
 export async function freshStoreOptions(): Promise<{ store: StoreOptions; drop: () => Promise<void> }> {
   const admin = process.env.TEST_DATABASE_URL;
   if (!admin) return { store: { kind: "memory" }, drop: async () => {} };

@@ -10,13 +10,13 @@ let t: TestGateway;
 let org: string;
 const ids: Record<string, string> = {};
 beforeAll(async () => {
-  // The tests below expect the demo's data to run through today.
+  // The tests below expect the demo's data to run through today: up to five minutes' wait before midnight (UTC), hence the hook's timeout.
   await clearOfMidnightUtc();
   t = await createTestGateway();
   org = t.demo.organization_id;
   const rows = await t.gateway.store.db.select().from(projects).where(eq(projects.organizationId, org));
   for (const row of rows) ids[row.name] = row.id;
-});
+}, 420_000);
 afterAll(() => t.close());
 
 const today = () => new Date().toISOString().slice(0, 10);
