@@ -147,13 +147,22 @@ export async function answerWithPasskey(session: ConsoleSession, rp: RelyingPart
   return grant(session, "webauthn");
 }
 
+const TRANSPORTS = new Set(["ble", "cable", "hybrid", "internal", "nfc", "smart-card", "usb"]);
+
 /**
  * The browser's answer: an object of base64url strings, checked by the WebAuthn library itself; but for the
- * transports a registration lists, which it copies as they come (no signature covers them) and which are stored.
+ * transports a registration lists, which it copies as they come (no signature covers them) and which are stored:
+ * the ones WebAuthn names are kept, others dropped (a browser may know newer ones; WebAuthn says to ignore them).
  */
 export const passkeyResponseSchema = z.looseObject({
   id: z.string().max(1024),
   rawId: z.string().max(1024),
   type: z.literal("public-key"),
-  response: z.looseObject({ transports: z.array(z.enum(["ble", "cable", "hybrid", "internal", "nfc", "smart-card", "usb"])).max(8).optional() }),
+  response: z.looseObject({
+    transports: z
+      .array(z.string().max(32))
+      .max(16)
+      .optional()
+      .transform((list) => list?.filter((t) => TRANSPORTS.has(t))),
+  }),
 });

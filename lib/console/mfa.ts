@@ -338,8 +338,9 @@ export async function answerWithRecoveryCode(session: ConsoleSession, input: str
     const left = await recoveryCodesLeft(db, session.userId);
     return { ...(await grant(session, "recovery_code")), left };
   } catch (error) {
-    // Spent for a sign-in that did not happen (the store failed, or another answer moved the session first): the
-    // code is the person's again, or a failover could cost them one of their ten.
+    // Spent for a sign-in that did not happen (another answer moved the session first, or its move alone failed): the
+    // code is the person's again. A store that is away altogether (a failover) refuses this too, and the code stays
+    // spent: the person has the others, and new codes on the account page.
     await unspendRecoveryCode(db, session.userId, hash, now).catch(() => undefined);
     throw error;
   }
