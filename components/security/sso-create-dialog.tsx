@@ -45,6 +45,8 @@ export function CreateSsoProviderDialog({ orgId, disabledReason, defaultOpen = f
     onSuccess: () => {
       flow.setOpen(false);
       form.reset();
+      // Let go of the mutation, the secret among its variables, once its call has settled: it leaves the cache then.
+      setTimeout(() => create.reset());
     },
   });
   const submit = form.handleSubmit((body) => {

@@ -28,6 +28,8 @@ export function ReplaceSsoSecretDialog({ orgId, provider, defaultOpen = false }:
     onSuccess: () => {
       setOpen(false);
       form.reset();
+      // Let go of the mutation, the secret among its variables, once its call has settled: it leaves the cache then.
+      setTimeout(() => update.reset());
     },
   });
   const submit = form.handleSubmit((body) => update.mutate(body, { onError: (error) => applyGatewayErrors(error, form.setError, { client_secret: "client_secret" }) }));
@@ -41,7 +43,10 @@ export function ReplaceSsoSecretDialog({ orgId, provider, defaultOpen = false }:
         open={open}
         onOpenChange={(next) => {
           setOpen(next);
-          if (!next) form.reset();
+          if (!next) {
+            form.reset();
+            update.reset();
+          }
         }}
       >
         <DialogContent
