@@ -298,7 +298,7 @@ export function PeopleView({ orgId, selfId }: { orgId: string; selfId: string })
         onConfirm={() => resetting && resetMfa.mutate(resetting)}
       >
         <p>
-          Every authenticator app, passkey and recovery code of <strong>{resetting?.name || resetting?.email}</strong> stops working, and they are signed out of the console everywhere.
+          Every authenticator app, passkey and recovery code of <strong>{resetting?.name || resetting?.email}</strong> stops working, and their other console sessions end.
           Where MFA is required, their next sign-in asks them to set up a second factor again. Do this only once you are sure who is asking, for example after a lost phone or key.
         </p>
       </ConfirmDialog>
