@@ -150,6 +150,10 @@ export const applyRoleBindings: AppRouteHandler<typeof routes.applyRoleBindings>
     if (!result.ok && "missingDelete" in result) {
       throw badRequest(`bindings_to_delete[${result.missingDelete}]`, `role binding ${plan.deleteIds[result.missingDelete]} of this user not found`);
     }
+    if (!result.ok && "missingProject" in result) {
+      const create = plan.creates.find((c) => c.index === result.missingProject)!;
+      throw badRequest(`bindings_to_create[${result.missingProject}].scope_object_id`, `project ${create.scopeObjectId} not found`);
+    }
     if (!result.ok && "notMember" in result) throw badRequest(`bindings_to_create[${result.notMember}].customer_id`, "the user is not a member of the role's organization");
     if (!result.ok) throw badRequest(`bindings_to_create[${result.duplicateCreate}]`, `the user already has this binding (${result.existingId})`);
     // Ids go into the entry only once every change is made: a rolled-back apply names none it never made.

@@ -3,8 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../store/client";
 import { replaceRecoveryCodes } from "../../store/queries/mfa-factors";
 import { removePerson } from "../../store/queries/people";
+import { deleteProjectCascade } from "../../store/queries/projects";
 import { deleteScimIntegrationRow } from "../../store/queries/scim";
-import { roleBindings, roles, scimGroupMembers, scimGroups, userRecoveryCodes, users } from "../../store/schema";
+import { roleBindings, roles, scimGroupMappings, scimGroupMembers, scimGroups, userRecoveryCodes, users } from "../../store/schema";
 import { createTestGateway, opPath, type TestGateway } from "../../testing";
 
 /**
@@ -312,5 +313,65 @@ describe("a change of an integration's groups or mappings while the integration 
     const answer = await made;
     expect({ status: answer.status, body: JSON.parse(await answer.text()) as unknown }).toMatchObject({ status: 401, body: { detail: "the token is unknown, deleted or expired" } });
     expect(await t.gateway.store.db.select().from(scimGroups).where(eq(scimGroups.displayName, "Held back"))).toEqual([]);
+  });
+});
+
+describe("a project deleted while a role binding or a SCIM group mapping onto it is made", () => {
+  async function projectMember(): Promise<string> {
+    const [role] = await t.gateway.store.db.select().from(roles).where(and(eq(roles.organizationId, org), eq(roles.roleName, "Project Member")));
+    return role!.id;
+  }
+
+  async function newProject(name: string): Promise<string> {
+    const made = await t.json<{ project: { id: string } }>("owner", "POST", opPath("createProject"), { body: { organization_id: org, name } });
+    expect(made.status).toBe(200);
+    return made.body.project.id;
+  }
+
+  /** A deletion of the project that has taken its row and waits before it commits (PGlite runs the others after it). */
+  async function deletionInFlight(projectId: string): Promise<{ committed: Promise<void> }> {
+    let holding!: () => void;
+    const holds = new Promise<void>((resolve) => (holding = resolve));
+    const committed = t.gateway.store.db.transaction(async (tx) => {
+      expect(await deleteProjectCascade(tx as unknown as Database, projectId)).toBe(true);
+      holding();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    });
+    await holds;
+    return { committed };
+  }
+
+  it("takes the mappings onto it: the group's next member gets no role on a project that is gone", async () => {
+    const projectId = await newProject("mapped-then-deleted");
+    const body = { mappings: [{ group_display_name: "Deleted project team", role_id: await projectMember(), scope_type: "project", scope_object_id: projectId }] };
+    expect((await t.json("owner", "PUT", opPath("putSCIMGroupMappings", { org_id: org, integration_id: integration }), { body })).status).toBe(200);
+    expect((await t.op("owner", "deleteProject", { params: { project_id: projectId } })).status).toBe(200);
+    expect(await t.gateway.store.db.select().from(scimGroupMappings).where(eq(scimGroupMappings.scopeObjectId, projectId))).toEqual([]);
+    const id = await person("joins.after.deletion@acme.example");
+    expect((await scim("POST", "/Groups", { schemas: [GROUP], displayName: "Deleted project team", members: [{ value: id }] })).status).toBe(201);
+    expect(await t.gateway.store.db.select().from(roleBindings).where(eq(roleBindings.scopeObjectId, projectId))).toEqual([]);
+  });
+
+  it("a role binding onto it made while the deletion holds it is refused (400 naming the scope), never left behind", async () => {
+    const projectId = await newProject("bound-while-deleted");
+    const userId = t.demo.member.user_id;
+    const body = { bindings_to_create: [{ customer_id: userId, role_id: await projectMember(), scope_type: "project", scope_object_id: projectId }], bindings_to_delete: [] };
+    const { committed } = await deletionInFlight(projectId);
+    const apply = t.json<{ message: string }>("owner", "POST", opPath("applyRoleBindings", { user_id: userId }), { body });
+    await committed;
+    const answer = await apply;
+    expect({ status: answer.status, message: answer.body.message }).toEqual({ status: 400, message: `bindings_to_create[0].scope_object_id: project ${projectId} not found` });
+    expect(await t.gateway.store.db.select().from(roleBindings).where(eq(roleBindings.scopeObjectId, projectId))).toEqual([]);
+  });
+
+  it("a mapping onto it made while the deletion holds it is refused (400 naming the mapping), never left behind", async () => {
+    const projectId = await newProject("mapped-while-deleted");
+    const body = { mappings: [{ group_display_name: "Racing a deletion", role_id: await projectMember(), scope_type: "project", scope_object_id: projectId }] };
+    const { committed } = await deletionInFlight(projectId);
+    const put = t.json<{ message: string }>("owner", "PUT", opPath("putSCIMGroupMappings", { org_id: org, integration_id: integration }), { body });
+    await committed;
+    const answer = await put;
+    expect({ status: answer.status, message: answer.body.message }).toEqual({ status: 400, message: `body.mappings[0].scope_object_id: project ${projectId} not found` });
+    expect(await t.gateway.store.db.select().from(scimGroupMappings).where(eq(scimGroupMappings.scopeObjectId, projectId))).toEqual([]);
   });
 });

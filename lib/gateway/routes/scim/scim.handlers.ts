@@ -2,7 +2,7 @@ import { auditAs, mutate } from "../../audit";
 import { holdCallerMembership, requireOrgMember, requirePermission } from "../../authz";
 import { hashSecret, newSecret } from "../../crypto";
 import { badRequest, notFound } from "../../errors";
-import { projectExistsIn, rolesByIds } from "../../store/queries/iam";
+import { holdProjects, projectExistsIn, rolesByIds } from "../../store/queries/iam";
 import {
   describeBindingChanges,
   groupBindingDiff,
@@ -255,6 +255,11 @@ export const putScimGroupMappings: AppRouteHandler<typeof routes.putScimGroupMap
   }
   const result = await mutate(c, audit, async (tx) => {
     if (!(await lockScimIntegration(tx, integration.id))) throw integrationNotFound();
+    // A project deleted since checkMappings is refused, not mapped (a mapping has no foreign key to it).
+    const onProjects = body.mappings.map((m, index) => ({ m, index })).filter(({ m }) => m.scope_type === "project");
+    const held = await holdProjects(tx, onProjects.map(({ m }) => m.scope_object_id));
+    const gone = onProjects.find(({ m }) => !held.has(m.scope_object_id));
+    if (gone) throw badRequest(`body.mappings[${gone.index}].scope_object_id`, `project ${gone.m.scope_object_id} not found`);
     const diff = await groupBindingDiff(tx, integration.id, "all", body.mappings);
     await replaceGroupMappings(tx, orgId, integration.id, body.mappings);
     await syncGroupBindings(tx, orgId, integration.id, "all");

@@ -80,6 +80,19 @@ export async function projectExistsIn(db: Database, projectId: string, orgIds: s
   return Boolean(p);
 }
 
+/**
+ * The projects among `projectIds` that still exist, each held (FOR KEY SHARE, in one order) until the transaction
+ * ends: a deletion of one, which takes its row first, waits for the transaction, and one that came first leaves
+ * nothing to hold. What refers to a project by id alone (a role binding, a SCIM group mapping: no foreign key)
+ * is written after this, or a deletion between the handler's check and the write would leave it behind.
+ */
+export async function holdProjects(tx: Database, projectIds: string[]): Promise<Set<string>> {
+  const ids = [...new Set(projectIds)].sort();
+  if (!ids.length) return new Set();
+  const held = await tx.select({ id: projects.id }).from(projects).where(inArray(projects.id, ids)).orderBy(asc(projects.id)).for("key share");
+  return new Set(held.map((p) => p.id));
+}
+
 export async function rolesByIds(db: Database, ids: string[]): Promise<Map<string, RoleRow>> {
   const rows = ids.length ? await db.select().from(roles).where(inArray(roles.id, ids)) : [];
   return new Map(rows.map((r) => [r.id, r]));
@@ -101,7 +114,8 @@ export type ApplyResult =
   | { ok: true; createdIds: string[] }
   | { ok: false; missingDelete: number }
   | { ok: false; duplicateCreate: number; existingId: string }
-  | { ok: false; notMember: number };
+  | { ok: false; notMember: number }
+  | { ok: false; missingProject: number };
 
 /**
  * Applies a plan inside the caller's transaction: deletions, then creations. Applies for one user
@@ -129,6 +143,12 @@ export async function applyBindings(tx: Database, plan: BindingPlan): Promise<Ap
   // Then the person's account, which serializes applies for one user: after the memberships, as every other change
   // that takes both takes them (a SCIM suspension, a token being made): the other way round two waited for each other.
   await tx.select({ id: users.id }).from(users).where(eq(users.id, plan.userId)).for("update");
+  // Then the projects the new bindings are on, before any binding is deleted (a project's deletion takes the project,
+  // then its bindings): one deleted since the handler's check is refused, not bound.
+  const onProjects = plan.creates.filter((c) => c.scopeType === "project");
+  const projectsHeld = await holdProjects(tx, onProjects.map((c) => c.scopeObjectId));
+  const gone = onProjects.find((c) => !projectsHeld.has(c.scopeObjectId));
+  if (gone) return { ok: false, missingProject: gone.index };
   /** The bindings deleted, by organization: their people's SCIM tokens may go with them. */
   const lostIn = new Map<string, Array<{ userId: string; roleId: string }>>();
   if (plan.deleteIds.length) {

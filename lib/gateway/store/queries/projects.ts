@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, asc, countDistinct, eq, inArray, sql } from "drizzle-orm";
 import type { Project, Vm } from "@/lib/contract/projects";
 import type { Database } from "../client";
-import { disks, networkInterfaces, projects, roleBindings, roles, vms } from "../schema";
+import { disks, networkInterfaces, projects, roleBindings, roles, scimGroupMappings, vms } from "../schema";
 
 export type ProjectRow = typeof projects.$inferSelect;
 export type ResourceCounts = Project["resources"];
@@ -153,12 +153,15 @@ export async function renameProject(tx: Database, projectId: string, name: strin
 }
 
 /**
- * Deletes a project with its VMs, their disks and network interfaces (foreign-key cascades) and
- * the role bindings scoped to it; false when it was already gone.
+ * Deletes a project with its VMs, their disks and network interfaces (foreign-key cascades), the
+ * role bindings scoped to it and the SCIM group mappings onto it (left, a mapping would go on
+ * granting its group's new members a role on a project that is gone); false when it was already
+ * gone. What writes either holds the project first (holdProjects), so none is written after this.
  */
 export async function deleteProjectCascade(tx: Database, projectId: string): Promise<boolean> {
   const gone = await tx.delete(projects).where(eq(projects.id, projectId)).returning({ id: projects.id });
   if (gone.length === 0) return false;
   await tx.delete(roleBindings).where(and(eq(roleBindings.scopeType, "project"), eq(roleBindings.scopeObjectId, projectId)));
+  await tx.delete(scimGroupMappings).where(and(eq(scimGroupMappings.scopeType, "project"), eq(scimGroupMappings.scopeObjectId, projectId)));
   return true;
 }
