@@ -4,12 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { operationPath } from "@/lib/contract/operations";
 import { ReadCache } from "@/lib/db/read-cache";
 import { authorizationHeader, sign, signedHeaders } from "@/lib/signing";
+import { createApiKey, revokeApiKey } from "../admin";
 import { createApp } from "../app";
 import type { AppEnv } from "../context";
 import { GatewayError } from "../errors";
 import { projects, requestSignatures } from "../store/schema";
 import { createTestGateway, type TestGateway } from "../testing";
-import { MAX_ATTEMPTS, recordedSignatures, REPLAY_MESSAGE } from "./replay";
+import { MAX_ATTEMPTS, OUT_OF_WINDOW_MESSAGE, recordedSignatures, REPLAY_MESSAGE } from "./replay";
 import { verifySignature } from "./verify-signature";
 
 let t: TestGateway;
@@ -201,5 +202,50 @@ describe("a replayed signature", () => {
       expect(again.status).toBe(401);
       expect(await again.json()).toMatchObject({ message: REPLAY_MESSAGE });
     });
+  });
+});
+
+describe("a body that comes slowly", () => {
+  const sleepUntil = (at: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, at - Date.now())));
+
+  /** The body of a project's creation, its bytes held back until `release` settles (as a client sending slowly). */
+  function slowBody(name: string, release: Promise<unknown>): RequestInit {
+    const bytes = new TextEncoder().encode(JSON.stringify({ organization_id: t.demo.organization_id, name }));
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        await release;
+        controller.enqueue(bytes);
+        controller.close();
+      },
+    });
+    return { method: "POST", body, duplex: "half" } as RequestInit;
+  }
+
+  it("past its signature's window is refused: a replay sent as the window closes takes no expired record over", async () => {
+    // A window of 4 s: a spent record lives until 4 s after its first use, as the window after its timestamp does.
+    const app = createApp({ ...t.gateway.deps, skewSeconds: 4 });
+    const signedAt = Date.now();
+    const headers = ownerHeaders("POST", URL_PROJECTS, new Date(signedAt));
+    expect((await create(headers, "slow-first", app)).status).toBe(200);
+    // The replay's headers come inside the window (verify() takes them), its body once the record has expired.
+    await sleepUntil(signedAt + 2_000);
+    const answer = await app.request(URL_PROJECTS, { ...slowBody("slow-replay", sleepUntil(signedAt + 4_600)), headers });
+    expect({ status: answer.status, body: await answer.json() }).toMatchObject({ status: 401, body: { message: OUT_OF_WINDOW_MESSAGE } });
+    expect(await named("slow-replay")).toBe(0);
+  });
+
+  it("from a key revoked meanwhile changes nothing", async () => {
+    const credentials = await createApiKey(t.gateway.store.db, t.gateway.deps.masterKey, t.demo.owner.user_id, "revoked while sending");
+    const headers = { ...signedHeaders(credentials, { method: "POST", url: URL_PROJECTS }), "content-type": "application/json" };
+    let revoked!: () => void;
+    const revocation = new Promise<void>((resolve) => (revoked = resolve));
+    const sent = t.gateway.app.request(URL_PROJECTS, { ...slowBody("sent-while-revoked", revocation), headers });
+    // The headers are taken (the key looked up and cached) before the revocation.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await revokeApiKey(t.gateway.store.db, credentials.accessKeyId)).toBe(true);
+    revoked();
+    const answer = await sent;
+    expect({ status: answer.status, body: await answer.json() }).toMatchObject({ status: 401, body: { message: "invalid access key or signature" } });
+    expect(await named("sent-while-revoked")).toBe(0);
   });
 });

@@ -46,6 +46,16 @@ const REFUSALS: Record<ClaimRefusal, string> = {
   attempts: `this signature was sent ${MAX_ATTEMPTS} times: sign a new request`,
 };
 
+/** A signed timestamp outside the window around the gateway's clock (verify() says so too). */
+export const OUT_OF_WINDOW_MESSAGE = `${TIMESTAMP_HEADER} is outside the allowed clock skew`;
+
+/**
+ * How long after its window a record is kept before it is purged: replicas' clocks differ, and one a little
+ * behind still takes a signature another has already seen leave its window (a record purged by the one ahead
+ * would let the one behind take it as new).
+ */
+const PURGE_MARGIN_MS = 60_000;
+
 /** The call's claim on its signature, and whether its change has been committed under it. */
 export type ReplayClaim = SignatureRecord & { spent: boolean };
 
@@ -62,6 +72,10 @@ export async function claimReplayGuard(c: Context<AppEnv>, now = Date.now()): Pr
   const skewMs = deps.skewSeconds * 1000;
   const stamp = c.req.header(TIMESTAMP_HEADER) ?? c.req.header("x-crusoe-timestamp");
   const signedAt = stamp ? (parseRfc3339(stamp) ?? now) : now;
+  // Judged again now that the body has come, which may have taken long (up to the server's request timeout):
+  // verify() saw the headers inside the window, but the record of a use of this signature is kept only until the
+  // window closes, and one past it is taken over as new. A call claimed after its window would be a replay's way in.
+  if (Math.abs(now - signedAt) > skewMs) throw new GatewayError("unauthenticated", OUT_OF_WINDOW_MESSAGE);
   const bodyDigest = createHash("sha256").update(await c.req.text()).digest("base64url");
   const record: SignatureRecord = {
     signature: recordKey(signature, stamp, bodyDigest),
@@ -120,7 +134,7 @@ const WITH_FRACTION = /T\d\d:\d\d:\d\d\.\d/;
 async function purgeExpired(deps: GatewayDeps, now: number): Promise<void> {
   if (now - (lastPurge.get(deps) ?? 0) < PURGE_EVERY_MS) return;
   lastPurge.set(deps, now);
-  await purgeSignatures(deps.db, new Date(now));
+  await purgeSignatures(deps.db, new Date(now - PURGE_MARGIN_MS));
 }
 
 /** Signatures on record (for tests). */

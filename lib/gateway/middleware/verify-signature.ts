@@ -8,7 +8,7 @@ import { findActiveApiKey } from "../store/queries/api-keys";
 import { touchLastActive } from "../store/queries/people";
 import { isMutating } from "../audit";
 import { findOperation, routedPath } from "../router";
-import { claimReplayGuard, settleReplayGuard } from "./replay";
+import { claimReplayGuard, OUT_OF_WINDOW_MESSAGE, settleReplayGuard } from "./replay";
 import { readBody } from "./request-id";
 
 const MESSAGES: Record<string, string> = {
@@ -18,7 +18,7 @@ const MESSAGES: Record<string, string> = {
   missing_timestamp: `missing ${TIMESTAMP_HEADER} header`,
   conflicting_timestamps: `${TIMESTAMP_HEADER} and ${UPSTREAM_TIMESTAMP_HEADER} differ`,
   invalid_timestamp: `${TIMESTAMP_HEADER} is not an RFC 3339 timestamp`,
-  timestamp_out_of_window: `${TIMESTAMP_HEADER} is outside the allowed clock skew`,
+  timestamp_out_of_window: OUT_OF_WINDOW_MESSAGE,
   // One answer for both, so a caller cannot tell which access key ids exist.
   unknown_key: "invalid access key or signature",
   bad_signature: "invalid access key or signature",
@@ -146,6 +146,9 @@ export const verifySignature: MiddlewareHandler<AppEnv> = async (c, next) => {
   // before: a stranger's upload holds nothing of the gateway's), within the limit, and then
   // its signature is claimed with the body's digest; its change spends it (middleware/replay.ts).
   return readBody(c, async () => {
+    // The body may have taken long to come: a key revoked or expired meanwhile changes nothing (a cached
+    // lookup, cleared by the revocation), and the signature's window is judged again as it is claimed.
+    if (!(await keyLookup(deps)(key.accessKeyId))) throw new GatewayError("unauthenticated", MESSAGES.unknown_key!);
     await claimReplayGuard(c);
     await admit(c, deps, key, next);
     await settleReplayGuard(c);
