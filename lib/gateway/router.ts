@@ -188,6 +188,7 @@ export const routedPath = (c: { req: { path: string } }): string => c.req.path.r
 
 /** The declared statuses of the operation a request path (without version prefix) is for, if any. */
 export function findOperation(method: string, path: string): DeclaredOperation | undefined {
-  const id = matchOperation(method, path);
+  // HEAD is the GET without its body (Hono answers it with the GET's route), so it answers with the GET's statuses.
+  const id = matchOperation(method.toUpperCase() === "HEAD" ? "GET" : method, path);
   return id ? declaredOperations.get(id) : undefined;
 }
