@@ -35,11 +35,12 @@ const COLUMNS: CsvColumn[] = [
 
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
-const read: CsvBatchReader<number> = async (line, after, limit) => {
+const read: CsvBatchReader<number> = async (line, after, limit, through) => {
   const [found] = rowsOf<{ text: string | null; lines: number; last: number | null }>(
     await store.db.execute(sql`
       select string_agg(line, '' order by seq) as text, count(*)::int as lines, max(seq) as last
-      from (select seq, ${line} as line from csv_writer_cells where seq > ${after ?? -1} order by seq limit ${limit}) as batch`),
+      from (select seq, ${line} as line from csv_writer_cells where seq > ${after ?? -1}
+            ${through === undefined ? sql`order by seq limit ${limit}` : sql`and seq <= ${through} order by seq`}) as batch`),
   );
   return found && { text: found.text, lines: Number(found.lines), last: found.last === null ? null : Number(found.last) };
 };
@@ -122,6 +123,26 @@ describe("the gateway's CSV writer", () => {
       { a: "=HYPERLINK(\"http://x\",\"y\")", n: "-Infinity", b: "+1, -1" },
     ]);
     expect((await written(10)).join("")).toBe(`'@SUM(1+1)*cmd|' /C calc'!A1,-12.50,'-12.50\n"'=HYPERLINK(""http://x"",""y"")",'-Infinity,"'+1, -1"\n`);
+  });
+
+  it("writes every row once when a row is written or purged inside a batch between its two reads", async () => {
+    // Batches of 2; the first holds a formula-like name, so it is read again with the whole rule, and the change
+    // comes just before that second read (the third: the next batch is asked for first).
+    for (const change of [sql`insert into csv_writer_cells values (1, 'late', 'row', 1)`, sql`delete from csv_writer_cells where seq = 2`]) {
+      await store_([{ a: "=formula", b: "x", n: "1" }, { a: "gap", b: "x", n: "1" }, { a: "b", b: "x", n: "1" }, { a: "c", b: "x", n: "1" }]);
+      // Positions 0, 2, 4, 6: room for a late row at 1.
+      await store.db.execute(sql`update csv_writer_cells set seq = -seq`);
+      await store.db.execute(sql`update csv_writer_cells set seq = -seq * 2`);
+      let reads = 0;
+      const changing: CsvBatchReader<number> = async (line, after, limit, through) => {
+        if (++reads === 3) await store.db.execute(change);
+        return read(line, after, limit, through);
+      };
+      const chunks: string[] = [];
+      for await (const chunk of csvLines(COLUMNS, changing, 2)) chunks.push(new TextDecoder().decode(chunk));
+      expect(reads).toBeGreaterThanOrEqual(3);
+      expect(chunks.join("")).toBe(await expected());
+    }
   });
 
   it("writes the header through the same rule", () => {

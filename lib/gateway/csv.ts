@@ -53,9 +53,10 @@ export interface CsvBatch<K> {
 /**
  * Reads the batch of at most `limit` rows after `after` (null: from the start), in
  * the export's keyset order, with `line` (the SQL of one row's CSV line) joined in
- * that order into one string or into parts of whole lines.
+ * that order into one string or into parts of whole lines. Given `through`, every
+ * row after `after` up to and including `through` instead, whatever `limit` says.
  */
-export type CsvBatchReader<K> = (line: SQL, after: K | null, limit: number) => Promise<CsvBatch<K> | undefined>;
+export type CsvBatchReader<K> = (line: SQL, after: K | null, limit: number, through?: K) => Promise<CsvBatch<K> | undefined>;
 
 /** The header line, through the same rule. */
 export function csvHeader(columns: readonly string[]): string {
@@ -156,7 +157,8 @@ const isEmpty = (text: string | readonly string[] | null | undefined) => !text |
  * CSV lines (no header) of the rows `read` walks, one chunk per batch of up to
  * `batchSize` rows, each batch starting after the last row of the one before.
  * Lines are written plain, the cheap way; a batch in which some field needed
- * quotes or a prefix is read again with the whole rule. The next batch is asked
+ * quotes or a prefix is read again with the whole rule, over the same range of
+ * positions (not the same count of rows). The next batch is asked
  * for as soon as one arrives, so on PostgreSQL the server writes it while this
  * one goes out (at most two batches are held).
  */
@@ -172,7 +174,10 @@ export async function* csvLines<K>(columns: readonly CsvColumn[], read: CsvBatch
       if (!found || isEmpty(found.text) || found.last === null) return;
       const full = Number(found.lines) >= batchSize;
       if (full) next = read(plain, found.last, batchSize);
-      const text = plainIsExact(found.text!, Number(found.lines), columns.length) ? found.text : (await read(careful, after, batchSize))?.text;
+      // The second read is another moment (another statement, perhaps another connection): it covers exactly the
+      // range the first one did, up to its last row, on which the next batch starts. Read by count, a row written or
+      // purged meanwhile inside the range would shift its end, and a row would be left out or written twice.
+      const text = plainIsExact(found.text!, Number(found.lines), columns.length) ? found.text : (await read(careful, after, batchSize, found.last))?.text;
       if (isEmpty(text)) return;
       yield utf8(text!);
       after = found.last;

@@ -55,15 +55,17 @@ export interface UsagePosition {
 }
 
 /** One batch of an export: up to `limit` lines after a position, in (usage_date, seq) order. */
-export function usageBatchQuery(db: Database, orgId: string, f: UsageFilter, line: SQL, after: UsagePosition | null, limit: number) {
+export function usageBatchQuery(db: Database, orgId: string, f: UsageFilter, line: SQL, after: UsagePosition | null, limit: number, through?: UsagePosition) {
   const from = after ? sql`(${u.usageDate}, ${u.seq}) > (${after.date}::date, ${after.seq}::bigint)` : undefined;
-  return db
+  const to = through ? sql`(${u.usageDate}, ${u.seq}) <= (${through.date}::date, ${through.seq}::bigint)` : undefined;
+  const query = db
     .select({ seq: u.seq, day: sql<string>`${u.usageDate}`.as("day"), line: sql<string>`${line}`.as("line") })
     .from(u)
     .leftJoin(projects, sameProject(orgId))
-    .where(where(orgId, f, from))
-    .orderBy(...LINE_ORDER)
-    .limit(limit);
+    .where(where(orgId, f, from && to ? and(from, to) : (from ?? to)))
+    .orderBy(...LINE_ORDER);
+  // A range with both ends is read whole (a batch read again: csvLines).
+  return through ? query : query.limit(limit);
 }
 
 /** Every value as the server's text. */
@@ -99,8 +101,8 @@ export function usageCsv(
       .orderBy(...LINE_ORDER);
     return csvCopy(copyPool, cells, query.toSQL(), copyStallMs!);
   }
-  const read: CsvBatchReader<UsagePosition> = async (line, after, limit) => {
-    const query = usageBatchQuery(db, orgId, f, line, after, limit);
+  const read: CsvBatchReader<UsagePosition> = async (line, after, limit, through) => {
+    const query = usageBatchQuery(db, orgId, f, line, after, limit, through);
     const pool = postgresPool(db);
     if (pool) {
       // Rows as arrays of the server's text, straight from the driver: no object per row. The day is
