@@ -164,3 +164,24 @@ describe("the command-line tool", { timeout: 300_000 }, () => {
     }
   });
 });
+
+describe("a start that fails once the store is open", () => {
+  it("closes the store again: the data dir is not left held, and the next start opens it", async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "stratus-failed-start-"));
+    try {
+      const options = { store: { kind: "pglite" as const, dataDir }, dataDir, seed: false, logger: createLogger("silent") };
+      await expect(
+        startGateway({
+          ...options,
+          onStoreOpen: () => {
+            throw new Error("the start failed after the store opened");
+          },
+        }),
+      ).rejects.toThrow("the start failed after the store opened");
+      const gateway = await startGateway(options);
+      await gateway.close();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -50,43 +50,51 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   const storeOptions: StoreOptions = given.kind === "postgres" ? { statementTimeoutMs: requestTimeoutMs, ...given } : given;
   const masterKey = options.masterKey ?? loadMasterKey(config.STRATUS_MASTER_KEY, dataDir);
   const store = await openStore(storeOptions);
-  options.onStoreOpen?.();
-  // Production stores start empty unless the demo is asked for (STRATUS_SEED_DEMO=1).
-  const seed = options.seed ?? (config.STRATUS_SEED_DEMO ? config.STRATUS_SEED_DEMO === "1" : config.NODE_ENV !== "production");
-  const credentials = seed ? await seedIfEmpty(store.db, masterKey) : null;
-  if (credentials) {
-    // The demo's tens of thousands of rows, analyzed before the first page reads them (PGlite: no autovacuum of its own).
-    await store.vacuumDue?.().catch((error: unknown) => logger.warn("autovacuum pass failed", { error: error instanceof Error ? error.message : String(error) }));
-    const file = writeDemoCredentials(dataDir, credentials);
-    // The keys go to the file (mode 0600) only: a log line is read by more people than the data dir.
-    logger.info("demo organization created", { organization_id: credentials.organization_id, credentials_file: file });
+  // Whatever fails from here on (the demo's seed on a full disk, a failover during it) closes the store again: left
+  // open, its PGlite data dir stays held by this process (the next start is refused) and its PostgreSQL pool, listener
+  // and timers live on, one more set for every attempt.
+  try {
+    options.onStoreOpen?.();
+    // Production stores start empty unless the demo is asked for (STRATUS_SEED_DEMO=1).
+    const seed = options.seed ?? (config.STRATUS_SEED_DEMO ? config.STRATUS_SEED_DEMO === "1" : config.NODE_ENV !== "production");
+    const credentials = seed ? await seedIfEmpty(store.db, masterKey) : null;
+    if (credentials) {
+      // The demo's tens of thousands of rows, analyzed before the first page reads them (PGlite: no autovacuum of its own).
+      await store.vacuumDue?.().catch((error: unknown) => logger.warn("autovacuum pass failed", { error: error instanceof Error ? error.message : String(error) }));
+      const file = writeDemoCredentials(dataDir, credentials);
+      // The keys go to the file (mode 0600) only: a log line is read by more people than the data dir.
+      logger.info("demo organization created", { organization_id: credentials.organization_id, credentials_file: file });
+    }
+    const deps: GatewayDeps = {
+      db: store.db,
+      reads: new ReadCache(store.changes),
+      masterKey,
+      logger,
+      skewSeconds: options.skewSeconds ?? config.STRATUS_SIGNATURE_SKEW_SECONDS,
+      maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+      requestTimeoutMs,
+      trustedProxyHops: options.trustedProxyHops ?? config.STRATUS_TRUSTED_PROXY_HOPS,
+      consoleChannelKey: config.STRATUS_CONSOLE_CHANNEL_KEY,
+      ssoLoopbackIssuers: options.ssoLoopbackIssuers ?? config.STRATUS_SSO_LOOPBACK_ISSUERS === "1",
+    };
+    const retention = scheduleRetention(
+      store.db,
+      options.retention ?? { auditDays: config.STRATUS_AUDIT_RETENTION_DAYS, usageDays: config.STRATUS_USAGE_RETENTION_DAYS },
+      logger,
+    );
+    return {
+      app: createApp(deps),
+      store,
+      deps,
+      close: async () => {
+        await retention.stop();
+        await store.close();
+      },
+    };
+  } catch (error) {
+    await store.close().catch(() => undefined);
+    throw error;
   }
-  const deps: GatewayDeps = {
-    db: store.db,
-    reads: new ReadCache(store.changes),
-    masterKey,
-    logger,
-    skewSeconds: options.skewSeconds ?? config.STRATUS_SIGNATURE_SKEW_SECONDS,
-    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-    requestTimeoutMs,
-    trustedProxyHops: options.trustedProxyHops ?? config.STRATUS_TRUSTED_PROXY_HOPS,
-    consoleChannelKey: config.STRATUS_CONSOLE_CHANNEL_KEY,
-    ssoLoopbackIssuers: options.ssoLoopbackIssuers ?? config.STRATUS_SSO_LOOPBACK_ISSUERS === "1",
-  };
-  const retention = scheduleRetention(
-    store.db,
-    options.retention ?? { auditDays: config.STRATUS_AUDIT_RETENTION_DAYS, usageDays: config.STRATUS_USAGE_RETENTION_DAYS },
-    logger,
-  );
-  return {
-    app: createApp(deps),
-    store,
-    deps,
-    close: async () => {
-      await retention.stop();
-      await store.close();
-    },
-  };
 }
 
 const SEED_LOCK_ID = 727_411_002;
