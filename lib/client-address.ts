@@ -44,6 +44,24 @@ export function trustedPeerAddress(get: (name: string) => string | null | undefi
   return requestGuardInstalled() ? (get(PEER_ADDRESS_HEADER) ?? null) : null;
 }
 
+/**
+ * Node keeps the first of repeated Authorization headers (what Next.js reads), where the standalone gateway's
+ * adapter joins them: one request would be authenticated by one server and refused as malformed by the other.
+ * Joined here, as RFC 9110 §5.3 combines repeated fields, so both refuse a request that names two credentials.
+ */
+function joinRepeatedAuthorization(req: http.IncomingMessage): void {
+  const raw = req.rawHeaders;
+  let values: string[] | null = null;
+  let first: string | undefined;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.length !== 13 || name.toLowerCase() !== "authorization") continue;
+    if (first === undefined) first = raw[i + 1]!;
+    else (values ??= [first]).push(raw[i + 1]!);
+  }
+  if (values) req.headers.authorization = values.join(", ");
+}
+
 function refuseMethod(res: http.ServerResponse): void {
   const body = JSON.stringify({ code: "405", message: "method not allowed", error_id: "", reason: "method_not_allowed" });
   res.writeHead(405, {
@@ -83,6 +101,7 @@ function guard(proto: http.Server): void {
         return true;
       }
       req.headers[PEER_ADDRESS_HEADER] = req.socket.remoteAddress ?? UNKNOWN_ADDRESS;
+      joinRepeatedAuthorization(req);
       countRequest(res);
     }
     return emit.call(this, event, ...args);
