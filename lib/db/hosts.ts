@@ -61,9 +61,22 @@ export class HostList {
     return () => this.forgetting.delete(listener);
   }
 
-  /** A connection to `host` failed or found it unusable: choose again next time. */
+  /** The sockets open to each host: a host given up on takes its connections with it. */
+  private readonly open = new Map<Host, Set<net.Socket>>();
+
+  /**
+   * A connection to `host` failed or found it unusable: choose again next time, and end every connection still open to
+   * it. A host that went silent (its machine off, a network cut: no reset, no end) would otherwise keep them: an idle
+   * one lent out next hangs on its first statement, and each stays lent until TCP gives up, a quarter of an hour, the
+   * pool exhausted meanwhile. Connections to a host that became a standby take no write either.
+   */
   forget(host: Host): void {
     if (this.chosen === host) this.chosen = null;
+    const sockets = this.open.get(host);
+    if (sockets) {
+      this.open.delete(host);
+      for (const socket of sockets) socket.destroy(new Error(`the store's host ${host.host}:${host.port} was given up on`));
+    }
     for (const listener of this.forgetting) listener(host);
   }
 
@@ -131,6 +144,19 @@ export class HostList {
           this.socketHosts.set(socket, host);
           // Refused, reset or timed out: the next connection looks for the host again.
           socket.once("error", () => this.forget(host));
+          const open = this.open.get(host) ?? new Set<net.Socket>();
+          this.open.set(host, open.add(socket));
+          // A server answers a new session's first message at once: nothing at all within the connect timeout (the
+          // handshake unanswered, or the server silent after it) is a host gone, said with an error so that it is
+          // forgotten. (node-postgres's own timeout, the pool's, ends the socket without one.)
+          const silent = setTimeout(() => {
+            if (socket.bytesRead === 0) socket.destroy(new Error(`${host.host}:${host.port} did not answer within ${this.connectTimeoutMs} ms`));
+          }, this.connectTimeoutMs);
+          silent.unref();
+          socket.once("close", () => {
+            clearTimeout(silent);
+            this.open.get(host)?.delete(socket);
+          });
           connectTo(host);
         },
         (error: Error) => socket.destroy(error),
