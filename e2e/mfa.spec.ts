@@ -2,8 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, BrowserContext, Page } from "@playwright/test";
 import { generate } from "otplib";
 import { operationPath } from "@/lib/contract/operations";
-import { signedHeaders } from "@/lib/signing/signature";
-import { bffPath, expect, openWith, readDemoCredentials, signInWithKey, test, type DemoCredentials } from "./fixtures";
+import { bffPath, expect, gatewayAs, openWith, readDemoCredentials, signInWithKey, test, type DemoCredentials } from "./fixtures";
 
 /**
  * MFA enforced in a real browser, on the other demo organization (Globex, whose only person is the
@@ -23,15 +22,9 @@ let orgId = "";
 let totpSecret = "";
 let recoveryCode = "";
 
-const outsiderKey = () => ({ accessKeyId: demo.outsider.access_key_id, secretKey: demo.outsider.secret_key });
-
 /** A call straight to the gateway, signed with the outsider's own key (set-up and checks, never the browser's path). */
-async function gateway(request: APIRequestContext, baseURL: string, method: "GET" | "PATCH" | "DELETE", path: string, body?: unknown) {
-  const url = `${baseURL}${path}`;
-  const res = await request.fetch(url, { method, headers: { ...signedHeaders(outsiderKey(), { method, url }), "content-type": "application/json" }, data: body });
-  expect(res.status(), `${method} ${path}: ${await res.text()}`).toBeLessThan(300);
-  return res.json() as Promise<Record<string, unknown>>;
-}
+const gateway = (request: APIRequestContext, baseURL: string, method: "GET" | "PATCH" | "DELETE", path: string, body?: unknown) =>
+  gatewayAs(request, baseURL, demo.outsider, method, path, body);
 
 /** The last 30-second step a code was used for: the console never takes a step twice. */
 let lastStep = 0;
@@ -267,6 +260,12 @@ test("a sign-in no organization asked a second factor of confirms it's the perso
     await expect(page.getByRole("heading", { name: "Confirm it's you" })).toHaveCount(0);
     await expect(page.getByRole("button", { name: "Add an authenticator app" })).toBeVisible();
     await expect(page.getByRole("button", { name: "Generate new codes" })).toBeEnabled();
+    // New codes void the old ones and sign out the other sessions: asked first (cancelled here, the old ones are used later).
+    const renew = page.getByRole("dialog", { name: "Generate new recovery codes?" });
+    await openWith(page.getByRole("button", { name: "Generate new codes" }), renew);
+    await expect(renew).toContainText("your other console sessions are signed out");
+    await renew.getByRole("button", { name: "Cancel" }).click();
+    await expect(renew).toBeHidden();
     // The session went on under its id: its calls still answer.
     expect(await bffStatus(page)).toBe(200);
   } finally {

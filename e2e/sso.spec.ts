@@ -6,7 +6,7 @@ import { generate } from "otplib";
 import { operationPath } from "@/lib/contract/operations";
 import { FACTORS_MANAGED_ELSEWHERE } from "@/lib/contract/sign-in-messages";
 import { signedHeaders } from "@/lib/signing";
-import { bffPath, expect, holdRequests, openWith, SERVER_LOG, test } from "./fixtures";
+import { bffPath, expect, gatewayAs, holdRequests, openWith, SERVER_LOG, test } from "./fixtures";
 import { TEST_SSO_DOMAIN } from "./oidc-provider";
 import { leaksOf, recordResponses } from "./secret-forms";
 import { mintedSessionKey } from "./store-snapshot";
@@ -241,15 +241,7 @@ test("where the organization requires MFA, SSO is the first factor only: the per
 
 test("a person another organization had first sees their second factors read-only in a session of this one's SSO", async ({ page, demo, baseURL }) => {
   // Globex's owner adds Hedy before her first SSO sign-in here: Globex is her account's home organization.
-  const asOutsider = async (method: "GET" | "POST" | "DELETE", path: string, body?: unknown) => {
-    const url = `${baseURL}${path}`;
-    // Distinct timestamps: the gateway refuses a mutation's signature it has already seen.
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    const credentials = { accessKeyId: demo.outsider.access_key_id, secretKey: demo.outsider.secret_key };
-    const res = await page.request.fetch(url, { method, headers: { ...signedHeaders(credentials, { method, url }), "content-type": "application/json" }, data: body });
-    expect(res.status(), `${method} ${path}`).toBeLessThan(300);
-    return res.status() === 204 ? {} : ((await res.json()) as Record<string, unknown>);
-  };
+  const asOutsider = (method: "GET" | "POST" | "DELETE", path: string, body?: unknown) => gatewayAs(page.request, baseURL!, demo.outsider, method, path, body);
   const globex = ((await asOutsider("GET", operationPath("getOrganizations"))).items as Array<{ id: string }>).find((o) => o.id !== demo.organization_id)!.id;
   const hedy = (await asOutsider("POST", operationPath("inviteOrganizationPerson", { org_id: globex }), { email: "hedy@sso.example" })) as { id: string };
   try {

@@ -54,6 +54,7 @@ export function AccountSecurity({
   const [adding, setAdding] = useState<Adding>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
   const [removing, setRemoving] = useState<FactorSummary | null>(null);
+  const [renewingCodes, setRenewingCodes] = useState(false);
   const [busy, setBusy] = useState(false);
 
   const enrolled = (result: Enrolled) => {
@@ -67,6 +68,7 @@ export function AccountSecurity({
     setBusy(true);
     const result = await reached(() => newRecoveryCodesAction());
     setBusy(false);
+    setRenewingCodes(false);
     if (result.ok) {
       setCodes(result.recoveryCodes);
       router.refresh();
@@ -178,7 +180,7 @@ export function AccountSecurity({
               </p>
               {readOnly ? null : (
                 <>
-                  <Button type="button" variant="secondary" size="sm" className="mt-3" disabled={busy || own.factors.length === 0} onClick={() => void regenerate()}>
+                  <Button type="button" variant="secondary" size="sm" className="mt-3" disabled={busy || own.factors.length === 0} onClick={() => setRenewingCodes(true)}>
                     Generate new codes
                   </Button>
                   <p className="mt-2 text-xs text-slate-600 dark:text-slate-400">The old codes stop working, and your other sessions are signed out.</p>
@@ -189,6 +191,19 @@ export function AccountSecurity({
         </>
       )}
 
+      <ConfirmDialog
+        open={renewingCodes}
+        onOpenChange={setRenewingCodes}
+        title="Generate new recovery codes?"
+        confirmLabel="Generate new codes"
+        pending={busy}
+        onConfirm={() => void regenerate()}
+      >
+        <p>
+          Your remaining recovery codes stop working at once, and your other console sessions are signed out. The ten new codes are shown once: have
+          somewhere to keep them.
+        </p>
+      </ConfirmDialog>
       <ConfirmDialog
         open={removing !== null}
         onOpenChange={(open) => {
