@@ -49,10 +49,12 @@ interface CreateDialogProps {
   children: ReactNode;
   /** After the secret dialog closes (drop the response, which holds the secret, from the mutation's state). */
   onSecretClosed?: () => void;
+  /** When the form's dialog is closed without a create (Escape, a click outside): let go of what was typed. */
+  onDismiss?: () => void;
 }
 
 /** "Create, then show the secret once": the trigger, the form's dialog and the one-time secret dialog. */
-export function CreateDialog({ flow, label, disabledReason, reasonId, onOpen, title, description, children, onSecretClosed }: CreateDialogProps) {
+export function CreateDialog({ flow, label, disabledReason, reasonId, onOpen, title, description, children, onSecretClosed, onDismiss }: CreateDialogProps) {
   return (
     <>
       <Button
@@ -66,7 +68,13 @@ export function CreateDialog({ flow, label, disabledReason, reasonId, onOpen, ti
       >
         {label}
       </Button>
-      <Dialog open={flow.open} onOpenChange={flow.setOpen}>
+      <Dialog
+        open={flow.open}
+        onOpenChange={(next) => {
+          flow.setOpen(next);
+          if (!next) onDismiss?.();
+        }}
+      >
         <DialogContent title={title} description={description}>
           {children}
         </DialogContent>

@@ -4,11 +4,24 @@ import { useMutation, useQueryClient, type QueryKey } from "@tanstack/react-quer
 import { toast } from "@/components/ui/toast";
 import { apiFetch, errorMessage } from "@/lib/query/fetcher";
 
+interface GatewayCall {
+  method: "POST" | "PUT" | "PATCH" | "DELETE";
+  path: string;
+  query?: Record<string, string>;
+  body?: unknown;
+}
+
 interface GatewayMutationOptions<V, R> {
-  /** The gateway call for the given input. */
-  request: (vars: V) => { method: "POST" | "PUT" | "PATCH" | "DELETE"; path: string; query?: Record<string, string>; body?: unknown };
-  /** Query keys to refresh afterwards (an area's root refreshes the whole area). */
-  invalidate: (vars: V, result: R | undefined) => QueryKey[];
+  /**
+   * The gateway call for the given input; a promise of it when the call is built from what the gateway holds now (a
+   * body that restates a whole setting, read afresh so that another admin's change meanwhile is not undone).
+   */
+  request: (vars: V) => GatewayCall | Promise<GatewayCall>;
+  /**
+   * Query keys to refresh afterwards (an area's root refreshes the whole area); `{ exact }` for that query alone, not
+   * those under it (a list whose key starts its items' keys, when an item is deleted: its own query would answer 404).
+   */
+  invalidate: (vars: V, result: R | undefined) => Array<QueryKey | { exact: QueryKey }>;
   /** Toast text on success; none when omitted. */
   success?: (result: R, vars: V) => string;
   onSuccess?: (result: R, vars: V) => void;
@@ -29,8 +42,8 @@ export function useGatewayMutation<V, R = unknown>(options: GatewayMutationOptio
   const queryClient = useQueryClient();
   return useMutation<R, unknown, V>({
     ...(options.holdsSecret ? { gcTime: 0 } : {}),
-    mutationFn: (vars) => {
-      const { method, path, query, body } = options.request(vars);
+    mutationFn: async (vars) => {
+      const { method, path, query, body } = await options.request(vars);
       return apiFetch<R>(path, { method, query, body });
     },
     onSuccess: (result, vars) => {
@@ -41,7 +54,8 @@ export function useGatewayMutation<V, R = unknown>(options: GatewayMutationOptio
       toast.error(options.failure ? options.failure(error) : errorMessage(error));
     },
     onSettled: async (result, _error, vars) => {
-      await Promise.all([...options.invalidate(vars, result), ["audit-logs"]].map((queryKey) => queryClient.invalidateQueries({ queryKey })));
+      const keys = [...options.invalidate(vars, result), ["audit-logs"]];
+      await Promise.all(keys.map((key) => queryClient.invalidateQueries("exact" in key ? { queryKey: key.exact, exact: true } : { queryKey: key })));
     },
   });
 }

@@ -1,6 +1,6 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Switch } from "@/components/ui/switch";
@@ -8,7 +8,7 @@ import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { Field, Input } from "@/components/ui/field";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { QueryState } from "@/components/ui/query-state";
-import type { EditOrgMfaRequest, MfaMethod } from "@/lib/contract/mfa";
+import type { MfaMethod } from "@/lib/contract/mfa";
 import { MFA_METHODS } from "@/lib/contract/constants";
 import { orgKeys, securityKeys } from "@/lib/query/keys";
 import { useGatewayMutation } from "@/components/common/use-gateway-mutation";
@@ -45,8 +45,15 @@ export function MfaSettings({ orgId, remote = false }: { orgId: string; remote?:
   const canManage = access.can("mfa.manage");
   const reason = canManage ? undefined : missingPermission("mfa.manage");
   const [change, setChange] = useState<Change | null>(null);
-  const update = useGatewayMutation<EditOrgMfaRequest & Change, GetOrgMfaResponse>({
-    request: ({ intended_methods }) => ({ method: "PATCH", path: securityPaths.mfa(orgId), body: { intended_methods } }),
+  const queryClient = useQueryClient();
+  const update = useGatewayMutation<Change, GetOrgMfaResponse>({
+    // The PATCH restates every required method: built from what the gateway holds now, not from the page, so a method
+    // another admin required or dropped meanwhile is kept as they left it.
+    request: async (c) => {
+      const now = new Set((await freshMfa(queryClient, orgId)).mfa_methods.map((m) => m.method));
+      const intended_methods = MFA_METHODS.filter((m) => (m === c.method ? c.require : now.has(m)));
+      return { method: "PATCH", path: securityPaths.mfa(orgId), body: { intended_methods } };
+    },
     // The entity listing carries the methods too.
     invalidate: () => [securityKeys.mfa(orgId), orgKeys.entities()],
     success: (_r, c) => (c.require ? `${METHODS[c.method].short} is now required` : `${METHODS[c.method].short} is no longer required`),
@@ -55,9 +62,7 @@ export function MfaSettings({ orgId, remote = false }: { orgId: string; remote?:
 
   const required = new Map((mfa.data?.mfa_methods ?? []).map((m) => [m.method, m.created_at]));
   const confirm = () => {
-    if (!change) return;
-    const next = MFA_METHODS.filter((m) => (m === change.method ? change.require : required.has(m)));
-    update.mutate({ ...change, intended_methods: next });
+    if (change) update.mutate(change);
   };
   const info = change ? METHODS[change.method] : undefined;
   const enrollment = mfa.data?.enrollment;
@@ -196,16 +201,21 @@ const OWNER_ONLY = "Only an owner of the organization can stop requiring MFA: th
 
 const MAX_GRACE = 90;
 
+/** The organization's MFA settings read from the gateway now (and cached), whatever the page was given. */
+const freshMfa = (queryClient: QueryClient, orgId: string) => queryClient.fetchQuery({ ...mfaQueries.get(orgId), staleTime: 0 });
+
 /** Who has enrolled what (before a requirement is turned on), and how long enrolment may wait. */
 function EnrollmentCard({ orgId, data, canManage, reason }: { orgId: string; data: GetOrgMfaResponse; canManage: boolean; reason: string | undefined }) {
   const { enrollment } = data;
   const [days, setDays] = useState(String(data.enrollment_grace_days));
   const [error, setError] = useState<string | null>(null);
+  const queryClient = useQueryClient();
   const save = useGatewayMutation<{ days: number }, GetOrgMfaResponse>({
-    request: ({ days }) => ({
+    // The required methods as the gateway holds them now (the PATCH restates them): not the page's, perhaps stale.
+    request: async ({ days }) => ({
       method: "PATCH",
       path: securityPaths.mfa(orgId),
-      body: { intended_methods: data.mfa_methods.map((m) => m.method), enrollment_grace_days: days },
+      body: { intended_methods: (await freshMfa(queryClient, orgId)).mfa_methods.map((m) => m.method), enrollment_grace_days: days },
     }),
     invalidate: () => [securityKeys.mfa(orgId)],
     success: (_r, { days }) => (days === 0 ? "Enrolment can no longer wait" : `Enrolment may wait ${days} ${days === 1 ? "day" : "days"}`),

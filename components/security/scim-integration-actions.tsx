@@ -4,7 +4,7 @@ import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import type { ScimIntegration } from "@/lib/contract/scim";
-import { securityKeys } from "@/lib/query/keys";
+import { iamKeys, peopleKeys, securityKeys } from "@/lib/query/keys";
 import { useGatewayMutation } from "@/components/common/use-gateway-mutation";
 import { securityPaths } from "@/lib/query/security";
 
@@ -29,7 +29,9 @@ export function ScimIntegrationActions({ orgId, integration, disabledReason, onD
   });
   const remove = useGatewayMutation<void>({
     request: () => ({ method: "DELETE", path: securityPaths.scimIntegration(orgId, integration.id) }),
-    invalidate: () => [securityKeys.scimIntegrations(orgId)],
+    // The list alone of the integration's own queries (its page, still open, would ask again and get a 404); the role
+    // bindings its group mappings granted went with it, so IAM and the people's roles too.
+    invalidate: () => [{ exact: securityKeys.scimIntegrations(orgId) }, iamKeys.all, peopleKeys.org(orgId)],
     success: () => `SCIM integration ${integration.name} deleted`,
     onSuccess: () => {
       setDialog(null);
@@ -91,6 +93,10 @@ export function ScimIntegrationActions({ orgId, integration, disabledReason, onD
         <p>
           {integration.identity_provider} will no longer provision users into this organization through it. Its {tokens}{" "}
           {tokens === 1 ? "token is" : "tokens are"} deleted with it and stop working at once.
+        </p>
+        <p>
+          Its groups go too, and with them every role binding its group mappings grant: their members lose those roles at once. The people it
+          provisioned stay members of the organization.
         </p>
       </ConfirmDialog>
     </div>

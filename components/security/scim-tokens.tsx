@@ -84,8 +84,14 @@ export function ScimTokens({ orgId, integrationId, disabledReason }: { orgId: st
         onConfirm={() => deleting && remove.mutate(deleting)}
       >
         <p>
-          The identity provider can no longer authenticate with this token; if it still uses it, provisioning stops until it gets another. The other{" "}
-          {Math.max(0, items.length - 1)} {items.length - 1 === 1 ? "token keeps" : "tokens keep"} working.
+          The identity provider can no longer authenticate with this token; if it still uses it, provisioning stops until it gets another.{" "}
+          {items.length <= 1 ? (
+            <strong>It is the integration&apos;s last token: provisioning stops altogether until you create another.</strong>
+          ) : (
+            <>
+              The other {items.length - 1} {items.length - 1 === 1 ? "token keeps" : "tokens keep"} working.
+            </>
+          )}
         </p>
       </ConfirmDialog>
     </Card>

@@ -49,6 +49,11 @@ export function CreateSsoProviderDialog({ orgId, disabledReason, defaultOpen = f
       setTimeout(() => create.reset());
     },
   });
+  // Closed without adding (Cancel, Escape): the secret typed and the mutation holding it are let go; the rest stays for next time.
+  const dismiss = () => {
+    form.resetField("client_secret");
+    create.reset();
+  };
   const submit = form.handleSubmit((body) => {
     if (draftError) return;
     create.mutate(body, {
@@ -67,6 +72,7 @@ export function CreateSsoProviderDialog({ orgId, disabledReason, defaultOpen = f
         create.reset();
         setDraftError(null);
       }}
+      onDismiss={dismiss}
       title="Add an SSO provider"
       description="An OpenID Connect identity provider. People whose e-mail address is at one of its domains sign in through it."
     >
@@ -100,7 +106,13 @@ export function CreateSsoProviderDialog({ orgId, disabledReason, defaultOpen = f
           />
         </Field>
         <FormError error={create.error} />
-        <FormDialogFooter onCancel={() => flow.setOpen(false)} pending={create.isPending} submitLabel="Add provider" pendingLabel="Adding…" />
+        <FormDialogFooter
+          onCancel={() => {
+            flow.setOpen(false);
+            dismiss();
+          }}
+          pending={create.isPending}
+          submitLabel="Add provider" pendingLabel="Adding…" />
       </form>
     </CreateDialog>
   );

@@ -32,6 +32,12 @@ export function ReplaceSsoSecretDialog({ orgId, provider, defaultOpen = false }:
       setTimeout(() => update.reset());
     },
   });
+  // However it closes (Cancel, Escape, a click outside), the typed secret and the mutation holding it are let go.
+  const close = () => {
+    setOpen(false);
+    form.reset();
+    update.reset();
+  };
   const submit = form.handleSubmit((body) => update.mutate(body, { onError: (error) => applyGatewayErrors(error, form.setError, { client_secret: "client_secret" }) }));
   const label = provider.has_client_secret ? "Replace secret" : "Add secret";
   return (
@@ -41,13 +47,7 @@ export function ReplaceSsoSecretDialog({ orgId, provider, defaultOpen = false }:
       </Button>
       <Dialog
         open={open}
-        onOpenChange={(next) => {
-          setOpen(next);
-          if (!next) {
-            form.reset();
-            update.reset();
-          }
-        }}
+        onOpenChange={(next) => (next ? setOpen(true) : close())}
       >
         <DialogContent
           title={provider.has_client_secret ? "Replace the client secret" : "Add the client secret"}
@@ -58,7 +58,7 @@ export function ReplaceSsoSecretDialog({ orgId, provider, defaultOpen = false }:
               <Input id="sso-new-secret" type="password" autoComplete="new-password" autoFocus {...form.register("client_secret")} />
             </Field>
             <FormError error={update.error} />
-            <FormDialogFooter onCancel={() => setOpen(false)} pending={update.isPending} submitLabel="Save secret" pendingLabel="Saving…" />
+            <FormDialogFooter onCancel={close} pending={update.isPending} submitLabel="Save secret" pendingLabel="Saving…" />
           </form>
         </DialogContent>
       </Dialog>

@@ -23,14 +23,18 @@ interface ConfirmDialogProps {
 /** Confirmation for consequential actions; destructive ones ask to type the resource's name. */
 export function ConfirmDialog({ open, onOpenChange, title, children, confirmLabel, typeToConfirm, pending, onConfirm, tone = "danger" }: ConfirmDialogProps) {
   const [typed, setTyped] = useState("");
+  // Whatever closed it (Cancel, Escape, the parent after its action), it opens again empty: a name typed before must
+  // not leave a destructive action armed.
+  const [wasOpen, setWasOpen] = useState(open);
+  if (open !== wasOpen) {
+    setWasOpen(open);
+    if (!open) setTyped("");
+  }
   const ready = typeToConfirm === undefined || typed === typeToConfirm;
   return (
     <Dialog
       open={open}
-      onOpenChange={(next) => {
-        if (!next) setTyped("");
-        onOpenChange(next);
-      }}
+      onOpenChange={onOpenChange}
     >
       <DialogContent title={title}>
         <div className="space-y-3 text-sm">{children}</div>
