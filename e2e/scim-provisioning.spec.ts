@@ -109,6 +109,21 @@ test("an identity provider provisions through the console's /scim/v2; the integr
   await page.getByRole("button", { name: "Preview changes" }).click();
   await expect(page.getByTestId("scim-mapping-preview")).toContainText("0 binding(s) to create, 1 to remove");
 
+  // A role bound at either scope asks which; the project is chosen by name, and another role allowed there keeps it
+  // (never widened to the organization).
+  await page.getByRole("button", { name: "Add mapping" }).click();
+  await page.getByLabel("Group name 1").fill(groupName);
+  await page.getByLabel("Role 1").selectOption({ label: "Project Admin" });
+  await expect(page.getByLabel("Scope 1")).toHaveValue("org");
+  await page.getByLabel("Scope 1").selectOption({ label: "One project" });
+  await page.getByLabel("Project 1").selectOption({ label: "llm-training" });
+  await page.getByLabel("Role 1").selectOption({ label: "Project Member" });
+  await expect(page.getByLabel("Project 1").locator("option:checked")).toHaveText("llm-training");
+  await page.getByRole("button", { name: "Preview changes" }).click();
+  await expect(page.getByTestId("scim-mapping-preview")).toContainText("1 binding(s) to create, 1 to remove");
+  await expect(page.getByTestId("scim-mapping-preview")).toContainText(`${userName.toLowerCase()}: Project Member (project) via ${groupName}`);
+  await page.getByRole("button", { name: "Remove mapping 1" }).click();
+
   // The binding the group grants is not removed by hand on the IAM page: it goes with the group.
   await page.goto(`/orgs/${demo.organization_id}/iam?user_id=${userId}`);
   const viaGroup = page.getByRole("button", { name: new RegExp(`^Stage removal of Auditor for ${userId} on org `) });

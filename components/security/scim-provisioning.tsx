@@ -15,6 +15,7 @@ import type { ScimGroupMapping, ScimGroupMappingsResponse } from "@/lib/contract
 import { operationPath } from "@/lib/contract/operations";
 import { apiFetch } from "@/lib/query/fetcher";
 import { iamQueries } from "@/lib/query/iam";
+import { projectQueries } from "@/lib/query/projects";
 import { scimQueries } from "@/lib/query/security";
 
 export function ScimProvisioned({ orgId, integrationId }: { orgId: string; integrationId: string }) {
@@ -99,11 +100,67 @@ type Preview = Pick<ScimGroupMappingsResponse, "bindings_to_create" | "bindings_
 
 let nextKey = 1;
 
+/**
+ * Where a mapping's role is bound: the organization, or one of its projects by name. A role allowing both asks which;
+ * a project the list does not hold (deleted, or not visible to the caller) is shown by its id.
+ */
+function MappingScope(props: {
+  index: number;
+  row: Draft;
+  orgId: string;
+  scopes: string[];
+  projects: Array<{ id: string; name: string }>;
+  disabled: boolean;
+  onChange: (patch: Partial<ScimGroupMapping>) => void;
+}) {
+  const { index, row, orgId, scopes, projects, disabled, onChange } = props;
+  const both = scopes.includes("org") && scopes.includes("project");
+  const known = projects.some((p) => p.id === row.scope_object_id);
+  return (
+    <div className="grid grid-cols-1 gap-1">
+      <label className="text-xs text-slate-500 dark:text-slate-400">
+        Scope
+        {both ? (
+          <Select
+            aria-label={`Scope ${index + 1}`}
+            value={row.scope_type}
+            disabled={disabled}
+            onChange={(e) => {
+              const scope = e.target.value === "project" ? "project" : "org";
+              onChange({ scope_type: scope, scope_object_id: scope === "org" ? orgId : "" });
+            }}
+          >
+            <option value="org">Organization</option>
+            <option value="project">One project</option>
+          </Select>
+        ) : row.scope_type === "org" ? (
+          <Input aria-label={`Scope ${index + 1}`} value="Organization" readOnly disabled />
+        ) : null}
+      </label>
+      {row.scope_type === "project" ? (
+        <label className="text-xs text-slate-500 dark:text-slate-400">
+          Project
+          <Select aria-label={`Project ${index + 1}`} value={row.scope_object_id} disabled={disabled} onChange={(e) => onChange({ scope_object_id: e.target.value })}>
+            <option value="">Choose a project</option>
+            {!known && row.scope_object_id ? <option value={row.scope_object_id}>{row.scope_object_id}</option> : null}
+            {projects.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.name}
+              </option>
+            ))}
+          </Select>
+        </label>
+      ) : null}
+    </div>
+  );
+}
+
 /** The group → role mappings, edited as a draft: preview the bindings it creates and removes, then save. */
 export function ScimGroupMappings({ orgId, integrationId, disabledReason }: { orgId: string; integrationId: string; disabledReason?: string }) {
   const queryClient = useQueryClient();
   const mappings = useQuery(scimQueries.mappings(orgId, integrationId));
   const roles = useQuery(iamQueries.roles());
+  const projects = useQuery(projectQueries.list());
   const [draft, setDraft] = useState<Draft[] | null>(null);
   const [preview, setPreview] = useState<Preview | null>(null);
   // The draft's version, changed with the draft: a preview answered for an older draft is not shown beside this one.
@@ -145,8 +202,12 @@ export function ScimGroupMappings({ orgId, integrationId, disabledReason }: { or
       </Card>
     );
   }
-  const rows: Draft[] = draft ?? mappings.data.mappings.map((m) => ({ group_display_name: m.group_display_name, role_id: m.role_id, scope_type: m.scope_type as "org" | "project", scope_object_id: m.scope_object_id, key: nextKey++ }));
+  // Keyed by place until the first edit (a new key each render would move the focus at every refetch).
+  const rows: Draft[] =
+    draft ??
+    mappings.data.mappings.map((m, index) => ({ group_display_name: m.group_display_name, role_id: m.role_id, scope_type: m.scope_type as "org" | "project", scope_object_id: m.scope_object_id, key: -1 - index }));
   const roleList = roles.data?.roles.filter((r) => r.org_id === orgId) ?? [];
+  const projectList = (projects.data?.items ?? []).filter((p) => p.organization_id === orgId);
   const edit = (next: Draft[]) => {
     setDraft(next);
     setPreview(null);
@@ -181,7 +242,12 @@ export function ScimGroupMappings({ orgId, integrationId, disabledReason }: { or
                 disabled={disabled}
                 onChange={(e) => {
                   const role = roleList.find((r) => r.id === e.target.value);
-                  const scope = role?.allowed_scopes.includes("org") ? "org" : "project";
+                  // The scope chosen stays when the new role allows it: changing a project's role never widens it to every project.
+                  if (!role || role.allowed_scopes.includes(row.scope_type)) {
+                    update(row.key, { role_id: e.target.value });
+                    return;
+                  }
+                  const scope = role.allowed_scopes.includes("org") ? "org" : "project";
                   update(row.key, { role_id: e.target.value, scope_type: scope, scope_object_id: scope === "org" ? orgId : "" });
                 }}
               >
@@ -193,20 +259,15 @@ export function ScimGroupMappings({ orgId, integrationId, disabledReason }: { or
                 ))}
               </Select>
             </label>
-            <label className="text-xs text-slate-500 dark:text-slate-400">
-              Scope
-              {row.scope_type === "org" ? (
-                <Input aria-label={`Scope ${index + 1}`} value="Organization" readOnly disabled />
-              ) : (
-                <Input
-                  aria-label={`Project id ${index + 1}`}
-                  placeholder="Project id"
-                  value={row.scope_object_id}
-                  disabled={disabled}
-                  onChange={(e) => update(row.key, { scope_object_id: e.target.value })}
-                />
-              )}
-            </label>
+            <MappingScope
+              index={index}
+              row={row}
+              orgId={orgId}
+              scopes={roleList.find((r) => r.id === row.role_id)?.allowed_scopes ?? [row.scope_type]}
+              projects={projectList}
+              disabled={disabled}
+              onChange={(patch) => update(row.key, patch)}
+            />
             <Button variant="ghost-danger" size="sm" aria-label={`Remove mapping ${index + 1}`} disabled={disabled} onClick={() => edit(rows.filter((r) => r.key !== row.key))}>
               <Trash2 />
             </Button>
