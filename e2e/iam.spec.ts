@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { operationPath } from "@/lib/contract/operations";
-import { bffPath, expect, holdRequests, test } from "./fixtures";
+import { bffPath, expect, holdRequests, openWith, test } from "./fixtures";
 
 interface ApiProject {
   id: string;
@@ -123,6 +123,38 @@ test.describe("IAM", () => {
     } finally {
       await deleteProject(page, a.id);
       await deleteProject(page, b.id);
+    }
+  });
+
+  test("removing a role of one's own asks first: cancelled, nothing is applied; confirmed, it is", async ({ ownerPage: page, demo }) => {
+    const orgId = demo.organization_id;
+    const owner = demo.owner.user_id;
+    const p = await createProject(page, orgId, unique("e2e-iam-own"));
+    try {
+      const roles = (await call<{ roles: ApiRole[] }>(page, "GET", operationPath("listRoles"))).roles.filter((r) => r.org_id === orgId);
+      const projectAdmin = roles.find((r) => r.role_name === "Project Admin")!;
+      await call(page, "POST", operationPath("applyRoleBindings", { user_id: owner }), {
+        bindings_to_create: [{ customer_id: owner, role_id: projectAdmin.id, scope_type: "project", scope_object_id: p.id }],
+        bindings_to_delete: [],
+      });
+      await page.goto(`/orgs/${orgId}/iam`);
+      await pickUser(page, "Olivia Owner", demo.owner.email);
+      const current = page.getByRole("region", { name: "Current bindings" });
+      await current.getByRole("button", { name: `Stage removal of Project Admin on project ${p.name}` }).click();
+      const confirm = page.getByRole("dialog", { name: "Remove roles of your own?" });
+      await openWith(page.getByRole("button", { name: "Apply 1 change" }), confirm);
+      await expect(confirm).toContainText("You are removing Project Admin from yourself");
+      await confirm.getByRole("button", { name: "Cancel" }).click();
+      await expect(confirm).toBeHidden();
+      await expect(staged(page)).toHaveCount(1);
+      expect((await bindingsOf(page, owner)).filter((x) => x.scope_object_id === p.id).map((x) => x.role_name)).toEqual(["Project Admin"]);
+
+      await page.getByRole("button", { name: "Apply 1 change" }).click();
+      await confirm.getByRole("button", { name: "Apply 1 change" }).click();
+      await expect(page.getByText("Nothing staged yet.")).toBeVisible();
+      expect((await bindingsOf(page, owner)).filter((x) => x.scope_object_id === p.id)).toEqual([]);
+    } finally {
+      await deleteProject(page, p.id);
     }
   });
 

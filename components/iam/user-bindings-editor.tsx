@@ -5,6 +5,7 @@ import { AlertTriangle, Minus, Undo2 } from "lucide-react";
 import { Suspense, useState } from "react";
 import { lazyComponent } from "@/components/common/lazy";
 import { Button } from "@/components/ui/button";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { WidgetSkeleton } from "@/components/ui/skeleton";
 import { EmptyState } from "@/components/ui/states";
 import { QueryState } from "@/components/ui/query-state";
@@ -59,7 +60,7 @@ export function UserBindingsEditor({ ctx, orgId, selfId, user, writeReason, stat
           />
         </Suspense>
       </div>
-      <StagedDiff ctx={ctx} user={user} state={state} setState={setState} />
+      <StagedDiff ctx={ctx} user={user} self={user === selfId} state={state} setState={setState} />
     </>
   );
 }
@@ -144,8 +145,11 @@ function describe(c: StagedChange, ctx: IamContext): { role: string; scopeType: 
   return { role: b.role_name, scopeType: b.scope_type, scopeObjectId: b.scope_object_id, name: ctx.scopeName(b.scope_type, b.scope_object_id) };
 }
 
-function StagedDiff({ ctx, user, state, setState }: { ctx: IamContext; user: string; state: EditorState; setState: BindingEditorProps["setState"] }) {
+function StagedDiff({ ctx, user, self, state, setState }: { ctx: IamContext; user: string; self: boolean; state: EditorState; setState: BindingEditorProps["setState"] }) {
   const apply = useApplyBindings();
+  // Removing roles of one's own: the one that lets the caller change roles may be among them, and then only another
+  // admin can give it back. Asked first.
+  const [confirmingOwn, setConfirmingOwn] = useState(false);
   // The keys of the changes the apply out carries (null when none is out).
   const [sending, setSending] = useState<ReadonlySet<string> | null>(null);
   const { changes, failure } = state;
@@ -203,8 +207,28 @@ function StagedDiff({ ctx, user, state, setState }: { ctx: IamContext; user: str
         </ol>
       )}
       {failure ? <ApplyFailure failure={failure} failedIndex={failedIndex} count={changes.length} /> : null}
+      <ConfirmDialog
+        open={confirmingOwn}
+        onOpenChange={setConfirmingOwn}
+        title="Remove roles of your own?"
+        confirmLabel={`Apply ${changes.length} ${changes.length === 1 ? "change" : "changes"}`}
+        pending={apply.isPending}
+        onConfirm={() => {
+          setConfirmingOwn(false);
+          void onApply();
+        }}
+      >
+        <p>
+          You are removing{" "}
+          {changes
+            .filter((c) => c.kind === "remove")
+            .map((c) => describe(c, ctx).role)
+            .join(", ")}{" "}
+          from yourself. Should one of them be what lets you change roles here, you lose that as soon as this applies, and only another admin can give it back.
+        </p>
+      </ConfirmDialog>
       <div className="flex flex-wrap gap-2">
-        <Button disabled={changes.length === 0 || apply.isPending} onClick={() => void onApply()}>
+        <Button disabled={changes.length === 0 || apply.isPending} onClick={() => (self && removed > 0 ? setConfirmingOwn(true) : void onApply())}>
           {apply.isPending ? "Applying…" : `Apply ${changes.length} ${changes.length === 1 ? "change" : "changes"}`}
         </Button>
         <Button variant="secondary" disabled={changes.length === 0 || apply.isPending} onClick={() => setState((s) => ({ ...s, changes: [], failure: null }))}>
