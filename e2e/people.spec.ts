@@ -1,5 +1,6 @@
 import type { Page } from "@playwright/test";
-import { authFile, bffPath, expect, openWith, test } from "./fixtures";
+import { operationPath } from "@/lib/contract/operations";
+import { authFile, bffPath, expect, gatewayAs, openWith, test } from "./fixtures";
 
 const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
 
@@ -35,6 +36,29 @@ test.describe("People", () => {
     await expect(page.getByText("No one matches")).toBeVisible();
   });
 
+  test("a person's roles are this organization's alone, though the viewer sees their roles in another too", async ({ ownerPage: page, demo, baseURL }) => {
+    // Globex's owner makes Acme's owner an Organization Admin there (so their list of bindings holds Globex's too), and
+    // gives Acme's auditor a role there.
+    const asGlobex = (method: "GET" | "POST" | "DELETE", path: string, body?: unknown) => gatewayAs(page.request, baseURL!, demo.outsider, method, path, body);
+    const globex = ((await asGlobex("GET", operationPath("getOrganizations"))).items as Array<{ id: string }>).find((o) => o.id !== demo.organization_id)!.id;
+    const roles = (await asGlobex("GET", operationPath("listRoles"))).roles as Array<{ id: string; org_id: string; role_name: string }>;
+    const admin = roles.find((r) => r.org_id === globex && r.role_name === "Organization Admin")!;
+    const invited: string[] = [];
+    try {
+      for (const email of [demo.owner.email, demo.auditor.email]) {
+        const person = await asGlobex("POST", operationPath("inviteOrganizationPerson", { org_id: globex }), { email, role_ids: [admin.id] });
+        invited.push(person.id as string);
+      }
+      await page.goto(`/orgs/${demo.organization_id}/people`);
+      await expect(personRow(page, demo.auditor.email).getByRole("list", { name: `Roles of ${demo.auditor.email}` }).getByRole("listitem")).toHaveText(
+        ["Auditor", "Billing Viewer", "Organization Member"].map((r) => new RegExp(r)),
+        { useInnerText: true },
+      );
+    } finally {
+      for (const id of invited) await asGlobex("DELETE", operationPath("removeOrganizationPerson", { org_id: globex, user_id: id }));
+    }
+  });
+
   test("the owner invites a person with a role, then removes them after typing their e-mail", async ({ ownerPage: page, demo, browserErrors }) => {
     browserErrors.allow(/the server responded with a status of 409/, "inviting a person twice is refused on purpose: the browser logs the 409");
     const email = `${unique("invitee")}@acme.example`;
@@ -43,6 +67,12 @@ test.describe("People", () => {
     const dialog = page.getByRole("dialog", { name: "Invite a person" });
     await dialog.getByRole("button", { name: "Send invitation" }).click();
     await expect(dialog.getByRole("alert")).toContainText("Enter the person's e-mail address");
+    // Checked as the gateway checks it, each field's problem beside it.
+    await dialog.getByLabel("E-mail").fill("ivy@");
+    await dialog.getByLabel("Name (optional)").fill("x".repeat(256));
+    await dialog.getByRole("button", { name: "Send invitation" }).click();
+    await expect(dialog.getByRole("alert").filter({ hasText: "Must be an e-mail address" })).toBeVisible();
+    await expect(dialog.getByRole("alert").filter({ hasText: "Must be at most 255 characters" })).toBeVisible();
     await dialog.getByLabel("E-mail").fill(email);
     await dialog.getByLabel("Name (optional)").fill("Ivy Invitee");
     await dialog.getByRole("checkbox", { name: /Billing Viewer/ }).check();
@@ -129,8 +159,14 @@ test.describe("People", () => {
       await page.goto(`/orgs/${demo.organization_id}/people`);
       const row = personRow(page, demo.auditor.email);
       await expect(row).toContainText("SSO or API key");
-      // The table hydrates after the rest of the page: clicked until it answers (requiring SSO twice is harmless).
-      await openWith(row.getByRole("button", { name: `Require ${demo.auditor.email} to sign in with SSO` }), row.getByText("SSO only", { exact: true }));
+      // The table hydrates after the rest of the page: clicked until it answers. It asks first, saying what ends.
+      const confirm = page.getByRole("dialog", { name: `Require ${demo.auditor.email} to sign in with SSO?` });
+      await openWith(row.getByRole("button", { name: `Require ${demo.auditor.email} to sign in with SSO` }), confirm);
+      await expect(confirm).toContainText("Their API-key sessions end at once");
+      await expect(confirm).toContainText("acme.example");
+      await confirm.getByRole("button", { name: "Require SSO" }).click();
+      await expect(confirm).toBeHidden();
+      await expect(row.getByText("SSO only", { exact: true })).toBeVisible();
       await expect(row.getByRole("button", { name: `Allow ${demo.auditor.email} to sign in with an API key` })).toBeVisible();
       // The auditor's session, opened with the key before, ends at its next request.
       await auditorPage.goto(`/orgs/${demo.organization_id}`);

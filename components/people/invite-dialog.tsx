@@ -5,12 +5,25 @@ import { useState } from "react";
 import { Dialog, DialogContent, FormDialogFooter } from "@/components/ui/dialog";
 import { Field, Input } from "@/components/ui/field";
 import { useGatewayMutation } from "@/components/common/use-gateway-mutation";
-import { errorMessage } from "@/lib/query/fetcher";
+import { sentence } from "@/components/common/form-errors";
+import { invitePersonRequestSchema } from "@/lib/contract/people";
+import { ApiError, errorMessage } from "@/lib/query/fetcher";
 import { iamQueries } from "@/lib/query/iam";
 import { iamKeys, peopleKeys } from "@/lib/query/keys";
 import { peoplePaths, type Person } from "@/lib/query/people";
 
 const BASELINE = "Organization Member";
+
+/** The gateway's 400 naming the invitation's e-mail or name ("body.email: …"), by field; null for any other failure. */
+function fieldProblems(error: unknown): Partial<Record<"email" | "name", string>> | null {
+  if (!(error instanceof ApiError) || error.status !== 400) return null;
+  const found: Partial<Record<"email" | "name", string>> = {};
+  for (const part of error.message.split("; ")) {
+    const match = /^body\.(email|name): (.+)$/.exec(part);
+    if (match) found[match[1] as "email" | "name"] ??= sentence(match[2]);
+  }
+  return Object.keys(found).length > 0 ? found : null;
+}
 
 /** Invites someone by e-mail with organization-wide roles; everyone invited holds the baseline role. */
 export function InviteDialog({ orgId, open, onOpenChange }: { orgId: string; open: boolean; onOpenChange: (open: boolean) => void }) {
@@ -18,17 +31,19 @@ export function InviteDialog({ orgId, open, onOpenChange }: { orgId: string; ope
   const [email, setEmail] = useState("");
   const [name, setName] = useState("");
   const [picked, setPicked] = useState<string[]>([]);
-  const [problem, setProblem] = useState<string | null>(null);
+  // Each field's problem, as the gateway's contract words it (checked here first), or as the gateway's 400 names it.
+  const [problems, setProblems] = useState<Partial<Record<"email" | "name", string>>>({});
   const reset = () => {
     setEmail("");
     setName("");
     setPicked([]);
-    setProblem(null);
+    setProblems({});
   };
   const invite = useGatewayMutation<{ email: string; name: string; role_ids: string[] }, Person>({
     request: (body) => ({ method: "POST", path: peoplePaths.invite(orgId), body }),
     invalidate: () => [peopleKeys.org(orgId), iamKeys.bindingLists()],
     success: (person) => `${person.email} invited`,
+    failure: (error) => (fieldProblems(error) ? "The invitation was refused: see the form" : errorMessage(error)),
     onSuccess: () => {
       reset();
       onOpenChange(false);
@@ -52,25 +67,34 @@ export function InviteDialog({ orgId, open, onOpenChange }: { orgId: string; ope
           noValidate
           onSubmit={(e) => {
             e.preventDefault();
-            const trimmed = email.trim();
-            if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(trimmed)) {
-              setProblem("Enter the person's e-mail address, such as ada@example.com.");
-              return;
+            const body = { email: email.trim(), name: name.trim(), role_ids: picked };
+            const checked = invitePersonRequestSchema.safeParse(body);
+            const found: Partial<Record<"email" | "name", string>> = {};
+            for (const issue of checked.success ? [] : checked.error.issues) {
+              const field = issue.path[0];
+              if ((field === "email" || field === "name") && !found[field]) found[field] = sentence(issue.message);
             }
-            setProblem(null);
-            invite.mutate({ email: trimmed, name: name.trim(), role_ids: picked });
+            if (body.email === "") found.email = "Enter the person's e-mail address, such as ada@example.com.";
+            setProblems(found);
+            if (Object.keys(found).length > 0) return;
+            invite.mutate(body, { onError: (error) => setProblems(fieldProblems(error) ?? {}) });
           }}
           className="space-y-4"
         >
-          <Field label="E-mail" htmlFor="invite-email" error={problem ?? undefined}>
+          <Field label="E-mail" htmlFor="invite-email" error={problems.email}>
             <Input id="invite-email" type="email" autoComplete="off" value={email} onChange={(e) => setEmail(e.target.value)} />
           </Field>
-          <Field label="Name (optional)" htmlFor="invite-name">
+          <Field label="Name (optional)" htmlFor="invite-name" error={problems.name}>
             <Input id="invite-name" autoComplete="off" value={name} onChange={(e) => setName(e.target.value)} />
           </Field>
           <fieldset>
             <legend className="text-sm font-medium">Roles across the organization</legend>
             <p className="text-xs text-slate-600 dark:text-slate-400">Everyone invited holds {BASELINE}. Project roles are granted on the IAM page.</p>
+            {roles.isError ? (
+              <p role="alert" className="mt-2 text-sm text-red-700 dark:text-red-400">
+                The roles could not be loaded ({errorMessage(roles.error)}): the person can be invited with {BASELINE} alone, or close and try again.
+              </p>
+            ) : null}
             <div className="mt-2 space-y-1.5">
               {offered.map((role) => (
                 <label key={role.id} className="flex items-start gap-2 text-sm">
@@ -89,7 +113,7 @@ export function InviteDialog({ orgId, open, onOpenChange }: { orgId: string; ope
             </div>
           </fieldset>
           {/* The address refused is the one sent, not what the field holds since. */}
-          {invite.isError ? (
+          {invite.isError && !fieldProblems(invite.error) ? (
             <p role="alert" className="text-sm text-red-700 dark:text-red-400">
               {(invite.error as { status?: number }).status === 409 ? `${invite.variables?.email ?? email.trim()} is already a person of this organization.` : errorMessage(invite.error)}
             </p>

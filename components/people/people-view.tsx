@@ -37,9 +37,12 @@ export function PeopleView({ orgId, selfId }: { orgId: string; selfId: string })
   const filters = { q: search.q || undefined, status: search.status ?? undefined, limit: PEOPLE_PAGE_SIZE, next_token: search.next ?? undefined, prev_token: search.prev ?? undefined };
   const page = useQuery({ ...peopleQueries.list(orgId, filters), placeholderData: keepPreviousData });
   const bindings = useQuery(iamQueries.bindings());
+  // The list spans every organization of the caller's: a person's roles here are this organization's roles alone.
+  const roles = useQuery(iamQueries.roles());
   const [inviting, setInviting] = useState(false);
   const [removing, setRemoving] = useState<Person | null>(null);
   const [resetting, setResetting] = useState<Person | null>(null);
+  const [requiringSso, setRequiringSso] = useState<Person | null>(null);
 
   const remove = useGatewayMutation<Person>({
     request: (p) => ({ method: "DELETE", path: peoplePaths.remove(orgId, p.id) }),
@@ -52,6 +55,7 @@ export function PeopleView({ orgId, selfId }: { orgId: string; selfId: string })
     request: (p) => ({ method: "PATCH", path: peoplePaths.update(orgId, p.id), body: { sso_required: !p.sso_required } }),
     invalidate: () => [peopleKeys.org(orgId)],
     success: (_r, p) => (p.sso_required ? `${p.email} may sign in with an API key again` : `${p.email} must now sign in with SSO`),
+    onSuccess: () => setRequiringSso(null),
   });
 
   const resetMfa = useGatewayMutation<Person>({
@@ -69,14 +73,16 @@ export function PeopleView({ orgId, selfId }: { orgId: string; selfId: string })
 
   const rolesOf = useMemo(() => {
     const map = new Map<string, string[]>();
+    const orgRoleIds = new Set((roles.data?.roles ?? []).filter((r) => r.org_id === orgId).map((r) => r.id));
     for (const b of bindings.data?.role_bindings ?? []) {
+      if (!orgRoleIds.has(b.role_id)) continue;
       const label = b.scope_type === "org" ? b.role_name : `${b.role_name} (project)`;
       const list = map.get(b.customer_id) ?? [];
       if (!list.includes(label)) list.push(label);
       map.set(b.customer_id, list);
     }
     return map;
-  }, [bindings.data]);
+  }, [bindings.data, roles.data, orgId]);
 
   // The last-owner guard counts owners only where the rows are the whole organization: the current answer (not the
   // previous filters' rows kept on screen), unfiltered and on one page. Elsewhere it stays off: it is advisory, and the
@@ -185,7 +191,8 @@ export function PeopleView({ orgId, selfId }: { orgId: string; selfId: string })
                 reason={writeReason ?? ownersOnly(p.sso_required ? "lift SSO sign-in of" : "require SSO sign-in of")}
                 aria-label={p.sso_required ? `Allow ${p.email} to sign in with an API key` : `Require ${p.email} to sign in with SSO`}
                 disabled={signIn.isPending}
-                onClick={() => signIn.mutate(p)}
+                // Lifting it takes nothing away; requiring it ends sessions and can lock the person out: asked first.
+                onClick={() => (p.sso_required ? signIn.mutate(p) : setRequiringSso(p))}
               >
                 {p.sso_required ? "Allow API key" : "Require SSO"}
               </GuardedButton>
@@ -301,6 +308,25 @@ export function PeopleView({ orgId, selfId }: { orgId: string; selfId: string })
           Every authenticator app, passkey and recovery code of <strong>{resetting?.name || resetting?.email}</strong> stops working, and their other console sessions end.
           Where MFA is required, their next sign-in asks them to set up a second factor again. Do this only once you are sure who is asking, for example after a lost phone or key.
         </p>
+      </ConfirmDialog>
+      <ConfirmDialog
+        key={`sso-${requiringSso?.id ?? "none"}`}
+        open={requiringSso !== null}
+        onOpenChange={(open) => {
+          if (!open) setRequiringSso(null);
+        }}
+        title={`Require ${requiringSso?.email ?? ""} to sign in with SSO?`}
+        confirmLabel="Require SSO"
+        tone="danger"
+        pending={signIn.isPending}
+        onConfirm={() => requiringSso && signIn.mutate(requiringSso)}
+      >
+        <p>
+          <strong>{requiringSso?.name || requiringSso?.email}</strong> can then sign in to the console only through the SSO provider that serves{" "}
+          <strong>{requiringSso?.email.split("@")[1] ?? "their e-mail domain"}</strong>, in every organization they belong to. Their API-key sessions end at once. Without
+          such a provider they cannot sign in at all until this is lifted.
+        </p>
+        {requiringSso?.id === selfId ? <p className="font-medium">This is you: your own session ends now.</p> : null}
       </ConfirmDialog>
       <ConfirmDialog
         key={removing?.id ?? "none"}
