@@ -225,6 +225,8 @@ test.describe("billing", () => {
     const dialog = page.getByRole("dialog", { name: "Export costs as CSV" });
     await expect(dialog.getByRole("button", { name: /^Product lines/ })).toBeVisible();
     await expect(dialog.getByRole("button", { name: /^Product lines/ })).not.toContainText("All product lines");
+    // The page shows one resource type; the export, by product line, covers its siblings too, and says so.
+    await expect(dialog.getByRole("note")).toContainText("The page shows h100-80gb-sxm-ib.8x; the export filters by product line, and h100 covers every resource type");
   });
 
   test("billing needs billing.read: the auditor sees every project by the name its CSV gives, the member is told why not", async ({ auditorPage: page, memberPage, demo, browserErrors }) => {

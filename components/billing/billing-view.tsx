@@ -131,6 +131,7 @@ function BillingFilters({
               loading={options.isLoading}
               options={options.data}
               projectLabel={label}
+              pageResourceTypes={state.resource_types}
               defaults={{
                 projects: state.projects,
                 regions: state.regions,

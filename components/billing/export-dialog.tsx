@@ -28,11 +28,24 @@ export interface BillingExportDialogProps {
   options: BillingOptions | undefined;
   projectLabel: (id: string) => string;
   defaults: BillingExportFilters;
+  /** The resource types the page is filtered to: the export filters by product line, which may cover more, or none. */
+  pageResourceTypes?: string[];
+}
+
+/** What the export covers beside what the page shows, in words; null when it is the same. */
+function widening(pageResourceTypes: string[], productLines: string[]): string | null {
+  if (pageResourceTypes.length === 0) return null;
+  const shown = pageResourceTypes.join(", ");
+  if (productLines.length === 0) {
+    return `The page shows ${shown} alone, which the export cannot name (it filters by product line, and none of its product lines covers it): it starts from all product lines. Choose some to narrow it.`;
+  }
+  const exact = productLines.length === pageResourceTypes.length && productLines.every((pl) => pageResourceTypes.includes(pl));
+  return exact ? null : `The page shows ${shown}; the export filters by product line, and ${productLines.join(", ")} covers every resource type of that line, not only those.`;
 }
 
 /** CSV of the costs by resource and day, for the chosen projects, product lines, regions and dates. */
 /** Loaded on the first click of its button (export-button.tsx), then open. */
-export function BillingExportDialog({ orgId, options, projectLabel, defaults, defaultOpen = false }: BillingExportDialogProps & { defaultOpen?: boolean }) {
+export function BillingExportDialog({ orgId, options, projectLabel, defaults, pageResourceTypes = [], defaultOpen = false }: BillingExportDialogProps & { defaultOpen?: boolean }) {
   const [open, setOpen] = useState(defaultOpen);
   const form = useForm<BillingExportFilters>({ resolver: zodResolver(exportFormSchema), defaultValues: defaults });
   const { errors } = form.formState;
@@ -54,6 +67,11 @@ export function BillingExportDialog({ orgId, options, projectLabel, defaults, de
         })(e)
       }
     >
+      {widening(pageResourceTypes, defaults.product_lines) ? (
+        <p role="note" className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200">
+          {widening(pageResourceTypes, defaults.product_lines)}
+        </p>
+      ) : null}
       <ListField control={form.control} name="projects" label="Projects" emptyLabel="All projects" options={projectOptions(options?.projects, projectLabel)} />
       <ListField control={form.control} name="product_lines" label="Product lines" emptyLabel="All product lines" options={valueOptions(options?.product_lines)} />
       <ListField control={form.control} name="regions" label="Regions" emptyLabel="All regions" options={valueOptions(options?.regions)} />
