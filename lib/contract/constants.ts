@@ -11,6 +11,12 @@
  */
 export const MAX_RANGE_DAYS = 366;
 
+/**
+ * The longest period of a monthly usage chart: five years (a leap day each), 60 points a series, fewer than a daily
+ * chart's longest (366). A year is what a daily chart can hold; a monthly one is read for longer trends.
+ */
+export const MAX_MONTHLY_RANGE_DAYS = 5 * 366;
+
 /** Days from one YYYY-MM-DD date to another, both included: how MAX_RANGE_DAYS is counted, in the console and the gateway alike. */
 export function daysBetween(start: string, end: string): number {
   return Math.round((Date.parse(`${end}T00:00:00Z`) - Date.parse(`${start}T00:00:00Z`)) / 86_400_000) + 1;

@@ -11,15 +11,15 @@ export function isoDate(d: Date): string {
 
 /**
  * The period of a usage or cost chart: as given, else the 30 days up to today (UTC); at most
- * MAX_RANGE_DAYS days (the answer holds every day's points at once).
+ * `maxDays` (MAX_RANGE_DAYS for a daily chart: its answer holds every day's points at once).
  */
-export function dateRange(start: string | undefined, end: string | undefined, now = new Date()): { startDate: string; endDate: string } {
+export function dateRange(start: string | undefined, end: string | undefined, now = new Date(), maxDays = MAX_RANGE_DAYS): { startDate: string; endDate: string } {
   const endDate = end ?? isoDate(now);
   const startDate = start ?? isoDate(new Date(Math.max(EARLIEST, Date.parse(`${endDate}T00:00:00Z`) - 29 * DAY_MS)));
   if (startDate > endDate) throw badRequest("query.start_date", `must not be after end_date (${endDate})`);
   const days = daysBetween(startDate, endDate);
-  if (days > MAX_RANGE_DAYS) {
-    throw badRequest("query.start_date", `the period must be at most ${MAX_RANGE_DAYS} days, end_date included (it is ${days})`);
+  if (days > maxDays) {
+    throw badRequest("query.start_date", `the period must be at most ${maxDays} days, end_date included (it is ${days})`);
   }
   return { startDate, endDate };
 }

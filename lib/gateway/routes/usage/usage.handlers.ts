@@ -2,6 +2,7 @@ import { requirePermission } from "../../authz";
 import { csvResponse } from "../../csv";
 import { keptUsageOptions, usageByPeriodBody } from "../../store/queries/usage-days";
 import { usageCsv } from "../../store/queries/usage-export";
+import { MAX_MONTHLY_RANGE_DAYS, MAX_RANGE_DAYS } from "@/lib/contract/constants";
 import { USAGE_EXPORT_COLUMNS } from "@/lib/contract/usage";
 import { jsonPartsAnswer, type AppRouteHandler } from "../shared";
 import { dateRange } from "./range";
@@ -11,7 +12,9 @@ export const getUsage: AppRouteHandler<typeof routes.getUsage> = async (c) => {
   const { org_id: orgId } = c.req.valid("param");
   const q = c.req.valid("query");
   await requirePermission(c.get("access"), orgId, "billing.read");
-  const filter = { ...dateRange(q.start_date, q.end_date), projects: q.projects, resourceTypes: q.resource_types, regions: q.regions };
+  // A monthly chart holds a point a month: five years of them are fewer than a daily chart's year.
+  const maxDays = q.interval === "monthly" ? MAX_MONTHLY_RANGE_DAYS : MAX_RANGE_DAYS;
+  const filter = { ...dateRange(q.start_date, q.end_date, new Date(), maxDays), projects: q.projects, resourceTypes: q.resource_types, regions: q.regions };
   // The JSON is written by the database (see usageByPeriodBody), as text or bytes in parts: the same answer as c.json would give.
   const body = await usageByPeriodBody(c.get("deps").db, orgId, filter, q.interval ?? "daily");
   return jsonPartsAnswer(c, body) as never;

@@ -117,6 +117,15 @@ describe("GET /organizations/{org_id}/usage", () => {
     }
   });
 
+  it("answers a monthly chart of up to five years (a point a month), and refuses a longer one or a daily chart of two", async () => {
+    const twoYears = await usage({ start_date: "2023-01-01", end_date: "2024-12-31", interval: "monthly" });
+    expect(twoYears.status, JSON.stringify(twoYears.body)).toBe(200);
+    const longer = await usage({ start_date: "2019-01-01", end_date: "2024-12-31", interval: "monthly" });
+    expect({ status: longer.status, message: longer.body.message }).toEqual({ status: 400, message: "query.start_date: the period must be at most 1830 days, end_date included (it is 2192)" });
+    const daily = await usage({ start_date: "2023-01-01", end_date: "2024-12-31" });
+    expect({ status: daily.status, message: daily.body.message }).toEqual({ status: 400, message: "query.start_date: the period must be at most 366 days, end_date included (it is 731)" });
+  });
+
   it("answers a period of exactly 366 days, a leap year's", async () => {
     const res = await usage({ start_date: "2024-01-01", end_date: "2024-12-31", interval: "monthly" });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
