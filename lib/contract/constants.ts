@@ -12,8 +12,8 @@
 export const MAX_RANGE_DAYS = 366;
 
 /**
- * The longest period of a monthly usage chart: five years (a leap day each), 60 points a series, fewer than a daily
- * chart's longest (366). A year is what a daily chart can hold; a monthly one is read for longer trends.
+ * The longest period of a monthly usage chart: five years (a leap day each), at most 62 points a series (a calendar
+ * month begun counts), far fewer than a daily chart's 366. The console's charts offer a year at most; the API takes more.
  */
 export const MAX_MONTHLY_RANGE_DAYS = 5 * 366;
 

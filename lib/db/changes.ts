@@ -367,6 +367,14 @@ export function listenForChanges(
 }
 
 /** The heartbeat of a listener whose store is written through `pool`. */
-export function poolHeartbeat(pool: pg.Pool): Heartbeat {
-  return { send: (payload) => pool.query("select pg_notify($1, $2)", [CHANNEL, payload]) };
+export function poolHeartbeat(pool: pg.Pool, unsent?: () => void): Heartbeat {
+  return {
+    send: (payload) =>
+      pool.query("select pg_notify($1, $2)", [CHANNEL, payload]).catch((error: unknown) => {
+        // The pool lent no connection, or its connection failed: `unsent` may ask why (its connections all hanging on
+        // a host gone silent lend none, and no beat awaited would ever tell).
+        unsent?.();
+        throw error;
+      }),
+  };
 }

@@ -18,6 +18,13 @@ export class NoUsableHostError extends Error {
   }
 }
 
+/** A host that did not answer a new connection within the connect timeout: gone, its connections with it. */
+class SilentHostError extends Error {
+  constructor(host: Host, ms: number) {
+    super(`${host.host}:${host.port} did not answer within ${ms} ms`);
+  }
+}
+
 /** A server that answered but does not take writes; the connection is refused like libpq refuses it. */
 export class ReadOnlyHostError extends Error {
   readonly code = "25006";
@@ -61,23 +68,47 @@ export class HostList {
     return () => this.forgetting.delete(listener);
   }
 
-  /** The sockets open to each host: a host given up on takes its connections with it. */
+  /** The sockets open to each host: a host found gone takes its connections with it. */
   private readonly open = new Map<Host, Set<net.Socket>>();
+  /** Sockets being ended because their host was found gone: their own errors say nothing more of it. */
+  private readonly dropping = new WeakSet<net.Socket>();
 
   /**
-   * A connection to `host` failed or found it unusable: choose again next time, and end every connection still open to
-   * it. A host that went silent (its machine off, a network cut: no reset, no end) would otherwise keep them: an idle
-   * one lent out next hangs on its first statement, and each stays lent until TCP gives up, a quarter of an hour, the
-   * pool exhausted meanwhile. Connections to a host that became a standby take no write either.
+   * A connection to `host` failed or found it unusable: choose again next time. With `gone` (the host went silent, or
+   * became a standby), every connection still open to it ends too: a host that went silent (its machine off, a network
+   * cut: no reset, no end) would otherwise keep them, an idle one lent out next hanging on its first statement, each
+   * lent until TCP gives up (a quarter of an hour), the pool exhausted meanwhile; a standby takes no write. One
+   * connection's error alone (a reset) leaves the others be: the host may be well.
    */
-  forget(host: Host): void {
+  forget(host: Host, gone = false): void {
     if (this.chosen === host) this.chosen = null;
-    const sockets = this.open.get(host);
+    const sockets = gone ? this.open.get(host) : undefined;
     if (sockets) {
       this.open.delete(host);
-      for (const socket of sockets) socket.destroy(new Error(`the store's host ${host.host}:${host.port} was given up on`));
+      for (const socket of sockets) {
+        this.dropping.add(socket);
+        socket.destroy(new Error(`the store's host ${host.host}:${host.port} was given up on`));
+      }
     }
     for (const listener of this.forgetting) listener(host);
+  }
+
+  /**
+   * Opens a connection to the host chosen now, and closes it: one it does not answer within the connect timeout finds
+   * it gone (socket()), its connections ended with it. For when a pool, all of whose connections may hang on a silent
+   * host, lends none to ask with (the change listener's heartbeat could not be sent).
+   */
+  async probe(): Promise<void> {
+    const client = new pg.Client(this.clientConfig());
+    client.on("error", () => undefined);
+    try {
+      await client.connect();
+      await client.query("select 1");
+    } catch {
+      // Said by the socket, when it is the host's silence.
+    } finally {
+      client.end().catch(() => undefined);
+    }
   }
 
   private async scan(): Promise<Host> {
@@ -110,7 +141,8 @@ export class HostList {
   clientConfig(): pg.ClientConfig {
     return {
       connectionString: this.parsed.singleHostUrl,
-      connectionTimeoutMillis: this.connectTimeoutMs,
+      // A second longer than the socket's own watch (socket()): a silent host is found so, and said to be gone.
+      connectionTimeoutMillis: this.connectTimeoutMs + 1_000,
       stream: () => this.socket(),
     };
   }
@@ -120,7 +152,7 @@ export class HostList {
     if (!this.readWrite) return;
     if (await isReadOnly(client)) {
       const host = this.hostOf(client);
-      if (host) this.forget(host);
+      if (host) this.forget(host, true);
       throw new ReadOnlyHostError(host ?? { host: "?", port: 0 });
     }
   }
@@ -142,17 +174,25 @@ export class HostList {
         (host) => {
           if (socket.destroyed) return;
           this.socketHosts.set(socket, host);
-          // Refused, reset or timed out: the next connection looks for the host again.
-          socket.once("error", () => this.forget(host));
           const open = this.open.get(host) ?? new Set<net.Socket>();
           this.open.set(host, open.add(socket));
-          // A server answers a new session's first message at once: nothing at all within the connect timeout (the
-          // handshake unanswered, or the server silent after it) is a host gone, said with an error so that it is
-          // forgotten. (node-postgres's own timeout, the pool's, ends the socket without one.)
-          const silent = setTimeout(() => {
-            if (socket.bytesRead === 0) socket.destroy(new Error(`${host.host}:${host.port} did not answer within ${this.connectTimeoutMs} ms`));
-          }, this.connectTimeoutMs);
-          silent.unref();
+          // A server answers a new session's first message at once: nothing at all within the connect timeout once its
+          // address is known (the handshake unanswered, or the server silent after it) is a host gone, all its
+          // connections with it. (node-postgres's own timeout, the pool's, ends the socket without a word.)
+          let silent: NodeJS.Timeout | undefined;
+          const watch = () => {
+            silent = setTimeout(() => {
+              if (socket.bytesRead === 0 && !socket.destroyed) socket.destroy(new SilentHostError(host, this.connectTimeoutMs));
+            }, this.connectTimeoutMs);
+            silent.unref();
+          };
+          // A name is looked up first, which is no sign of the host's health.
+          if (net.isIP(host.host)) watch();
+          else socket.once("lookup", watch);
+          // Refused, reset or timed out: the next connection looks for the host again.
+          socket.once("error", (error) => {
+            if (!this.dropping.has(socket)) this.forget(host, error instanceof SilentHostError);
+          });
           socket.once("close", () => {
             clearTimeout(silent);
             this.open.get(host)?.delete(socket);

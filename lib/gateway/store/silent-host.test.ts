@@ -67,23 +67,28 @@ describe.skipIf(!onPostgres)("a store whose host goes silent", () => {
     await drop?.();
   });
 
-  /** Whether a statement answers within `ms` (a statement on a silent connection never does). */
-  async function answers(ms: number): Promise<boolean> {
-    const timeout = new Promise<false>((resolve) => setTimeout(() => resolve(false), ms).unref());
+  /** How a statement ends within `ms`: answered, failed, or neither (a statement on a silent connection never ends). */
+  function outcome(ms: number): Promise<"answered" | "failed" | "hanging"> {
+    const timeout = new Promise<"hanging">((resolve) => setTimeout(() => resolve("hanging"), ms).unref());
     const query = store.db.execute(sql`select 1`).then(
-      () => true,
-      () => false,
+      () => "answered" as const,
+      () => "failed" as const,
     );
     return Promise.race([query, timeout]);
   }
+  const answers = async (ms: number) => (await outcome(ms)) === "answered";
 
-  it("serves through the next host within a minute, its connections to the silent one given up", async () => {
-    // Both pooled connections open (through the relay, the first host), then the relay goes silent.
+  it("serves through the next host within a minute, its connections to the silent one given up, the pool all lent meanwhile", async () => {
+    // Both pooled connections open (through the relay, the first host), then the relay goes silent, and two statements
+    // take both connections at once and hang there: the pool lends nothing more (the listener's heartbeat neither).
     expect(await Promise.all([answers(10_000), answers(10_000)])).toEqual([true, true]);
     through.silence();
     const silencedAt = Date.now();
+    const hanging = [outcome(55_000), outcome(55_000)];
     let served = false;
     while (!served && Date.now() - silencedAt < 60_000) served = await answers(5_000);
     expect({ served, within: served ? "a minute" : `${Date.now() - silencedAt} ms` }).toEqual({ served: true, within: "a minute" });
+    // The two that hung on the silent host failed once their connections were ended, rather than wait for TCP.
+    expect(await Promise.all(hanging)).toEqual(["failed", "failed"]);
   }, 90_000);
 });

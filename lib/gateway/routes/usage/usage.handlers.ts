@@ -12,7 +12,7 @@ export const getUsage: AppRouteHandler<typeof routes.getUsage> = async (c) => {
   const { org_id: orgId } = c.req.valid("param");
   const q = c.req.valid("query");
   await requirePermission(c.get("access"), orgId, "billing.read");
-  // A monthly chart holds a point a month: five years of them are fewer than a daily chart's year.
+  // A monthly chart holds a point a month: five years of them are far fewer than a daily chart's year of days.
   const maxDays = q.interval === "monthly" ? MAX_MONTHLY_RANGE_DAYS : MAX_RANGE_DAYS;
   const filter = { ...dateRange(q.start_date, q.end_date, new Date(), maxDays), projects: q.projects, resourceTypes: q.resource_types, regions: q.regions };
   // The JSON is written by the database (see usageByPeriodBody), as text or bytes in parts: the same answer as c.json would give.

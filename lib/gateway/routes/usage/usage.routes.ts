@@ -1,4 +1,4 @@
-import { MAX_RANGE_DAYS } from "@/lib/contract/constants";
+import { MAX_MONTHLY_RANGE_DAYS, MAX_RANGE_DAYS } from "@/lib/contract/constants";
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
 import {
@@ -20,8 +20,8 @@ export const getUsage = createRoute({
   tags,
   summary: "Get project-level usage for products in the cloud platform.",
   description:
-    `Array parameters repeat their name once per value. Without dates, the last 30 days; at most ${MAX_RANGE_DAYS} days. Interval daily (default) ` +
-    "or monthly, which sums each month under its first day.",
+    `Array parameters repeat their name once per value. Without dates, the last 30 days; at most ${MAX_RANGE_DAYS} days daily, ` +
+    `${MAX_MONTHLY_RANGE_DAYS} monthly. Interval daily (default) or monthly, which sums each month under its first day.`,
   request: { params: usagePathSchema, query: usageQuerySchema },
   responses: { 200: json(customerOrganizationUsageSchema, "usage by project"), ...errors(400, 500), ...defaultError },
 });
