@@ -364,6 +364,20 @@ describe("a project deleted while a role binding or a SCIM group mapping onto it
     expect(await t.gateway.store.db.select().from(roleBindings).where(eq(roleBindings.scopeObjectId, projectId))).toEqual([]);
   });
 
+  it("a member added to a group mapped onto it while the deletion holds it gets no binding onto it", async () => {
+    const projectId = await newProject("synced-while-deleted");
+    const body = { mappings: [{ group_display_name: "Team of a deleted project", role_id: await projectMember(), scope_type: "project", scope_object_id: projectId }] };
+    expect((await t.json("owner", "PUT", opPath("putSCIMGroupMappings", { org_id: org, integration_id: integration }), { body })).status).toBe(200);
+    const group = await scim("POST", "/Groups", { schemas: [GROUP], displayName: "Team of a deleted project", members: [] });
+    expect(group.status).toBe(201);
+    const id = await person("joins.while.deleted@acme.example");
+    const { committed } = await deletionInFlight(projectId);
+    const added = patch(`/Groups/${String(group.body.id)}`, [{ op: "add", path: "members", value: [{ value: id }] }]);
+    await committed;
+    expect((await added).status).toBe(204);
+    expect(await t.gateway.store.db.select().from(roleBindings).where(eq(roleBindings.scopeObjectId, projectId))).toEqual([]);
+  });
+
   it("a mapping onto it made while the deletion holds it is refused (400 naming the mapping), never left behind", async () => {
     const projectId = await newProject("mapped-while-deleted");
     const body = { mappings: [{ group_display_name: "Racing a deletion", role_id: await projectMember(), scope_type: "project", scope_object_id: projectId }] };

@@ -161,7 +161,9 @@ export async function renameProject(tx: Database, projectId: string, name: strin
 export async function deleteProjectCascade(tx: Database, projectId: string): Promise<boolean> {
   const gone = await tx.delete(projects).where(eq(projects.id, projectId)).returning({ id: projects.id });
   if (gone.length === 0) return false;
-  await tx.delete(roleBindings).where(and(eq(roleBindings.scopeType, "project"), eq(roleBindings.scopeObjectId, projectId)));
+  // The mappings before the bindings, as a change of the mappings takes them (replaceGroupMappings, then the sync's
+  // bindings): the other way round the two could each wait for what the other holds.
   await tx.delete(scimGroupMappings).where(and(eq(scimGroupMappings.scopeType, "project"), eq(scimGroupMappings.scopeObjectId, projectId)));
+  await tx.delete(roleBindings).where(and(eq(roleBindings.scopeType, "project"), eq(roleBindings.scopeObjectId, projectId)));
   return true;
 }

@@ -5,6 +5,7 @@ import { inList, insertParts } from "./long-lists";
 import { memberships, roleBindings, roles, scimGroupMappings, scimGroups, scimIntegrations, users } from "../schema";
 import { groupMemberIds } from "./scim-service";
 import { endScimTokensOfThoseWithout } from "./api-keys";
+import { holdProjects } from "./iam";
 
 /**
  * What SCIM groups grant: an integration's mappings of group names to role bindings, and the
@@ -150,7 +151,10 @@ export async function syncGroupBindings(
         ).map((m) => m.userId),
       )
     : new Set<string>();
-  const create = diff.create.filter((b) => members.has(b.userId));
+  // Then the projects the new bindings are on (holdProjects): one deleted meanwhile takes its mappings with it, and
+  // gets no binding from them; one deleted after waits for this transaction, and takes the bindings made here.
+  const projectsHeld = await holdProjects(db, diff.create.filter((b) => b.scopeType === "project").map((b) => b.scopeObjectId));
+  const create = diff.create.filter((b) => members.has(b.userId) && (b.scopeType !== "project" || projectsHeld.has(b.scopeObjectId)));
   if (diff.remove.length) await db.delete(roleBindings).where(inList(roleBindings.id, diff.remove.map((b) => b.id)));
   for (const part of insertParts(create, 7)) {
     await db
