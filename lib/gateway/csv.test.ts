@@ -128,7 +128,13 @@ describe("the gateway's CSV writer", () => {
   it("writes every row once when a row is written or purged inside a batch between its two reads", async () => {
     // Batches of 2; the first holds a formula-like name, so it is read again with the whole rule, and the change
     // comes just before that second read (the third: the next batch is asked for first).
-    for (const change of [sql`insert into csv_writer_cells values (1, 'late', 'row', 1)`, sql`delete from csv_writer_cells where seq = 2`]) {
+    const changes = [
+      sql`insert into csv_writer_cells values (1, 'late', 'row', 1)`,
+      sql`delete from csv_writer_cells where seq = 2`,
+      // The whole first batch: the rows after it are still written.
+      sql`delete from csv_writer_cells where seq <= 2`,
+    ];
+    for (const change of changes) {
       await store_([{ a: "=formula", b: "x", n: "1" }, { a: "gap", b: "x", n: "1" }, { a: "b", b: "x", n: "1" }, { a: "c", b: "x", n: "1" }]);
       // Positions 0, 2, 4, 6: room for a late row at 1.
       await store.db.execute(sql`update csv_writer_cells set seq = -seq`);

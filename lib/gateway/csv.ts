@@ -178,8 +178,8 @@ export async function* csvLines<K>(columns: readonly CsvColumn[], read: CsvBatch
       // range the first one did, up to its last row, on which the next batch starts. Read by count, a row written or
       // purged meanwhile inside the range would shift its end, and a row would be left out or written twice.
       const text = plainIsExact(found.text!, Number(found.lines), columns.length) ? found.text : (await read(careful, after, batchSize, found.last))?.text;
-      if (isEmpty(text)) return;
-      yield utf8(text!);
+      // Every row of the range purged between the two reads: nothing to write of it, and the rows after it still are.
+      if (!isEmpty(text)) yield utf8(text!);
       after = found.last;
     }
   } finally {
