@@ -161,7 +161,7 @@ describe("client address", () => {
 
   it("on an HTTPS server of this process too (its emit is not an HTTP server's: https.Server extends tls.Server)", () => {
     const server = createHttpsServer();
-    const req = { method: "GET", headers: { [PEER_ADDRESS_HEADER]: "6.6.6.6" } as Record<string, string>, socket: { remoteAddress: "192.0.2.77" } };
+    const req = { method: "GET", headers: { [PEER_ADDRESS_HEADER]: "6.6.6.6" } as Record<string, string>, rawHeaders: [PEER_ADDRESS_HEADER, "6.6.6.6"], socket: { remoteAddress: "192.0.2.77" } };
     const res = new EventEmitter();
     server.emit("request", req, res);
     res.emit("close");

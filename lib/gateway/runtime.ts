@@ -77,13 +77,15 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
       consoleChannelKey: config.STRATUS_CONSOLE_CHANNEL_KEY,
       ssoLoopbackIssuers: options.ssoLoopbackIssuers ?? config.STRATUS_SSO_LOOPBACK_ISSUERS === "1",
     };
+    const app = createApp(deps);
+    // Last: nothing after it can fail, so its timer is never left running by a start that did.
     const retention = scheduleRetention(
       store.db,
       options.retention ?? { auditDays: config.STRATUS_AUDIT_RETENTION_DAYS, usageDays: config.STRATUS_USAGE_RETENTION_DAYS },
       logger,
     );
     return {
-      app: createApp(deps),
+      app,
       store,
       deps,
       close: async () => {

@@ -208,16 +208,22 @@ describe("a replayed signature", () => {
 describe("a body that comes slowly", () => {
   const sleepUntil = (at: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, at - Date.now())));
 
-  /** The body of a project's creation, its bytes held back until `release` settles (as a client sending slowly). */
-  function slowBody(name: string, release: Promise<unknown>): RequestInit {
+  /**
+   * The body of a project's creation, its bytes held back until `release()` settles, which is called once the gateway
+   * reads the body (after verify(): no pull before a read is asked for), as a client sending slowly.
+   */
+  function slowBody(name: string, release: () => Promise<unknown>): RequestInit {
     const bytes = new TextEncoder().encode(JSON.stringify({ organization_id: t.demo.organization_id, name }));
-    const body = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        await release;
-        controller.enqueue(bytes);
-        controller.close();
+    const body = new ReadableStream<Uint8Array>(
+      {
+        async pull(controller) {
+          await release();
+          controller.enqueue(bytes);
+          controller.close();
+        },
       },
-    });
+      { highWaterMark: 0 },
+    );
     return { method: "POST", body, duplex: "half" } as RequestInit;
   }
 
@@ -229,7 +235,7 @@ describe("a body that comes slowly", () => {
     expect((await create(headers, "slow-first", app)).status).toBe(200);
     // The replay's headers come inside the window (verify() takes them), its body once the record has expired.
     await sleepUntil(signedAt + 2_000);
-    const answer = await app.request(URL_PROJECTS, { ...slowBody("slow-replay", sleepUntil(signedAt + 4_600)), headers });
+    const answer = await app.request(URL_PROJECTS, { ...slowBody("slow-replay", () => sleepUntil(signedAt + 4_600)), headers });
     expect({ status: answer.status, body: await answer.json() }).toMatchObject({ status: 401, body: { message: OUT_OF_WINDOW_MESSAGE } });
     expect(await named("slow-replay")).toBe(0);
   });
@@ -237,14 +243,13 @@ describe("a body that comes slowly", () => {
   it("from a key revoked meanwhile changes nothing", async () => {
     const credentials = await createApiKey(t.gateway.store.db, t.gateway.deps.masterKey, t.demo.owner.user_id, "revoked while sending");
     const headers = { ...signedHeaders(credentials, { method: "POST", url: URL_PROJECTS }), "content-type": "application/json" };
-    let revoked!: () => void;
-    const revocation = new Promise<void>((resolve) => (revoked = resolve));
-    const sent = t.gateway.app.request(URL_PROJECTS, { ...slowBody("sent-while-revoked", revocation), headers });
-    // The headers are taken (the key looked up and cached) before the revocation.
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(await revokeApiKey(t.gateway.store.db, credentials.accessKeyId)).toBe(true);
-    revoked();
-    const answer = await sent;
+    // The headers are taken (the key looked up and cached) before the revocation, which comes while the body does.
+    let revoked = false;
+    const revoke = async () => {
+      revoked = await revokeApiKey(t.gateway.store.db, credentials.accessKeyId);
+    };
+    const answer = await t.gateway.app.request(URL_PROJECTS, { ...slowBody("sent-while-revoked", revoke), headers });
+    expect(revoked).toBe(true);
     expect({ status: answer.status, body: await answer.json() }).toMatchObject({ status: 401, body: { message: "invalid access key or signature" } });
     expect(await named("sent-while-revoked")).toBe(0);
   });
