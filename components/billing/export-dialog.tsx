@@ -2,12 +2,13 @@
 
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
-import { useForm } from "react-hook-form";
+import { useForm, useWatch } from "react-hook-form";
 import { toast } from "@/components/ui/toast";
 import { z } from "zod";
 import { downloadFrom } from "@/components/common/download";
 import { DateRangeFields, ExportDialogFrame, ListField, projectOptions, valueOptions } from "@/components/spend/export-dialog-frame";
 import { dateSchema, orderedRange } from "@/lib/contract/time";
+import { productLinesOf } from "./aggregate";
 import { billingExportUrl, type BillingExportFilters, type BillingOptions } from "@/lib/query/billing";
 
 /** The export operation's query as a form: lists empty for "all", both dates required. */
@@ -32,15 +33,16 @@ export interface BillingExportDialogProps {
   pageResourceTypes?: string[];
 }
 
-/** What the export covers beside what the page shows, in words; null when it is the same. */
+/** What the export covers beside what the page shows (its resource types), in words; null when it is the same. */
 function widening(pageResourceTypes: string[], productLines: string[]): string | null {
   if (pageResourceTypes.length === 0) return null;
   const shown = pageResourceTypes.join(", ");
-  if (productLines.length === 0) {
-    return `The page shows ${shown} alone, which the export cannot name (it filters by product line, and none of its product lines covers it): it starts from all product lines. Choose some to narrow it.`;
-  }
-  const exact = productLines.length === pageResourceTypes.length && productLines.every((pl) => pageResourceTypes.includes(pl));
-  return exact ? null : `The page shows ${shown}; the export filters by product line, and ${productLines.join(", ")} covers every resource type of that line, not only those.`;
+  if (productLines.length === 0) return `The page shows ${shown} alone; with no product line chosen, the export covers all of them.`;
+  const left = pageResourceTypes.filter((t) => productLinesOf([t], productLines).length === 0);
+  const exact = left.length === 0 && productLines.every((pl) => pageResourceTypes.includes(pl));
+  if (exact) return null;
+  const wider = `The page shows ${shown}; the export filters by product line, and ${productLines.join(", ")} covers every resource type of that line.`;
+  return left.length > 0 ? `${wider} ${left.join(", ")} is in none of them: the export leaves it out.` : wider;
 }
 
 /** CSV of the costs by resource and day, for the chosen projects, product lines, regions and dates. */
@@ -49,6 +51,8 @@ export function BillingExportDialog({ orgId, options, projectLabel, defaults, pa
   const [open, setOpen] = useState(defaultOpen);
   const form = useForm<BillingExportFilters>({ resolver: zodResolver(exportFormSchema), defaultValues: defaults });
   const { errors } = form.formState;
+  // Of the product lines as chosen now in the form, not as it opened.
+  const note = widening(pageResourceTypes, useWatch({ control: form.control, name: "product_lines" }));
   return (
     <ExportDialogFrame
       open={open}
@@ -67,9 +71,9 @@ export function BillingExportDialog({ orgId, options, projectLabel, defaults, pa
         })(e)
       }
     >
-      {widening(pageResourceTypes, defaults.product_lines) ? (
+      {note ? (
         <p role="note" className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200">
-          {widening(pageResourceTypes, defaults.product_lines)}
+          {note}
         </p>
       ) : null}
       <ListField control={form.control} name="projects" label="Projects" emptyLabel="All projects" options={projectOptions(options?.projects, projectLabel)} />
