@@ -162,7 +162,7 @@ test.describe("People", () => {
       // The table hydrates after the rest of the page: clicked until it answers. It asks first, saying what ends.
       const confirm = page.getByRole("dialog", { name: `Require ${demo.auditor.email} to sign in with SSO?` });
       await openWith(row.getByRole("button", { name: `Require ${demo.auditor.email} to sign in with SSO` }), confirm);
-      await expect(confirm).toContainText("Their API-key sessions end at once");
+      await expect(confirm).toContainText("their API-key sessions end at once");
       await expect(confirm).toContainText("acme.example");
       await confirm.getByRole("button", { name: "Require SSO" }).click();
       await expect(confirm).toBeHidden();

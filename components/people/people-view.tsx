@@ -71,6 +71,8 @@ export function PeopleView({ orgId, selfId }: { orgId: string; selfId: string })
   const writeReason = access.ready && !canWrite ? missingPermission("iam.write") : null;
   const seesAll = access.can("iam.read");
 
+  const rolesKnown = roles.data !== undefined && bindings.data !== undefined;
+  const rolesFailed = roles.isError || bindings.isError;
   const rolesOf = useMemo(() => {
     const map = new Map<string, string[]>();
     const orgRoleIds = new Set((roles.data?.roles ?? []).filter((r) => r.org_id === orgId).map((r) => r.id));
@@ -146,6 +148,8 @@ export function PeopleView({ orgId, selfId }: { orgId: string; selfId: string })
         enableSorting: false,
         cell: ({ row }) => {
           const roles = rolesOf.get(row.original.id);
+          // Until this organization's roles are known, no binding can be told to be one of them.
+          if (!rolesKnown) return <span className="text-xs text-slate-500 dark:text-slate-400">{rolesFailed ? "Not loaded" : "…"}</span>;
           if (!roles) return <span className="text-xs text-slate-500 dark:text-slate-400">{seesAll || row.original.id === selfId ? "None" : "Hidden"}</span>;
           return (
             <ul aria-label={`Roles of ${row.original.email}`} className="flex flex-wrap gap-1">
@@ -209,7 +213,7 @@ export function PeopleView({ orgId, selfId }: { orgId: string; selfId: string })
         },
       },
     ],
-    [rolesOf, seesAll, selfId, writeReason, mfaReason, access.isOwner, ownerCount, signIn],
+    [rolesOf, rolesKnown, rolesFailed, seesAll, selfId, writeReason, mfaReason, access.isOwner, ownerCount, signIn],
   );
 
   return (
@@ -322,11 +326,12 @@ export function PeopleView({ orgId, selfId }: { orgId: string; selfId: string })
         onConfirm={() => requiringSso && signIn.mutate(requiringSso)}
       >
         <p>
-          <strong>{requiringSso?.name || requiringSso?.email}</strong> can then sign in to the console only through the SSO provider that serves{" "}
-          <strong>{requiringSso?.email.split("@")[1] ?? "their e-mail domain"}</strong>, in every organization they belong to. Their API-key sessions end at once. Without
-          such a provider they cannot sign in at all until this is lifted.
+          <strong>{requiringSso?.name || requiringSso?.email}</strong> then signs in to the console only through this organization&apos;s SSO provider for{" "}
+          <strong>{requiringSso?.email.split("@")[1] ?? "their e-mail domain"}</strong>, and their API-key sessions end at once. It takes effect once such a
+          provider exists (one that signs in owners, for an owner): until then, and for an address at a public e-mail service, their key still signs them
+          in.
         </p>
-        {requiringSso?.id === selfId ? <p className="font-medium">This is you: your own session ends now.</p> : null}
+        {requiringSso?.id === selfId ? <p className="font-medium">This is you: a session you opened with your API key ends now.</p> : null}
       </ConfirmDialog>
       <ConfirmDialog
         key={removing?.id ?? "none"}
