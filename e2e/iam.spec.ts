@@ -126,19 +126,22 @@ test.describe("IAM", () => {
     }
   });
 
-  test("removing a role of one's own asks first: cancelled, nothing is applied; confirmed, it is", async ({ ownerPage: page, demo }) => {
+  test("an admin who is not an owner removing a role of their own is asked first: cancelled, nothing is applied; confirmed, it is", async ({ ownerPage, auditorPage: page, demo }) => {
     const orgId = demo.organization_id;
-    const owner = demo.owner.user_id;
-    const p = await createProject(page, orgId, unique("e2e-iam-own"));
+    const auditor = demo.auditor.user_id;
+    const p = await createProject(ownerPage, orgId, unique("e2e-iam-own"));
+    const roles = (await call<{ roles: ApiRole[] }>(ownerPage, "GET", operationPath("listRoles"))).roles.filter((r) => r.org_id === orgId);
+    const [orgAdmin, projectAdmin] = ["Organization Admin", "Project Admin"].map((name) => roles.find((r) => r.role_name === name)!);
+    await call(ownerPage, "POST", operationPath("applyRoleBindings", { user_id: auditor }), {
+      bindings_to_create: [
+        { customer_id: auditor, role_id: orgAdmin!.id, scope_type: "org", scope_object_id: orgId },
+        { customer_id: auditor, role_id: projectAdmin!.id, scope_type: "project", scope_object_id: p.id },
+      ],
+      bindings_to_delete: [],
+    });
     try {
-      const roles = (await call<{ roles: ApiRole[] }>(page, "GET", operationPath("listRoles"))).roles.filter((r) => r.org_id === orgId);
-      const projectAdmin = roles.find((r) => r.role_name === "Project Admin")!;
-      await call(page, "POST", operationPath("applyRoleBindings", { user_id: owner }), {
-        bindings_to_create: [{ customer_id: owner, role_id: projectAdmin.id, scope_type: "project", scope_object_id: p.id }],
-        bindings_to_delete: [],
-      });
       await page.goto(`/orgs/${orgId}/iam`);
-      await pickUser(page, "Olivia Owner", demo.owner.email);
+      await pickUser(page, "Ada Auditor", demo.auditor.email);
       const current = page.getByRole("region", { name: "Current bindings" });
       await current.getByRole("button", { name: `Stage removal of Project Admin on project ${p.name}` }).click();
       const confirm = page.getByRole("dialog", { name: "Remove roles of your own?" });
@@ -147,14 +150,16 @@ test.describe("IAM", () => {
       await confirm.getByRole("button", { name: "Cancel" }).click();
       await expect(confirm).toBeHidden();
       await expect(staged(page)).toHaveCount(1);
-      expect((await bindingsOf(page, owner)).filter((x) => x.scope_object_id === p.id).map((x) => x.role_name)).toEqual(["Project Admin"]);
+      expect((await bindingsOf(ownerPage, auditor)).filter((x) => x.scope_object_id === p.id).map((x) => x.role_name)).toEqual(["Project Admin"]);
 
       await page.getByRole("button", { name: "Apply 1 change" }).click();
       await confirm.getByRole("button", { name: "Apply 1 change" }).click();
       await expect(page.getByText("Nothing staged yet.")).toBeVisible();
-      expect((await bindingsOf(page, owner)).filter((x) => x.scope_object_id === p.id)).toEqual([]);
+      expect((await bindingsOf(ownerPage, auditor)).filter((x) => x.scope_object_id === p.id)).toEqual([]);
     } finally {
-      await deleteProject(page, p.id);
+      await deleteProject(ownerPage, p.id);
+      const granted = (await bindingsOf(ownerPage, auditor)).filter((b) => b.role_name === "Organization Admin");
+      await call(ownerPage, "POST", operationPath("applyRoleBindings", { user_id: auditor }), { bindings_to_create: [], bindings_to_delete: granted.map((b) => b.id) });
     }
   });
 

@@ -60,7 +60,8 @@ export function UserBindingsEditor({ ctx, orgId, selfId, user, writeReason, stat
           />
         </Suspense>
       </div>
-      <StagedDiff ctx={ctx} user={user} self={user === selfId} state={state} setState={setState} />
+      {/* An owner holds every permission whatever their bindings: removing their own roles takes none away. */}
+      <StagedDiff ctx={ctx} user={user} self={user === selfId && !ctx.access.isOwner} state={state} setState={setState} />
     </>
   );
 }
