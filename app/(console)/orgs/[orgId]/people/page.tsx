@@ -24,7 +24,8 @@ export default async function PeoplePage({ params, searchParams }: { params: Pro
     next_token: search.next ?? undefined,
     prev_token: search.prev ?? undefined,
   });
-  const queries: Array<{ queryKey: QueryKey; path: string }> = [orgQueries.entities(), list, iamQueries.bindings()];
+  // The roles tell this organization's bindings from the others' (the list spans all of the caller's).
+  const queries: Array<{ queryKey: QueryKey; path: string }> = [orgQueries.entities(), list, iamQueries.bindings(), iamQueries.roles()];
   // A query that fails here renders its own error state in the browser.
   await Promise.all(queries.map((q) => queryClient.prefetchQuery({ queryKey: q.queryKey, queryFn: () => cloudJson(session, q.path) })));
   return (

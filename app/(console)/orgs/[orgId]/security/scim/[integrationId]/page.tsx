@@ -6,6 +6,7 @@ import { cloudJson } from "@/lib/console/gateway-client";
 import { iamQueries } from "@/lib/query/iam";
 import { orgAccess, orgQueries, type ListEntitiesResponse } from "@/lib/query/organizations";
 import { peopleQueries } from "@/lib/query/people";
+import { projectQueries } from "@/lib/query/projects";
 import { makeQueryClient } from "@/lib/query/query-client";
 import { scimQueries } from "@/lib/query/security";
 
@@ -28,7 +29,10 @@ export default async function ScimIntegrationPage({ params }: { params: Promise<
   ]);
   if (orgAccess(items.find((o) => o.id === orgId)).can("scim.manage")) {
     await Promise.all(
-      [scimQueries.provisioned(orgId, integrationId), scimQueries.mappings(orgId, integrationId), iamQueries.roles(), scimQueries.activity(orgId, integrationId)].map(prefetch),
+      // The mappings' project pickers name the organization's projects.
+      [scimQueries.provisioned(orgId, integrationId), scimQueries.mappings(orgId, integrationId), iamQueries.roles(), projectQueries.list(), scimQueries.activity(orgId, integrationId)].map(
+        prefetch,
+      ),
     );
   }
   return (
