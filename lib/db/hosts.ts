@@ -1,4 +1,6 @@
 import net from "node:net";
+import type { Duplex } from "node:stream";
+import tls from "node:tls";
 import pg from "pg";
 import { urlForHost, type Host, type ParsedUrl, type SessionAttrs } from "./database-url";
 
@@ -143,12 +145,14 @@ export class HostList {
       connectionString: this.parsed.singleHostUrl,
       // A second longer than the socket's own watch (socket()): a silent host is found so, and said to be gone.
       connectionTimeoutMillis: this.connectTimeoutMs + 1_000,
-      stream: () => this.socket(),
+      // node-postgres calls this with the new connection's own settings (its `ssl` read after): see socket().
+      stream: ((connection: ConnectionSettings) => this.socket(connection)) as unknown as () => Duplex,
     };
   }
 
   /** Checks a new session as libpq's target_session_attrs does; refuses it (and forgets its host) when read-only. */
   async verify(client: pg.ClientBase): Promise<void> {
+    this.followTls(client);
     if (!this.readWrite) return;
     if (await isReadOnly(client)) {
       const host = this.hostOf(client);
@@ -159,13 +163,48 @@ export class HostList {
 
   private readonly socketHosts = new WeakMap<net.Socket, Host>();
 
-  private hostOf(client: pg.ClientBase): Host | undefined {
-    const socket = (client as unknown as { connection?: { stream?: net.Socket } }).connection?.stream;
-    return socket ? this.socketHosts.get(socket) : undefined;
+  /** The client's stream: under TLS, the TLS socket over the one socket() made (node's TLSSocket keeps that as `_parent`). */
+  private static streamOf(client: pg.ClientBase): { stream?: net.Socket; raw?: net.Socket } {
+    const stream = (client as unknown as { connection?: { stream?: net.Socket } }).connection?.stream;
+    return { stream, raw: stream instanceof tls.TLSSocket ? (stream as unknown as { _parent?: net.Socket })._parent : stream };
   }
 
-  private socket(): net.Socket {
+  private hostOf(client: pg.ClientBase): Host | undefined {
+    const { raw } = HostList.streamOf(client);
+    return raw ? this.socketHosts.get(raw) : undefined;
+  }
+
+  /**
+   * Under TLS a reset or a broken record is said by the TLS socket only (the socket under it just closes): heard there
+   * too, it makes the next connection look for the host again, as a reset does without TLS.
+   */
+  private followTls(client: pg.ClientBase): void {
+    const { stream, raw } = HostList.streamOf(client);
+    const host = raw && this.socketHosts.get(raw);
+    if (!host || !stream || stream === raw) return;
+    stream.once("error", () => {
+      if (!this.dropping.has(raw)) this.forget(host);
+    });
+  }
+
+  /**
+   * With TLS, node-postgres checks the server's certificate against the URL's first host, whichever host the socket
+   * reached; libpq checks each host's certificate against that host's own name. The connection's TLS settings are its
+   * own copy (the private key kept, which node-postgres hides from enumeration) checking against the host reached.
+   * A `checkServerIdentity` already there (sslmode=verify-ca: no name checked) is left as asked. SNI still names the first
+   * host (node-postgres sets it last); PostgreSQL chooses no certificate by it.
+   */
+  private checkedAgainstHostReached(ssl: true | tls.ConnectionOptions, socket: net.Socket): tls.ConnectionOptions {
+    const own: tls.ConnectionOptions = ssl === true ? {} : ssl;
+    if (own.checkServerIdentity) return own;
+    const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(own)) as tls.ConnectionOptions;
+    copy.checkServerIdentity = (name, cert) => tls.checkServerIdentity(this.socketHosts.get(socket)?.host ?? name, cert);
+    return copy;
+  }
+
+  private socket(connection?: ConnectionSettings): net.Socket {
     const socket = new net.Socket();
+    if (connection?.ssl) connection.ssl = this.checkedAgainstHostReached(connection.ssl, socket);
     const connect = net.Socket.prototype.connect as (this: net.Socket, options: net.TcpSocketConnectOpts) => net.Socket;
     const connectTo = (host: Host) => connect.call(socket, { port: host.port, host: host.host });
     // node-postgres calls connect(port, host) with the URL's first host: go where the list says instead.
@@ -205,6 +244,11 @@ export class HostList {
     }) as net.Socket["connect"];
     return socket;
   }
+}
+
+/** What node-postgres hands a `stream` function: the new connection's settings, its TLS ones read after the call. */
+interface ConnectionSettings {
+  ssl?: boolean | tls.ConnectionOptions;
 }
 
 async function isReadOnly(client: pg.ClientBase): Promise<boolean> {

@@ -1,0 +1,137 @@
+import net, { type AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import pg from "pg";
+import { HostList, parseDatabaseUrl } from "@/lib/db/hosts";
+import { until } from "./formation";
+import { TlsServers, type TlsServer } from "./tls-servers";
+
+/**
+ * A multi-host connection string over TLS, checked in full (sslmode=verify-full): two PostgreSQL servers on
+ * 127.0.0.1 and 127.0.0.2, each with a certificate naming its own address only, as a formation's nodes have. The
+ * first takes no writes (as a standby), so the host list goes to the second: its certificate must be checked against
+ * the second's name, not the URL's first; and once the second refuses writes too (a switchover), it must be given
+ * up on, its connections with it, and the first used, under TLS as without.
+ *
+ * Ports 26120-26121, beside the failover test's (below Linux's ephemeral range).
+ */
+
+const servers = new TlsServers([
+  { host: "127.0.0.1", port: 26_120 },
+  { host: "127.0.0.2", port: 26_121 },
+]);
+const [first, second] = servers.servers as [TlsServer, TlsServer];
+const pools: pg.Pool[] = [];
+
+beforeAll(async () => {
+  await servers.start();
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all(pools.map((p) => p.end().catch(() => undefined)));
+  await servers.stop();
+}, 60_000);
+
+function hostList(): HostList {
+  const ca = encodeURIComponent(servers.caFile);
+  const url = `postgres://postgres@${first.host}:${first.port},${second.host}:${second.port}/postgres?target_session_attrs=read-write&sslmode=verify-full&sslrootcert=${ca}`;
+  return new HostList(parseDatabaseUrl(url)!, 3_000);
+}
+
+function pool(hosts: HostList, max = 2): pg.Pool {
+  // Idle connections are kept (no idle timeout): only the host list ends them here.
+  const p = new pg.Pool({ ...hosts.clientConfig(), max, idleTimeoutMillis: 0, onConnect: (client: pg.ClientBase) => hosts.verify(client) });
+  p.on("error", () => undefined);
+  pools.push(p);
+  return p;
+}
+
+/** Where a statement of `p` ran, and whether over TLS. */
+async function servedBy(p: pg.Pool): Promise<{ host: string; tls: boolean }> {
+  const { rows } = await p.query<{ host: string; tls: boolean }>(
+    "select host(inet_server_addr()) as host, ssl as tls from pg_stat_ssl where pid = pg_backend_pid()",
+  );
+  return rows[0]!;
+}
+
+describe("a multi-host connection string over TLS", () => {
+  it("checks each host's certificate against that host's own name", async () => {
+    await servers.setReadOnly(first, true);
+    const hosts = hostList();
+    const p = pool(hosts);
+    expect(await servedBy(p)).toEqual({ host: second.host, tls: true });
+    expect(await hosts.choose()).toEqual({ host: second.host, port: second.port });
+  });
+
+  it("still refuses a certificate that names another host", async () => {
+    const hosts = hostList();
+    expect(await hosts.choose()).toEqual({ host: second.host, port: second.port });
+    await servers.presentCertificateFor(second, "127.0.0.9");
+    try {
+      const p = pool(hosts);
+      const error = await servedBy(p).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(Error);
+      expect((error as NodeJS.ErrnoException).code).toBe("ERR_TLS_CERT_ALTNAME_INVALID");
+    } finally {
+      await servers.presentCertificateFor(second, second.host);
+    }
+  });
+
+  it("gives up a host found read-only, with its connections, and uses the one that takes writes now", async () => {
+    await servers.setReadOnly(first, true);
+    await servers.setReadOnly(second, false);
+    const hosts = hostList();
+    const serving = pool(hosts);
+    // Two connections to the second, left idle in the pool.
+    const lent = await Promise.all([serving.connect(), serving.connect()]);
+    for (const client of lent) client.release();
+    expect(serving.idleCount).toBe(2);
+    expect(await hosts.choose()).toEqual({ host: second.host, port: second.port });
+
+    // A switchover: the first takes writes, the second no longer does.
+    await servers.setReadOnly(first, false);
+    await servers.setReadOnly(second, true);
+
+    // A new connection (another pool of the same list, as the index build's) reaches the second, finds it read-only,
+    // and gives it up: the idle connections to it end, and the next connection looks again.
+    const other = pool(hosts, 1);
+    const refused = await other.connect().catch((e: unknown) => e);
+    expect((refused as { code?: string }).code).toBe("25006");
+    await until("the idle connections to the read-only host to end", async () => serving.totalCount === 0, 5_000, 100);
+    expect(await hosts.choose()).toEqual({ host: first.host, port: first.port });
+    expect(await servedBy(serving)).toEqual({ host: first.host, tls: true });
+    expect(await servedBy(other)).toEqual({ host: first.host, tls: true });
+  });
+
+  it("hears a connection reset under TLS, as without: the next connection looks for a host again", async () => {
+    await servers.setReadOnly(first, true);
+    await servers.setReadOnly(second, false);
+    // The second reached through a loopback relay on its own address (its certificate names it) that can reset every
+    // connection through it, as a server's machine does when its postgres is killed with data unread.
+    const sockets = new Set<net.Socket>();
+    const relay = net.createServer((client) => {
+      const upstream = net.connect(second.port, second.host);
+      for (const socket of [client, upstream]) {
+        sockets.add(socket);
+        socket.on("error", () => undefined);
+        socket.on("close", () => sockets.delete(socket));
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((resolve) => relay.listen(0, second.host, resolve));
+    const relayPort = (relay.address() as AddressInfo).port;
+    try {
+      const ca = encodeURIComponent(servers.caFile);
+      const url = `postgres://postgres@${first.host}:${first.port},${second.host}:${relayPort}/postgres?target_session_attrs=read-write&sslmode=verify-full&sslrootcert=${ca}`;
+      const hosts = new HostList(parseDatabaseUrl(url)!, 3_000);
+      const p = pool(hosts);
+      expect(await servedBy(p)).toEqual({ host: second.host, tls: true });
+      const heard: number[] = [];
+      hosts.onForget((host) => heard.push(host.port));
+      for (const socket of sockets) socket.resetAndDestroy();
+      await until("the reset to be heard", async () => heard.includes(relayPort), 5_000, 50);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => relay.close(resolve));
+    }
+  });
+});
