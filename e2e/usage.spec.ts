@@ -83,6 +83,33 @@ test.describe("usage", () => {
     await expect(periods).toHaveCount(days);
   });
 
+  test("by month the chart takes five years; by day a year, and a longer range says to choose months", async ({ ownerPage: page, demo }) => {
+    const today = new Date().toISOString().slice(0, 10);
+    // Five years through today, less a day (1,830 days is the gateway's limit by month).
+    const from = new Date(Date.parse(`${today}T00:00:00Z`) - 1_800 * 86_400_000).toISOString().slice(0, 10);
+    await openUsage(page, demo.organization_id, "?interval=monthly");
+    await page.getByRole("button", { name: "Custom" }).click();
+    await page.getByLabel("From", { exact: true }).fill(from);
+    await page.getByLabel("To", { exact: true }).fill(today);
+    await page.getByRole("button", { name: "Apply range" }).click();
+    await expect(page).toHaveURL(new RegExp(`from=${from}`));
+    const limit = page.getByRole("alert").filter({ hasText: "Choose at most" });
+    await expect(limit).toHaveCount(0);
+    await expect(page.getByRole("img", { name: /gpu-hours per month by resource type/ })).toBeVisible();
+    // The demo's half year of usage, a row per month.
+    const periods = page.getByRole("table", { name: "Usage by period" }).locator("tbody tr");
+    await expect.poll(() => periods.count()).toBeGreaterThanOrEqual(6);
+    for (const month of await periods.evaluateAll((rows) => rows.map((r) => r.querySelector("td")?.textContent ?? ""))) expect(month).toMatch(/^\d{4}-\d{2}$/);
+
+    await page.getByRole("group", { name: "Interval" }).getByRole("button", { name: "Daily" }).click();
+    await expect(page).not.toHaveURL(/interval=monthly/);
+    await expect(limit).toHaveText("Choose at most 366 days, or the monthly interval for up to five years.");
+    // The picker holds a new range to the same limit before it is applied.
+    await page.getByLabel("From", { exact: true }).fill(from);
+    await page.getByRole("button", { name: "Apply range" }).click();
+    await expect(limit).toHaveText("Choose at most 366 days, or the monthly interval for up to five years.");
+  });
+
   test("resource-type filters repeat in the URL and narrow the data", async ({ ownerPage: page, demo }) => {
     await openUsage(page, demo.organization_id, "?range=30d");
     await page.getByRole("button", { name: /^Resource types/ }).click();

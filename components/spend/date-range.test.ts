@@ -1,3 +1,4 @@
+import { usageFilters, usageRangeLimit } from "@/components/usage/search-params";
 import { describe, expect, it } from "vitest";
 import { dateSchema } from "@/lib/contract/time";
 import { daysBetween, eachDay, isIsoDate, monthEndForecastCents, resolveRange } from "./date-range";
@@ -26,7 +27,21 @@ describe("resolveRange", () => {
     expect(resolveRange("custom", "2026-03-02", "2026-03-01", today)).toMatchObject({ ok: false, error: /not be after/ });
     expect(resolveRange("custom", "2024-01-01", "2026-01-01", today)).toMatchObject({ ok: false, error: /at most 366 days/ });
   });
+
+  it("holds a custom range to the chart's limit: the usage chart takes five years by month, a year by day", () => {
+    const fiveYears = { range: "custom" as const, from: "2021-12-01", to: "2026-11-30", projects: [], resource_types: [], regions: [] };
+    expect(usageFilters({ ...fiveYears, interval: "monthly" }, today)).toEqual({ ...omitRange(fiveYears), start_date: "2021-12-01", end_date: "2026-11-30", interval: "monthly" });
+    expect(usageFilters({ ...fiveYears, interval: "daily" }, today)).toBeNull();
+    expect(resolveRange("custom", fiveYears.from, fiveYears.to, today, usageRangeLimit("daily"))).toMatchObject({ ok: false, error: /366 days, or the monthly interval/ });
+    // The gateway's own limit, 1,830 days: a day more is refused by month too.
+    expect(resolveRange("custom", "2021-11-26", "2026-11-30", today, usageRangeLimit("monthly"))).toMatchObject({ ok: false, error: /five years \(1830 days\)/ });
+    expect(resolveRange("custom", "2021-11-27", "2026-11-30", today, usageRangeLimit("monthly"))).toMatchObject({ ok: true });
+  });
 });
+
+function omitRange<T extends { range: unknown; from: unknown; to: unknown }>({ range: _r, from: _f, to: _t, ...rest }: T) {
+  return rest;
+}
 
 describe("days", () => {
   it("counts and lists both ends", () => {

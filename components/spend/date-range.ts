@@ -37,8 +37,17 @@ function utcMidnight(d: Date): number {
 
 export type ResolvedRange = { ok: true; range: DayRange } | { ok: false; error: string };
 
-/** The days a preset (or a custom from/to) stands for on a given day. */
-export function resolveRange(preset: RangePreset, from: string | null, to: string | null, today = new Date()): ResolvedRange {
+/** The longest custom range a chart takes, and how a longer one is refused. */
+export interface RangeLimit {
+  days: number;
+  error: string;
+}
+
+/** A daily chart's: a year and a day (the gateway's MAX_RANGE_DAYS). */
+export const DAILY_RANGE_LIMIT: RangeLimit = { days: MAX_RANGE_DAYS, error: `Choose at most ${MAX_RANGE_DAYS} days.` };
+
+/** The days a preset (or a custom from/to) stands for on a given day; a custom range is held to `limit`. */
+export function resolveRange(preset: RangePreset, from: string | null, to: string | null, today = new Date(), limit = DAILY_RANGE_LIMIT): ResolvedRange {
   const t = utcMidnight(today);
   const y = today.getUTCFullYear();
   const m = today.getUTCMonth();
@@ -56,7 +65,7 @@ export function resolveRange(preset: RangePreset, from: string | null, to: strin
       if (!isIsoDate(from)) return { ok: false, error: "The start date must be a valid date (YYYY-MM-DD)." };
       if (!isIsoDate(to)) return { ok: false, error: "The end date must be a valid date (YYYY-MM-DD)." };
       if (from > to) return { ok: false, error: "The start date must not be after the end date." };
-      if (daysBetween(from, to) > MAX_RANGE_DAYS) return { ok: false, error: `Choose at most ${MAX_RANGE_DAYS} days.` };
+      if (daysBetween(from, to) > limit.days) return { ok: false, error: limit.error };
       return { ok: true, range: { start_date: from, end_date: to } };
     }
   }

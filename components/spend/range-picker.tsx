@@ -5,19 +5,21 @@ import { Button } from "@/components/ui/button";
 import { Field, Input } from "@/components/ui/field";
 import type { DayRange } from "@/lib/query/billing";
 import { cn } from "@/lib/utils";
-import { RANGE_PRESETS, resolveRange, type RangePreset } from "./date-range";
+import { RANGE_PRESETS, resolveRange, type RangeLimit, type RangePreset } from "./date-range";
 
 interface RangePickerProps {
   preset: RangePreset;
   /** The days the current choice stands for (prefills the custom dates). */
   current: DayRange | null;
   error?: string;
+  /** The longest custom range the page's chart takes (a daily chart's by default). */
+  limit?: RangeLimit;
   onPreset: (preset: Exclude<RangePreset, "custom">) => void;
   onCustom: (from: string, to: string) => void;
 }
 
 /** Preset ranges as a button group, and a custom from/to applied together. */
-export function RangePicker({ preset, current, error, onPreset, onCustom }: RangePickerProps) {
+export function RangePicker({ preset, current, error, limit, onPreset, onCustom }: RangePickerProps) {
   const [editing, setEditing] = useState(preset === "custom");
   const [from, setFrom] = useState(current?.start_date ?? "");
   const [to, setTo] = useState(current?.end_date ?? "");
@@ -57,7 +59,7 @@ export function RangePicker({ preset, current, error, onPreset, onCustom }: Rang
           className="flex flex-wrap items-end gap-3"
           onSubmit={(e) => {
             e.preventDefault();
-            const resolved = resolveRange("custom", from, to);
+            const resolved = resolveRange("custom", from, to, undefined, limit);
             if (!resolved.ok) {
               setDraftError(resolved.error);
               return;

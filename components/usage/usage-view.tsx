@@ -18,7 +18,7 @@ import { usageQueries, type UsageFilters } from "@/lib/query/usage";
 import { periodLabel, quantityOf, type PeriodRow, type ProjectTypeTotal, type UsageSummary } from "./aggregate";
 import { usageSummaryQuery } from "./queries";
 import { UsageExportButton } from "./export-button";
-import { USAGE_INTERVALS, usageFilters, usageSearchParams } from "./search-params";
+import { USAGE_INTERVALS, usageFilters, usageRangeLimit, usageSearchParams } from "./search-params";
 import { DeferredStackedBarChart } from "@/components/spend/deferred-chart";
 import { compareNames } from "@/lib/compare";
 import { formatCompact, formatNumber } from "@/lib/format";
@@ -33,7 +33,8 @@ const NO_FILTERS: UsageFilters = { projects: [], resource_types: [], regions: []
 export function UsageView({ orgId, today }: { orgId: string; today: string }) {
   const [state, setState] = useQueryStates(usageSearchParams, { history: "push" });
   const now = useMemo(() => new Date(`${today}T12:00:00Z`), [today]);
-  const resolved = resolveRange(state.range, state.from, state.to, now);
+  const limit = usageRangeLimit(state.interval);
+  const resolved = resolveRange(state.range, state.from, state.to, now, limit);
   const filters = usageFilters(state, now);
 
   const projects = useQuery(projectQueries.list());
@@ -53,6 +54,7 @@ export function UsageView({ orgId, today }: { orgId: string; today: string }) {
               preset={state.range}
               current={resolved.ok ? resolved.range : null}
               error={resolved.ok ? undefined : resolved.error}
+              limit={limit}
               onPreset={(preset) => void setState({ range: preset, from: null, to: null })}
               onCustom={(from, to) => void setState({ range: "custom", from, to })}
             />

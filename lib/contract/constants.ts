@@ -13,7 +13,7 @@ export const MAX_RANGE_DAYS = 366;
 
 /**
  * The longest period of a monthly usage chart: five years (a leap day each), at most 62 points a series (a calendar
- * month begun counts), far fewer than a daily chart's 366. The console's charts offer a year at most; the API takes more.
+ * month begun counts), far fewer than a daily chart's 366. The console's usage chart takes it by month (usageRangeLimit).
  */
 export const MAX_MONTHLY_RANGE_DAYS = 5 * 366;
 
