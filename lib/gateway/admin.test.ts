@@ -165,6 +165,32 @@ describe("the command-line tool", { timeout: 300_000 }, () => {
   });
 });
 
+describe("the command-line tool's refusals", { timeout: 300_000 }, () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "stratus-cli-"));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it("writes nothing when an argument is wrong, so the corrected command then succeeds", async () => {
+    const owner = await cli(dataDir, "create-user", "--email", "ada@initech.example");
+    expect(owner.code, owner.stderr).toBe(0);
+    const org = await cli(dataDir, "create-org", "--name", "Initech", "--owner", "ada@initech.example");
+    const { organization_id: orgId } = JSON.parse(org.stdout) as { organization_id: string };
+
+    const badRelation = await cli(dataDir, "create-user", "--email", "bob@initech.example", "--org", orgId, "--relation", "admin");
+    expect(badRelation.code).toBe(1);
+    expect(badRelation.stderr).toContain("--relation must be owner or member");
+    const noOrg = await cli(dataDir, "create-user", "--email", "bob@initech.example", "--org", "00000000-0000-4000-8000-000000000000");
+    expect(noOrg.code).toBe(1);
+    expect(noOrg.stderr).toContain("no organization 00000000-0000-4000-8000-000000000000");
+    const listed = await cli(dataDir, "list-keys", "--user", "bob@initech.example");
+    expect(listed.stderr).toContain("no user bob@initech.example");
+
+    const bob = await cli(dataDir, "create-user", "--email", "bob@initech.example", "--org", orgId, "--relation", "member");
+    expect(bob.code, bob.stderr).toBe(0);
+    const again = await cli(dataDir, "add-member", "--org", orgId, "--user", "bob@initech.example", "--relation", "owner");
+    expect(again.code).toBe(1);
+  });
+});
+
 describe("a start that fails once the store is open", () => {
   it("closes the store again: the data dir is not left held, and the next start opens it", async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), "stratus-failed-start-"));

@@ -3,7 +3,7 @@ import { encrypt, newAccessKeyId, newSecret } from "./crypto";
 import type { Database } from "./store/client";
 import { insertApiKey, listApiKeysWithOwner, markApiKeyRevoked } from "./store/queries/api-keys";
 import { insertRoleBinding, insertRoles, roleIdByName } from "./store/queries/iam";
-import { insertMembership, insertOrganization, insertUser, userByEmail, userById } from "./store/queries/identity";
+import { insertMembership, insertOrganization, insertUser, organizationExists, userByEmail, userById } from "./store/queries/identity";
 import { PERMISSIONS, type Permission, type Relation } from "./authz";
 
 /** The roles every organization starts with. Permissions are data: edit here, not in handlers. */
@@ -33,6 +33,10 @@ export async function createUser(db: Database, input: { email: string; name?: st
 
 export async function findUser(db: Database, idOrEmail: string) {
   return (await userById(db, { id: idOrEmail })) ?? (await userByEmail(db, { email: idOrEmail.toLowerCase() }));
+}
+
+export async function findOrganization(db: Database, id: string): Promise<boolean> {
+  return organizationExists(db, { id });
 }
 
 export async function roleId(db: Database, organizationId: string, name: string): Promise<string> {

@@ -1,9 +1,10 @@
 import { parseArgs } from "node:util";
 import { env } from "@/lib/env";
-import { addMember, createApiKey, createOrganization, createUser, findUser, listApiKeys, revokeApiKey } from "./admin";
+import type { Relation } from "./authz";
+import { addMember, createApiKey, createOrganization, createUser, findOrganization, findUser, listApiKeys, revokeApiKey } from "./admin";
 import { loadMasterKey } from "./crypto";
 import { runServer } from "./server";
-import { openStore } from "./store/client";
+import { openStore, type Database } from "./store/client";
 
 const USAGE = `Usage: npm run gateway [-- <command> [options]]
 
@@ -50,30 +51,45 @@ async function main(): Promise<void> {
     if (!u) throw new Error(`no user ${ref}`);
     return u;
   };
-  const relationOf = () => {
+  const relationOf = (): Relation => {
     const r = values.relation ?? "member";
     if (r !== "owner" && r !== "member") throw new Error("--relation must be owner or member");
     return r;
   };
+  const organization = async (id: string) => {
+    if (!(await findOrganization(db, id))) throw new Error(`no organization ${id}`);
+    return id;
+  };
+  /** A command's writes, all or none: one refused halfway (a name taken) leaves nothing behind to get in a retry's way. */
+  const atomically = <T>(write: (tx: Database) => Promise<T>) => db.transaction((tx) => write(tx as unknown as Database));
   const print = (o: unknown) => process.stdout.write(JSON.stringify(o, null, 2) + "\n");
   try {
     switch (command) {
       case "create-user": {
-        const u = await createUser(db, { email: need("email"), name: values.name });
-        if (values.org) await addMember(db, values.org, u.id, relationOf());
+        // Every argument is checked before anything is written.
+        const email = need("email");
+        const membership = values.org ? { org: await organization(values.org), relation: relationOf() } : null;
+        const u = await atomically(async (tx) => {
+          const created = await createUser(tx, { email, name: values.name });
+          if (membership) await addMember(tx, membership.org, created.id, membership.relation);
+          return created;
+        });
         print({ user_id: u.id, email: u.email });
         break;
       }
       case "create-org": {
+        const name = need("name");
         const owner = await user(need("owner"));
-        const org = await createOrganization(db, { name: need("name"), ownerId: owner.id, companyName: values.company });
+        const org = await atomically((tx) => createOrganization(tx, { name, ownerId: owner.id, companyName: values.company }));
         print({ organization_id: org.id, name: org.name, owner: owner.email });
         break;
       }
       case "add-member": {
+        const org = await organization(need("org"));
         const u = await user(need("user"));
-        await addMember(db, need("org"), u.id, relationOf());
-        print({ organization_id: values.org, user_id: u.id, relation: relationOf() });
+        const relation = relationOf();
+        await atomically((tx) => addMember(tx, org, u.id, relation));
+        print({ organization_id: org, user_id: u.id, relation });
         break;
       }
       case "create-key": {

@@ -22,6 +22,11 @@ export async function userByEmail(db: Database, params: { email: string }): Prom
   return user;
 }
 
+export async function organizationExists(db: Database, params: { id: string }): Promise<boolean> {
+  const [org] = await db.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, params.id));
+  return Boolean(org);
+}
+
 export async function insertOrganization(
   db: Database,
   params: { id: string; name: string; companyName: string; organizationType: string },
