@@ -48,6 +48,8 @@ export const MFA_ATTEMPT_LIMIT: SignInLimit = { maxFailures: 5, windowMs: 15 * 6
 export const ISSUER = "Stratus";
 /** A TOTP code of the previous or next 30-second step counts too (clock drift). */
 const TOTP_TOLERANCE_SECONDS = 30;
+/** The TOTP period (otplib's default), stated in the enrolment's URI and used by every check. */
+const TOTP_PERIOD_SECONDS = 30;
 
 export type SecondFactor = MfaMethod | "recovery_code" | "grace";
 /** The factors a session can hold that prove the person has a second factor ("grace" proves nothing). */
@@ -219,10 +221,15 @@ function normalizeCode(code: string): string {
 /** A TOTP code checked against one factor: the accepted time step, or null. Never the step of an earlier success. */
 async function totpStep(factor: FactorRow, masterKey: Buffer, code: string, now: Date): Promise<number | null> {
   if (!factor.secretCiphertext) return null;
+  const epoch = Math.floor(now.getTime() / 1000);
+  // No step after the last one accepted is within reach of this clock (a replica's behind the one that accepted it):
+  // no code can be taken, which otplib says by throwing.
+  if (factor.lastTimeStep !== null && factor.lastTimeStep >= Math.floor((epoch + TOTP_TOLERANCE_SECONDS) / TOTP_PERIOD_SECONDS)) return null;
   const result = await verifyTotp({
     secret: decrypt(masterKey, factor.secretCiphertext),
     token: code,
-    epoch: Math.floor(now.getTime() / 1000),
+    epoch,
+    period: TOTP_PERIOD_SECONDS,
     epochTolerance: TOTP_TOLERANCE_SECONDS,
     ...(factor.lastTimeStep !== null ? { afterTimeStep: factor.lastTimeStep } : {}),
   });
@@ -382,7 +389,7 @@ export async function startTotpEnrolment(session: ConsoleSession): Promise<TotpE
   const { db, masterKey } = await factorStore();
   const secret = generateSecret();
   const factorId = await createPendingTotp(db, session.userId, encrypt(masterKey, secret), "Authenticator app");
-  const uri = generateURI({ issuer: ISSUER, label: session.email, secret });
+  const uri = generateURI({ issuer: ISSUER, label: session.email, secret, period: TOTP_PERIOD_SECONDS });
   const svg = await QRCode.toString(uri, { type: "svg", margin: 1, errorCorrectionLevel: "M" });
   return { factorId, secret, qrCode: `data:image/svg+xml;base64,${Buffer.from(svg).toString("base64")}` };
 }
