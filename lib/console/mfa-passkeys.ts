@@ -142,7 +142,9 @@ export async function answerWithPasskey(session: ConsoleSession, rp: RelyingPart
     return refuse(session.userId, "The passkey's answer could not be verified");
   }
   if (!result.verified) return refuse(session.userId, "The passkey's answer could not be verified");
-  await recordWebauthnUse(db, factor.id, result.authenticationInfo.newCounter);
+  if (!(await recordWebauthnUse(db, factor.id, result.authenticationInfo.newCounter))) {
+    return refuse(session.userId, "The passkey's answer could not be verified");
+  }
   await clearSignInFailures(await consoleDb(), `mfa:${session.userId}`);
   return grant(session, "webauthn");
 }

@@ -1,5 +1,5 @@
 import { setMfaMethods } from "../../store/queries/mfa";
-import { acceptTotpStep, addWebauthnFactor, createPendingTotp, resetPersonMfa } from "../../store/queries/mfa-factors";
+import { acceptTotpStep, addWebauthnFactor, createPendingTotp, listFactors, recordWebauthnUse, resetPersonMfa } from "../../store/queries/mfa-factors";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestGateway, opPath, type TestGateway } from "../../testing";
 
@@ -154,5 +154,24 @@ describe("PATCH /organizations/{organization_id}/mfa", () => {
     expect(results.every((r) => r.status === 200)).toBe(true);
     const final = (await get()).body.mfa_methods.map((m) => m.method).sort();
     expect(sets.map((s) => [...s].sort())).toContainEqual(final);
+  });
+});
+
+describe("a passkey's signature counter", () => {
+  it("never goes back: of two answers checked at once, the one with the lower count is not taken once the higher is recorded", async () => {
+    const db = t.gateway.store.db;
+    const key = await addWebauthnFactor(db, { userId: t.demo.member.user_id, name: "Key", credentialId: "c-count", publicKey: "pk", signCount: 5, transports: [] });
+    try {
+      expect(await recordWebauthnUse(db, key.id, 7)).toBe(true);
+      expect(await recordWebauthnUse(db, key.id, 6)).toBe(false);
+      expect(await recordWebauthnUse(db, key.id, 7)).toBe(false);
+      expect((await listFactors(db, t.demo.member.user_id)).find((f) => f.id === key.id)?.signCount).toBe(7);
+      // An authenticator that keeps no counter says 0 every time, and is taken every time.
+      const counterless = await addWebauthnFactor(db, { userId: t.demo.member.user_id, name: "Synced", credentialId: "c-zero", publicKey: "pk", signCount: 0, transports: [] });
+      expect(await recordWebauthnUse(db, counterless.id, 0)).toBe(true);
+      expect(await recordWebauthnUse(db, counterless.id, 0)).toBe(true);
+    } finally {
+      await resetPersonMfa(db, t.demo.member.user_id);
+    }
   });
 });

@@ -58,8 +58,19 @@ export async function addWebauthnFactor(
   return row!;
 }
 
-export async function recordWebauthnUse(db: Database, factorId: string, signCount: number, now = new Date()): Promise<void> {
-  await db.update(userMfaFactors).set({ signCount, lastUsedAt: now }).where(eq(userMfaFactors.id, factorId));
+/**
+ * Records a passkey's answer and its signature counter; false when the counter stored meanwhile is as high or higher (an
+ * answer checked at the same time as this one, with a later count, was recorded first), so the counter never goes back,
+ * and an answer that would move it back is not taken: WebAuthn's sign of a cloned authenticator. An authenticator that
+ * keeps no counter answers 0 every time.
+ */
+export async function recordWebauthnUse(db: Database, factorId: string, signCount: number, now = new Date()): Promise<boolean> {
+  const rows = await db
+    .update(userMfaFactors)
+    .set({ signCount, lastUsedAt: now })
+    .where(and(eq(userMfaFactors.id, factorId), signCount === 0 ? eq(userMfaFactors.signCount, 0) : lt(userMfaFactors.signCount, signCount)))
+    .returning({ id: userMfaFactors.id });
+  return rows.length > 0;
 }
 
 /** Removes one of a person's factors; false when it is not theirs. */
