@@ -1,14 +1,20 @@
 import { PERMISSIONS, requireOrgOwner, type Access } from "../../authz";
 import { auditAs, mutate } from "../../audit";
+import { forbidden } from "../../errors";
+import { holdActiveRelation } from "../../store/queries/access";
 import { evaluateFlags } from "../../store/queries/flags";
 import { listMfaMethods, mfaMethodsByOrganization } from "../../store/queries/mfa";
 import { listActiveOrganizations, toEntity, updateOrganization as updateOrg } from "../../store/queries/organizations";
 import { jsonTextAnswer, toJsonText, type AppRouteHandler } from "../shared";
 import type * as routes from "./organizations.routes";
 
-/** The permissions the caller holds across the organization (org-scope bindings). */
-async function orgPermissions(access: Access, orgId: string): Promise<string[]> {
-  const held = await Promise.all(PERMISSIONS.map((p) => access.can(orgId, p)));
+/**
+ * The permissions the caller holds across the organization (org-scope bindings): what will succeed. Updating the
+ * organization is its owners' alone (the spec's rule), whatever a role grants: `organization.update` is listed for
+ * them, and for no one else.
+ */
+async function orgPermissions(access: Access, orgId: string, relation: string): Promise<string[]> {
+  const held = await Promise.all(PERMISSIONS.map((p) => (p === "organization.update" ? relation === "owner" : access.can(orgId, p))));
   return PERMISSIONS.filter((_, i) => held[i]);
 }
 
@@ -29,7 +35,7 @@ export const getOrganizations: AppRouteHandler<typeof routes.getOrganizations> =
           relation,
           await evaluateFlags(db, { userId: caller.userId, organizationId: org.id }),
           mfa.get(org.id),
-          await orgPermissions(access, org.id),
+          await orgPermissions(access, org.id, relation),
         ),
       ),
     );
@@ -54,8 +60,11 @@ export const updateOrganization: AppRouteHandler<typeof routes.updateOrganizatio
   // What the answer reads is read in the change's transaction (the permissions, which the change leaves as they
   // are, before it): a failure after the commit would answer 5xx for a change made, and the client's retry of the
   // same signed call is then refused as a replay.
-  const permissions = await orgPermissions(c.get("access"), orgId);
+  const permissions = await orgPermissions(c.get("access"), orgId, "owner");
   const entity = await mutate(c, audit, async (tx, meta) => {
+    // Still an owner as the change is made: a removal or demotion of the caller committed since the check above is
+    // waited for and seen (the change would otherwise be made, and audited, as an owner's by someone no longer one).
+    if ((await holdActiveRelation(tx, orgId, caller.userId)) !== "owner") throw forbidden("only an owner of the organization may do this");
     const updated = await updateOrg(tx, orgId, body);
     if (!updated) throw new Error("organization vanished during update");
     meta.targetNames = [updated.name];

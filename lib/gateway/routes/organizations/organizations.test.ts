@@ -1,6 +1,6 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { featureFlagRules, organizations } from "../../store/schema";
+import { featureFlagRules, memberships, organizations } from "../../store/schema";
 import { createTestGateway, type TestGateway } from "../../testing";
 
 /** A fresh store with the whole demo seeded; slow on a busy machine. */
@@ -154,6 +154,30 @@ describe("PUT /organizations/entities", () => {
       result: "PERMISSION_DENIED",
       targetIds: [t.demo.organization_id],
     });
+  });
+
+  it("refuses an owner demoted while the update waited for their membership: the change is not made", async () => {
+    const db = t.gateway.store.db;
+    const org = t.demo.organization_id;
+    const theMember = and(eq(memberships.organizationId, org), eq(memberships.userId, t.demo.member.user_id));
+    const companyBefore = (await entities("owner")).body.items.find((o) => o.id === org)?.company_name;
+    await db.update(memberships).set({ relation: "owner" }).where(theMember);
+    try {
+      expect((await entities("member")).body.items.find((o) => o.id === org)?.relation).toBe("owner");
+      let answer: ReturnType<typeof put> | undefined;
+      // An owner's demotion of them, under way as their update comes: it holds their membership, then commits.
+      await db.transaction(async (tx) => {
+        await tx.select({ relation: memberships.relation }).from(memberships).where(theMember).for("update");
+        answer = put("member", { company_name: "Renamed by someone no longer an owner" });
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        await tx.update(memberships).set({ relation: "member" }).where(theMember);
+      });
+      const res = await answer!;
+      expect(res.status, JSON.stringify(res.body)).toBe(403);
+      expect((await entities("owner")).body.items.find((o) => o.id === org)?.company_name).toBe(companyBefore);
+    } finally {
+      await db.update(memberships).set({ relation: "member" }).where(theMember);
+    }
   });
 
   it("refuses the owner of another organization on an organization they do not own", async () => {

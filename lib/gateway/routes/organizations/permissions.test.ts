@@ -1,4 +1,6 @@
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { roleBindings } from "../../store/schema";
 import { createTestGateway, type TestGateway } from "../../testing";
 
 let t: TestGateway;
@@ -30,5 +32,22 @@ describe("the entity's permissions extension", () => {
     });
     expect(apply.status).toBe(200);
     expect(await read()).toEqual(["projects.create"]);
+  });
+
+  it("lists organization.update for owners only: an Organization Admin who is not one cannot update the organization", async () => {
+    const roles = await t.opJson<{ roles: Array<{ id: string; role_name: string; org_id: string }> }>("owner", "listRoles");
+    const admin = roles.body.roles.find((r) => r.role_name === "Organization Admin" && r.org_id === t.demo.organization_id)!;
+    const binding = { customer_id: t.demo.member.user_id, role_id: admin.id, scope_type: "org", scope_object_id: t.demo.organization_id };
+    const apply = (body: unknown) => t.op("owner", "applyRoleBindings", { params: { user_id: t.demo.member.user_id }, body });
+    expect((await apply({ bindings_to_create: [binding], bindings_to_delete: [] })).status).toBe(200);
+    try {
+      const permissions = (await t.opJson<Entities>("member", "getOrganizations")).body.items.find((o) => o.id === t.demo.organization_id)?.permissions;
+      expect(permissions).toEqual(expect.arrayContaining(["iam.write", "sso.manage"]));
+      expect(permissions).not.toContain("organization.update");
+      const update = await t.op("member", "updateOrganization", { query: { org_id: t.demo.organization_id }, body: { company_name: "Not theirs to rename" } });
+      expect(update.status).toBe(403);
+    } finally {
+      await t.gateway.store.db.delete(roleBindings).where(and(eq(roleBindings.userId, t.demo.member.user_id), eq(roleBindings.roleId, admin.id)));
+    }
   });
 });

@@ -35,6 +35,19 @@ export async function holdActiveMembership(tx: Database, orgId: string, userId: 
 }
 
 /**
+ * The person's relation to the organization while their membership is active, the row held (FOR SHARE) until the
+ * caller's transaction ends; null when they are no active member. A removal, suspension or demotion waits for it.
+ */
+export async function holdActiveRelation(tx: Database, orgId: string, userId: string): Promise<Relation | null> {
+  const [held] = await tx
+    .select({ relation: memberships.relation })
+    .from(memberships)
+    .where(and(eq(memberships.organizationId, orgId), eq(memberships.userId, userId), eq(memberships.status, "active")))
+    .for("share");
+  return (held?.relation as Relation | undefined) ?? null;
+}
+
+/**
  * Holds the account's row (FOR SHARE) until the caller's transaction ends, against a change that takes a
  * permission away from it meanwhile: that change takes the row before it looks for what the permission
  * made (`endScimTokensOfThoseWithout`), so one that began first is waited for and then read, and one that
