@@ -79,6 +79,9 @@ export const idSchema = z.string().trim().min(1, "must not be empty").max(128, "
 const PLAIN_TEXT = /^[^\p{Cc}\p{Cf}]*$/u;
 const PLAIN_TEXT_MESSAGE = "must not contain control characters or invisible formatting characters";
 
+/** A string schema held to that rule (a free-text field that is no name: a company, an address line). */
+export const plainText = (schema: z.ZodString): z.ZodString => schema.regex(PLAIN_TEXT, PLAIN_TEXT_MESSAGE);
+
 /**
  * Whether a name or label keeps to that rule, and holds no half of a surrogate pair (\p{Cs}): what reaches the
  * store without the gateway's check (a server action's argument, an identity provider's claim) would be written

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { MFA_METHODS } from "./constants";
-import { nameSchema } from "./common";
+import { nameSchema, plainText } from "./common";
 
 export const mfaMethodSchema = z.enum(MFA_METHODS);
 
@@ -17,7 +17,8 @@ export const billingSchema = z
   })
   .meta({ id: "Billing" });
 
-const line = (max: number) => z.string({ message: "must be a string" }).trim().max(max, `must be at most ${max} characters`);
+/** A free-text line of an organization's details: no control or invisible formatting characters, as in names. */
+const line = (max: number) => plainText(z.string({ message: "must be a string" }).trim().max(max, `must be at most ${max} characters`));
 const requiredLine = (max: number) => line(max).min(1, "must not be empty");
 
 export const billingAddressSchema = z

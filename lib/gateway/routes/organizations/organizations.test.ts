@@ -199,6 +199,8 @@ describe("PUT /organizations/entities", () => {
     ["a blank name", { organization_name: "   " }, "organization_name"],
     ["a name over 255 characters", { organization_name: "x".repeat(256) }, "organization_name"],
     ["a number as the company", { company_name: 7 }, "company_name"],
+    ["a company whose name a bidi override reverses", { company_name: "Acme\u202Egnp.exe" }, "company_name"],
+    ["an address line with a control character", { billing_addr: { ...ADDRESS, address_line1: "1 Main\u0007 Street" } }, "billing_addr.address_line1"],
     ["an unknown tax_id_type", { tax_id_type: "SSN" }, "tax_id_type"],
     ["a tax_id of the wrong type", { tax_id: ["51"] }, "tax_id"],
     ["billing_addr without city", { billing_addr: { ...ADDRESS, city: undefined } }, "billing_addr.city"],
