@@ -50,6 +50,22 @@ describe("an outsider's refused call", () => {
   });
 });
 
+describe("a refused call with an org_id in its query", () => {
+  it("is filed in the caller's organization when its operation takes no org_id there", async () => {
+    const entries = await filedBy(() =>
+      t.opJson("outsider", "createCcrToken", { query: { org_id: t.demo.organization_id }, rawBody: "{bad" }),
+    );
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ actorId: t.demo.outsider.user_id, organizationId: globex, result: "INVALID_ARGUMENT" });
+  });
+
+  it("is filed in the organization named there by the one operation that takes it so (updateOrganization)", async () => {
+    const entries = await filedBy(() => t.opJson("owner", "updateOrganization", { query: { org_id: t.demo.organization_id }, rawBody: "{bad" }));
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ actorId: t.demo.owner.user_id, organizationId: t.demo.organization_id, result: "INVALID_ARGUMENT" });
+  });
+});
+
 describe("a refused call naming its target with padding the gateway trims", () => {
   it("is filed under the target the gateway read: a search by the person's id finds it", async () => {
     const owner = t.demo.owner;

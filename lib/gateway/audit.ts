@@ -118,6 +118,9 @@ function onlySent(values: string[] | undefined, sent: Set<string>): string[] {
     .map((v) => neutralise(v, MAX_TEXT));
 }
 
+/** The operations that take their organization's id in the query (`org_id`), not in the path. */
+const ORGANIZATION_IN_QUERY: ReadonlySet<string> = new Set(["updateOrganization"]);
+
 /** Files every mutating call that did not file its own entry: the failed ones. */
 export async function auditFailures(c: Context<AppEnv>, next: () => Promise<void>): Promise<void> {
   await next();
@@ -125,10 +128,14 @@ export async function auditFailures(c: Context<AppEnv>, next: () => Promise<void
   const caller = c.get("caller");
   if (!caller) return; // unauthenticated: no actor, no organization to file it under
   // A call to no operation at all changed nothing and names nothing: not an audit event.
-  if (!matchOperation(c.req.method, routedPath(c))) return;
+  const operation = matchOperation(c.req.method, routedPath(c));
+  if (!operation) return;
   const meta = c.get("audit");
   const params = c.req.param() as Record<string, string | undefined>;
-  let organizationId = meta?.organizationId ?? params.org_id ?? params.organization_id ?? c.req.query("org_id");
+  // The query names the organization only where the operation reads it there: any other call's `org_id` is the
+  // caller's to choose, and would file its refusal in an organization of the caller's choosing.
+  const queried = ORGANIZATION_IN_QUERY.has(operation) ? c.req.query("org_id") : undefined;
+  let organizationId = meta?.organizationId ?? params.org_id ?? params.organization_id ?? queried;
   const db = c.get("deps").db;
   organizationId ??= await firstOrganization(db, caller, { includeSuspended: true });
   if (!organizationId) return;
