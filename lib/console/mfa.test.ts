@@ -457,6 +457,24 @@ describe("a sign-in where the organization requires MFA", () => {
     expect(finished.headers.get("set-cookie")).toContain(sessionCookieName());
   });
 
+  it("an admin's reset sent straight to the gateway (a script, the API) ends the person's console sessions too", async () => {
+    const now = new Date();
+    const member = bed.t.demo.member;
+    const planted = await signIn("member");
+    await enrolTotp(planted, now);
+    const other = await signIn("member");
+    const admin = await signIn("owner");
+    expect((await other.state()).status).toBe("active");
+    const reset = await bed.t.op("owner", "resetOrganizationPersonMfa", { params: { org_id: org(), user_id: member.user_id } });
+    expect(reset.status).toBe(200);
+    expect((await planted.state()).status).toBe("revoked");
+    expect((await other.state()).status).toBe("revoked");
+    expect((await admin.state()).status).toBe("active");
+    // A sign-in after the reset is not ended by it.
+    const after = await signIn("member");
+    expect((await after.state()).status).not.toBe("revoked");
+  });
+
   it("an admin's reset of a person's factors through /api/cloud ends that person's sessions, one that planted a factor included", async () => {
     const now = new Date();
     const member = bed.t.demo.member;

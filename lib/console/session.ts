@@ -9,6 +9,7 @@ import { endSsoProviderSessions, lookupVaultSession, markVaultSessionRevoked, se
 import { embeddedGateway } from "@/lib/gateway/runtime";
 import { latestSuspension } from "@/lib/gateway/store/queries/access";
 import { findActiveApiKey } from "@/lib/gateway/store/queries/api-keys";
+import { lastFactorsReset } from "@/lib/gateway/store/queries/mfa-factors";
 import { ssoRequiredAnywhere } from "@/lib/gateway/store/queries/people";
 import { sessionCookieName } from "./cookies";
 import { MFA_STEP_PATH, type SignInReason } from "@/lib/contract/sign-in-messages";
@@ -66,7 +67,11 @@ export async function sessionStateFromCookies(jar: CookieReader): Promise<Sessio
       await endSsoProviderSessions(db, ssoProviderId);
       return { status: "revoked" };
     }
-    if (!(await suspendedSinceStart(found.session, ssoOrganization ?? undefined)) && !(await noLongerAdmitted(found.session))) {
+    if (
+      !(await suspendedSinceStart(found.session, ssoOrganization ?? undefined)) &&
+      !(await noLongerAdmitted(found.session)) &&
+      !(await factorsResetSinceStart(found.session))
+    ) {
       return found.session.mfaPending ? { status: "mfa", session: found.session } : found;
     }
     await markVaultSessionRevoked(db, sessionId);
@@ -108,6 +113,20 @@ async function noLongerAdmitted(session: VaultSession): Promise<boolean> {
   });
   if (!key || key.userId !== session.userId || (key.expiresAt !== null && key.expiresAt.getTime() <= Date.now())) return true;
   return !session.ssoProviderId && (await deps.reads.get(`sso-required:${session.userId}`, () => ssoRequiredAnywhere(store.db, session.userId)));
+}
+
+/**
+ * Whether an admin reset the person's second factors since this session began, with a key other than the session's
+ * own: the session ends, as one that planted a factor must (else it enrols its own next, and the person's next
+ * sign-in has to answer it). However the reset came: through /api/cloud (which also ends the others at once), or
+ * straight to the gateway (a script, another admin's key). An admin resetting their own factors through the console
+ * signs with their session's key, and keeps that session. Read through the read cache, as suspensions are.
+ */
+async function factorsResetSinceStart(session: VaultSession): Promise<boolean> {
+  if (!gatewayIsEmbedded() || !session.userId || session.startedAt === undefined) return false;
+  const { store, deps } = await embeddedGateway();
+  const reset = await deps.reads.get(`factors-reset:${session.userId}`, () => lastFactorsReset(store.db, session.userId));
+  return reset !== null && reset.at >= session.startedAt && reset.byAccessKeyId !== sessionAccessKeyId(session);
 }
 
 /** Once per request (layout and page share it). */

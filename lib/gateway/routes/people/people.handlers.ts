@@ -5,7 +5,7 @@ import { badRequest, conflict, forbidden, notFound } from "../../errors";
 import type { Database } from "../../store/client";
 import { accountDeciders } from "../../store/queries/access";
 import { projectExistsIn } from "../../store/queries/iam";
-import { resetPersonMfa } from "../../store/queries/mfa-factors";
+import { markFactorsReset, resetPersonMfa } from "../../store/queries/mfa-factors";
 import {
   BASELINE_ROLE,
   findPerson,
@@ -173,6 +173,7 @@ export const resetOrganizationPersonMfa: AppRouteHandler<typeof routes.resetOrga
     if (!found) throw notFound(`user ${userId} is not a person of this organization`);
     meta.targetNames = [found.email];
     await resetPersonMfa(tx, userId);
+    await markFactorsReset(tx, userId, c.get("caller").accessKeyId);
     return { ...found, mfaMethods: [] };
   });
   return c.json(toPerson(person), 200);

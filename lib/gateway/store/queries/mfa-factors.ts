@@ -126,6 +126,20 @@ export async function resetPersonMfa(db: Database, userId: string): Promise<numb
   return gone.filter((row) => row.confirmedAt !== null).length;
 }
 
+/**
+ * Marks the account's factors reset now (the transaction's time), by the caller's key: the console ends every session
+ * of the account begun before it that does not sign with that key (lib/console/session.ts).
+ */
+export async function markFactorsReset(db: Database, userId: string, byAccessKeyId: string): Promise<void> {
+  await db.update(users).set({ factorsResetAt: sql`now()`, factorsResetByKey: byAccessKeyId }).where(eq(users.id, userId));
+}
+
+/** When the account's factors were last reset by an admin, and by which key; null if never. */
+export async function lastFactorsReset(db: Database, userId: string): Promise<{ at: number; byAccessKeyId: string | null } | null> {
+  const [row] = await db.select({ at: users.factorsResetAt, by: users.factorsResetByKey }).from(users).where(eq(users.id, userId));
+  return row?.at ? { at: row.at.getTime(), byAccessKeyId: row.by } : null;
+}
+
 export interface Enrollment {
   /** Active people of the organization. */
   people: number;

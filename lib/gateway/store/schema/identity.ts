@@ -14,6 +14,13 @@ export const users = pgTable("users", {
    * person there, it alone decides what belongs to the account (lib/gateway/store/queries/access.ts).
    */
   homeOrganizationId: text("home_organization_id").references((): AnyPgColumn => organizations.id, { onDelete: "set null" }),
+  /**
+   * When an admin last reset the account's second factors, and the access key that made the reset: every console
+   * session of the account begun before then ends, but one signing with that key (the admin resetting their own).
+   * However the reset came (the console, a script, the API), a session that planted a factor goes with it.
+   */
+  factorsResetAt: ts("factors_reset_at"),
+  factorsResetByKey: text("factors_reset_by_key"),
 });
 
 export interface BillingAddress {
