@@ -173,6 +173,23 @@ describe("removing a person", () => {
     expect(await t.gateway.store.db.select().from(roleBindings).where(eq(roleBindings.userId, id))).toEqual([]);
   });
 
+  it("while a SCIM group is made with them as a member leaves them in no group: the group waits and is refused", async () => {
+    const id = await person("removed.while.grouped@acme.example");
+    let held!: () => void;
+    const removalHolds = new Promise<void>((resolve) => (held = resolve));
+    const removal = t.gateway.store.db.transaction(async (tx) => {
+      expect(await removePerson(tx as unknown as Database, org, id)).toBe(true);
+      held();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    });
+    await removalHolds;
+    const made = scim("POST", "/Groups", { schemas: [GROUP], displayName: "Made during a removal", members: [{ value: id }] });
+    await removal;
+    const answer = await made;
+    expect([answer.status, answer.body.scimType]).toEqual([400, "invalidValue"]);
+    expect(await t.gateway.store.db.select().from(scimGroupMembers).where(eq(scimGroupMembers.userId, id))).toEqual([]);
+  });
+
   it("takes them out of the organization's SCIM groups: the next sync binds them to nothing", async () => {
     const [viewer] = await t.gateway.store.db.select().from(roles).where(and(eq(roles.organizationId, org), eq(roles.roleName, "Billing Viewer")));
     const id = await person("leaving.member@acme.example");

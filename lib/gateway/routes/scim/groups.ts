@@ -48,11 +48,15 @@ export async function createGroup(c: ScimContext): Promise<Response> {
   const scim = c.get("scim");
   if (await findGroupByName(db, scim.integrationId, input.displayName)) throw new ScimError(409, `a group named ${input.displayName.slice(0, 64)} exists already`, "uniqueness");
   const members = input.members ?? [];
+  // A quick refusal before the change; the change checks again, holding them.
   await checkMembers(db, scim.organizationId, members);
   const now = new Date();
   const row = await change(c, { action: "Create", detail: "SCIM: Create Group", targetType: "Group", targetNames: [input.displayName] }, async (tx, meta) => {
     const made = await insertGroup(tx, { orgId: scim.organizationId, integrationId: scim.integrationId, displayName: input.displayName, externalId: input.externalId, now });
     meta.targetIds = [made.id];
+    // Checked again with the members held: one removed since the first check (a removal takes their group
+    // memberships, and this group was not there yet for it to take) is refused, not kept as a member.
+    membersArePeople(members, await peopleAmong(tx, scim.organizationId, members, "share"));
     await setGroupMembers(tx, made.id, members, [], now);
     await syncGroupBindings(tx, scim.organizationId, scim.integrationId, [made.id]);
     return made;
