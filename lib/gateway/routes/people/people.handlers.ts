@@ -32,6 +32,8 @@ export const listOrganizationPeople: AppRouteHandler<typeof routes.listOrganizat
   // when someone was last active is for those who read IAM.
   await requireOrgMember(access, orgId);
   const showActivity = await access.can(orgId, "iam.read");
+  // Ids asked for, all blank (`?user_id=`): none of them is anyone, so no one is listed (not everyone, as without the filter).
+  if (c.req.queries("user_id") !== undefined && !q.user_id?.length) return c.json({ items: [], next_page_token: "", prev_page_token: "" }, 200);
   const after = q.next_token ? decodePeopleToken(masterKey, orgId, "next", q.next_token) : undefined;
   const before = q.prev_token ? decodePeopleToken(masterKey, orgId, "prev", q.prev_token) : undefined;
   const page = await peoplePage(db, orgId, { status: q.status, q: q.q || undefined, userIds: q.user_id }, { limit: q.limit ?? (q.user_id?.length ? PEOPLE_BY_ID_MAX : PEOPLE_DEFAULT_LIMIT), after, before });

@@ -90,6 +90,11 @@ describe("GET /organizations/{org_id}/users", () => {
     expect(body.next_page_token).toBe("");
     // With the other filters, as any list.
     expect((await people("owner", [["user_id", t.demo.owner.user_id], ["q", "milo"]])).body.items).toEqual([]);
+    // Ids asked for, all blank: no one, not everyone.
+    for (const blank of [[["user_id", ""]], [["user_id", " "], ["user_id", ""]]] as Array<Array<[string, string]>>) {
+      const none = await people("owner", blank);
+      expect([none.status, none.body.items]).toEqual([200, []]);
+    }
     const many = Array.from({ length: 101 }, (_, i): [string, string] => ["user_id", `u-${i}`]);
     const refused = await people("owner", many);
     expect(refused.status).toBe(400);
