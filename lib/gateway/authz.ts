@@ -59,12 +59,14 @@ export class Access {
 
   /**
    * Whether the caller holds a permission in the organization, or on one project of it.
-   * Owners of the organization hold every permission, whatever their bindings.
+   * Owners of the organization hold every permission, whatever their bindings; updating the organization is theirs
+   * alone (the spec's rule), whatever a role grants.
    */
   async can(orgId: string, permission: Permission, projectId?: string): Promise<boolean> {
     const relation = await this.relation(orgId);
     if (!relation) return false;
     if (relation === "owner") return true;
+    if (permission === "organization.update") return false;
     return (await this.grantsIn(orgId)).some(
       (g) =>
         g.permissions.includes(permission) &&

@@ -44,6 +44,10 @@ describe("the entity's permissions extension", () => {
       const permissions = (await t.opJson<Entities>("member", "getOrganizations")).body.items.find((o) => o.id === t.demo.organization_id)?.permissions;
       expect(permissions).toEqual(expect.arrayContaining(["iam.write", "sso.manage"]));
       expect(permissions).not.toContain("organization.update");
+      // The caller's permissions say the same.
+      const caller = await t.opJson<{ permissions: string[] }>("member", "getCallerPermissions", { params: { org_id: t.demo.organization_id } });
+      expect(caller.body.permissions).toEqual(expect.arrayContaining(["iam.write"]));
+      expect(caller.body.permissions).not.toContain("organization.update");
       const update = await t.op("member", "updateOrganization", { query: { org_id: t.demo.organization_id }, body: { company_name: "Not theirs to rename" } });
       expect(update.status).toBe(403);
     } finally {
