@@ -3,7 +3,7 @@ import type { ReadCache } from "@/lib/db/read-cache";
 import type { Caller } from "./context";
 import { forbidden } from "./errors";
 import type { Database } from "./store/client";
-import { grantsOf, holdAccount, holdActiveMembership, holdersOf, relationsOf, type Grant, type Relation } from "./store/queries/access";
+import { grantsOf, holdAccount, holdActiveMembership, holdAuthority, holdersOf, relationsOf, type Grant, type Relation } from "./store/queries/access";
 
 export type { Relation };
 
@@ -130,6 +130,25 @@ export async function requirePermission(access: Access, orgId: string, permissio
   if (!(await access.can(orgId, permission, projectId))) {
     throw forbidden(`the caller lacks the permission ${permission}`);
   }
+}
+
+/**
+ * Inside the transaction of a change an admin makes to people (an invitation, a removal, SSO required or lifted,
+ * factors reset, role bindings): the caller's authority checked again as it stands now, what grants it held until
+ * the change commits (`holdAuthority`). The checks before the transaction read it through the cache: an admin
+ * removed, suspended, demoted or stripped of the permission in between would otherwise make the change, audited in
+ * their name. `targetRelation`, the person's relation there: an owner is changed by an owner only.
+ */
+export async function holdAdminAuthority(
+  tx: Database,
+  orgId: string,
+  callerId: string,
+  permission: Permission,
+  target?: { relation: string | undefined; change: string },
+): Promise<void> {
+  const relation = await holdAuthority(tx, orgId, callerId, permission);
+  if (!relation) throw forbidden(`the caller lacks the permission ${permission}`);
+  if (target?.relation === "owner" && relation !== "owner") throw forbidden(`only an owner of the organization may ${target.change} an owner`);
 }
 
 /**

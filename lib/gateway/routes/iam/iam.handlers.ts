@@ -1,7 +1,7 @@
 import type { ApplyRoleBindingRequest } from "@/lib/contract/iam";
 import { auditAs, mutate } from "../../audit";
 import type { AuditMeta } from "../../context";
-import { requireOwnerForOwner, requirePermission, type Access } from "../../authz";
+import { holdAdminAuthority, requireOwnerForOwner, requirePermission, type Access } from "../../authz";
 import { badRequest, forbidden, notFound } from "../../errors";
 import type { Database } from "../../store/client";
 import {
@@ -69,7 +69,7 @@ async function planBindingChanges(
   userId: string,
   body: ApplyRoleBindingRequest,
   audit: AuditMeta,
-): Promise<BindingPlan & { organizationId: string }> {
+): Promise<BindingPlan & { organizationId: string; authorizedIn: string[]; targetRelations: Map<string, string> }> {
   const rolesById = await rolesByIds(db, [...new Set(body.bindings_to_create.map((b) => b.role_id))]);
   const targetOrgs = await userOrganizationRelations(db, userId);
   const callerOrgs = await access.memberships();
@@ -131,7 +131,8 @@ async function planBindingChanges(
     audit.organizationId = organizationId;
     await requirePermission(access, organizationId, "iam.write");
   }
-  return { userId, creates, deleteIds, organizationId };
+  const authorizedIn = [...new Set([organizationId, ...creates.map((c) => c.organizationId), ...[...existingById.values()].map((b) => b.organizationId)])].sort();
+  return { userId, creates, deleteIds, organizationId, authorizedIn, targetRelations: targetOrgs };
 }
 
 export const applyRoleBindings: AppRouteHandler<typeof routes.applyRoleBindings> = async (c) => {
@@ -145,7 +146,12 @@ export const applyRoleBindings: AppRouteHandler<typeof routes.applyRoleBindings>
   audit.targetNames = [user.email];
   const plan = await planBindingChanges(db, c.get("access"), userId, body, audit);
 
+  const callerId = c.get("caller").userId;
   await mutate(c, { ...audit, organizationId: plan.organizationId }, async (tx, meta) => {
+    // The caller's iam.write in each organization the change touches, held as it stands now (in one order).
+    for (const orgId of plan.authorizedIn) {
+      await holdAdminAuthority(tx, orgId, callerId, "iam.write", { relation: plan.targetRelations.get(orgId), change: "change the role bindings of" });
+    }
     const result = await applyBindings(tx, plan);
     if (!result.ok && "missingDelete" in result) {
       throw badRequest(`bindings_to_delete[${result.missingDelete}]`, `role binding ${plan.deleteIds[result.missingDelete]} of this user not found`);

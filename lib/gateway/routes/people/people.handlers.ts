@@ -1,6 +1,6 @@
 import { PEOPLE_BY_ID_MAX, PEOPLE_DEFAULT_LIMIT } from "@/lib/contract/people";
 import { auditAs, mutate } from "../../audit";
-import { requireOrgMember, requireOwnerForOwner, requirePermission, type Access, type Permission } from "../../authz";
+import { holdAdminAuthority, requireOrgMember, requireOwnerForOwner, requirePermission, type Access, type Permission } from "../../authz";
 import { badRequest, conflict, forbidden, notFound } from "../../errors";
 import type { Database } from "../../store/client";
 import { accountDeciders } from "../../store/queries/access";
@@ -67,6 +67,7 @@ export const inviteOrganizationPerson: AppRouteHandler<typeof routes.inviteOrgan
   const roleIds = [...new Set([...(baseline ? [baseline] : []), ...requested])];
 
   const person = await mutate(c, audit, async (tx, meta) => {
+    await holdAdminAuthority(tx, orgId, c.get("caller").userId, "iam.write");
     const made = await invitePerson(tx, { organizationId: orgId, email: body.email, name: body.name || undefined, roleIds }).catch((error: unknown) => {
       throw error instanceof UserNameTaken ? conflict(error.message) : error;
     });
@@ -94,6 +95,9 @@ export const removeOrganizationPerson: AppRouteHandler<typeof routes.removeOrgan
     if (current.relation === "owner" && !(await otherActiveOwner(tx, orgId, userId))) {
       throw badRequest("user_id", "the last active owner of the organization cannot be removed; make another person an owner first");
     }
+    // After the owners are taken (an owner's removal takes them all, in one order): taken first, two owners removing
+    // two others at once would each hold what the other waits for.
+    await holdAdminAuthority(tx, orgId, c.get("caller").userId, "iam.write", { relation: current.relation, change: "remove" });
     await removePerson(tx, orgId, userId);
   });
   return c.body(null, 204);
@@ -151,6 +155,8 @@ export const updateOrganizationPerson: AppRouteHandler<typeof routes.updateOrgan
     await requireAccountDeciders(c.get("deps").db, access, orgId, userId, { permission: "iam.write", change: "Requiring SSO sign-in", verb: "require SSO sign-in of" });
   }
   const person = await mutate(c, audit, async (tx, meta) => {
+    const change = body.sso_required ? "require SSO sign-in of" : "lift SSO sign-in of";
+    await holdAdminAuthority(tx, orgId, c.get("caller").userId, "iam.write", { relation: (await findPerson(tx, orgId, userId))?.relation, change });
     const updated = (await setSsoRequired(tx, orgId, userId, body.sso_required)) ? await findPerson(tx, orgId, userId) : undefined;
     if (!updated) throw notFound(`user ${userId} is not a person of this organization`);
     meta.targetNames = [updated.email];
@@ -173,6 +179,7 @@ export const resetOrganizationPersonMfa: AppRouteHandler<typeof routes.resetOrga
   const person = await mutate(c, audit, async (tx, meta) => {
     const found = await findPerson(tx, orgId, userId);
     if (!found) throw notFound(`user ${userId} is not a person of this organization`);
+    await holdAdminAuthority(tx, orgId, c.get("caller").userId, "mfa.manage", { relation: found.relation, change: "reset the second factors of" });
     meta.targetNames = [found.email];
     await resetPersonMfa(tx, userId);
     await markFactorsReset(tx, userId, c.get("caller").accessKeyId);

@@ -48,6 +48,33 @@ export async function holdActiveRelation(tx: Database, orgId: string, userId: st
 }
 
 /**
+ * The person's relation to the organization when they hold `permission` there (owners hold every one), with what
+ * grants it held (FOR SHARE) until the caller's transaction ends: their membership, and for a non-owner the
+ * organization-wide bindings and roles that carry the permission. null when they hold it no more. A removal,
+ * suspension or demotion (the membership), a binding's deletion or a role's change waits for it; one that committed
+ * first is seen. Taken before the change's own locks on other people, as a removal takes them.
+ */
+export async function holdAuthority(tx: Database, orgId: string, userId: string, permission: string): Promise<Relation | null> {
+  const relation = await holdActiveRelation(tx, orgId, userId);
+  if (relation !== "member") return relation;
+  const grants = await tx
+    .select({ id: roleBindings.id })
+    .from(roleBindings)
+    .innerJoin(roles, eq(roles.id, roleBindings.roleId))
+    .where(
+      and(
+        eq(roleBindings.organizationId, orgId),
+        eq(roleBindings.userId, userId),
+        eq(roleBindings.scopeType, "org"),
+        sql`${permission} = any(${roles.permissions})`,
+      ),
+    )
+    .orderBy(asc(roleBindings.id))
+    .for("share", { of: [roleBindings, roles] });
+  return grants.length > 0 ? relation : null;
+}
+
+/**
  * Holds the account's row (FOR SHARE) until the caller's transaction ends, against a change that takes a
  * permission away from it meanwhile: that change takes the row before it looks for what the permission
  * made (`endScimTokensOfThoseWithout`), so one that began first is waited for and then read, and one that
