@@ -126,8 +126,11 @@ async function planBindingChanges(
 
   let organizationId = audit.organizationId;
   if (!organizationId) {
-    // Nothing to change: still an authorized, audited call in one of the user's organizations.
-    organizationId = [...targetOrgs.keys()].find((org) => callerOrgs.has(org))!;
+    // Nothing to change: still an authorized, audited call in one of the user's organizations, the first (by id) where
+    // the caller holds iam.write, else the first they share (refused there): the same one whatever order rows come in.
+    const shared = [...targetOrgs.keys()].filter((org) => callerOrgs.has(org)).sort();
+    const writable = await Promise.all(shared.map((org) => access.can(org, "iam.write")));
+    organizationId = shared[writable.indexOf(true)] ?? shared[0]!;
     audit.organizationId = organizationId;
     await requirePermission(access, organizationId, "iam.write");
   }

@@ -1,6 +1,6 @@
-import { asc, eq} from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { projects, roleBindings } from "../../store/schema";
+import { memberships, projects, roleBindings } from "../../store/schema";
 import { createTestGateway, type TestGateway, type Who } from "../../testing";
 
 /** A fresh store with the whole demo seeded; slow on a busy machine. */
@@ -210,6 +210,24 @@ describe("POST /iam/users/{user_id}/role-bindings", () => {
     const res = await apply("owner", member(), { bindings_to_create: [], bindings_to_delete: [] });
     expect(res.status).toBe(200);
     expect(await allBindings()).toEqual(before);
+  });
+
+  it("authorizes an empty apply where the caller holds iam.write, of the organizations it shares with the person", async () => {
+    const db = t.gateway.store.db;
+    // The outsider (owner of Globex) a plain member of Acme too, and the member a person of Globex: two shared
+    // organizations, the caller an admin in one only.
+    await db.insert(memberships).values([
+      { organizationId: t.demo.organization_id, userId: t.demo.outsider.user_id, relation: "member" },
+      { organizationId: globexId, userId: t.demo.member.user_id, relation: "member" },
+    ]);
+    try {
+      const { result: res, entries } = await t.audited(() => apply("outsider", member(), { bindings_to_create: [], bindings_to_delete: [] }));
+      expect(res.status).toBe(200);
+      expect(entries.map((e) => [e.organizationId, e.result])).toEqual([[globexId, "OK"]]);
+    } finally {
+      await db.delete(memberships).where(and(eq(memberships.organizationId, t.demo.organization_id), eq(memberships.userId, t.demo.outsider.user_id)));
+      await db.delete(memberships).where(and(eq(memberships.organizationId, globexId), eq(memberships.userId, t.demo.member.user_id)));
+    }
   });
 
   it.each([
