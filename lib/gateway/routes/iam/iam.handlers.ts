@@ -4,6 +4,7 @@ import type { AuditMeta } from "../../context";
 import { holdAdminAuthority, requireOwnerForOwner, requirePermission, type Access } from "../../authz";
 import { badRequest, forbidden, notFound } from "../../errors";
 import type { Database } from "../../store/client";
+import { findProject } from "../../store/queries/projects";
 import {
   applyBindings,
   bindingsByIds,
@@ -28,6 +29,13 @@ export const listRoles: AppRouteHandler<typeof routes.listRoles> = async (c) => 
   return c.json({ roles: rows.map(toRole) }, 200);
 };
 
+/** Whether a project of the caller's organizations is one they may know of: theirs to see, or theirs to read IAM in. */
+async function projectVisible(db: Database, access: Access, projectId: string, orgs: string[]): Promise<boolean> {
+  const project = await findProject(db, projectId);
+  if (!project || !orgs.includes(project.organizationId)) return false;
+  return (await access.can(project.organizationId, "iam.read")) || (await access.projectRelation(project.organizationId, project.id)) !== null;
+}
+
 export const listRoleBindings: AppRouteHandler<typeof routes.listRoleBindings> = async (c) => {
   const query = c.req.valid("query");
   const { db } = c.get("deps");
@@ -38,7 +46,8 @@ export const listRoleBindings: AppRouteHandler<typeof routes.listRoleBindings> =
   // A filter naming something the caller cannot see is a 404, not an empty list.
   if (query.user_id && !(await isMemberOfAny(db, query.user_id, orgs))) throw notFound(`user ${query.user_id} not found`);
   if (query.role_id && !(await roleExistsIn(db, query.role_id, orgs))) throw notFound(`role ${query.role_id} not found`);
-  if (query.scope_object_id && !orgs.includes(query.scope_object_id) && !(await projectExistsIn(db, query.scope_object_id, orgs))) {
+  // A project only if the caller sees it (or reads IAM there): nothing tells that a project hidden from them exists.
+  if (query.scope_object_id && !orgs.includes(query.scope_object_id) && !(await projectVisible(db, access, query.scope_object_id, orgs))) {
     throw notFound(`scope object ${query.scope_object_id} not found`);
   }
 

@@ -156,6 +156,17 @@ describe("GET /iam/role-bindings", () => {
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ code: "404", reason: "not_found" });
   });
+
+  it("answers a project hidden from the caller as it answers one that does not exist (404), and one they see with its bindings", async () => {
+    const projectRows = await t.gateway.store.db.select().from(projects).where(eq(projects.organizationId, t.demo.organization_id));
+    const hidden = projectRows.find((p) => p.name === "staging")!;
+    const seen = projectRows.find((p) => p.name === "llm-training")!;
+    expect((await bindings("member", { scope_object_id: hidden.id })).status).toBe(404);
+    expect((await bindings("member", { scope_object_id: UNKNOWN })).status).toBe(404);
+    expect((await bindings("member", { scope_object_id: seen.id })).status).toBe(200);
+    // Those who read IAM know every project of the organization.
+    expect((await bindings("auditor", { scope_object_id: hidden.id })).status).toBe(200);
+  });
 });
 
 describe("POST /iam/users/{user_id}/role-bindings", () => {
