@@ -333,6 +333,36 @@ describe("a change of an integration's groups or mappings while the integration 
   });
 });
 
+describe("a SCIM user provisioned while the integration is deleted", () => {
+  it("waits for the deletion and is refused as the deleted token is (401): no person under an integration that is gone", async () => {
+    const made = await t.json<{ integration: { id: string }; api_key_info: { api_key: string } }>("owner", "POST", opPath("createSCIMIntegration", { org_id: org }), {
+      body: { name: "Provisioning while deleted", identity_provider: "okta", token: { alias: "t", expires_at: new Date(Date.now() + 86_400_000).toISOString() } },
+    });
+    expect(made.status).toBe(200);
+    const doomedId = made.body.integration.id;
+    const bearer = made.body.api_key_info.api_key;
+    const post = () =>
+      t.gateway.app.request("http://gateway.test/scim/v2/Users", {
+        method: "POST",
+        headers: { authorization: `Bearer ${bearer}`, "content-type": "application/scim+json" },
+        body: JSON.stringify({ schemas: [USER], userName: "provisioned.while.deleted@acme.example", active: true }),
+      });
+    let holding!: () => void;
+    const holds = new Promise<void>((resolve) => (holding = resolve));
+    const committed = t.gateway.store.db.transaction(async (tx) => {
+      expect(await deleteScimIntegrationRow(tx as unknown as Database, org, doomedId)).toBe(true);
+      holding();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    });
+    await holds;
+    const answer = post();
+    await committed;
+    const res = await answer;
+    expect({ status: res.status, body: JSON.parse(await res.text()) as unknown }).toMatchObject({ status: 401, body: { detail: "the token is unknown, deleted or expired" } });
+    expect(await t.gateway.store.db.select().from(users).where(eq(users.email, "provisioned.while.deleted@acme.example"))).toEqual([]);
+  });
+});
+
 describe("a project deleted while a role binding or a SCIM group mapping onto it is made", () => {
   async function projectMember(): Promise<string> {
     const [role] = await t.gateway.store.db.select().from(roles).where(and(eq(roles.organizationId, org), eq(roles.roleName, "Project Member")));

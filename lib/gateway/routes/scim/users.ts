@@ -14,7 +14,7 @@ import { lockOwners, removePerson } from "../../store/queries/people";
 import { parseUser, parseUserChange, ScimError, spelledResource, userResource, withReadablePrimaries, type UserChange } from "./resources";
 import { attributeList, project } from "./projection";
 import { applyPatch, patchOperations } from "./patch";
-import { auditActor, baseUrl, change, counted, listResponse, paging, readBody, scimJson, UUID, type ScimContext } from "./frame";
+import { auditActor, baseUrl, change, counted, listResponse, paging, readBody, scimJson, tokenRefused, UUID, type ScimContext } from "./frame";
 
 /** SCIM Users: the organization's people. */
 
@@ -45,6 +45,7 @@ export async function createUser(c: ScimContext): Promise<Response> {
     },
     auditActor(c),
   );
+  if (provisioned.outcome === "integrationGone") throw tokenRefused();
   if (provisioned.outcome === "userNameTaken") throw new ScimError(409, `userName ${input.userName.slice(0, 64)} is already taken in this organization`, "uniqueness");
   if (provisioned.outcome === "alreadyMember") throw new ScimError(409, `the person with e-mail ${input.email.slice(0, 64)} is already in this organization`, "uniqueness");
   counted(c);

@@ -198,7 +198,9 @@ export function scimEmailValues(attributes: Record<string, unknown>): string[] {
 export type ProvisionOutcome =
   | { outcome: "created"; account: { id: string; email: string; name: string } }
   | { outcome: "userNameTaken" }
-  | { outcome: "alreadyMember" };
+  | { outcome: "alreadyMember" }
+  /** The integration was deleted since its token was checked (migration 0030). */
+  | { outcome: "integrationGone" };
 
 /**
  * Provisions a person in one call of the store's function `scim_provision_person` (migration
@@ -219,6 +221,7 @@ export async function provisionPerson(
       ${actor.actorId}, ${actor.actorName}, ${actor.clientIp}, ${actor.startTime.toISOString()}::timestamptz)`);
   const row = resultRows<ProvisionRow>(result)[0];
   if (row?.outcome === "created" && row.id) return { outcome: "created", account: { id: row.id, email: row.email ?? input.email, name: row.name ?? input.accountName } };
+  if (row?.outcome === "integrationGone") return { outcome: "integrationGone" };
   return { outcome: row?.outcome === "alreadyMember" ? "alreadyMember" : "userNameTaken" };
 }
 
