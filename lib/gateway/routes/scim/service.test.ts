@@ -1,7 +1,7 @@
 import { createServer, type AddressInfo } from "node:net";
 import { request as httpRequest } from "node:http";
 import type { ServerType } from "@hono/node-server";
-import { and, desc, eq } from "drizzle-orm";
+import { and, asc, desc, eq } from "drizzle-orm";
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addMember, createApiKey, createUser } from "../../admin";
@@ -236,7 +236,7 @@ describe("Okta's provisioning sequence", () => {
   it("files every change as an SCIM audit entry with the integration as actor", async () => {
     const entries = await t.gateway.store.db.select().from(auditLog).where(and(eq(auditLog.organizationId, orgId), eq(auditLog.actorType, "SCIM"))).orderBy(desc(auditLog.seq));
     expect(entries.length).toBeGreaterThanOrEqual(4);
-    expect(entries[0]).toMatchObject({ actorId: oktaIntegration, surface: "SCIM", result: "OK" });
+    expect(entries.find((e) => e.result === "OK")).toMatchObject({ actorId: oktaIntegration, surface: "SCIM", result: "OK" });
     expect(entries.map((e) => e.actionDetail)).toEqual(expect.arrayContaining(["SCIM: Create User", "SCIM: Suspend User", "SCIM: Reactivate User"]));
   });
 
@@ -1391,16 +1391,24 @@ describe("error cases", () => {
     expect(res.body.schemas).toEqual([ERROR]);
   });
 
-  it("answers 409 for a new userName whose e-mail is already a person here, and writes nothing", async () => {
+  it("answers 409 for a new userName whose e-mail is already a person here, changes no one, and files the refusal", async () => {
     const before = await t.json<{ items: unknown[] }>("owner", "GET", opPath("listOrganizationPeople", { org_id: orgId }));
-    const audit = () => t.gateway.store.db.select().from(auditLog).where(eq(auditLog.organizationId, orgId));
+    const audit = () => t.gateway.store.db.select().from(auditLog).where(eq(auditLog.organizationId, orgId)).orderBy(asc(auditLog.seq));
     const entries = (await audit()).length;
     const res = await scim(oktaToken, "POST", "/Users", { schemas: [USER], userName: "another-name-for-owner", emails: [{ value: t.demo.owner.email, primary: true }] });
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({ schemas: [ERROR], scimType: "uniqueness" });
     const after = await t.json<{ items: unknown[] }>("owner", "GET", opPath("listOrganizationPeople", { org_id: orgId }));
     expect(after.body.items).toEqual(before.body.items);
-    expect((await audit()).length).toBe(entries);
+    // Every mutating call is audited, a refused one too: the integration as actor, the refusal's result and message.
+    const filed = (await audit()).slice(entries);
+    expect(filed).toHaveLength(1);
+    expect(filed[0]).toMatchObject({ actorType: "SCIM", actorId: oktaIntegration, actionDetail: "SCIM: Create User", result: "ALREADY_EXISTS", targetType: "User" });
+    expect(filed[0]!.errorMessage).toContain("already in this organization");
+    // A refusal of a change to one named resource names it, as sent.
+    const unknown = "00000000-0000-4000-8000-000000000000";
+    expect((await scim(oktaToken, "PATCH", `/Users/${unknown}`, { schemas: [PATCH], Operations: [{ op: "replace", path: "active", value: false }] })).status).toBe(404);
+    expect((await audit()).slice(entries + 1)).toMatchObject([{ actionDetail: "SCIM: Update User", result: "NOT_FOUND", targetIds: [unknown] }]);
   });
 
   it("adds an account that exists only in another organization (201), not a 409", async () => {

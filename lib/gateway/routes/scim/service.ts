@@ -1,17 +1,17 @@
 import { Hono, type Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { hashSecret } from "../../crypto";
-import { fromDatabaseError, GatewayError, RETRY_AFTER_SECONDS, uniqueClash } from "../../errors";
-import { findScimTokenByHash, touchScimToken } from "../../store/queries/scim-service";
+import { fromDatabaseError, GatewayError, resultName, RETRY_AFTER_SECONDS, uniqueClash } from "../../errors";
+import { findScimTokenByHash, insertScimAuditEntry, touchScimToken } from "../../store/queries/scim-service";
 import { ScimFilterError } from "../../store/queries/scim-filters";
 import { SCIM_MEDIA_TYPE, ScimError, scimErrorBody } from "./resources";
 import { resourceTypes, schemas, serviceProviderConfig } from "./discovery";
-import { isMutating } from "../../audit";
+import { isMutating, neutralise } from "../../audit";
 import { readBody } from "../../middleware/request-id";
-import { baseUrl, listResponse, scimJson, tokenRefused, type ScimContext, type ScimEnv } from "./frame";
+import { auditActor, baseUrl, listResponse, scimJson, tokenRefused, type ScimContext, type ScimEnv } from "./frame";
 import { createGroup, deleteGroupHandler, getGroup, listGroupsHandler, patchGroup, putGroup } from "./groups";
 import { createUser, deleteUser, getUser, listUsers, patchUser, putUser } from "./users";
-import { errorTrace } from "@/lib/error-detail";
+import { errorDetail, errorTrace } from "@/lib/error-detail";
 
 /**
  * The SCIM 2.0 service provider (RFC 7643 / 7644) at `<server root>/scim/v2`: an integration's
@@ -71,10 +71,52 @@ async function authenticate(c: ScimContext, next: () => Promise<void>): Promise<
   await (isMutating(c.req.method) ? readBody(c, next) : next());
 }
 
+/**
+ * Files every SCIM change that failed (its own entry went with its rolled-back transaction), as the gateway files the
+ * REST calls that fail (`auditFailures`): actor the integration, the result and message the answer's, and of its target
+ * only what the identity provider sent itself (the path's id). A call whose token was refused has no organization to
+ * be filed in.
+ */
+async function auditScimFailures(c: ScimContext, next: () => Promise<void>): Promise<void> {
+  await next();
+  const status = c.res.status;
+  if (!isMutating(c.req.method) || status < 400 || !c.get("scim")) return;
+  const [, resource, id] = new URL(c.req.url).pathname.match(/\/(Users|Groups)(?:\/([^/]+))?\/?$/) ?? [];
+  if (!resource) return; // no endpoint (404/405) or /Bulk (501): nothing was asked of a resource
+  const action = c.req.method === "POST" ? "Create" : c.req.method === "DELETE" ? "Delete" : "Update";
+  const targetType = resource === "Users" ? "User" : "Group";
+  const scim = c.get("scim");
+  try {
+    await insertScimAuditEntry(c.get("deps").db, {
+      ...auditActor(c),
+      organizationId: scim.organizationId,
+      action,
+      actionDetail: `SCIM: ${action} ${targetType}`,
+      targetIds: id ? [neutralise(decodeURIComponentSafe(id), 256)] : [],
+      targetNames: [],
+      targetType,
+      result: resultName(status),
+      errorMessage: neutralise(c.get("errorMessage") ?? "", 1024),
+    });
+  } catch (error) {
+    // The store away (a 503 already) or refusing: the answer stands; the failure to file it is said in the log.
+    c.get("deps").logger.warn("a failed SCIM change could not be audited", { request_id: c.get("requestId") ?? "", error: errorDetail(error) });
+  }
+}
+
+function decodeURIComponentSafe(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
 export function createScimService(): Hono<ScimEnv> {
   const scim = new Hono<ScimEnv>();
   scim.onError(onScimError);
   scim.use("*", authenticate);
+  scim.use("*", auditScimFailures);
 
   scim.get("/ServiceProviderConfig", (c) => scimJson(c, serviceProviderConfig(baseUrl(c))));
   scim.get("/ResourceTypes", (c) => {

@@ -172,6 +172,9 @@ export interface ScimAuditEntry {
   targetIds: string[];
   targetNames: string[];
   targetType: string;
+  /** A refused change's result (a gRPC code name, as the gateway's own entries) and message; "OK" and none by default. */
+  result?: string;
+  errorMessage?: string;
 }
 
 const textArray = (values: string[]) => (values.length ? sql`array[${sql.join(values.map((v) => sql`${v}`), sql`, `)}]::text[]` : sql`array[]::text[]`);
@@ -182,7 +185,7 @@ export async function insertScimAuditEntry(db: Database, e: ScimAuditEntry): Pro
     insert into audit_log (id, organization_id, organization_name, project_id, project_name, action, action_detail, actor_id, actor_email, actor_type,
                            client_ip, start_time, end_time, result, error_message, surface, locations, target_ids, target_names, target_type)
     select ${randomUUID()}, o.id, o.name, null, null, ${e.action}, ${e.actionDetail}, ${e.actorId}, ${e.actorName}, 'SCIM',
-           ${e.clientIp}, ${e.startTime.toISOString()}, ${new Date().toISOString()}, 'OK', '', 'SCIM', array[]::text[],
+           ${e.clientIp}, ${e.startTime.toISOString()}, ${new Date().toISOString()}, ${e.result ?? "OK"}, ${e.errorMessage ?? ""}, 'SCIM', array[]::text[],
            ${textArray(e.targetIds)}, ${textArray(e.targetNames)}, ${e.targetType}
     from organizations o where o.id = ${e.organizationId}`);
 }
