@@ -1,9 +1,10 @@
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { operationPath } from "@/lib/contract/operations";
 import type { ConsoleSession, SessionState } from "@/lib/console/session";
 import { signInWithKey } from "@/lib/console/sign-in";
 import { apiKeys } from "@/lib/gateway/store/schema/identity";
+import { projects } from "@/lib/gateway/store/schema";
 import { downloadName, handleCloudRequest, isCrossSiteMutation, type BffDeps } from "./bff";
 import { cloudFetch, type CloudFetchInit } from "./gateway-client";
 import { sessions } from "./store/schema";
@@ -294,6 +295,44 @@ describe("through the real gateway", () => {
     } finally {
       await bed.t.gateway.store.db.update(apiKeys).set({ revokedAt: null }).where(eq(apiKeys.id, member.access_key_id));
     }
+  });
+
+  it("a signature another replica of the console made alike (same key, path and millisecond) is signed anew, the session kept", async () => {
+    const owner = bed.t.demo.owner;
+    const s = await signInWithKey({ credentials: { accessKeyId: owner.access_key_id, secretKey: owner.secret_key }, clientIp: "203.0.113.63", rateLimited: false });
+    const path = "/v1/organizations/projects";
+    // The other replica's call, signed at a millisecond this process has not signed at yet, with the first signature
+    // this process would make at it (its own calls are told apart, another's are not).
+    const at = new Date(Date.now() + 5_000);
+    at.setUTCMilliseconds(123);
+    const { sign, authorizationHeader, TIMESTAMP_HEADER } = await import("@/lib/signing");
+    const timestamp = at.toISOString();
+    const signature = sign(owner.secret_key, { method: "POST", path, query: "", timestamp });
+    const other = await bed.t.gateway.app.request(`http://gateway.test${path}`, {
+      method: "POST",
+      headers: { [TIMESTAMP_HEADER]: timestamp, authorization: authorizationHeader(owner.access_key_id, signature), "content-type": "application/json" },
+      body: JSON.stringify({ organization_id: bed.t.demo.organization_id, name: "from-another-replica" }),
+    });
+    expect(other.status).toBe(200);
+    vi.useFakeTimers({ now: at, toFake: ["Date"] });
+    let created: Response;
+    try {
+      created = await handleCloudRequest(
+        req("/api/cloud/v1/organizations/projects", {
+          method: "POST",
+          body: JSON.stringify({ organization_id: bed.t.demo.organization_id, name: "from-this-replica" }),
+          headers: { "content-type": "application/json", "sec-fetch-site": "same-origin" },
+        }),
+        realDeps(s),
+      );
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(created.status).toBe(200);
+    const [row] = await bed.db.select().from(sessions).where(eq(sessions.id, s.sessionId));
+    expect(row?.endedReason).toBeNull();
+    const names = (await bed.t.gateway.store.db.select({ name: projects.name }).from(projects)).map((p) => p.name);
+    expect(names).toEqual(expect.arrayContaining(["from-another-replica", "from-this-replica"]));
   });
 
   /** Every line this test file logged (vitest.setup.ts records them). */

@@ -5,6 +5,7 @@ import type { ConsoleSession } from "@/lib/console/session";
 import { errorReason, readResponseBody } from "@/lib/contract/response-body";
 import { env } from "@/lib/env";
 import { CONSOLE_CHANNEL_HEADER, consoleChannelMark, type GatewayBindings } from "@/lib/gateway/origin";
+import { isReplayRefusal } from "@/lib/gateway/middleware/replay";
 import { embeddedGateway } from "@/lib/gateway/runtime";
 import { signedHeaders } from "@/lib/signing";
 import { vaultKey } from "./config";
@@ -123,6 +124,17 @@ export async function isKeyRefused(response: Response): Promise<boolean> {
   }
 }
 
+/** A 401 (or an undeclared one's 403) of the replay guard: the signature, not the key, was refused. */
+async function isSignatureReused(response: Response): Promise<boolean> {
+  if (response.status !== 401 && response.status !== 403) return false;
+  try {
+    const body = (await response.clone().json()) as { reason?: unknown; message?: unknown };
+    return body.reason === "unauthenticated" && isReplayRefusal(body.message);
+  } catch {
+    return false;
+  }
+}
+
 function sessionEnded(reason: typeof SESSION_REVOKED | typeof SESSION_EXPIRED, requestId: string | null): Response {
   const message = reason === SESSION_REVOKED ? "Your API key was revoked or expired; sign in again" : "Your session has ended; sign in again";
   return Response.json({ code: "401", message, error_id: requestId ?? "", reason }, { status: 401, headers: { "cache-control": "no-store" } });
@@ -137,7 +149,16 @@ export async function cloudFetch(session: ConsoleSession, method: string, pathAn
   const db = await consoleDb();
   const credentials = await sessionCredentials(db, vaultKey(), session);
   if (!credentials) return sessionEnded(SESSION_EXPIRED, null);
-  const response = await gatewayFetch(credentials, method, pathAndQuery, init);
+  let response = await gatewayFetch(credentials, method, pathAndQuery, init);
+  // The replay guard refused the signature as one used before: another replica of this console signed a call of this
+  // session to the same path in the same millisecond alike (a process tells its own calls apart, not another's). This
+  // call was not made, and the key is not at fault: signed anew (another timestamp), it is sent once more, and a second
+  // refusal is answered as it is, the session kept.
+  if (await isSignatureReused(response)) {
+    await response.body?.cancel();
+    response = await gatewayFetch(credentials, method, pathAndQuery, init);
+    if (await isSignatureReused(response)) return response;
+  }
   if (await isKeyRefused(response)) {
     await response.body?.cancel();
     // Every signature is refused while the clocks disagree: the key is not at fault, and the session stays.

@@ -46,6 +46,11 @@ const REFUSALS: Record<ClaimRefusal, string> = {
   attempts: `this signature was sent ${MAX_ATTEMPTS} times: sign a new request`,
 };
 
+/** Whether a refusal's message is the replay guard's: the signature was used before, so the call was not made. */
+export function isReplayRefusal(message: unknown): boolean {
+  return typeof message === "string" && Object.values(REFUSALS).includes(message);
+}
+
 /** A signed timestamp outside the window around the gateway's clock (verify() says so too). */
 export const OUT_OF_WINDOW_MESSAGE = `${TIMESTAMP_HEADER} is outside the allowed clock skew`;
 
