@@ -14,7 +14,7 @@ import { findPerson, removePerson } from "@/lib/gateway/store/queries/people";
 import { insertSsoProvider, linkSsoIdentity } from "@/lib/gateway/store/queries/sso";
 import { apiKeys, auditLog, memberships, roleBindings, roles, ssoIdentities, ssoProviders, userMfaFactors, users } from "@/lib/gateway/store/schema";
 import { getAuthOptions } from "./auth-options";
-import { sessionCookieName, sessionCookieOptions } from "./cookies";
+import { authCookies, sessionCookieName, sessionCookieOptions } from "./cookies";
 import { factorsManagedElsewhere, mfaStepState, regenerateRecoveryCodes, removeOwnFactor, startTotpEnrolment } from "./mfa";
 import { passkeyRegistrationOptions, relyingPartyOf } from "./mfa-passkeys";
 import { sessionStateFromCookies } from "./session";
@@ -464,7 +464,8 @@ describe("what the sign-in does with the provider's answers", () => {
 });
 
 describe("a callback that cannot be handled", () => {
-  it("sends the person to the sign-in page with a message, logged, when the provider's secret cannot be read (sealed under another master key)", async () => {
+  /** A callback as the browser sends it, with or without the state cookie a sign-in's start set; what was logged meanwhile. */
+  async function callbackWithUnreadableSecret(withState: boolean): Promise<{ location: string | null; logged: string }> {
     const db = bed.t.gateway.store.db;
     const [row] = await db.select({ sealed: ssoProviders.clientSecretCiphertext }).from(ssoProviders).where(eq(ssoProviders.id, providerId));
     const lines: string[] = [];
@@ -474,14 +475,26 @@ describe("a callback that cannot be handled", () => {
     try {
       const { GET } = await import("@/app/api/auth/[...nextauth]/route");
       const url = `${CONSOLE}/api/auth/callback/${providerId}?code=c&state=s`;
-      const res = await GET(new NextRequest(url), { params: Promise.resolve({ nextauth: ["callback", providerId] }) });
+      const headers = withState ? { cookie: `${authCookies().state.name}=sealed-state` } : undefined;
+      const res = await GET(new NextRequest(url, { headers }), { params: Promise.resolve({ nextauth: ["callback", providerId] }) });
       expect(res.status).toBe(302);
-      expect(res.headers.get("location")).toBe(`/sign-in?error=${SIGN_IN_ERROR.gatewayUnavailable}`);
+      return { location: res.headers.get("location"), logged: lines.join("") };
     } finally {
       process.stderr.write = write;
       await db.update(ssoProviders).set({ clientSecretCiphertext: row!.sealed }).where(eq(ssoProviders.id, providerId));
     }
-    expect(lines.join("")).toContain("the SSO callback could not be handled");
+  }
+
+  it("sends the person to the sign-in page with a message, logged, when the provider's secret cannot be read (sealed under another master key)", async () => {
+    const { location, logged } = await callbackWithUnreadableSecret(true);
+    expect(location).toBe(`/sign-in?error=${SIGN_IN_ERROR.gatewayUnavailable}`);
+    expect(logged).toContain("the SSO callback could not be handled");
+  });
+
+  it("refuses a callback this browser started no sign-in for before loading the provider (its secret, its discovery document)", async () => {
+    const { location, logged } = await callbackWithUnreadableSecret(false);
+    expect(location).toBe(`/sign-in?error=${SIGN_IN_ERROR.ssoCallbackFailed}`);
+    expect(logged).not.toContain("the SSO callback could not be handled");
   });
 });
 

@@ -1,6 +1,7 @@
 import NextAuth, { type NextAuthOptions } from "next-auth";
 import type { NextRequest } from "next/server";
 import { getAuthOptions, headersOf, logAuth } from "@/lib/console/auth-options";
+import { authCookies } from "@/lib/console/cookies";
 import { SignInError } from "@/lib/console/sign-in";
 import { signInErrorAnswer, ssoAuthOptions, SSO_START, startSsoSignIn } from "@/lib/console/sso-auth";
 import { handleSsoTestCallback } from "@/lib/console/sso-test";
@@ -45,6 +46,10 @@ async function handler(request: NextRequest, context: Context): Promise<Response
         logAuth("warn", "the SSO provider refused the sign-in", new Error(refusal.slice(0, 100)));
         return signInErrorAnswer(SIGN_IN_ERROR.ssoRefusedByProvider);
       }
+      // No sign-in of this browser's to finish (its state cookie, set by /signin/sso, is gone or was never set):
+      // refused as next-auth would refuse it, but before the provider is loaded, its secret unsealed and its
+      // discovery document fetched, which anyone could otherwise have the console do for any provider id.
+      if (!request.cookies.get(authCookies().state.name)) return signInErrorAnswer(SIGN_IN_ERROR.ssoCallbackFailed);
       const options = await ssoAuthOptions(providerId, headers);
       return options ? await run(request, nextauth, options) : signInErrorAnswer(SIGN_IN_ERROR.ssoProviderGone);
     } catch (error) {
