@@ -134,21 +134,23 @@ export async function requirePermission(access: Access, orgId: string, permissio
 
 /**
  * Inside the transaction of a change an admin makes to people (an invitation, a removal, SSO required or lifted,
- * factors reset, role bindings): the caller's authority checked again as it stands now, what grants it held until
- * the change commits (`holdAuthority`). The checks before the transaction read it through the cache: an admin
- * removed, suspended, demoted or stripped of the permission in between would otherwise make the change, audited in
- * their name. `targetRelation`, the person's relation there: an owner is changed by an owner only.
+ * factors reset, role bindings), first: the caller's authority checked again as it stands now, what grants it held
+ * until the change commits, with the target's membership (`holdAuthority`, which takes the rows in one order). The
+ * checks before the transaction read it through the cache: an admin removed, suspended, demoted or stripped of the
+ * permission in between would otherwise make the change, audited in their name. An owner is changed by an owner only,
+ * as the target's relation stands now. Returns the target's relation there (null: not a person of it).
  */
 export async function holdAdminAuthority(
   tx: Database,
   orgId: string,
   callerId: string,
   permission: Permission,
-  target?: { relation: string | undefined; change: string },
-): Promise<void> {
-  const relation = await holdAuthority(tx, orgId, callerId, permission);
-  if (!relation) throw forbidden(`the caller lacks the permission ${permission}`);
-  if (target?.relation === "owner" && relation !== "owner") throw forbidden(`only an owner of the organization may ${target.change} an owner`);
+  target?: { userId: string; change: string },
+): Promise<Relation | null> {
+  const held = await holdAuthority(tx, orgId, callerId, permission, target?.userId);
+  if (!held.caller) throw forbidden(`the caller lacks the permission ${permission}`);
+  if (target && held.target === "owner" && held.caller !== "owner") throw forbidden(`only an owner of the organization may ${target.change} an owner`);
+  return held.target;
 }
 
 /**

@@ -78,7 +78,7 @@ async function planBindingChanges(
   userId: string,
   body: ApplyRoleBindingRequest,
   audit: AuditMeta,
-): Promise<BindingPlan & { organizationId: string; authorizedIn: string[]; targetRelations: Map<string, string> }> {
+): Promise<BindingPlan & { organizationId: string; authorizedIn: string[] }> {
   const rolesById = await rolesByIds(db, [...new Set(body.bindings_to_create.map((b) => b.role_id))]);
   const targetOrgs = await userOrganizationRelations(db, userId);
   const callerOrgs = await access.memberships();
@@ -144,7 +144,7 @@ async function planBindingChanges(
     await requirePermission(access, organizationId, "iam.write");
   }
   const authorizedIn = [...new Set([organizationId, ...creates.map((c) => c.organizationId), ...[...existingById.values()].map((b) => b.organizationId)])].sort();
-  return { userId, creates, deleteIds, organizationId, authorizedIn, targetRelations: targetOrgs };
+  return { userId, creates, deleteIds, organizationId, authorizedIn };
 }
 
 export const applyRoleBindings: AppRouteHandler<typeof routes.applyRoleBindings> = async (c) => {
@@ -162,7 +162,7 @@ export const applyRoleBindings: AppRouteHandler<typeof routes.applyRoleBindings>
   await mutate(c, { ...audit, organizationId: plan.organizationId }, async (tx, meta) => {
     // The caller's iam.write in each organization the change touches, held as it stands now (in one order).
     for (const orgId of plan.authorizedIn) {
-      await holdAdminAuthority(tx, orgId, callerId, "iam.write", { relation: plan.targetRelations.get(orgId), change: "change the role bindings of" });
+      await holdAdminAuthority(tx, orgId, callerId, "iam.write", { userId, change: "change the role bindings of" });
     }
     const result = await applyBindings(tx, plan);
     if (!result.ok && "missingDelete" in result) {

@@ -89,15 +89,13 @@ export const removeOrganizationPerson: AppRouteHandler<typeof routes.removeOrgan
   audit.targetNames = [person.email];
   await requireOwnerForOwner(access, orgId, person.relation, "remove");
   await mutate(c, audit, async (tx) => {
+    await holdAdminAuthority(tx, orgId, c.get("caller").userId, "iam.write", { userId, change: "remove" });
     const current = await findPerson(tx, orgId, userId);
     if (!current) throw notFound(`user ${userId} is not a person of this organization`);
     // An owner who is suspended (by the organization's SCIM) does not count: someone must be able to act as owner.
     if (current.relation === "owner" && !(await otherActiveOwner(tx, orgId, userId))) {
       throw badRequest("user_id", "the last active owner of the organization cannot be removed; make another person an owner first");
     }
-    // After the owners are taken (an owner's removal takes them all, in one order): taken first, two owners removing
-    // two others at once would each hold what the other waits for.
-    await holdAdminAuthority(tx, orgId, c.get("caller").userId, "iam.write", { relation: current.relation, change: "remove" });
     await removePerson(tx, orgId, userId);
   });
   return c.body(null, 204);
@@ -156,7 +154,7 @@ export const updateOrganizationPerson: AppRouteHandler<typeof routes.updateOrgan
   }
   const person = await mutate(c, audit, async (tx, meta) => {
     const change = body.sso_required ? "require SSO sign-in of" : "lift SSO sign-in of";
-    await holdAdminAuthority(tx, orgId, c.get("caller").userId, "iam.write", { relation: (await findPerson(tx, orgId, userId))?.relation, change });
+    await holdAdminAuthority(tx, orgId, c.get("caller").userId, "iam.write", { userId, change });
     const updated = (await setSsoRequired(tx, orgId, userId, body.sso_required)) ? await findPerson(tx, orgId, userId) : undefined;
     if (!updated) throw notFound(`user ${userId} is not a person of this organization`);
     meta.targetNames = [updated.email];
@@ -177,12 +175,13 @@ export const resetOrganizationPersonMfa: AppRouteHandler<typeof routes.resetOrga
   await requireOwnerForOwner(access, orgId, target.relation, "reset the second factors of");
   await requireAccountDeciders(c.get("deps").db, access, orgId, userId, { permission: "mfa.manage", change: "Resetting second factors", verb: "reset the second factors of" });
   const person = await mutate(c, audit, async (tx, meta) => {
+    await holdAdminAuthority(tx, orgId, c.get("caller").userId, "mfa.manage", { userId, change: "reset the second factors of" });
     const found = await findPerson(tx, orgId, userId);
     if (!found) throw notFound(`user ${userId} is not a person of this organization`);
-    await holdAdminAuthority(tx, orgId, c.get("caller").userId, "mfa.manage", { relation: found.relation, change: "reset the second factors of" });
     meta.targetNames = [found.email];
-    await resetPersonMfa(tx, userId);
+    // The account first, then its factors and codes: the order a renewal of the codes takes them in.
     await markFactorsReset(tx, userId, c.get("caller").accessKeyId);
+    await resetPersonMfa(tx, userId);
     return { ...found, mfaMethods: [] };
   });
   return c.json(toPerson(person), 200);

@@ -48,15 +48,38 @@ export async function holdActiveRelation(tx: Database, orgId: string, userId: st
 }
 
 /**
- * The person's relation to the organization when they hold `permission` there (owners hold every one), with what
- * grants it held (FOR SHARE) until the caller's transaction ends: their membership, and for a non-owner the
- * organization-wide bindings and roles that carry the permission. null when they hold it no more. A removal,
- * suspension or demotion (the membership), a binding's deletion or a role's change waits for it; one that committed
- * first is seen. Taken before the change's own locks on other people, as a removal takes them.
+ * For a change an admin makes to people: the membership rows it reads and writes, held (FOR UPDATE) until the
+ * transaction ends, all in one statement in user-id order: the caller's and the target's, and every owner's when either
+ * is one (the paths that keep an owner, `lockOwners`, take those first, in the same order). So taken, two such changes,
+ * or one and an owner's removal or a SCIM change of an owner, wait for each other, never each holding what the other
+ * waits for. Then the caller's relation while they hold `permission` (owners hold every one; for a member, the
+ * organization-wide bindings and roles that carry it are held FOR SHARE, so a binding's deletion or a role's change
+ * waits too), null when they hold it no more; and the target's relation, null when not a person there.
  */
-export async function holdAuthority(tx: Database, orgId: string, userId: string, permission: string): Promise<Relation | null> {
-  const relation = await holdActiveRelation(tx, orgId, userId);
-  if (relation !== "member") return relation;
+export async function holdAuthority(
+  tx: Database,
+  orgId: string,
+  callerId: string,
+  permission: string,
+  targetId?: string,
+): Promise<{ caller: Relation | null; target: Relation | null }> {
+  const ids = targetId !== undefined && targetId !== callerId ? [callerId, targetId] : [callerId];
+  const inOrg = eq(memberships.organizationId, orgId);
+  const known = await tx.select({ relation: memberships.relation }).from(memberships).where(and(inOrg, inList(memberships.userId, ids)));
+  const withOwners = known.some((m) => m.relation === "owner");
+  const held = await tx
+    .select({ userId: memberships.userId, relation: memberships.relation, status: memberships.status })
+    .from(memberships)
+    .where(and(inOrg, withOwners ? or(inList(memberships.userId, ids), eq(memberships.relation, "owner")) : inList(memberships.userId, ids)))
+    .orderBy(asc(memberships.userId))
+    .for("update");
+  const relationOf = (id: string | undefined) => {
+    const row = held.find((m) => m.userId === id);
+    return row && row.status === "active" ? (row.relation as Relation) : null;
+  };
+  const target = targetId === undefined ? null : relationOf(targetId);
+  const relation = relationOf(callerId);
+  if (relation !== "member") return { caller: relation, target };
   const grants = await tx
     .select({ id: roleBindings.id })
     .from(roleBindings)
@@ -64,14 +87,14 @@ export async function holdAuthority(tx: Database, orgId: string, userId: string,
     .where(
       and(
         eq(roleBindings.organizationId, orgId),
-        eq(roleBindings.userId, userId),
+        eq(roleBindings.userId, callerId),
         eq(roleBindings.scopeType, "org"),
         sql`${permission} = any(${roles.permissions})`,
       ),
     )
     .orderBy(asc(roleBindings.id))
     .for("share", { of: [roleBindings, roles] });
-  return grants.length > 0 ? relation : null;
+  return { caller: grants.length > 0 ? relation : null, target };
 }
 
 /**
