@@ -75,19 +75,30 @@ describe("the data dir lock", () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
-  it("puts back a lock that was not the stale one read (another process took the dir meanwhile)", async () => {
+  it("removes only the stale lock read, under the takeover guard, and waits while another process holds the guard", async () => {
     const dir = tempDir();
     const lock = path.join(dir, "stratus.lock");
+    const mine = path.join(dir, "mine");
+    writeFileSync(mine, String(process.pid));
     const stale = String(await deadPid());
     // This process read the stale pid; before it removed the file, another process removed it and locked the dir.
     writeFileSync(lock, String(process.ppid));
-    removeIfStill(lock, stale);
+    expect(removeIfStill(lock, stale, mine)).toBe(true);
     expect(readFileSync(lock, "utf8")).toBe(String(process.ppid));
-    expect(readdirSync(dir)).toEqual(["stratus.lock"]);
-    // The stale one itself is removed.
+    // The stale one itself is removed, and the guard released.
     writeFileSync(lock, stale);
-    removeIfStill(lock, stale);
-    expect(readdirSync(dir)).toEqual([]);
+    expect(removeIfStill(lock, stale, mine)).toBe(true);
+    expect(readdirSync(dir).sort()).toEqual(["mine"]);
+    // A live process's guard: nothing is removed, and this process is told to wait.
+    writeFileSync(lock, stale);
+    writeFileSync(`${lock}.takeover`, String(process.ppid));
+    expect(removeIfStill(lock, stale, mine)).toBe(false);
+    expect(readFileSync(lock, "utf8")).toBe(stale);
+    // A guard whose process is gone is cleared; the next try takes over.
+    writeFileSync(`${lock}.takeover`, stale);
+    expect(removeIfStill(lock, stale, mine)).toBe(false);
+    expect(removeIfStill(lock, stale, mine)).toBe(true);
+    expect(readdirSync(dir).sort()).toEqual(["mine"]);
   });
 
   it("is taken by exactly one of several processes that find the same stale lock at once", { timeout: 60_000 }, async () => {

@@ -1,11 +1,32 @@
 import { randomBytes } from "node:crypto";
-import { chmodSync, linkSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, linkSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 /** An embedded store's data dir: kept to its owner, and open in one process at a time. */
 
-/** The data dir and everything under it: directories 0700, files 0600 (the store, keys and secrets live here). */
+/**
+ * What Stratus keeps in a data dir at its top: its stores (PGlite's `pgdata`, the console's `console`), its keys and
+ * secrets, the demo's credentials, and its lock files (with the names a lock is written under before it is linked).
+ */
+const OWN_DIRS = new Set(["pgdata", "console"]);
+const OWN_FILE = /^(?:master\.key|auth\.secret|demo-credentials\.json|[\w-]+\.lock(?:\..+)?)$/;
+
+/**
+ * The data dir 0700, and what Stratus keeps in it (OWN_DIRS whole, OWN_FILE at the top) directories 0700 and files
+ * 0600: the store, keys and secrets live there, and PGlite writes its files 0666. Nothing else in the dir is touched:
+ * a data dir set to a directory that holds other things (the checkout, a home directory) keeps their modes (an
+ * executable stays one). Links are not followed.
+ */
 export function restrictToOwner(dir: string): void {
+  chmodSync(dir, 0o700);
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory() && OWN_DIRS.has(entry.name)) restrictTree(full);
+    else if (entry.isFile() && OWN_FILE.test(entry.name)) chmodSync(full, 0o600);
+  }
+}
+
+function restrictTree(dir: string): void {
   chmodSync(dir, 0o700);
   for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
     const full = path.join(entry.parentPath, entry.name);
@@ -28,9 +49,8 @@ const held = ((globalThis as { [HELD_KEY]?: Set<string> })[HELD_KEY] ??= new Set
  * exclusive lock file, and take over one left by a process that no longer runs.
  *
  * The lock appears whole or not at all: its pid is written under a name of this attempt's own, then linked into place
- * (a link to a name that exists fails), so no one reads it empty. A stale lock is moved aside before it is removed (a
- * rename moves one file, whichever is there): when two processes find the same stale lock, the second moves the
- * first's new lock instead, sees that it is not the stale one it read, and puts it back.
+ * (a link to a name that exists fails), so no one reads it empty. A stale lock is removed only under the takeover
+ * guard (removeIfStill), so of several processes that find it at once exactly one takes the data dir.
  */
 export function lockDataDir(dir: string, lockName = "stratus.lock"): () => void {
   const lockPath = path.join(dir, lockName);
@@ -44,7 +64,7 @@ export function lockDataDir(dir: string, lockName = "stratus.lock"): () => void 
   const mine = `${lockPath}.${pid}.${randomBytes(6).toString("hex")}`;
   writeFileSync(mine, pid, { mode: 0o600 });
   try {
-    for (let attempt = 0; attempt < 5; attempt++) {
+    for (let attempt = 0; attempt < 100; attempt++) {
       try {
         linkSync(mine, lockPath);
         held.add(lockPath);
@@ -68,7 +88,8 @@ export function lockDataDir(dir: string, lockName = "stratus.lock"): () => void 
             "stop that process, use another STRATUS_DATA_DIR, or set DATABASE_URL to share PostgreSQL.",
         );
       }
-      removeIfStill(lockPath, holder);
+      // Another process taking over the same stale lock holds the guard for a moment: wait it out.
+      if (!removeIfStill(lockPath, holder, mine)) sleepSync(10);
     }
   } finally {
     unlinkSync(mine);
@@ -85,24 +106,43 @@ function readIfThere(file: string): string | null {
   }
 }
 
-/** Removes the lock file if it still says `stale`; a lock another process took meanwhile is put back. */
-export function removeIfStill(lockPath: string, stale: string): void {
-  const aside = `${lockPath}.stale.${process.pid}.${randomBytes(6).toString("hex")}`;
+/**
+ * Removes the lock file if it still says `stale`, holding the takeover guard (`<lock>.takeover`, linked into place from
+ * `mine`, this attempt's file with its pid, as the lock is) while it reads and removes it. Only a guard's holder removes
+ * a lock not its own, and a lock is linked only where none is, so the lock removed is the stale one read, never one
+ * another process took meanwhile. False when another process holds the guard (the caller waits and tries again). A
+ * guard whose process is gone (it died between two system calls) is removed; should two processes find it so at once,
+ * both may take the guard: a crash inside a takeover, then three processes at one instant, which this does not cover.
+ */
+export function removeIfStill(lockPath: string, stale: string, mine: string): boolean {
+  const guard = `${lockPath}.takeover`;
   try {
-    renameSync(lockPath, aside);
+    linkSync(mine, guard);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
-    throw error;
-  }
-  try {
-    if (readFileSync(aside, "utf8") !== stale) linkSync(aside, lockPath);
-  } catch (error) {
-    // EEXIST: a third process took the free name between the rename and the link. The first then holds no lock file
-    // while it runs: three processes starting at one instant over a stale lock, which this does not cover.
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-  } finally {
-    unlinkSync(aside);
+    const holder = Number(readIfThere(guard));
+    if (!(Number.isInteger(holder) && holder > 0 && holder !== process.pid && isAlive(holder))) unlinkIfThere(guard);
+    return false;
   }
+  try {
+    if (readIfThere(lockPath) === stale) unlinkSync(lockPath);
+  } finally {
+    unlinkSync(guard);
+  }
+  return true;
+}
+
+function unlinkIfThere(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+}
+
+/** Waits without returning to the event loop: the lock is taken before the store opens, in one synchronous call. */
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
 function isAlive(pid: number): boolean {

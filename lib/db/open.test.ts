@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -34,13 +34,32 @@ describe("the PGlite data dir", { timeout: 120_000 }, () => {
   it("is put right when an earlier version left it open", async () => {
     const dataDir = path.join(root, "fresh");
     chmodSync(dataDir, 0o777);
-    writeFileSync(path.join(dataDir, "left-over"), "x", { mode: 0o666 });
-    chmodSync(path.join(dataDir, "left-over"), 0o666);
+    for (const file of [path.join("pgdata", "left-over"), "master.key"]) {
+      writeFileSync(path.join(dataDir, file), "x", { mode: 0o666 });
+      chmodSync(path.join(dataDir, file), 0o666);
+    }
     const store = await openStore({ kind: "pglite", dataDir });
     try {
       expect(openToOthers(dataDir)).toEqual([]);
     } finally {
       await store.close();
     }
+  });
+
+  it("leaves alone what is not Stratus's in a data dir set to a directory holding other things (an executable stays one)", async () => {
+    const dataDir = path.join(root, "shared");
+    mkdirSync(path.join(dataDir, "bin"), { recursive: true });
+    writeFileSync(path.join(dataDir, "bin", "tool"), "#!/bin/sh\n", { mode: 0o755 });
+    writeFileSync(path.join(dataDir, "notes.txt"), "x", { mode: 0o644 });
+    chmodSync(path.join(dataDir, "bin", "tool"), 0o755);
+    chmodSync(path.join(dataDir, "notes.txt"), 0o644);
+    const store = await openStore({ kind: "pglite", dataDir });
+    await store.close();
+    expect(statSync(path.join(dataDir, "bin", "tool")).mode & 0o777).toBe(0o755);
+    expect(statSync(path.join(dataDir, "notes.txt")).mode & 0o777).toBe(0o644);
+    expect(statSync(path.join(dataDir, "bin")).mode & 0o777).not.toBe(0o700);
+    // What is Stratus's there is still the owner's alone.
+    expect(openToOthers(path.join(dataDir, "pgdata"))).toEqual([]);
+    expect(statSync(dataDir).mode & 0o777).toBe(0o700);
   });
 });
