@@ -5,7 +5,7 @@ import type { ConsoleSession } from "@/lib/console/session";
 import { errorReason, readResponseBody } from "@/lib/contract/response-body";
 import { env } from "@/lib/env";
 import { CONSOLE_CHANNEL_HEADER, consoleChannelMark, type GatewayBindings } from "@/lib/gateway/origin";
-import { isReplayRefusal } from "@/lib/gateway/middleware/replay";
+import { replayRefusal } from "@/lib/gateway/middleware/replay";
 import { embeddedGateway } from "@/lib/gateway/runtime";
 import { signedHeaders } from "@/lib/signing";
 import { vaultKey } from "./config";
@@ -124,14 +124,14 @@ export async function isKeyRefused(response: Response): Promise<boolean> {
   }
 }
 
-/** A 401 (or an undeclared one's 403) of the replay guard: the signature, not the key, was refused. */
-async function isSignatureReused(response: Response): Promise<boolean> {
-  if (response.status !== 401 && response.status !== 403) return false;
+/** A 401 (or an undeclared one's 403) of the replay guard, which refused the signature, not the key: which refusal. */
+async function signatureRefusal(response: Response): Promise<ReturnType<typeof replayRefusal>> {
+  if (response.status !== 401 && response.status !== 403) return null;
   try {
     const body = (await response.clone().json()) as { reason?: unknown; message?: unknown };
-    return body.reason === "unauthenticated" && isReplayRefusal(body.message);
+    return body.reason === "unauthenticated" ? replayRefusal(body.message) : null;
   } catch {
-    return false;
+    return null;
   }
 }
 
@@ -151,14 +151,17 @@ export async function cloudFetch(session: ConsoleSession, method: string, pathAn
   if (!credentials) return sessionEnded(SESSION_EXPIRED, null);
   let response = await gatewayFetch(credentials, method, pathAndQuery, init);
   // The replay guard refused the signature as one used before: another replica of this console signed a call of this
-  // session to the same path in the same millisecond alike (a process tells its own calls apart, not another's). This
-  // call was not made, and the key is not at fault: signed anew (another timestamp), it is sent once more, and a second
-  // refusal is answered as it is, the session kept.
-  if (await isSignatureReused(response)) {
+  // session to the same path in the same millisecond alike (a process tells its own calls apart, not another's). The
+  // key is not at fault, and the session stays. Sent before with another body, this call was not made: signed anew
+  // (another timestamp), it is sent once more. Refused as spent (a call under it was answered, perhaps this very one
+  // sent twice by a proxy on the way), it is not: the refusal is the answer.
+  let refusal = await signatureRefusal(response);
+  if (refusal === "other_body") {
     await response.body?.cancel();
     response = await gatewayFetch(credentials, method, pathAndQuery, init);
-    if (await isSignatureReused(response)) return response;
+    refusal = await signatureRefusal(response);
   }
+  if (refusal) return response;
   if (await isKeyRefused(response)) {
     await response.body?.cancel();
     // Every signature is refused while the clocks disagree: the key is not at fault, and the session stays.

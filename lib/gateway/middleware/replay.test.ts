@@ -39,7 +39,10 @@ describe("a replayed signature", () => {
     expect((await create(headers, "replay-first")).status).toBe(200);
     const again = await create(headers, "replay-second");
     expect(again.status).toBe(401);
-    expect(await again.json()).toMatchObject({ reason: "unauthenticated", message: REPLAY_MESSAGE });
+    // Said as a use with another body (this call was not made), not as the first call's own repeat.
+    expect(await again.json()).toMatchObject({ reason: "unauthenticated", message: "this signature was sent before with another body: sign every request anew" });
+    const repeat = await create(headers, "replay-first");
+    expect(await repeat.json()).toMatchObject({ reason: "unauthenticated", message: REPLAY_MESSAGE });
     expect(await named("replay-first")).toBe(1);
     expect(await named("replay-second")).toBe(0);
   });

@@ -46,9 +46,10 @@ const REFUSALS: Record<ClaimRefusal, string> = {
   attempts: `this signature was sent ${MAX_ATTEMPTS} times: sign a new request`,
 };
 
-/** Whether a refusal's message is the replay guard's: the signature was used before, so the call was not made. */
-export function isReplayRefusal(message: unknown): boolean {
-  return typeof message === "string" && Object.values(REFUSALS).includes(message);
+/** Which of the replay guard's refusals a message is (the signature was used before: this call was not made), or null. */
+export function replayRefusal(message: unknown): ClaimRefusal | null {
+  const found = Object.entries(REFUSALS).find(([, text]) => text === message);
+  return found ? (found[0] as ClaimRefusal) : null;
 }
 
 /** A signed timestamp outside the window around the gateway's clock (verify() says so too). */

@@ -43,8 +43,11 @@ export async function claimSignature(db: Database, record: SignatureRecord, now:
     .select({ spent: requestSignatures.spent, bodyDigest: requestSignatures.bodyDigest })
     .from(requestSignatures)
     .where(eq(requestSignatures.signature, record.signature));
-  if (!held || held.spent) return "spent";
-  return held.bodyDigest === record.bodyDigest ? "attempts" : "other_body";
+  if (!held) return "spent";
+  // Another body is said as such even once its call was answered: this call (not a resend of that one) was not made,
+  // and its sender may sign it anew (lib/console/gateway-client.ts does, for a signature another replica made alike).
+  if (held.bodyDigest !== null && held.bodyDigest !== record.bodyDigest) return "other_body";
+  return held.spent ? "spent" : "attempts";
 }
 
 /**
