@@ -75,12 +75,13 @@ async function authenticate(c: ScimContext, next: () => Promise<void>): Promise<
  * Files every SCIM change that failed (its own entry went with its rolled-back transaction), as the gateway files the
  * REST calls that fail (`auditFailures`): actor the integration, the result and message the answer's, and of its target
  * only what the identity provider sent itself (the path's id). A call whose token was refused has no organization to
- * be filed in.
+ * be filed in; nor is a refusal of the token found deleted midway.
  */
 async function auditScimFailures(c: ScimContext, next: () => Promise<void>): Promise<void> {
   await next();
   const status = c.res.status;
-  if (!isMutating(c.req.method) || status < 400 || !c.get("scim")) return;
+  // A 401 (the integration deleted since its token was checked) is the token's refusal, filed nowhere, as any other.
+  if (!isMutating(c.req.method) || status < 400 || status === 401 || !c.get("scim")) return;
   const [, resource, id] = new URL(c.req.url).pathname.match(/\/(Users|Groups)(?:\/([^/]+))?\/?$/) ?? [];
   if (!resource) return; // no endpoint (404/405) or /Bulk (501): nothing was asked of a resource
   const action = c.req.method === "POST" ? "Create" : c.req.method === "DELETE" ? "Delete" : "Update";
