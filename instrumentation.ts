@@ -7,12 +7,27 @@ export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { installRequestGuard } = await import("./lib/client-address");
   installRequestGuard();
+  // The configuration is checked as the server starts, not at its first request: a bad value (or no AUTH_SECRET in
+  // production) stops it, the variable named, instead of a server that answers every page with a 500.
+  if (process.env.NEXT_PHASE !== "phase-production-build") {
+    try {
+      const { env } = await import("./lib/env");
+      env();
+      const { authSecret } = await import("./lib/console/secret");
+      authSecret();
+    } catch (error) {
+      console.error(`the console cannot start: ${error instanceof Error ? error.message : String(error)}`);
+      process.exit(1);
+    }
+  }
   // The embedded gateway opens its store as the server starts, and the server answers once it is
   // open: opening a fresh PGlite data dir (initdb) blocks the process for a couple of seconds, which
   // a first request would otherwise sit behind. The demo organization is written afterwards, in the
   // background (the sign-in page says "preparing demo data" meanwhile).
   if (!process.env.CLOUD_API_URL && process.env.NEXT_PHASE !== "phase-production-build") {
     const { openEmbeddedGateway } = await import("./lib/gateway/runtime");
-    await openEmbeddedGateway((error) => console.error("the embedded gateway did not start", error));
+    // Its reason, not the error's stack and wrapped statement (Drizzle's repeats the statement's parameters).
+    const { errorDetail } = await import("./lib/error-detail");
+    await openEmbeddedGateway((error) => console.error(`the embedded gateway did not start: ${errorDetail(error)}`));
   }
 }

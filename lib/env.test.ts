@@ -87,3 +87,34 @@ describe("the remote gateway's URL (CLOUD_API_URL)", () => {
     expect(parsed("https://ops:pw-not-for-logs@api.example.com")).toThrow(/^(?!.*pw-not-for-logs)/s);
   });
 });
+
+describe("the store's connection string", () => {
+  const saved = process.env.DATABASE_URL;
+  afterEach(() => {
+    if (saved === undefined) delete process.env.DATABASE_URL;
+    else process.env.DATABASE_URL = saved;
+    resetEnvCache();
+  });
+  const check = (value: string) => {
+    process.env.DATABASE_URL = value;
+    resetEnvCache();
+    return () => env();
+  };
+
+  it("takes a host, a formation's hosts, a Unix socket's directory, and node-postgres's socket: form", () => {
+    for (const value of [
+      "postgres://stratus:p%40ss@db1:5432/stratus",
+      "postgresql://stratus@db1:5432,db2:5432/stratus?target_session_attrs=read-write&sslmode=verify-full",
+      "postgres:///stratus?host=/run/postgresql",
+      "socket:/run/postgresql?db=stratus",
+    ]) {
+      expect(check(value), value).not.toThrow();
+    }
+  });
+
+  it("refuses another scheme (a host written without one is read as a scheme) and says why a formation's attributes cannot be honoured", () => {
+    expect(check("db.internal:5432/stratus")).toThrow(/^Invalid environment: DATABASE_URL: expected postgres:\/\//);
+    expect(check("mysql://db/stratus")).toThrow(/DATABASE_URL: expected postgres:\/\//);
+    expect(check("postgres://db1,db2/stratus?target_session_attrs=primary")).toThrow(/DATABASE_URL: target_session_attrs=primary is not supported/);
+  });
+});

@@ -25,10 +25,7 @@ const envSchema = z.object({
   HOST: z.string().trim().min(1, "expected an address to listen on (0.0.0.0, 127.0.0.1, ::)").default("0.0.0.0"),
   STRATUS_DATA_DIR: z.string().min(1).default("./.data"),
   /** One host, or a formation's hosts (`postgres://u@h1:5432,h2:5432/db?target_session_attrs=read-write`). */
-  DATABASE_URL: z
-    .string()
-    .refine(isDatabaseUrl, "expected postgres://user:password@host:port/db, or several host:port separated by commas")
-    .optional(),
+  DATABASE_URL: z.string().superRefine(checkDatabaseUrl).optional(),
   /** 32 bytes, base64 or hex; generated into the data dir when unset. */
   STRATUS_MASTER_KEY: z.string().min(1).optional(),
   /** Allowed clock skew of signed requests, in seconds. */
@@ -137,12 +134,26 @@ function isLoopbackHost(hostname: string): boolean {
   return ipaddr.isValid(address) && ipaddr.parse(address).range() === "loopback";
 }
 
-function isDatabaseUrl(value: string): boolean {
+const DATABASE_URL_FORMS = "expected postgres://user:password@host:port/db, or several host:port separated by commas";
+
+/**
+ * A connection string node-postgres reads as meant: postgres:// (or postgresql://) with a host list, or without one for
+ * a Unix socket (`postgres:///db?host=/run/postgresql`), or `socket:/run/postgresql?db=db`. Another scheme is refused:
+ * `db.internal:5432/stratus` is a URL too (its scheme `db.internal:`), which node-postgres would read as a database
+ * named "432/stratus" on localhost. A value the host list cannot honour says why (target_session_attrs=primary).
+ */
+function checkDatabaseUrl(value: string, ctx: z.RefinementCtx): void {
+  let parsed: ReturnType<typeof parseDatabaseUrl>;
   try {
-    return parseDatabaseUrl(value) !== null || z.string().url().safeParse(value).success;
-  } catch {
-    return false;
+    parsed = parseDatabaseUrl(value);
+  } catch (error) {
+    ctx.addIssue({ code: "custom", message: error instanceof Error ? error.message : DATABASE_URL_FORMS });
+    return;
   }
+  if (parsed) return;
+  const socketForm = /^socket:\/\S+$/i.test(value);
+  const hostless = /^postgres(?:ql)?:\/\/(?:[^@/?#]*@)?\//i.test(value) && URL.canParse(value);
+  if (!socketForm && !hostless) ctx.addIssue({ code: "custom", message: DATABASE_URL_FORMS });
 }
 
 let cached: Env | undefined;

@@ -7,7 +7,8 @@ import { demoState } from "./demo";
 
 const GATEWAY_KEY = Symbol.for("stratus.embeddedGateway");
 const READY_KEY = Symbol.for("stratus.embeddedGatewayReady");
-type G = typeof globalThis & { [GATEWAY_KEY]?: Promise<unknown>; [READY_KEY]?: boolean };
+const FAILED_KEY = Symbol.for("stratus.embeddedGatewayFailed");
+type G = typeof globalThis & { [GATEWAY_KEY]?: Promise<unknown>; [READY_KEY]?: boolean; [FAILED_KEY]?: unknown };
 const g = globalThis as G;
 
 let dataDir: string;
@@ -21,6 +22,7 @@ beforeEach(() => {
 afterEach(() => {
   delete g[GATEWAY_KEY];
   delete g[READY_KEY];
+  delete g[FAILED_KEY];
   process.env = { ...saved };
   resetEnvCache();
   rmSync(dataDir, { recursive: true, force: true });
@@ -49,5 +51,32 @@ describe("the demo sign-in's state", () => {
     resetEnvCache();
     g[GATEWAY_KEY] = new Promise(() => {});
     expect(await demoState()).toBe("unavailable");
+  });
+
+  it("is 'unavailable' once the embedded gateway failed to start, which is not started again at every look, and says why once", async () => {
+    // The data dir cannot be made: a file stands where it would be.
+    const blocked = path.join(dataDir, "blocked");
+    writeFileSync(blocked, "");
+    process.env.STRATUS_DATA_DIR = path.join(blocked, "data");
+    resetEnvCache();
+    const logged: string[] = [];
+    const error = console.error;
+    console.error = (...args: unknown[]) => void logged.push(args.map(String).join(" "));
+    try {
+      expect(await demoState()).toBe("preparing");
+      // The start fails (the state's own start, awaited here through the global it set).
+      await (g[GATEWAY_KEY] ?? Promise.resolve()).catch(() => undefined);
+      await new Promise((r) => setTimeout(r, 0));
+      expect(g[GATEWAY_KEY]).toBeUndefined();
+      for (let look = 0; look < 3; look++) {
+        expect(await demoState()).toBe("unavailable");
+        expect(g[GATEWAY_KEY]).toBeUndefined();
+      }
+    } finally {
+      console.error = error;
+    }
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatch(/^the embedded gateway did not start: /);
+    expect(logged[0]).not.toMatch(/\n\s+at /);
   });
 });

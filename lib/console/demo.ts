@@ -48,7 +48,11 @@ export async function demoAvailable(): Promise<boolean> {
  */
 export async function demoState(): Promise<"available" | "preparing" | "unavailable"> {
   if (!demoAllowed()) return "unavailable";
-  if (embeddedGatewayState() === "starting") return "preparing";
+  const gateway = embeddedGatewayState();
+  if (gateway.state === "starting") return "preparing";
+  // A start that failed (the data dir held by another process, the store refusing): no demo, and the page stops
+  // waiting for one; the server's log says why.
+  if (gateway.state === "failed") return "unavailable";
   return (await demoAvailable()) ? "available" : "unavailable";
 }
 

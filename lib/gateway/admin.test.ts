@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { and, eq } from "drizzle-orm";
@@ -188,6 +189,39 @@ describe("the command-line tool's refusals", { timeout: 300_000 }, () => {
     expect(bob.code, bob.stderr).toBe(0);
     const again = await cli(dataDir, "add-member", "--org", orgId, "--user", "bob@initech.example", "--relation", "owner");
     expect(again.code).toBe(1);
+    // The store's reason, not the statement with its parameters.
+    expect(again.stderr).toMatch(/duplicate key|unique/);
+    expect(again.stderr).not.toContain("Failed query");
+  });
+});
+
+describe("a standalone gateway that cannot listen", { timeout: 300_000 }, () => {
+  it("says so (the address taken), exits 1 and leaves the data dir unlocked", async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "stratus-listen-"));
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    try {
+      const port = String((taken.address() as AddressInfo).port);
+      const env: NodeJS.ProcessEnv = { ...process.env, STRATUS_DATA_DIR: dataDir, STRATUS_LOG_LEVEL: "info", STRATUS_SEED_DEMO: "0", PORT: port, HOST: "127.0.0.1" };
+      delete env.DATABASE_URL;
+      delete env.STRATUS_MASTER_KEY;
+      const run = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
+        const child = spawn(process.execPath, ["--import", "tsx", "lib/gateway/cli.ts", "serve"], { cwd: process.cwd(), env });
+        let output = "";
+        child.stdout.on("data", (d: Buffer) => (output += d.toString()));
+        child.stderr.on("data", (d: Buffer) => (output += d.toString()));
+        child.on("error", reject);
+        child.on("close", (code) => resolve({ code, output }));
+      });
+      expect(run.code, run.output).toBe(1);
+      expect(run.output).toContain("the gateway cannot listen");
+      expect(run.output).toContain("EADDRINUSE");
+      expect(run.output).not.toMatch(/\n\s+at /);
+      expect(existsSync(path.join(dataDir, "stratus.lock"))).toBe(false);
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { env } from "@/lib/env";
+import { errorDetail } from "@/lib/error-detail";
 import type { Relation } from "./authz";
 import { addMember, createApiKey, createOrganization, createUser, findOrganization, findUser, listApiKeys, revokeApiKey } from "./admin";
 import { loadMasterKey } from "./crypto";
@@ -119,6 +120,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  // What the store said, not the statement and its parameters (Drizzle's message repeats both: e-mails, sealed secrets).
+  process.stderr.write(`${errorDetail(error)}\n`);
   process.exit(1);
 });

@@ -4,6 +4,7 @@ import { inBackground } from "@/lib/db/background";
 import { ReadCache } from "@/lib/db/read-cache";
 import { pacer, waitedFor } from "@/lib/server-load";
 import { env } from "@/lib/env";
+import { errorDetail } from "@/lib/error-detail";
 import { createApp } from "./app";
 import type { AppEnv, GatewayDeps } from "./context";
 import { loadMasterKey } from "./crypto";
@@ -119,7 +120,17 @@ async function seedIfEmpty(db: Database, masterKey: Buffer): Promise<DemoCredent
 const GLOBAL_KEY = Symbol.for("stratus.embeddedGateway");
 const READY_KEY = Symbol.for("stratus.embeddedGatewayReady");
 const OPENED_KEY = Symbol.for("stratus.embeddedGatewayOpened");
-type GlobalWithGateway = typeof globalThis & { [GLOBAL_KEY]?: Promise<Gateway>; [READY_KEY]?: boolean; [OPENED_KEY]?: Promise<void> };
+const FAILED_KEY = Symbol.for("stratus.embeddedGatewayFailed");
+type GlobalWithGateway = typeof globalThis & {
+  [GLOBAL_KEY]?: Promise<Gateway>;
+  [READY_KEY]?: boolean;
+  [OPENED_KEY]?: Promise<void>;
+  /** When the last start failed, and why: a state check does not start again sooner than RETRY_START_MS after it. */
+  [FAILED_KEY]?: { at: number; reason: string };
+};
+
+/** How long after a failed start a state check (the sign-in page's, every 2 s per open tab) waits to start again. */
+export const RETRY_START_MS = 15_000;
 
 /**
  * The gateway embedded in the console's server: one per process, kept on
@@ -144,6 +155,7 @@ function startEmbeddedGateway(): Promise<Gateway> {
     },
     (error: unknown) => {
       delete g[GLOBAL_KEY];
+      g[FAILED_KEY] = { at: Date.now(), reason: errorDetail(error) };
       throw error;
     },
   );
@@ -164,18 +176,25 @@ export async function openEmbeddedGateway(onFailure: (error: unknown) => void): 
 }
 
 /**
- * Whether the embedded gateway of this process is up ("ready"), still opening its store and
- * writing the demo organization ("starting": started now if it was not), without waiting for it.
+ * Whether the embedded gateway of this process is up ("ready"), still opening its store and writing the demo
+ * organization ("starting": started now if it was not), or failed to start within the last RETRY_START_MS
+ * ("failed", with why), without waiting for it. A failed start is tried again by the first check after that, each
+ * failure logged once: not once per check, every check starting it anew (the store opened and migrated again).
  */
-export function embeddedGatewayState(): "ready" | "starting" {
+export function embeddedGatewayState(now = Date.now()): { state: "ready" | "starting" } | { state: "failed"; reason: string } {
   const g = globalThis as GlobalWithGateway;
-  if (g[READY_KEY]) return "ready";
-  // A failed start is retried by the next caller; its error reaches whoever awaits it.
+  if (g[READY_KEY]) return { state: "ready" };
+  const failed = g[FAILED_KEY];
+  if (!g[GLOBAL_KEY] && failed && now - failed.at < RETRY_START_MS) return { state: "failed", reason: failed.reason };
+  const starting = !g[GLOBAL_KEY];
   startEmbeddedGateway().then(
     () => {
       g[READY_KEY] = true;
+      delete g[FAILED_KEY];
     },
-    () => undefined,
+    (error: unknown) => {
+      if (starting) console.error(`the embedded gateway did not start: ${errorDetail(error)}`);
+    },
   );
-  return "starting";
+  return { state: "starting" };
 }

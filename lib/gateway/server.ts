@@ -38,6 +38,11 @@ export async function runServer(): Promise<void> {
   const server = listen(gateway.app.fetch, { port: config.PORT, hostname: config.HOST }, (info) => {
     gateway.deps.logger.info("gateway listening", { port: info.port, store: gateway.store.kind });
   });
+  // The address taken, not allowed, or no such host: said plainly, the store closed (its lock released), exit 1.
+  server.once("error", (error: NodeJS.ErrnoException) => {
+    gateway.deps.logger.error("the gateway cannot listen", { host: config.HOST, port: config.PORT, error: error.code ?? error.message });
+    void gateway.close().finally(() => process.exit(1));
+  });
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
