@@ -7,18 +7,10 @@ export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { installRequestGuard } = await import("./lib/client-address");
   installRequestGuard();
-  // The configuration is checked as the server starts, not at its first request: a bad value (or no AUTH_SECRET in
-  // production) stops it, the variable named, instead of a server that answers every page with a 500.
+  // The configuration is checked as the server starts, not at its first request (lib/startup-check.ts).
   if (process.env.NEXT_PHASE !== "phase-production-build") {
-    try {
-      const { env } = await import("./lib/env");
-      env();
-      const { authSecret } = await import("./lib/console/secret");
-      authSecret();
-    } catch (error) {
-      console.error(`the console cannot start: ${error instanceof Error ? error.message : String(error)}`);
-      process.exit(1);
-    }
+    const { checkConsoleConfiguration } = await import("./lib/startup-check");
+    checkConsoleConfiguration();
   }
   // The embedded gateway opens its store as the server starts, and the server answers once it is
   // open: opening a fresh PGlite data dir (initdb) blocks the process for a couple of seconds, which
