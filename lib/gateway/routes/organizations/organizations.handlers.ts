@@ -1,4 +1,4 @@
-import { requireOrgOwner, type Access } from "../../authz";
+import { requireOrgOwner } from "../../authz";
 import { auditAs, mutate } from "../../audit";
 import { forbidden } from "../../errors";
 import { holdActiveRelation } from "../../store/queries/access";
@@ -7,11 +7,6 @@ import { listMfaMethods, mfaMethodsByOrganization } from "../../store/queries/mf
 import { listActiveOrganizations, toEntity, updateOrganization as updateOrg } from "../../store/queries/organizations";
 import { jsonTextAnswer, toJsonText, type AppRouteHandler } from "../shared";
 import type * as routes from "./organizations.routes";
-
-/** The permissions the caller holds across the organization (org-scope bindings): what will succeed. */
-function orgPermissions(access: Access, orgId: string): Promise<string[]> {
-  return access.permissions(orgId);
-}
 
 export const getOrganizations: AppRouteHandler<typeof routes.getOrganizations> = async (c) => {
   const { db, reads } = c.get("deps");
@@ -30,7 +25,7 @@ export const getOrganizations: AppRouteHandler<typeof routes.getOrganizations> =
           relation,
           await evaluateFlags(db, { userId: caller.userId, organizationId: org.id }),
           mfa.get(org.id),
-          await orgPermissions(access, org.id),
+          await access.permissions(org.id),
         ),
       ),
     );
@@ -55,7 +50,7 @@ export const updateOrganization: AppRouteHandler<typeof routes.updateOrganizatio
   // What the answer reads is read in the change's transaction (the permissions, which the change leaves as they
   // are, before it): a failure after the commit would answer 5xx for a change made, and the client's retry of the
   // same signed call is then refused as a replay.
-  const permissions = await orgPermissions(c.get("access"), orgId);
+  const permissions = await c.get("access").permissions(orgId);
   const entity = await mutate(c, audit, async (tx, meta) => {
     // Still an owner as the change is made: a removal or demotion of the caller committed since the check above is
     // waited for and seen (the change would otherwise be made, and audited, as an owner's by someone no longer one).
