@@ -4,6 +4,7 @@ import { errorDetail } from "@/lib/error-detail";
 import type { Relation } from "./authz";
 import { addMember, createApiKey, createOrganization, createUser, findOrganization, findUser, listApiKeys, revokeApiKey } from "./admin";
 import { loadMasterKey } from "./crypto";
+import { confirmMasterKey } from "./master-key-check";
 import { runServer } from "./server";
 import { openStore, type Database } from "./store/client";
 
@@ -95,7 +96,10 @@ async function main(): Promise<void> {
       }
       case "create-key": {
         const u = await user(need("user"));
-        const key = await createApiKey(db, loadMasterKey(config.STRATUS_MASTER_KEY, dataDir), u.id, values.name ?? "");
+        const masterKey = loadMasterKey(config.STRATUS_MASTER_KEY, dataDir);
+        // A secret sealed with a key other than the gateways' would be a key no gateway can verify.
+        await confirmMasterKey(db, masterKey);
+        const key = await createApiKey(db, masterKey, u.id, values.name ?? "");
         print({ user_id: u.id, access_key_id: key.accessKeyId, secret_key: key.secretKey, note: "the secret is shown only now" });
         break;
       }

@@ -9,6 +9,7 @@ import { createApp } from "./app";
 import type { AppEnv, GatewayDeps } from "./context";
 import { loadMasterKey } from "./crypto";
 import { createLogger, type Logger } from "./logger";
+import { confirmMasterKey } from "./master-key-check";
 import { scheduleRetention, type RetentionPolicy } from "./retention";
 import { seedDemo, writeDemoCredentials, type DemoCredentials } from "./seed";
 import { isEmpty, openStore, type Database, type Store, type StoreOptions } from "./store/client";
@@ -55,6 +56,8 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   // open, its PGlite data dir stays held by this process (the next start is refused) and its PostgreSQL pool, listener
   // and timers live on, one more set for every attempt.
   try {
+    // Before anything is sealed or opened with it: a replica given another key refuses to start, naming the variable.
+    await confirmMasterKey(store.db, masterKey);
     options.onStoreOpen?.();
     // Production stores start empty unless the demo is asked for (STRATUS_SEED_DEMO=1).
     const seed = options.seed ?? (config.STRATUS_SEED_DEMO ? config.STRATUS_SEED_DEMO === "1" : config.NODE_ENV !== "production");

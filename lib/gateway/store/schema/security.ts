@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, boolean, check, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { roles } from "./iam";
 import { organizations, users } from "./identity";
 
@@ -207,4 +207,20 @@ export const userRecoveryCodes = pgTable(
     usedAt: ts("used_at"),
   },
   (t) => [primaryKey({ columns: [t.userId, t.codeHash] })],
+);
+
+/**
+ * The master key's check value (one row): an HMAC of a fixed label under the key the store's secrets are sealed with.
+ * A gateway started with another key (a replica without STRATUS_MASTER_KEY makes its own) refuses to start, naming the
+ * variable, instead of answering 500 to every signed call and sealing new secrets no other replica can open.
+ */
+export const masterKeyCheck = pgTable(
+  "master_key_check",
+  {
+    /** Always 1: the table holds one row, and of two replicas starting together on an empty store one writes it. */
+    id: integer("id").primaryKey().default(1),
+    checkValue: text("check_value").notNull(),
+    createdAt: ts("created_at").notNull().defaultNow(),
+  },
+  (t) => [check("master_key_check_one_row", sql`${t.id} = 1`)],
 );

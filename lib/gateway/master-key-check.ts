@@ -1,0 +1,42 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { decrypt } from "./crypto";
+import type { Database } from "./store/client";
+import { anySealedSecret, readMasterKeyCheck, recordMasterKeyCheck } from "./store/queries/master-key";
+
+/** The label whose HMAC under the master key is kept in the store: it tells whether a key is the store's, not the key. */
+const CHECK_LABEL = "stratus master key check v1";
+
+export function masterKeyCheckValue(key: Buffer): string {
+  return createHmac("sha256", key).update(CHECK_LABEL).digest("base64url");
+}
+
+export const MASTER_KEY_MISMATCH =
+  "STRATUS_MASTER_KEY is not the key this store's secrets are sealed with: give every gateway and console of the store the same STRATUS_MASTER_KEY (without it, each makes its own in its data dir)";
+
+/**
+ * Refuses a master key other than the one the store's secrets are sealed with (throws, naming the variable). A store
+ * that has no check value yet gets this key's, once one of its sealed secrets (from before the check existed) opens
+ * under it; another replica's, written first, is then compared instead. Reads only when the value is there, so a
+ * replica starting on a read-only standby does not fail on it.
+ */
+export async function confirmMasterKey(db: Database, key: Buffer): Promise<void> {
+  const ours = masterKeyCheckValue(key);
+  let kept = await readMasterKeyCheck(db);
+  if (kept === null) {
+    const sealed = await anySealedSecret(db);
+    if (sealed !== null && !opens(key, sealed)) throw new Error(MASTER_KEY_MISMATCH);
+    kept = await recordMasterKeyCheck(db, ours);
+  }
+  const a = Buffer.from(kept);
+  const b = Buffer.from(ours);
+  if (a.length !== b.length || !timingSafeEqual(a, b)) throw new Error(MASTER_KEY_MISMATCH);
+}
+
+function opens(key: Buffer, sealed: string): boolean {
+  try {
+    decrypt(key, sealed);
+    return true;
+  } catch {
+    return false;
+  }
+}
