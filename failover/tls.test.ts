@@ -2,6 +2,7 @@ import net, { type AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
 import { HostList, parseDatabaseUrl } from "@/lib/db/hosts";
+import { fromDatabaseError, storeCertificateRefusal } from "@/lib/gateway/errors";
 import { until } from "./formation";
 import { TlsServers, type TlsServer } from "./tls-servers";
 
@@ -71,6 +72,9 @@ describe("a multi-host connection string over TLS", () => {
       const error = await servedBy(p).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(Error);
       expect((error as NodeJS.ErrnoException).code).toBe("ERR_TLS_CERT_ALTNAME_INVALID");
+      // A gateway answers it 503 with Retry-After, as a store away, never 500; its log says which refusal.
+      expect(fromDatabaseError(error)?.status).toBe(503);
+      expect(storeCertificateRefusal(error)).toBe("ERR_TLS_CERT_ALTNAME_INVALID");
     } finally {
       await servers.presentCertificateFor(second, second.host);
     }

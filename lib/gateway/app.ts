@@ -6,7 +6,7 @@ import { SCIM_BASE_PATH } from "@/lib/contract/constants";
 import { VERSION_PREFIXES } from "@/lib/contract/operations";
 import { auditFailures, isMutating } from "./audit";
 import type { AppEnv, GatewayDeps } from "./context";
-import { errorBody, fromDatabaseError, GatewayError, RETRY_AFTER_SECONDS } from "./errors";
+import { errorBody, fromDatabaseError, GatewayError, logCertificateRefusal, RETRY_AFTER_SECONDS } from "./errors";
 import { MemoRouter } from "./memo-router";
 import { requestFrame } from "./middleware/request-id";
 import { verifySignature } from "./middleware/verify-signature";
@@ -48,6 +48,7 @@ function onError(thrown: Error, c: Context<AppEnv>): Response {
     message = "internal error";
     c.get("deps")?.logger.error("unhandled error", { request_id: requestId, error: errorTrace(err) });
   }
+  if (status === 503) logCertificateRefusal(c.get("deps")?.logger, thrown, requestId);
   c.set("errorMessage", message);
   // The store is away (failover, restart): the client may retry, and is told when.
   if (status === 503) c.header("Retry-After", String(RETRY_AFTER_SECONDS));

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { fromDatabaseError, isStoreUnavailable } from "./errors";
+import { fromDatabaseError, isStoreUnavailable, logCertificateRefusal, storeCertificateRefusal } from "./errors";
+import { createLogger } from "./logger";
 import { createTestGateway, opPath } from "./testing";
 
 /** What the store says while it is away (a failover, a restart) and how node-postgres and the ORM wrap it. */
@@ -47,6 +48,31 @@ describe("store unavailability", () => {
   ])("leaves %s alone", (_name, error) => {
     expect(isStoreUnavailable(error)).toBe(false);
     expect(isStoreUnavailable(wrapped(error))).toBe(false);
+  });
+});
+
+describe("a store whose server is not trusted", () => {
+  it.each([
+    ["a certificate naming another host", Object.assign(new Error("Hostname/IP does not match certificate's altnames: IP: 127.0.0.1 is not in the cert's list: 127.0.0.9"), { code: "ERR_TLS_CERT_ALTNAME_INVALID" }), "ERR_TLS_CERT_ALTNAME_INVALID"],
+    ["a certificate of an unknown CA", Object.assign(new Error("self-signed certificate in certificate chain"), { code: "SELF_SIGNED_CERT_IN_CHAIN" }), "SELF_SIGNED_CERT_IN_CHAIN"],
+    ["an expired certificate", Object.assign(new Error("certificate has expired"), { code: "CERT_HAS_EXPIRED" }), "CERT_HAS_EXPIRED"],
+    ["a server that takes no TLS", new Error("The server does not support SSL connections"), "no TLS"],
+  ])("answers %s 503 (never 500), and says which refusal", (_name, error, reason) => {
+    expect(fromDatabaseError(wrapped(error))?.status).toBe(503);
+    expect(storeCertificateRefusal(wrapped(error))).toBe(reason);
+    const lines: string[] = [];
+    logCertificateRefusal(createLogger("info", (line) => lines.push(line)), wrapped(error), "req-1");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain("the store's TLS certificate was refused");
+    expect(lines[0]).toContain(reason);
+    expect(lines[0]).not.toContain("Failed query");
+  });
+
+  it("says nothing of a store that is only away", () => {
+    const lines: string[] = [];
+    logCertificateRefusal(createLogger("info", (line) => lines.push(line)), wrapped(pgError("57P01")), "req-1");
+    expect(storeCertificateRefusal(wrapped(pgError("57P01")))).toBeNull();
+    expect(lines).toEqual([]);
   });
 });
 

@@ -1,3 +1,6 @@
+import { errorDetail } from "@/lib/error-detail";
+import type { Logger } from "./logger";
+
 /** Machine-readable reasons and the status each one maps to. */
 export const REASONS = {
   bad_request: 400,
@@ -76,6 +79,37 @@ export const RETRY_AFTER_SECONDS = 2;
 /** Errors of node sockets: the store's server cannot be reached or went away. */
 const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN", "ENOTFOUND"]);
 /**
+ * The store's server could be reached, but not trusted: its TLS certificate was refused (OpenSSL's verify codes,
+ * node's name check), or the TLS handshake failed. Nothing about the request: 503 with Retry-After like a server away
+ * (a failover to a node whose certificate is wrong looks just so to a client), and logged as what it is
+ * (storeCertificateRefusal), since waiting will not fix it.
+ */
+const TLS_REFUSALS = new Set([
+  "ERR_TLS_CERT_ALTNAME_INVALID",
+  "UNABLE_TO_GET_ISSUER_CERT",
+  "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
+  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+  "UNABLE_TO_DECRYPT_CERT_SIGNATURE",
+  "UNABLE_TO_DECODE_ISSUER_PUBLIC_KEY",
+  "CERT_SIGNATURE_FAILURE",
+  "CERT_NOT_YET_VALID",
+  "CERT_HAS_EXPIRED",
+  "CERT_REVOKED",
+  "CERT_UNTRUSTED",
+  "CERT_REJECTED",
+  "CERT_CHAIN_TOO_LONG",
+  "DEPTH_ZERO_SELF_SIGNED_CERT",
+  "SELF_SIGNED_CERT_IN_CHAIN",
+  "INVALID_CA",
+  "INVALID_PURPOSE",
+  "PATH_LENGTH_EXCEEDED",
+  "HOSTNAME_MISMATCH",
+  "ERR_SSL_WRONG_VERSION_NUMBER",
+]);
+/** node-postgres's own word for a server that takes no TLS when the connection string asks for it. */
+const NO_TLS_SERVER = /^The server does not support SSL connections/;
+
+/**
  * SQLSTATEs that say the server is away or not the one taking writes, rather than
  * anything about the request: admin/crash shutdown and "starting up" (57P01-57P03),
  * too many connections (53300), a read-only session on a standby (25006); and the
@@ -104,7 +138,30 @@ export function isStoreUnavailable(error: unknown): boolean {
     if (typeof message === "string" && CONNECTION_LOST.test(message)) return true;
     e = (e as { cause?: unknown }).cause;
   }
-  return false;
+  return storeCertificateRefusal(error) !== null;
+}
+
+/** Says in the log why a request met a store it could not trust (storeCertificateRefusal): nothing when it did not. */
+export function logCertificateRefusal(logger: Logger | undefined, thrown: unknown, requestId: string): void {
+  const refusal = storeCertificateRefusal(thrown);
+  // Not a moment's absence, which a 503 is otherwise: waiting will not change the store's certificate.
+  if (refusal) logger?.error("the store's TLS certificate was refused", { request_id: requestId, reason: refusal, error: errorDetail(thrown) });
+}
+
+/**
+ * Why the store's server was not trusted (a TLS verify code, or "no TLS" for a server that takes none), or null when
+ * the error is not that. A configuration's fault (the CA, the names in the certificate, sslmode) or a host that is not
+ * the store's: said in the log, which a 503 alone would not.
+ */
+export function storeCertificateRefusal(error: unknown): string | null {
+  let e: unknown = error;
+  for (let depth = 0; depth < 5 && e && typeof e === "object"; depth++) {
+    const { code, message } = e as { code?: unknown; message?: unknown };
+    if (typeof code === "string" && TLS_REFUSALS.has(code)) return code;
+    if (typeof message === "string" && NO_TLS_SERVER.test(message)) return "no TLS";
+    e = (e as { cause?: unknown }).cause;
+  }
+  return null;
 }
 
 /** Unique constraints and the field a clash on each one is about. */

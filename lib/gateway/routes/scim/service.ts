@@ -1,7 +1,7 @@
 import { Hono, type Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { hashSecret } from "../../crypto";
-import { fromDatabaseError, GatewayError, resultName, RETRY_AFTER_SECONDS, uniqueClash } from "../../errors";
+import { fromDatabaseError, GatewayError, logCertificateRefusal, resultName, RETRY_AFTER_SECONDS, uniqueClash } from "../../errors";
 import { findScimTokenByHash, insertScimAuditEntry, touchScimToken } from "../../store/queries/scim-service";
 import { ScimFilterError } from "../../store/queries/scim-filters";
 import { SCIM_MEDIA_TYPE, ScimError, scimErrorBody } from "./resources";
@@ -42,6 +42,7 @@ export function onScimError(thrown: Error, c: Context): Response {
   else if (err instanceof GatewayError) [status, detail, scimType] = [err.status, err.message, err.status === 400 ? "invalidValue" : undefined];
   else if (err instanceof HTTPException) [status, detail] = [err.status, err.message || "request refused"];
   else c.get("deps")?.logger.error("unhandled error", { request_id: c.get("requestId") ?? "", error: errorTrace(err) });
+  if (status === 503) logCertificateRefusal(c.get("deps")?.logger, thrown, c.get("requestId") ?? "");
   c.set("errorMessage", detail);
   // RFC 6750 §3: a 401 names the scheme the service takes.
   const challenge: Record<string, string> = status === 401 ? { "WWW-Authenticate": "Bearer" } : status === 503 ? { "Retry-After": String(RETRY_AFTER_SECONDS) } : {};
