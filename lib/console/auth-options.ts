@@ -5,7 +5,7 @@ import { z } from "zod";
 import { consoleDb } from "@/lib/console/store/client";
 import { clientAddress } from "@/lib/console/rate-limit";
 import { vaultLimits } from "@/lib/console/config";
-import { deleteVaultSession, lookupVaultSession } from "@/lib/console/vault";
+import { deleteVaultSession, lookupVaultSession, signOutVaultSession } from "@/lib/console/vault";
 import { env } from "@/lib/env";
 import { authCookies, sessionCookieName, sessionCookieSecure } from "./cookies";
 import { demoAllowed, demoWhoSchema, readDemoUser } from "./demo";
@@ -191,9 +191,9 @@ function buildOptions(): NextAuthOptions {
       async signOut({ token }) {
         if (typeof token?.sid !== "string") return;
         try {
-          await deleteVaultSession(await consoleDb(), token.sid);
+          await signOutVaultSession(consoleDb, token.sid, vaultLimits());
         } catch (error) {
-          logAuth("error", "could not delete the signed-out session", error);
+          logAuth("error", "could not delete the signed-out session now: refused here, and tried again until the store takes it", error);
         }
       },
     },

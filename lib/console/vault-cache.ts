@@ -137,3 +137,36 @@ export function bindEntry(session: VaultSession, entry: CachedSession): void {
 export function entryOf(session: VaultSession): CachedSession | undefined {
   return registry.bySession.get(session);
 }
+
+/**
+ * Sign-outs the store could not take when they were made (it was away: a restart, a failover), each with when the
+ * session could no longer be alive anyway: such a session is refused in this process at once (lookupVaultSession),
+ * while its deletion is tried again (signOutVaultSession). On globalThis, as the entries are, and bounded as they are.
+ */
+const SIGNED_OUT_KEY = Symbol.for("stratus.vaultPendingSignOuts");
+type GlobalWithSignOuts = typeof globalThis & { [SIGNED_OUT_KEY]?: Map<string, number> };
+const signedOut = ((globalThis as GlobalWithSignOuts)[SIGNED_OUT_KEY] ??= new Map());
+
+export function holdSignOut(sessionId: string, until: number): void {
+  signedOut.set(sessionId, until);
+  if (signedOut.size > SESSION_CACHE_MAX_ENTRIES) signedOut.delete(signedOut.keys().next().value!);
+}
+
+export function releaseSignOut(sessionId: string): void {
+  signedOut.delete(sessionId);
+}
+
+/** Whether the session was signed out here and its deletion is not written yet. */
+export function signOutHeld(sessionId: string, now: number): boolean {
+  const until = signedOut.get(sessionId);
+  if (until === undefined) return false;
+  if (until > now) return true;
+  // Past when the session could have lived: its row, if still there, is expired, which a lookup says itself.
+  signedOut.delete(sessionId);
+  return false;
+}
+
+/** The sign-outs still to be written, as [session id, until]. */
+export function heldSignOuts(): Array<[string, number]> {
+  return [...signedOut];
+}

@@ -18,6 +18,7 @@ import {
   recordSessionFactor,
   seal,
   sessionCredentials,
+  signOutVaultSession,
   unseal,
   vaultCredentials,
   type VaultLimits,
@@ -294,3 +295,46 @@ describe("sessions kept in memory", () => {
     for (const dump of dumps) for (const form of forms(secretKey)) expect(dump).not.toContain(form);
   });
 });
+
+describe("a sign-out the store cannot take now", () => {
+  it("refuses the session here at once, and deletes it once the store takes writes again", async () => {
+    const id = await createVaultSession(store.db, key, identity, limits);
+    expect((await lookupVaultSession(store.db, id, limits)).status).toBe("active");
+    // The store refuses the deletion, as one going away mid-failover does; and at first cannot even be opened.
+    await store.db.execute(
+      sql.raw(`create function zz_refuse_delete() returns trigger language plpgsql as $$ begin raise exception 'the store is going away' using errcode = '57P01'; end $$`),
+    );
+    await store.db.execute(sql.raw(`create trigger zz_refuse_delete before delete on console_sessions for each row execute function zz_refuse_delete()`));
+    let opens = 0;
+    const open = async () => {
+      opens++;
+      if (opens === 1) throw new Error("connect ECONNREFUSED 127.0.0.1:5432");
+      return store.db;
+    };
+    const fast = { first: 20, most: 80 };
+    await expect(signOutVaultSession(open, id, limits, fast)).rejects.toThrow("ECONNREFUSED");
+    // A copy of the cookie opens nothing, though the row is still there.
+    expect(await lookupVaultSession(store.db, id, limits)).toEqual({ status: "missing" });
+    expect(await vaultCredentials(store.db, key, id)).not.toBeNull();
+    // Tried again, and refused again, while the store refuses.
+    await until(async () => opens >= 3);
+    expect(await store.db.select().from(sessions).where(eq(sessions.id, id))).toHaveLength(1);
+
+    await store.db.execute(sql.raw(`drop trigger zz_refuse_delete on console_sessions`));
+    await store.db.execute(sql.raw(`drop function zz_refuse_delete()`));
+    await until(async () => (await store.db.select().from(sessions).where(eq(sessions.id, id))).length === 0);
+    expect(await lookupVaultSession(store.db, id, limits)).toEqual({ status: "missing" });
+    // Done: no more attempts.
+    const after = opens;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(opens).toBe(after);
+  });
+});
+
+async function until(done: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await done())) {
+    if (Date.now() > end) throw new Error("timed out");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -3,7 +3,22 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:cr
 import { and, eq, isNull, lt, ne, or, sql, type SQL } from "drizzle-orm";
 import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
 import { revokeMintedKeys } from "./minted-keys";
-import { bindEntry, cachedActive, cacheOf, ending, entryOf, forget, remember, secretSlot, TOUCH_EVERY_MS, type CachedSession } from "./vault-cache";
+import {
+  bindEntry,
+  cachedActive,
+  cacheOf,
+  ending,
+  entryOf,
+  forget,
+  heldSignOuts,
+  holdSignOut,
+  releaseSignOut,
+  remember,
+  secretSlot,
+  signOutHeld,
+  TOUCH_EVERY_MS,
+  type CachedSession,
+} from "./vault-cache";
 import type { ConsoleDb } from "./store/client";
 import { sessions } from "./store/schema";
 
@@ -121,6 +136,8 @@ function isExpired(row: { lastSeenAt: Date; expiresAt: Date }, limits: VaultLimi
  * every TOUCH_EVERY_MS). Served from memory while the cached copy allows it.
  */
 export async function lookupVaultSession(db: ConsoleDb, sessionId: string, limits: VaultLimits, now = new Date()): Promise<SessionLookup> {
+  // Signed out here while the store was away: the row is still there until the store takes the deletion.
+  if (signOutHeld(sessionId, now.getTime())) return { status: "missing" };
   const cache = cacheOf(db);
   const hit = cachedActive(cache, sessionId, limits, now.getTime());
   if (hit) return { status: "active", session: hit.session };
@@ -253,6 +270,61 @@ export async function deleteVaultSession(db: ConsoleDb, sessionId: string): Prom
     ended = await db.delete(sessions).where(eq(sessions.id, sessionId)).returning(endedColumns);
   });
   await revokeKeysOf(ended);
+}
+
+/** How often a sign-out the store could not take is tried again, at first and at most. */
+export const SIGN_OUT_RETRY_MS = { first: 5_000, most: 60_000 } as const;
+const SIGN_OUT_RETRY_KEY = Symbol.for("stratus.vaultSignOutRetry");
+type GlobalWithRetry = typeof globalThis & { [SIGN_OUT_RETRY_KEY]?: ReturnType<typeof setTimeout> };
+
+/**
+ * A person's sign-out. The browser's cookie is cleared whatever happens here, but a copy of it (another tab's device,
+ * a stolen one) would open the session again: so when the store cannot take the deletion now (away: a restart, a
+ * failover), the session is refused in this process at once and the deletion tried again, every few seconds and then
+ * up to a minute apart, until it is written or the session could no longer be alive anyway (maxHours from now).
+ * Throws the first failure, for the caller to log. `open` gives the store (which may itself be what fails).
+ */
+export async function signOutVaultSession(
+  open: () => Promise<ConsoleDb>,
+  sessionId: string,
+  limits: VaultLimits,
+  retryMs: { first: number; most: number } = SIGN_OUT_RETRY_MS,
+): Promise<void> {
+  try {
+    await deleteVaultSession(await open(), sessionId);
+  } catch (error) {
+    holdSignOut(sessionId, Date.now() + limits.maxHours * 3_600_000);
+    retrySignOuts(open, retryMs.first, retryMs);
+    throw error;
+  }
+}
+
+/** One timer for every sign-out still to be written; each pass tries them all, and waits twice as long after a failure. */
+function retrySignOuts(open: () => Promise<ConsoleDb>, delay: number, retryMs: { first: number; most: number }): void {
+  const g = globalThis as GlobalWithRetry;
+  if (g[SIGN_OUT_RETRY_KEY]) return;
+  const timer = setTimeout(() => {
+    void (async () => {
+      let left = 0;
+      for (const [sessionId, until] of heldSignOuts()) {
+        if (until <= Date.now()) {
+          releaseSignOut(sessionId);
+          continue;
+        }
+        try {
+          await deleteVaultSession(await open(), sessionId);
+          releaseSignOut(sessionId);
+        } catch {
+          left++;
+        }
+      }
+      delete g[SIGN_OUT_RETRY_KEY];
+      // Also those signed out while this pass ran, which it did not see.
+      if (heldSignOuts().length > 0) retrySignOuts(open, left > 0 ? Math.min(delay * 2, retryMs.most) : retryMs.first, retryMs);
+    })();
+  }, delay);
+  timer.unref();
+  g[SIGN_OUT_RETRY_KEY] = timer;
 }
 
 /** The gateway refused the key (or the session may no longer use it): drop the secret, keep a marker so the user is told why. */
