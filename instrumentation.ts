@@ -11,6 +11,12 @@ export async function register(): Promise<void> {
   if (process.env.NEXT_PHASE !== "phase-production-build") {
     const { checkConsoleConfiguration } = await import("./lib/startup-check");
     checkConsoleConfiguration();
+    // The stores close as the server stops, after its last request (lib/close-on-exit.ts); unless whoever runs the
+    // server handles the signals themselves (Next.js's NEXT_MANUAL_SIG_HANDLE), when nothing may hold the exit.
+    if (!process.env.NEXT_MANUAL_SIG_HANDLE) {
+      const { installCloseOnExit } = await import("./lib/close-on-exit");
+      installCloseOnExit();
+    }
   }
   // The embedded gateway opens its store as the server starts, and the server answers once it is
   // open: opening a fresh PGlite data dir (initdb) blocks the process for a couple of seconds, which

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Hono } from "hono";
+import { closeOnExit } from "@/lib/close-on-exit";
 import { inBackground } from "@/lib/db/background";
 import { ReadCache } from "@/lib/db/read-cache";
 import { pacer, waitedFor } from "@/lib/server-load";
@@ -154,6 +155,7 @@ function startEmbeddedGateway(): Promise<Gateway> {
   g[GLOBAL_KEY] ??= startGateway({ onStoreOpen: opened }).then(
     (gateway) => {
       g[READY_KEY] = true;
+      closeOnExit("the embedded gateway's store", () => gateway.close());
       return gateway;
     },
     (error: unknown) => {

@@ -1,5 +1,6 @@
 import "server-only";
 import path from "node:path";
+import { closeOnExit } from "@/lib/close-on-exit";
 import { migrateDatabase } from "@/lib/db/migrate";
 import { openDatabase, type OpenedStore, type SchemaDb, type StoreOptions } from "@/lib/db/open";
 import { env } from "@/lib/env";
@@ -45,6 +46,7 @@ async function resolveConsoleDb(): Promise<ConsoleDb> {
   const store = config.DATABASE_URL
     ? await openConsoleStore({ kind: "postgres", url: config.DATABASE_URL })
     : await openConsoleStore({ kind: "pglite", dataDir: path.join(config.STRATUS_DATA_DIR, "console") });
+  closeOnExit("the console's store", () => store.close());
   return store.db;
 }
 
