@@ -14,5 +14,26 @@ export function checkConsoleConfiguration(): void {
   } catch (error) {
     console.error(`the console cannot start: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
+    return;
   }
+  const warning = cookieWarning();
+  if (warning) console.warn(`the console's session cookies: ${warning}`);
 }
+
+/**
+ * The session cookie is Secure (and `__Host-`) only when NEXTAUTH_URL says https (lib/console/cookies.ts): in
+ * production, a console reached over https without it, or one on another host over plain http, sends the session
+ * without that protection. Said as the server starts; not refused, since a console on a private network may do so
+ * knowingly.
+ */
+function cookieWarning(): string | null {
+  const config = env();
+  if (config.NODE_ENV !== "production") return null;
+  const url = config.NEXTAUTH_URL;
+  if (!url) return "NEXTAUTH_URL is not set, so they are not marked Secure: set it to the console's public https:// address";
+  const { protocol, hostname } = new URL(url);
+  if (protocol === "https:" || LOOPBACK.test(hostname)) return null;
+  return `NEXTAUTH_URL is http:// on ${hostname}, so they travel unencrypted and are not marked Secure: serve the console over https and say so in NEXTAUTH_URL`;
+}
+
+const LOOPBACK = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/;
