@@ -1,10 +1,10 @@
 import "server-only";
 import { existsSync, readFileSync } from "node:fs";
-import path from "node:path";
 import { z } from "zod";
 import { gatewayIsEmbedded } from "@/lib/console/config";
 import { env } from "@/lib/env";
 import { embeddedGateway, embeddedGatewayState } from "@/lib/gateway/runtime";
+import { demoCredentialsFile } from "@/lib/gateway/seed";
 
 /**
  * One-click demo sign-in: the server reads the demo users' keys from the data dir
@@ -27,7 +27,7 @@ export function demoAllowed(): boolean {
 }
 
 function credentialsFile(): string {
-  return path.join(path.resolve(env().STRATUS_DATA_DIR), "demo-credentials.json");
+  return demoCredentialsFile(env().STRATUS_DATA_DIR);
 }
 
 /** Allowed, and the gateway (started here if need be) has written its demo credentials. */

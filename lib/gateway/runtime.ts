@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { sql } from "drizzle-orm";
 import type { Hono } from "hono";
 import { closeOnExit } from "@/lib/close-on-exit";
@@ -12,7 +13,7 @@ import { loadMasterKey } from "./crypto";
 import { createLogger, type Logger } from "./logger";
 import { confirmMasterKey } from "./master-key-check";
 import { scheduleRetention, type RetentionPolicy } from "./retention";
-import { seedDemo, writeDemoCredentials, type DemoCredentials } from "./seed";
+import { demoCredentialsFile, recoverDemoCredentials, seedDemo, writeDemoCredentials, type DemoCredentials } from "./seed";
 import { isEmpty, openStore, type Database, type Store, type StoreOptions } from "./store/client";
 
 export interface Gateway {
@@ -64,11 +65,16 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     const seed = options.seed ?? (config.STRATUS_SEED_DEMO ? config.STRATUS_SEED_DEMO === "1" : config.NODE_ENV !== "production");
     const credentials = seed ? await seedIfEmpty(store.db, masterKey) : null;
     if (credentials) {
-      // The demo's tens of thousands of rows, analyzed before the first page reads them (PGlite: no autovacuum of its own).
-      await store.vacuumDue?.().catch((error: unknown) => logger.warn("autovacuum pass failed", { error: error instanceof Error ? error.message : String(error) }));
+      // Written at once after the seed's commit: a process ended later (in the pass below) leaves no demo without them.
       const file = writeDemoCredentials(dataDir, credentials);
       // The keys go to the file (mode 0600) only: a log line is read by more people than the data dir.
       logger.info("demo organization created", { organization_id: credentials.organization_id, credentials_file: file });
+      // The demo's tens of thousands of rows, analyzed before the first page reads them (PGlite: no autovacuum of its own).
+      await store.vacuumDue?.().catch((error: unknown) => logger.warn("autovacuum pass failed", { error: error instanceof Error ? error.message : String(error) }));
+    } else if (seed && !existsSync(demoCredentialsFile(dataDir))) {
+      // Seeded before, its credentials file gone (a process ended between the two, or the file deleted): from the store.
+      const recovered = await recoverDemoCredentials(store.db, masterKey);
+      if (recovered) logger.info("demo credentials recovered from the store", { organization_id: recovered.organization_id, credentials_file: writeDemoCredentials(dataDir, recovered) });
     }
     const deps: GatewayDeps = {
       db: store.db,

@@ -2,7 +2,9 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { addMember, bindRole, createApiKey, createOrganization, createUser } from "../admin";
+import { decrypt } from "../crypto";
 import type { Database } from "../store/client";
+import { liveKeyNamed, ownedOrganizationNamed } from "../store/queries/demo";
 import { featureFlagRules, featureFlags, projects } from "../store/schema";
 import { seedAccounting } from "./billing";
 import { seedCatalog } from "./catalog";
@@ -26,6 +28,10 @@ export interface DemoCredentials {
   auditor: DemoUser;
   outsider: DemoUser;
 }
+
+/** The demo's people, by role in demo-credentials.json, and its organization's name (seedDemo writes them). */
+const DEMO_EMAILS = { owner: "owner@acme.example", member: "member@acme.example", auditor: "auditor@acme.example", outsider: "outsider@globex.example" } as const;
+const DEMO_ORGANIZATION = "Acme AI Labs";
 
 const PROJECTS = [
   { name: "llm-training", vms: 6, member: "Project Admin" },
@@ -56,14 +62,14 @@ export async function seedDemo(db: Database, masterKey: Buffer, options: SeedOpt
   const credentials = await db.transaction(async (txRaw) => {
     const tx = txRaw as unknown as Database;
     await seedLocations(tx);
-    const owner = await createUser(tx, { id: r.uuid(), email: "owner@acme.example", name: "Olivia Owner" });
-    const member = await createUser(tx, { id: r.uuid(), email: "member@acme.example", name: "Milo Member" });
-    const outsider = await createUser(tx, { id: r.uuid(), email: "outsider@globex.example", name: "Oscar Outsider" });
+    const owner = await createUser(tx, { id: r.uuid(), email: DEMO_EMAILS.owner, name: "Olivia Owner" });
+    const member = await createUser(tx, { id: r.uuid(), email: DEMO_EMAILS.member, name: "Milo Member" });
+    const outsider = await createUser(tx, { id: r.uuid(), email: DEMO_EMAILS.outsider, name: "Oscar Outsider" });
     // From a stream of its own, so every other id stays what it was for a given salt.
-    const auditor = await createUser(tx, { id: rng(20_260_102, idSalt).uuid(), email: "auditor@acme.example", name: "Ada Auditor" });
+    const auditor = await createUser(tx, { id: rng(20_260_102, idSalt).uuid(), email: DEMO_EMAILS.auditor, name: "Ada Auditor" });
     const org = await createOrganization(tx, {
       id: r.uuid(),
-      name: "Acme AI Labs",
+      name: DEMO_ORGANIZATION,
       companyName: "Acme AI Labs, Inc.",
       ownerId: owner.id,
       organizationType: "enterprise",
@@ -129,10 +135,32 @@ export async function seedDemo(db: Database, masterKey: Buffer, options: SeedOpt
   return credentials;
 }
 
+/**
+ * The demo's credentials as the store still holds them: each demo person's key named "demo", unsealed, and the
+ * organization the owner owns; null unless all of it is there (a key revoked, a person removed: nothing to offer).
+ * For a start that finds the demo seeded but its credentials file gone (the process ended between the seed's commit
+ * and the file, or the file was deleted): the one-click sign-in comes back instead of staying away for good.
+ */
+export async function recoverDemoCredentials(db: Database, masterKey: Buffer, now = new Date()): Promise<DemoCredentials | null> {
+  const users: Partial<Record<keyof typeof DEMO_EMAILS, DemoUser>> = {};
+  for (const [role, email] of Object.entries(DEMO_EMAILS) as Array<[keyof typeof DEMO_EMAILS, string]>) {
+    const key = await liveKeyNamed(db, email, "demo", now);
+    if (!key) return null;
+    users[role] = { user_id: key.userId, email: key.email, access_key_id: key.accessKeyId, secret_key: decrypt(masterKey, key.secretCiphertext) };
+  }
+  const { owner, member, auditor, outsider } = users;
+  if (!owner || !member || !auditor || !outsider) return null;
+  const organizationId = await ownedOrganizationNamed(db, owner.user_id, DEMO_ORGANIZATION);
+  return organizationId ? { organization_id: organizationId, owner, member, auditor, outsider } : null;
+}
+
+export function demoCredentialsFile(dataDir: string): string {
+  return path.join(path.resolve(dataDir), "demo-credentials.json");
+}
+
 export function writeDemoCredentials(dataDir: string, credentials: DemoCredentials): string {
-  const dir = path.resolve(dataDir);
-  mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, "demo-credentials.json");
+  mkdirSync(path.resolve(dataDir), { recursive: true });
+  const file = demoCredentialsFile(dataDir);
   writeFileSync(file, JSON.stringify(credentials, null, 2) + "\n", { mode: 0o600 });
   // The mode only applies to a new file: one left from an earlier install keeps its own.
   chmodSync(file, 0o600);

@@ -8,7 +8,7 @@ import { resetEnvCache } from "@/lib/env";
 import { createLogger } from "../logger";
 import { startGateway } from "../runtime";
 import { openStore, resultRows } from "../store/client";
-import { disks, memberships, networkInterfaces, organizations, projects, roleBindings, roles, vms } from "../store/schema";
+import { apiKeys, disks, memberships, networkInterfaces, organizations, projects, roleBindings, roles, vms } from "../store/schema";
 import { createTestGateway, type TestGateway } from "../testing";
 import { seedDemo, writeDemoCredentials } from "./index";
 
@@ -152,7 +152,7 @@ describe("demo credentials file", { timeout: 180_000 }, () => {
     expect(parsed).toEqual(t.demo);
   });
 
-  it("is written by the first start on an empty store and not rewritten on the next; that start leaves the demo's tables analyzed", async () => {
+  it("is written by the first start on an empty store, not rewritten on the next, written again from the store once gone; that start leaves the demo's tables analyzed", async () => {
     const dataDir = tempDir();
     const options = { store: { kind: "pglite" as const, dataDir }, dataDir, seed: true, logger: createLogger("silent") };
     const first = await startGateway(options);
@@ -187,6 +187,24 @@ describe("demo credentials file", { timeout: 180_000 }, () => {
     } finally {
       await second.close();
     }
+
+    // The file gone (the process ended between the seed's commit and the file, or someone deleted it): the next start
+    // writes it again from the store, the same keys as before.
+    rmSync(file);
+    const third = await startGateway(options);
+    try {
+      expect(JSON.parse(readFileSync(file, "utf8"))).toEqual(JSON.parse(written));
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      // A demo key revoked since: nothing complete to offer, so no file, and the start goes on.
+      const creds = JSON.parse(written) as { owner: { access_key_id: string } };
+      await third.store.db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, creds.owner.access_key_id));
+    } finally {
+      await third.close();
+    }
+    rmSync(file);
+    const fourth = await startGateway(options);
+    await fourth.close();
+    expect(existsSync(file)).toBe(false);
   });
 });
 
