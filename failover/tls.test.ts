@@ -1,6 +1,7 @@
 import net, { type AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
+import { listenForChanges, StoreChanges } from "@/lib/db/changes";
 import { HostList, parseDatabaseUrl } from "@/lib/db/hosts";
 import { fromDatabaseError, storeCertificateRefusal } from "@/lib/gateway/errors";
 import { until } from "./formation";
@@ -12,6 +13,8 @@ import { TlsServers, type TlsServer } from "./tls-servers";
  * first takes no writes (as a standby), so the host list goes to the second: its certificate must be checked against
  * the second's name, not the URL's first; and once the second refuses writes too (a switchover), it must be given
  * up on, its connections with it, and the first used, under TLS as without.
+ *
+ * The change listener, too, listens only where writes are taken.
  *
  * Ports 26120-26121, beside the failover test's (below Linux's ephemeral range).
  */
@@ -136,6 +139,30 @@ describe("a multi-host connection string over TLS", () => {
     } finally {
       for (const socket of sockets) socket.destroy();
       await new Promise((resolve) => relay.close(resolve));
+    }
+  });
+
+  it("makes the change listener listen where writes are taken: a node that takes none hears no notice of them", async () => {
+    await servers.setReadOnly(first, false);
+    await servers.setReadOnly(second, true);
+    const hosts = hostList();
+    expect(await hosts.choose()).toEqual({ host: first.host, port: first.port });
+    // A switchover nothing has told the list of yet (no connection failed): the first takes no writes, the second does.
+    await servers.setReadOnly(first, true);
+    await servers.setReadOnly(second, false);
+    const changes = new StoreChanges();
+    const listener = listenForChanges(hosts.clientConfig(), changes, () => undefined, undefined, (client) => hosts.verify(client));
+    try {
+      await until("the listener to listen", async () => changes.coherent, 15_000, 50);
+      expect(await hosts.choose()).toEqual({ host: second.host, port: second.port });
+      // A write's notice, sent where writes go now, reaches it.
+      const before = changes.version;
+      const writer = pool(hosts, 1);
+      expect(await servedBy(writer)).toEqual({ host: second.host, tls: true });
+      await writer.query("select pg_notify('stratus_changes', 'api_keys')");
+      await until("the notice to arrive", async () => changes.version > before, 5_000, 50);
+    } finally {
+      await listener.close();
     }
   });
 });

@@ -267,6 +267,11 @@ export function listenForChanges(
   changes: StoreChanges,
   warn: (message: string, fields: Record<string, unknown>) => void,
   heartbeat?: Heartbeat,
+  /**
+   * Checks a new connection before it listens, as the pool checks its own (a host list's target_session_attrs): a node
+   * that takes no writes hears none of the notices the writes send, and would leave the cache on but deaf.
+   */
+  verify?: (client: pg.Client) => Promise<void>,
 ): ChangeListener {
   let closed = false;
   let client: pg.Client | null = null;
@@ -339,6 +344,7 @@ export function listenForChanges(
     });
     try {
       await next.connect();
+      await verify?.(next);
       await next.query(`LISTEN ${CHANNEL}`);
       if (client !== next || closed) return;
       delayMs = 250;

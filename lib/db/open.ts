@@ -147,7 +147,13 @@ export async function openDatabase<S extends Record<string, unknown>>(
       throw error;
     }
     const listener: ChangeListener | null = listen
-      ? listenForChanges(ownConnection, changes, warn, poolHeartbeat(pool, hosts ? () => void hosts.probe() : undefined))
+      ? listenForChanges(
+          ownConnection,
+          changes,
+          warn,
+          poolHeartbeat(pool, hosts ? () => void hosts.probe() : undefined),
+          hosts ? (client) => hosts.verify(client) : undefined,
+        )
       : null;
     // A host the pool gave up on (a failover under way) may be the listener's, alive to it until its keep-alive fails:
     // it listens anew, wherever the pool now connects, and the cache reads through until it does.
