@@ -78,6 +78,13 @@ describe("a multi-host connection string over TLS", () => {
       // A gateway answers it 503 with Retry-After, as a store away, never 500; its log says which refusal.
       expect(fromDatabaseError(error)?.status).toBe(503);
       expect(storeCertificateRefusal(error)).toBe("ERR_TLS_CERT_ALTNAME_INVALID");
+      // So too when no host of the list is usable (the other a standby, this one refused): the list's scan says why.
+      const scanned = await hostList()
+        .choose()
+        .catch((e: unknown) => e);
+      expect((scanned as { code?: string }).code).toBe("STRATUS_NO_USABLE_HOST");
+      expect(fromDatabaseError(scanned)?.status).toBe(503);
+      expect(storeCertificateRefusal(scanned)).toBe("ERR_TLS_CERT_ALTNAME_INVALID");
     } finally {
       await servers.presentCertificateFor(second, second.host);
     }

@@ -13,6 +13,8 @@ describe("closing the stores as the server stops", () => {
     const lines: string[] = [];
     const started = Date.now();
     expect(await closeAll((line) => lines.push(line), 200)).toEqual(["a"]);
+    // The last registered first.
+    expect(lines.map((line) => (JSON.parse(line) as { msg: string }).msg)).toEqual(["c did not close in time", "b did not close", "a closed"]);
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(closed).toEqual(["a"]);
     expect(lines.join("\n")).toContain("a closed");

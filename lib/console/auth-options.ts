@@ -191,7 +191,7 @@ function buildOptions(): NextAuthOptions {
       async signOut({ token }) {
         if (typeof token?.sid !== "string") return;
         try {
-          await signOutVaultSession(consoleDb, token.sid, vaultLimits());
+          await signOutVaultSession(consoleDb, token.sid, vaultLimits(), { log: (level, message) => logAuth(level, message) });
         } catch (error) {
           logAuth("error", "could not delete the signed-out session now: refused here, and tried again until the store takes it", error);
         }

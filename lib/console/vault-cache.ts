@@ -141,15 +141,17 @@ export function entryOf(session: VaultSession): CachedSession | undefined {
 /**
  * Sign-outs the store could not take when they were made (it was away: a restart, a failover), each with when the
  * session could no longer be alive anyway: such a session is refused in this process at once (lookupVaultSession),
- * while its deletion is tried again (signOutVaultSession). On globalThis, as the entries are, and bounded as they are.
+ * while its deletion is tried again (signOutVaultSession). On globalThis, as the entries are.
  */
 const SIGNED_OUT_KEY = Symbol.for("stratus.vaultPendingSignOuts");
 type GlobalWithSignOuts = typeof globalThis & { [SIGNED_OUT_KEY]?: Map<string, number> };
 const signedOut = ((globalThis as GlobalWithSignOuts)[SIGNED_OUT_KEY] ??= new Map());
 
 export function holdSignOut(sessionId: string, until: number): void {
+  // Not bounded by a count: dropping one would bring its session back. Each goes when its session could not be alive.
+  const now = Date.now();
+  for (const [held, heldUntil] of signedOut) if (heldUntil <= now) signedOut.delete(held);
   signedOut.set(sessionId, until);
-  if (signedOut.size > SESSION_CACHE_MAX_ENTRIES) signedOut.delete(signedOut.keys().next().value!);
 }
 
 export function releaseSignOut(sessionId: string): void {

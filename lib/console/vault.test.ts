@@ -311,14 +311,16 @@ describe("a sign-out the store cannot take now", () => {
       if (opens === 1) throw new Error("connect ECONNREFUSED 127.0.0.1:5432");
       return store.db;
     };
-    const fast = { first: 20, most: 80 };
-    await expect(signOutVaultSession(open, id, limits, fast)).rejects.toThrow("ECONNREFUSED");
+    const logged: string[] = [];
+    const retry = { retryMs: { first: 20, most: 80 }, log: (_level: string, message: string) => void logged.push(message) };
+    await expect(signOutVaultSession(open, id, limits, retry)).rejects.toThrow("ECONNREFUSED");
     // A copy of the cookie opens nothing, though the row is still there.
     expect(await lookupVaultSession(store.db, id, limits)).toEqual({ status: "missing" });
     expect(await vaultCredentials(store.db, key, id)).not.toBeNull();
-    // Tried again, and refused again, while the store refuses.
+    // Tried again, and refused again, while the store refuses; said in the log.
     await until(async () => opens >= 3);
     expect(await store.db.select().from(sessions).where(eq(sessions.id, id))).toHaveLength(1);
+    expect(logged[0]).toMatch(/^1 sign-outs still not taken by the store/);
 
     await store.db.execute(sql.raw(`drop trigger zz_refuse_delete on console_sessions`));
     await store.db.execute(sql.raw(`drop function zz_refuse_delete()`));

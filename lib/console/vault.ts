@@ -2,6 +2,7 @@ import "server-only";
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
 import { and, eq, isNull, lt, ne, or, sql, type SQL } from "drizzle-orm";
 import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
+import { closeOnExit } from "@/lib/close-on-exit";
 import { revokeMintedKeys } from "./minted-keys";
 import {
   bindEntry,
@@ -277,50 +278,73 @@ export const SIGN_OUT_RETRY_MS = { first: 5_000, most: 60_000 } as const;
 const SIGN_OUT_RETRY_KEY = Symbol.for("stratus.vaultSignOutRetry");
 type GlobalWithRetry = typeof globalThis & { [SIGN_OUT_RETRY_KEY]?: ReturnType<typeof setTimeout> };
 
+export interface SignOutRetry {
+  /** The first wait and the longest; each pass that fails waits twice as long as the last. */
+  retryMs?: { first: number; most: number };
+  /** Where a pass that leaves some unwritten, or drops some, says so (one line per pass, with counts). */
+  log?: (level: "warn" | "error", message: string) => void;
+}
+
+const stderrLog: NonNullable<SignOutRetry["log"]> = (level, msg) => process.stderr.write(`${JSON.stringify({ level, msg, component: "auth" })}\n`);
+
 /**
- * A person's sign-out. The browser's cookie is cleared whatever happens here, but a copy of it (another tab's device,
- * a stolen one) would open the session again: so when the store cannot take the deletion now (away: a restart, a
- * failover), the session is refused in this process at once and the deletion tried again, every few seconds and then
- * up to a minute apart, until it is written or the session could no longer be alive anyway (maxHours from now).
- * Throws the first failure, for the caller to log. `open` gives the store (which may itself be what fails).
+ * A person's sign-out. The browser's cookie is cleared whatever happens here, but a copy of it (another device's, a
+ * stolen one) would open the session again: so when the store cannot take the deletion now (away: a restart, a
+ * failover), the session is refused by this process at once and the deletion tried again, every few seconds and then
+ * up to a minute apart, until it is written or the session could no longer be alive anyway (maxHours from now), and
+ * once more as the server stops (closeOnExit). Held in this process only: another replica, or this one restarted
+ * before the store is back, knows nothing of it (the session then ends with its idle timeout). Throws the first
+ * failure, for the caller to log. `open` gives the store (which may itself be what fails).
  */
-export async function signOutVaultSession(
-  open: () => Promise<ConsoleDb>,
-  sessionId: string,
-  limits: VaultLimits,
-  retryMs: { first: number; most: number } = SIGN_OUT_RETRY_MS,
-): Promise<void> {
+export async function signOutVaultSession(open: () => Promise<ConsoleDb>, sessionId: string, limits: VaultLimits, retry: SignOutRetry = {}): Promise<void> {
   try {
     await deleteVaultSession(await open(), sessionId);
   } catch (error) {
     holdSignOut(sessionId, Date.now() + limits.maxHours * 3_600_000);
-    retrySignOuts(open, retryMs.first, retryMs);
+    const retryMs = retry.retryMs ?? SIGN_OUT_RETRY_MS;
+    const log = retry.log ?? stderrLog;
+    retrySignOuts(open, retryMs.first, retryMs, log);
+    closeOnExit("the sign-outs held", async () => {
+      const left = await writeHeldSignOuts(open);
+      if (left > 0) log("error", `${left} sign-outs the store did not take are forgotten as the server stops: those sessions end with their idle timeout`);
+    });
     throw error;
   }
 }
 
-/** One timer for every sign-out still to be written; each pass tries them all, and waits twice as long after a failure. */
-function retrySignOuts(open: () => Promise<ConsoleDb>, delay: number, retryMs: { first: number; most: number }): void {
+/**
+ * Writes the held sign-outs, oldest first, until the store refuses one (it is away still: the rest would wait as
+ * long each); those past when their session could have lived are let go. How many are still held.
+ */
+async function writeHeldSignOuts(open: () => Promise<ConsoleDb>): Promise<number> {
+  for (const [sessionId, until] of heldSignOuts()) {
+    if (until <= Date.now()) {
+      releaseSignOut(sessionId);
+      continue;
+    }
+    try {
+      await deleteVaultSession(await open(), sessionId);
+      releaseSignOut(sessionId);
+    } catch {
+      break;
+    }
+  }
+  return heldSignOuts().length;
+}
+
+/** One timer for every sign-out still to be written: a pass that leaves some waits twice as long before the next. */
+function retrySignOuts(open: () => Promise<ConsoleDb>, delay: number, retryMs: { first: number; most: number }, log: NonNullable<SignOutRetry["log"]>): void {
   const g = globalThis as GlobalWithRetry;
   if (g[SIGN_OUT_RETRY_KEY]) return;
   const timer = setTimeout(() => {
     void (async () => {
-      let left = 0;
-      for (const [sessionId, until] of heldSignOuts()) {
-        if (until <= Date.now()) {
-          releaseSignOut(sessionId);
-          continue;
-        }
-        try {
-          await deleteVaultSession(await open(), sessionId);
-          releaseSignOut(sessionId);
-        } catch {
-          left++;
-        }
-      }
+      const held = heldSignOuts().length;
+      const left = await writeHeldSignOuts(open);
       delete g[SIGN_OUT_RETRY_KEY];
-      // Also those signed out while this pass ran, which it did not see.
-      if (heldSignOuts().length > 0) retrySignOuts(open, left > 0 ? Math.min(delay * 2, retryMs.most) : retryMs.first, retryMs);
+      if (left === 0) return;
+      // Also those signed out while this pass ran, which it did not see: the wait grows only while passes fail.
+      if (left >= held) log("warn", `${left} sign-outs still not taken by the store: refused here, tried again`);
+      retrySignOuts(open, left >= held ? Math.min(delay * 2, retryMs.most) : retryMs.first, retryMs, log);
     })();
   }, delay);
   timer.unref();

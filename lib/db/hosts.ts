@@ -15,8 +15,11 @@ export { parseDatabaseUrl, type Host, type ParsedUrl } from "./database-url";
 /** No host of the list takes connections of the kind asked for (all down, or all standbys mid-failover). */
 export class NoUsableHostError extends Error {
   readonly code = "STRATUS_NO_USABLE_HOST";
-  constructor(hosts: Host[], attrs: SessionAttrs, causes: string[]) {
+  /** Each host's own error, where connecting to it failed (a TLS refusal's code among them): read by lib/gateway/errors. */
+  readonly errors: Error[];
+  constructor(hosts: Host[], attrs: SessionAttrs, causes: string[], errors: Error[] = []) {
     super(`no ${attrs === "read-write" ? "writable " : ""}host among ${hosts.map((h) => `${h.host}:${h.port}`).join(",")} (${causes.join("; ")})`);
+    this.errors = errors;
   }
 }
 
@@ -115,6 +118,7 @@ export class HostList {
 
   private async scan(): Promise<Host> {
     const causes: string[] = [];
+    const errors: Error[] = [];
     for (const host of this.parsed.hosts) {
       const probe = new pg.Client({ connectionString: urlForHost(this.parsed, host), connectionTimeoutMillis: this.connectTimeoutMs });
       probe.on("error", () => undefined);
@@ -128,12 +132,13 @@ export class HostList {
         return host;
       } catch (error) {
         causes.push(`${host.host}:${host.port} ${(error as Error).message}`);
+        errors.push(error as Error);
       } finally {
         // Not awaited: ending a client whose connection failed can wait forever for an end that never comes.
         probe.end().catch(() => undefined);
       }
     }
-    throw new NoUsableHostError(this.parsed.hosts, this.parsed.targetSessionAttrs, causes);
+    throw new NoUsableHostError(this.parsed.hosts, this.parsed.targetSessionAttrs, causes, errors);
   }
 
   /**

@@ -156,9 +156,14 @@ export function logCertificateRefusal(logger: Logger | undefined, thrown: unknow
 export function storeCertificateRefusal(error: unknown): string | null {
   let e: unknown = error;
   for (let depth = 0; depth < 5 && e && typeof e === "object"; depth++) {
-    const { code, message } = e as { code?: unknown; message?: unknown };
+    const { code, message, errors } = e as { code?: unknown; message?: unknown; errors?: unknown };
     if (typeof code === "string" && TLS_REFUSALS.has(code)) return code;
     if (typeof message === "string" && NO_TLS_SERVER.test(message)) return "no TLS";
+    // No host of a list usable: each host's own error (lib/db/hosts NoUsableHostError), the first refusal among them.
+    if (Array.isArray(errors)) {
+      const refusal = errors.map((each) => storeCertificateRefusal(each)).find((found) => found !== null);
+      if (refusal) return refusal;
+    }
     e = (e as { cause?: unknown }).cause;
   }
   return null;

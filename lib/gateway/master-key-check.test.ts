@@ -4,13 +4,14 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey, createUser } from "./admin";
 import { createLogger } from "./logger";
 import { confirmMasterKey, MASTER_KEY_MISMATCH, masterKeyCheckValue } from "./master-key-check";
 import { startGateway } from "./runtime";
 import { openStore, type Store } from "./store/client";
-import { masterKeyCheck } from "./store/schema";
+import { apiKeys, masterKeyCheck } from "./store/schema";
 import { freshStoreOptions } from "./testing";
 
 const keyA = randomBytes(32);
@@ -51,6 +52,26 @@ describe("the master key's check against the store", () => {
     await expect(confirmMasterKey(store.db, keyB)).rejects.toThrow(MASTER_KEY_MISMATCH);
   });
 
+  it("on a store from before the check, is not misled by a secret sealed under a stray key, oldest or newest", async () => {
+    const fresh = await freshStoreOptions();
+    const own = await openStore(fresh.store);
+    try {
+      const user = await createUser(own.db, { email: "stray@initech.example" });
+      // Made from a machine without the deployment's key, by mistake: the store's first sealed secret, still live.
+      await createApiKey(own.db, keyB, user.id, "made with the wrong key");
+      for (const name of ["one", "two", "three"]) await createApiKey(own.db, keyA, user.id, name);
+      // And another, revoked: the newest.
+      const stray = await createApiKey(own.db, keyB, user.id, "made with the wrong key again");
+      await own.db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, stray.accessKeyId));
+      await expect(confirmMasterKey(own.db, keyB)).rejects.toThrow(MASTER_KEY_MISMATCH);
+      await confirmMasterKey(own.db, keyA);
+      expect((await own.db.select().from(masterKeyCheck))[0]?.checkValue).toBe(masterKeyCheckValue(keyA));
+    } finally {
+      await own.close();
+      await fresh.drop();
+    }
+  });
+
   it("of two replicas starting together on an empty store with different keys, lets exactly one through", async () => {
     // No sealed secret to decide by: the first check value written decides.
     const fresh = await freshStoreOptions();
@@ -82,6 +103,8 @@ describe("a gateway started with another master key than its store's", { timeout
   });
 
   it("as a standalone process without STRATUS_MASTER_KEY (making its own): says which variable, exits 1, before listening", async () => {
+    // The store's key, whatever ran before.
+    await (await startGateway({ ...options, masterKey: keyA })).close();
     const env: NodeJS.ProcessEnv = { ...process.env, STRATUS_DATA_DIR: dataDir, STRATUS_SEED_DEMO: "0", PORT: String(await freePort()), HOST: "127.0.0.1" };
     delete env.DATABASE_URL;
     delete env.STRATUS_MASTER_KEY;

@@ -1,4 +1,4 @@
-import { isNotNull, sql } from "drizzle-orm";
+import { desc, isNotNull, sql } from "drizzle-orm";
 import type { Database } from "../client";
 import { apiKeys, masterKeyCheck, ssoProviders, userMfaFactors } from "../schema";
 
@@ -14,20 +14,28 @@ export async function recordMasterKeyCheck(db: Database, value: string): Promise
   return (await readMasterKeyCheck(db)) ?? value;
 }
 
-/** One secret sealed in the store (an API key's, an SSO client's, a TOTP factor's), or null when none is. */
-export async function anySealedSecret(db: Database): Promise<string | null> {
-  const [key] = await db.select({ sealed: apiKeys.secretCiphertext }).from(apiKeys).limit(1);
-  if (key) return key.sealed;
-  const [provider] = await db
+/**
+ * Up to `limit` secrets sealed in the store, the live ones first and the newest of each kind first: API keys', SSO
+ * clients', TOTP factors'. Several, so that one sealed under a stray key (a key made from a machine without the
+ * deployment's STRATUS_MASTER_KEY, then revoked) cannot decide alone.
+ */
+export async function sealedSecrets(db: Database, limit = 24): Promise<string[]> {
+  const keys = await db
+    .select({ sealed: apiKeys.secretCiphertext })
+    .from(apiKeys)
+    .orderBy(sql`${apiKeys.revokedAt} is not null`, desc(apiKeys.createdAt), desc(apiKeys.id))
+    .limit(limit);
+  const providers = await db
     .select({ sealed: sql<string>`${ssoProviders.clientSecretCiphertext}` })
     .from(ssoProviders)
     .where(isNotNull(ssoProviders.clientSecretCiphertext))
-    .limit(1);
-  if (provider) return provider.sealed;
-  const [factor] = await db
+    .orderBy(desc(ssoProviders.createdAt), desc(ssoProviders.id))
+    .limit(limit);
+  const factors = await db
     .select({ sealed: sql<string>`${userMfaFactors.secretCiphertext}` })
     .from(userMfaFactors)
     .where(isNotNull(userMfaFactors.secretCiphertext))
-    .limit(1);
-  return factor?.sealed ?? null;
+    .orderBy(desc(userMfaFactors.createdAt), desc(userMfaFactors.id))
+    .limit(limit);
+  return [...keys, ...providers, ...factors].map((row) => row.sealed).slice(0, limit);
 }
