@@ -30,4 +30,14 @@ describe("storeInstant", () => {
     expect(storeInstant("0001-01-01T00:00:00.5Z", "start")).toBe("0001-01-01T00:00:00.500000Z");
     expect(storeInstant(`2031-01-01T00:00:00.${"1".repeat(200)}Z`, "end")).toBe("2031-01-01T00:00:00.111111Z");
   });
+
+  it("keeps every digit past the year 2255 (microseconds past 2^53), and stays within the year 9999", () => {
+    expect(storeInstant("9000-06-15T12:34:56.123457Z", "start")).toBe("9000-06-15T12:34:56.123457Z");
+    expect(storeInstant("2300-01-01T00:00:00.000001Z", "start")).toBe("2300-01-01T00:00:00.000001Z");
+    // "No upper bound", as clients write it.
+    expect(storeInstant("9999-12-31T23:59:59.999999Z", "end")).toBe("9999-12-31T23:59:59.999999Z");
+    expect(storeInstant("9999-12-31T23:59:59.99999Z", "end")).toBe("9999-12-31T23:59:59.999990Z");
+    expect(storeInstant("9999-12-31T23:59:59.9999999Z", "start")).toBe("9999-12-31T23:59:59.999999Z");
+    expect(storeInstant("0001-01-01T00:00:00.000001Z", "end")).toBe("0001-01-01T00:00:00.000001Z");
+  });
 });

@@ -47,10 +47,16 @@ export function compareInstants(a: string, b: string): number {
 export function storeInstant(value: string, bound: "start" | "end"): string {
   const beyond = afterMilliseconds(value);
   const rest = beyond.slice(3);
-  const micros = Date.parse(value) * 1000 + Number(beyond.slice(0, 3).padEnd(3, "0")) + (bound === "start" && /[1-9]/.test(rest) ? 1 : 0);
-  const ms = Math.floor(micros / 1000);
-  return `${new Date(ms).toISOString().slice(0, -1)}${String(micros - ms * 1000).padStart(3, "0")}Z`;
+  // In BigInt: microseconds since 1970 pass 2^53 after the year 2255, where a double's last digits are no longer exact.
+  const exact = BigInt(Date.parse(value)) * 1000n + BigInt(beyond.slice(0, 3).padEnd(3, "0")) + (bound === "start" && /[1-9]/.test(rest) ? 1n : 0n);
+  // A start rounded up past the store's last microsecond (9999-12-31T23:59:59.999999) stays there: it cannot write a
+  // five-digit year, and no row lies beyond.
+  const micros = exact > LATEST_MICROS ? LATEST_MICROS : exact;
+  const ms = micros / 1000n - (micros % 1000n < 0n ? 1n : 0n);
+  return `${new Date(Number(ms)).toISOString().slice(0, -1)}${String(micros - ms * 1000n).padStart(3, "0")}Z`;
 }
+
+const LATEST_MICROS = BigInt(LATEST) * 1000n + 999n;
 
 /**
  * Refuses a range whose start lies after its end, naming the start field.
