@@ -1,40 +1,43 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from "node:crypto";
 import { z } from "zod";
 import { badRequest } from "./errors";
 
 export type Direction = "next" | "prev";
 
 /**
- * Opaque keyset page tokens: base64url of {d, …position} and an HMAC over it and the organization,
- * under a key of the list's own derived from the master key, so a token cannot be forged, edited,
- * carried to another organization or to another list.
+ * Opaque keyset page tokens: the position ({d, …position} as JSON) sealed with AES-256-GCM under a key of the list's
+ * own derived from the master key, the organization as its associated data: a token cannot be forged, edited, carried
+ * to another organization or to another list, nor read (an audit position holds the store's sequence number, shared
+ * by every organization: two tokens apart in time would tell how much the whole platform did between them).
  */
 export function pageTokens<Shape extends z.ZodRawShape>(purpose: string, position: z.ZodObject<Shape>) {
   type Position = z.infer<z.ZodObject<Shape>>;
   const payloadSchema = position.extend({ d: z.enum(["next", "prev"]) });
-  const mac = (masterKey: Buffer, orgId: string, payload: string): Buffer => {
-    const key = createHmac("sha256", masterKey).update(purpose).digest();
-    return createHmac("sha256", key).update(`${orgId}\n${payload}`).digest();
-  };
+  const keyOf = (masterKey: Buffer): Buffer => createHmac("sha256", masterKey).update(`${purpose}\nsealed`).digest();
 
   function encode(masterKey: Buffer, orgId: string, direction: Direction, at: Position): string {
-    const payload = Buffer.from(JSON.stringify({ d: direction, ...at })).toString("base64url");
-    return `${payload}.${mac(masterKey, orgId, payload).toString("base64url")}`;
+    const iv = randomBytes(IV_BYTES);
+    const cipher = createCipheriv("aes-256-gcm", keyOf(masterKey), iv, { authTagLength: TAG_BYTES });
+    cipher.setAAD(Buffer.from(orgId, "utf8"));
+    const body = Buffer.concat([cipher.update(JSON.stringify({ d: direction, ...at }), "utf8"), cipher.final()]);
+    return Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64url");
   }
 
   function decode(masterKey: Buffer, orgId: string, direction: Direction, token: string): Position {
     const field = direction === "next" ? "query.next_token" : "query.prev_token";
     const invalid = () => badRequest(field, "is not a valid page token");
-    const [payload, signature, extra] = token.split(".");
-    if (!payload || !signature || extra !== undefined) throw invalid();
-    // Compared as written, not as decoded: base64url decoding skips characters outside its alphabet and
-    // padding, so `<signature>!!` would decode to the same MAC, a token other than the one issued.
-    const given = Buffer.from(signature, "utf8");
-    const expected = Buffer.from(mac(masterKey, orgId, payload).toString("base64url"), "utf8");
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid();
+    // Only as written: base64url decoding skips characters outside its alphabet, and padding, so `<token>!!` would
+    // open as the token issued, a token other than the one issued.
+    if (!BASE64URL.test(token)) throw invalid();
+    const sealed = Buffer.from(token, "base64url");
+    if (sealed.length <= IV_BYTES + TAG_BYTES || sealed.toString("base64url") !== token) throw invalid();
     let parsed: unknown;
     try {
-      parsed = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
+      const decipher = createDecipheriv("aes-256-gcm", keyOf(masterKey), sealed.subarray(0, IV_BYTES), { authTagLength: TAG_BYTES });
+      decipher.setAAD(Buffer.from(orgId, "utf8"));
+      decipher.setAuthTag(sealed.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
+      const plain = Buffer.concat([decipher.update(sealed.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]);
+      parsed = JSON.parse(plain.toString("utf8"));
     } catch {
       throw invalid();
     }
@@ -47,3 +50,7 @@ export function pageTokens<Shape extends z.ZodRawShape>(purpose: string, positio
 
   return { encode, decode };
 }
+
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
