@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { MFA_METHODS } from "./constants";
-import { nameSchema, plainText } from "./common";
+import { nameSchema, plainText, requiredString } from "./common";
 
 export const mfaMethodSchema = z.enum(MFA_METHODS);
 
@@ -77,7 +77,7 @@ export const entitiesPutPostRequestSchema = z
 export const entitiesPutPostResponseSchema = z.object({ entity: entitySchema }).meta({ id: "EntitiesPutPostResponse" });
 
 export const updateOrganizationQuerySchema = z.object({
-  org_id: z.string({ message: "is required" }).trim().min(1, "is required"),
+  org_id: requiredString().trim().min(1, "is required"),
 });
 
 export type Entity = z.infer<typeof entitySchema>;

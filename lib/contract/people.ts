@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { idSchema, bodyArray, queryArray } from "./common";
+import { idSchema, bodyArray, queryArray, requiredString } from "./common";
 import { MFA_METHODS, PERMISSION_NAMES, PERSON_SOURCES, PERSON_STATUSES } from "./constants";
 
 export const PEOPLE_DEFAULT_LIMIT = 50;
@@ -59,8 +59,7 @@ export const listPeopleResponseSchema = z
 
 export const invitePersonRequestSchema = z
   .object({
-    email: z
-      .string({ message: "is required" })
+    email: requiredString()
       .trim()
       .max(254, "must be at most 254 characters")
       .pipe(z.email({ message: "must be an e-mail address" })),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { idSchema, nameSchema, queryBoolean } from "./common";
+import { idSchema, nameSchema, queryBoolean, requiredString } from "./common";
 
 const resourceDetails = z.object({ count: z.number().int() }).meta({ id: "ProjectResourceDetails" });
 
@@ -33,7 +33,7 @@ export const listProjectsResponseSchema = z.object({ items: z.array(projectSchem
 
 export const projectsPostRequestSchema = z
   .object({
-    organization_id: z.string({ message: "is required" }).trim().min(1, "is required").max(128),
+    organization_id: requiredString().trim().min(1, "is required").max(128),
     name: nameSchema,
   })
   .meta({ id: "ProjectsPostRequest" });
@@ -41,7 +41,7 @@ export const projectsPostRequestSchema = z
 export const projectsPutRequestSchema = z.object({ name: nameSchema }).meta({ id: "ProjectsPutRequest" });
 
 export const projectsPutQuerySchema = z.object({
-  project_id: z.string({ message: "is required" }).trim().min(1, "is required").max(128),
+  project_id: requiredString().trim().min(1, "is required").max(128),
 });
 
 export const projectPathSchema = z.object({ project_id: idSchema });

@@ -140,6 +140,17 @@ describe("fuzzing every operation", () => {
     expect(wrong.body.message).not.toContain("is required");
     const missing = await t.opJson<{ message: string }>("owner", "createProject", { body: { organization_id: t.demo.organization_id } });
     expect(missing.body.message).toBe("body.name: is required");
+    // The same for the fields that must be strings: an organization_id, a project_id in the query, an invitee's e-mail.
+    for (const organizationId of [5, ["a"], null]) {
+      const res = await t.opJson<{ message: string }>("owner", "createProject", { body: { organization_id: organizationId, name: "typed" } });
+      expect(res.body.message, JSON.stringify(organizationId)).toBe("body.organization_id: must be a string");
+    }
+    const noOrganization = await t.opJson<{ message: string }>("owner", "createProject", { body: { name: "typed" } });
+    expect(noOrganization.body.message).toBe("body.organization_id: is required");
+    const twice = await t.opJson<{ message: string }>("owner", "updateProject", { query: [["project_id", "a"], ["project_id", "b"]], body: { name: "typed" } });
+    expect(twice.status).toBe(400);
+    expect(twice.body.message).toMatch(/^query\.project_id: /);
+    expect(twice.body.message).not.toContain("is required");
   });
 
   it("a malformed JSON body is a 400 naming the body", async () => {
