@@ -100,6 +100,17 @@ describe("a statement stopped on the server", () => {
   });
 });
 
+describe("a time the store cannot hold", () => {
+  it.each([
+    ["a field overflow", "22008"],
+    ["an offset out of range", "22009"],
+  ])("that no validation caught (%s) is a 400, not a 500", (_name, code) => {
+    const error = fromDatabaseError(wrapped(pgError(code, "time zone displacement out of range")));
+    expect(error?.status).toBe(400);
+    expect(error?.message).toMatch(/^request: a time falls outside/);
+  });
+});
+
 describe("unique clashes", () => {
   it.each([
     ["projects_org_name_uq", "body.name"],

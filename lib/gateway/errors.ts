@@ -194,6 +194,8 @@ export function fromDatabaseError(error: unknown, request?: { elapsedMs: number;
   const { code, constraint, message } = databaseError(error);
   // Text PostgreSQL cannot store (NUL, unpaired surrogates) that no validation caught.
   if (code === "22021" || code === "22P05") return new GatewayError("bad_request", "request: text must not contain NUL characters or unpaired surrogates");
+  // A time the store cannot hold (a year past 9999, an offset past its range) that no validation caught.
+  if (code === "22008" || code === "22009") return new GatewayError("bad_request", "request: a time falls outside what the store can hold (years 0001 to 9999 UTC)");
   // A deadlock or serialization failure with a concurrent request: this one was rolled back whole, and may run again.
   if (code === "40P01" || code === "40001") return new GatewayError("unavailable", "the request met a concurrent one changing the same data and was rolled back: retry shortly");
   // Stopped by the server: an operator's (or a tool's) cancel is no fault of the request's length; otherwise
