@@ -1,10 +1,10 @@
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { E2E_AUTH_SECRET } from "./env";
+import { freePort } from "@/scripts/free-port";
 
 /**
  * The console's server stopped as a process manager stops it (SIGTERM): `next start` of the same build on a data dir
@@ -53,11 +53,3 @@ test("stopped with SIGTERM, the console's server closes its store before it exit
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}

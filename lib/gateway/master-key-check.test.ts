@@ -1,7 +1,6 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
@@ -13,6 +12,7 @@ import { startGateway } from "./runtime";
 import { openStore, type Store } from "./store/client";
 import { apiKeys, masterKeyCheck } from "./store/schema";
 import { freshStoreOptions } from "./testing";
+import { freePort } from "@/scripts/free-port";
 
 const keyA = randomBytes(32);
 const keyB = randomBytes(32);
@@ -128,11 +128,3 @@ describe("a gateway started with another master key than its store's", { timeout
     expect(run.output).not.toContain("gateway listening");
   });
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}

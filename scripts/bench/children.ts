@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess, type StdioOptions } from "node:child_process";
-import { createServer } from "node:net";
 import path from "node:path";
+export { freePort } from "../free-port";
 import { fileURLToPath } from "node:url";
 
 export const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
@@ -38,14 +38,3 @@ export async function stopChild(child: ChildProcess, signal: NodeJS.Signals = "S
   clearTimeout(timer);
 }
 
-/** A TCP port free on 127.0.0.1 at the moment of asking. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
-}

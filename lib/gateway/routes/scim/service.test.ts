@@ -1,4 +1,3 @@
-import { createServer, type AddressInfo } from "node:net";
 import { request as httpRequest } from "node:http";
 import type { ServerType } from "@hono/node-server";
 import { and, asc, desc, eq } from "drizzle-orm";
@@ -11,6 +10,7 @@ import { removePerson } from "../../store/queries/people";
 import { apiKeys, auditLog, memberships, roleBindings, roles, scimGroupMembers, scimIntegrations, scimTokens, ssoProviders } from "../../store/schema";
 import { createTestGateway, opPath, type TestGateway } from "../../testing";
 import { onScimError } from "./service";
+import { freePort } from "@/scripts/free-port";
 
 /**
  * The SCIM 2.0 service over real HTTP, replaying the request sequences Okta's and Microsoft
@@ -34,15 +34,6 @@ const ERROR = "urn:ietf:params:scim:api:messages:2.0:Error";
 
 type Json = Record<string, unknown> & { Resources?: Array<Record<string, unknown>> };
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function scim(token: string | null, method: string, path: string, body?: unknown, raw?: string): Promise<{ status: number; body: Json; headers: Headers }> {
   const headers: Record<string, string> = { Accept: "application/scim+json" };
