@@ -24,6 +24,7 @@ describe("the console's start", () => {
     ["unset", undefined, /NEXTAUTH_URL is not set/],
     ["plain http on another host", "http://console.initech.example", /http:\/\/ on console\.initech\.example/],
     ["https", "https://console.initech.example", null],
+    ["HTTPS in capitals", "HTTPS://console.initech.example", null],
     ["http on this machine", "http://localhost:3000", null],
     ["http on a loopback address", "http://127.0.0.1:3100", null],
   ])("in production, says when the session cookies go without Secure (NEXTAUTH_URL %s), and goes on", (_name, url, said) => {

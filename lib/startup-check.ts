@@ -1,5 +1,6 @@
 import "server-only";
 import { env } from "@/lib/env";
+import { sessionCookieSecure } from "@/lib/console/cookies";
 import { authSecret } from "@/lib/console/secret";
 
 /**
@@ -28,12 +29,12 @@ export function checkConsoleConfiguration(): void {
  */
 function cookieWarning(): string | null {
   const config = env();
-  if (config.NODE_ENV !== "production") return null;
+  if (config.NODE_ENV !== "production" || sessionCookieSecure()) return null;
   const url = config.NEXTAUTH_URL;
   if (!url) return "NEXTAUTH_URL is not set, so they are not marked Secure: set it to the console's public https:// address";
   const { protocol, hostname } = new URL(url);
-  if (protocol === "https:" || LOOPBACK.test(hostname)) return null;
-  return `NEXTAUTH_URL is http:// on ${hostname}, so they travel unencrypted and are not marked Secure: serve the console over https and say so in NEXTAUTH_URL`;
+  if (LOOPBACK.test(hostname)) return null;
+  return `NEXTAUTH_URL is ${protocol}// on ${hostname}, so they travel unencrypted and are not marked Secure: serve the console over https and say so in NEXTAUTH_URL`;
 }
 
 const LOOPBACK = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/;

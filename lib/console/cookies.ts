@@ -6,7 +6,9 @@ import { authSecret } from "./secret";
 
 /** Secure cookies when the console is served over https. */
 export function sessionCookieSecure(): boolean {
-  return env().NEXTAUTH_URL?.startsWith("https://") ?? false;
+  const url = env().NEXTAUTH_URL;
+  // The scheme as a URL reads it (HTTPS:// is https too).
+  return url !== undefined && URL.canParse(url) && new URL(url).protocol === "https:";
 }
 
 /**

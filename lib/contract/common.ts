@@ -67,10 +67,10 @@ export const queryBoolean = z
   .optional()
   .meta({ type: "boolean" } as never);
 
-/** A non-empty identifier in a path or query. */
 /** A string the request must carry: "is required" when it is absent, "must be a string" when it is something else. */
 export const requiredString = () => z.string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") });
 
+/** A non-empty identifier in a path or query. */
 export const idSchema = z.string().trim().min(1, "must not be empty").max(128, "must be at most 128 characters");
 
 /**

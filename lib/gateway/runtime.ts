@@ -73,8 +73,13 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
       await store.vacuumDue?.().catch((error: unknown) => logger.warn("autovacuum pass failed", { error: error instanceof Error ? error.message : String(error) }));
     } else if (seed && !existsSync(demoCredentialsFile(dataDir))) {
       // Seeded before, its credentials file gone (a process ended between the two, or the file deleted): from the store.
-      const recovered = await recoverDemoCredentials(store.db, masterKey);
-      if (recovered) logger.info("demo credentials recovered from the store", { organization_id: recovered.organization_id, credentials_file: writeDemoCredentials(dataDir, recovered) });
+      // Only a convenience: a start does not fail on it (a data dir it cannot write, a key it cannot open).
+      try {
+        const recovered = await recoverDemoCredentials(store.db, masterKey);
+        if (recovered) logger.info("demo credentials recovered from the store", { organization_id: recovered.organization_id, credentials_file: writeDemoCredentials(dataDir, recovered) });
+      } catch (error) {
+        logger.warn("demo credentials not recovered from the store", { error: errorDetail(error) });
+      }
     }
     const deps: GatewayDeps = {
       db: store.db,

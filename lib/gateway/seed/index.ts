@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { addMember, bindRole, createApiKey, createOrganization, createUser } from "../admin";
 import { decrypt } from "../crypto";
 import type { Database } from "../store/client";
-import { liveKeyNamed, ownedOrganizationNamed } from "../store/queries/demo";
+import { keyMadeWithOrganization, ownedOrganizationNamed } from "../store/queries/demo";
 import { featureFlagRules, featureFlags, projects } from "../store/schema";
 import { seedAccounting } from "./billing";
 import { seedCatalog } from "./catalog";
@@ -136,22 +136,24 @@ export async function seedDemo(db: Database, masterKey: Buffer, options: SeedOpt
 }
 
 /**
- * The demo's credentials as the store still holds them: each demo person's key named "demo", unsealed, and the
- * organization the owner owns; null unless all of it is there (a key revoked, a person removed: nothing to offer).
+ * The demo's credentials as the store still holds them: the organization its owner owns, and each demo person's key the
+ * seed made with it, unsealed; null unless all of it is there (a key revoked, a person removed: nothing to offer; a
+ * key of the same name made since is not the demo's).
  * For a start that finds the demo seeded but its credentials file gone (the process ended between the seed's commit
  * and the file, or the file was deleted): the one-click sign-in comes back instead of staying away for good.
  */
 export async function recoverDemoCredentials(db: Database, masterKey: Buffer, now = new Date()): Promise<DemoCredentials | null> {
+  const organizationId = await ownedOrganizationNamed(db, DEMO_EMAILS.owner, DEMO_ORGANIZATION);
+  if (!organizationId) return null;
   const users: Partial<Record<keyof typeof DEMO_EMAILS, DemoUser>> = {};
   for (const [role, email] of Object.entries(DEMO_EMAILS) as Array<[keyof typeof DEMO_EMAILS, string]>) {
-    const key = await liveKeyNamed(db, email, "demo", now);
+    // The seed's own key: made in the transaction that made the organization.
+    const key = await keyMadeWithOrganization(db, organizationId, email, "demo", now);
     if (!key) return null;
     users[role] = { user_id: key.userId, email: key.email, access_key_id: key.accessKeyId, secret_key: decrypt(masterKey, key.secretCiphertext) };
   }
   const { owner, member, auditor, outsider } = users;
-  if (!owner || !member || !auditor || !outsider) return null;
-  const organizationId = await ownedOrganizationNamed(db, owner.user_id, DEMO_ORGANIZATION);
-  return organizationId ? { organization_id: organizationId, owner, member, auditor, outsider } : null;
+  return owner && member && auditor && outsider ? { organization_id: organizationId, owner, member, auditor, outsider } : null;
 }
 
 export function demoCredentialsFile(dataDir: string): string {
@@ -161,8 +163,11 @@ export function demoCredentialsFile(dataDir: string): string {
 export function writeDemoCredentials(dataDir: string, credentials: DemoCredentials): string {
   mkdirSync(path.resolve(dataDir), { recursive: true });
   const file = demoCredentialsFile(dataDir);
-  writeFileSync(file, JSON.stringify(credentials, null, 2) + "\n", { mode: 0o600 });
-  // The mode only applies to a new file: one left from an earlier install keeps its own.
-  chmodSync(file, 0o600);
+  // Whole or not at all, as a reader (the sign-in page) sees it: written beside, mode 0600 from the start, then renamed
+  // over whatever was there (one left from an earlier install, with its own mode, included).
+  const next = `${file}.${process.pid}.${randomBytes(4).toString("hex")}`;
+  writeFileSync(next, JSON.stringify(credentials, null, 2) + "\n", { mode: 0o600, flag: "wx" });
+  chmodSync(next, 0o600);
+  renameSync(next, file);
   return file;
 }

@@ -5,6 +5,7 @@ import path from "node:path";
 import { eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetEnvCache } from "@/lib/env";
+import { createApiKey } from "../admin";
 import { createLogger } from "../logger";
 import { startGateway } from "../runtime";
 import { openStore, resultRows } from "../store/client";
@@ -195,9 +196,11 @@ describe("demo credentials file", { timeout: 180_000 }, () => {
     try {
       expect(JSON.parse(readFileSync(file, "utf8"))).toEqual(JSON.parse(written));
       expect(statSync(file).mode & 0o777).toBe(0o600);
-      // A demo key revoked since: nothing complete to offer, so no file, and the start goes on.
-      const creds = JSON.parse(written) as { owner: { access_key_id: string } };
+      // A demo key revoked since, and another of the same name made for the person later: nothing of the seed's to
+      // offer, so no file (the later key is not the demo's to hand out), and the start goes on.
+      const creds = JSON.parse(written) as { owner: { access_key_id: string; user_id: string } };
       await third.store.db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, creds.owner.access_key_id));
+      await createApiKey(third.store.db, third.deps.masterKey, creds.owner.user_id, "demo");
     } finally {
       await third.close();
     }
