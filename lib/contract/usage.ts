@@ -59,7 +59,8 @@ export const customerOrganizationUsageSchema = z
  * GET …/usage/options. Beyond the reference (which takes no query): an optional selection, as
  * the usage operation takes it, narrowing every list to the values of that selection; and
  * `with_resources=true`, which adds the IDs of the resources with usage in it (what the usage
- * export requires, so a client can export a selection without knowing its resources).
+ * export requires, so a client can export a selection without knowing its resources). As the
+ * export, that takes a range: start_date and end_date are then required.
  */
 export const usageOptionsQuerySchema = z
   .object({
@@ -70,7 +71,15 @@ export const usageOptionsQuerySchema = z
     end_date: dateSchema.optional(),
     with_resources: queryBoolean,
   })
-  .superRefine(orderedRange("start_date", "end_date"));
+  .superRefine(orderedRange("start_date", "end_date"))
+  .superRefine((value, ctx) => {
+    // The resources of a selection are for its export, which takes a range: without one, the listing would read every
+    // usage row the organization has.
+    if (value.with_resources !== true) return;
+    for (const key of ["start_date", "end_date"] as const) {
+      if (value[key] === undefined) ctx.addIssue({ code: "custom", path: [key], message: "is required with with_resources=true" });
+    }
+  });
 
 /** The values that exist for the usage and billing filters, and the span of the data. */
 export const usageOptionsSchema = z

@@ -58,7 +58,7 @@ export const getUsageOptions = createRoute({
   description:
     "Without a query, every value of the organization's usage. With projects, resource_types, regions, start_date or end_date " +
     "(as the usage operation takes them), the values of that selection; with_resources=true adds the IDs of its resources, " +
-    "which the usage export requires.",
+    "which the usage export requires; as the export, it takes a range (start_date and end_date required).",
   request: { params: organizationPathSchema, query: usageOptionsQuerySchema },
   responses: { 200: json(usageOptionsSchema, "filter values"), ...errors(400, 401, 403, 500) },
 });

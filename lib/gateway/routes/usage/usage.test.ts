@@ -290,4 +290,18 @@ describe("GET /organizations/{organization_id}/usage/options", () => {
     expect(res.status).toBe(400);
     expect(res.body.message).toContain("with_resources");
   });
+
+  it("lists a selection's resources only over a range, as the export takes it", async () => {
+    const path = opPath("getUsageOptions", { organization_id: org });
+    const none = await t.json<{ message: string }>("auditor", "GET", path, { query: { with_resources: "true" } });
+    expect(none.status).toBe(400);
+    expect(none.body.message).toMatch(/start_date.*required with with_resources=true/);
+    expect(none.body.message).toMatch(/end_date.*required with with_resources=true/);
+    const half = await t.json<{ message: string }>("auditor", "GET", path, { query: { with_resources: "true", start_date: daysAgo(6) } });
+    expect(half.status).toBe(400);
+    expect(half.body.message).toMatch(/end_date.*required/);
+    expect(half.body.message).not.toMatch(/start_date/);
+    // Without with_resources, the options of every date stay a plain GET.
+    expect((await t.json("auditor", "GET", path, { query: { with_resources: "false" } })).status).toBe(200);
+  });
 });
