@@ -222,6 +222,44 @@ test("owner requires TOTP after confirming and sees since when", async ({ ownerP
   }
 });
 
+test("a token just made stays on screen, shown once, when the integration's refresh fails", async ({ ownerPage: page, demo, browserErrors }) => {
+  browserErrors.allow(/ERR_CONNECTION_RESET/, "the test drops the integration's refresh on purpose: the browser logs the failed load");
+  await page.goto(`/orgs/${demo.organization_id}/security/scim`);
+  await page.getByRole("link", { name: "Okta SCIM Integration" }).click();
+  await expect(page.getByRole("heading", { name: "Okta SCIM Integration" })).toBeVisible();
+  const integrationId = new URL(page.url()).pathname.split("/").pop()!;
+  const detail = bffPath("getSCIMIntegration", { org_id: demo.organization_id, integration_id: integrationId });
+  // The network drops the integration's refresh that follows the create (the token's own call goes through).
+  const refresh = (url: URL) => url.pathname === detail;
+  let dropped = 0;
+  await page.route(refresh, async (route) => {
+    dropped += 1;
+    await route.abort("connectionreset");
+  });
+  const alias = `kept-${Date.now()}`;
+  try {
+    await page.getByRole("button", { name: "New token" }).click();
+    const form = page.getByRole("dialog", { name: "New SCIM token" });
+    await form.getByLabel("Alias").fill(alias);
+    await form.getByRole("button", { name: "Create token" }).click();
+    const created = page.getByRole("dialog", { name: `Token ${alias} created` });
+    await expect(created).toBeVisible();
+    // The refresh and its two retries, all dropped: the query has failed.
+    await expect.poll(() => dropped, { timeout: 15_000 }).toBe(3);
+    // The page it was made on stays, and the dialog with it: the secret can still be taken.
+    await takeSecret(page, created);
+    await expect(page.getByRole("alert").filter({ hasText: "Could not refresh the SCIM integration" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Okta SCIM Integration" })).toBeVisible();
+  } finally {
+    await page.unroute(refresh);
+  }
+  await page.getByRole("alert").getByRole("button", { name: "Retry" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Could not refresh" })).toHaveCount(0);
+  await page.getByRole("button", { name: `Delete token ${alias}` }).click();
+  await confirmTyped(page.getByRole("dialog", { name: `Delete token ${alias}?` }), alias, "Delete token");
+  await expect(page.getByRole("row", { name: new RegExp(alias) })).toHaveCount(0);
+});
+
 test("member sees SCIM, SSO and MFA but their actions are disabled with the reason", async ({ memberPage: page, demo }) => {
   const base = `/orgs/${demo.organization_id}/security`;
 

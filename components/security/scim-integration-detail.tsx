@@ -9,7 +9,7 @@ import type * as React from "react";
 import { lazyComponent } from "@/components/common/lazy";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { WidgetSkeleton } from "@/components/ui/skeleton";
-import { ErrorState } from "@/components/ui/states";
+import { ErrorState, keepsLoadedData, RefreshError } from "@/components/ui/states";
 import { scimQueries } from "@/lib/query/security";
 import { missingPermission, useOrgAccess } from "@/components/common/use-org";
 import { DateText, RelativeTime } from "@/components/common/dates";
@@ -51,12 +51,14 @@ export function ScimIntegrationDetail({ orgId, integrationId }: { orgId: string;
         <Card>
           <WidgetSkeleton label="the SCIM integration" lines={4} />
         </Card>
-      ) : integration.isError ? (
+      ) : integration.isError && !(integration.data !== undefined && keepsLoadedData(integration.error)) ? (
         <Card>
           <ErrorState error={integration.error} what="the SCIM integration" onRetry={() => void integration.refetch()} />
         </Card>
       ) : (
         <>
+          {/* Kept through a failed refresh: the page holds the dialog of a token just made, shown once. */}
+          {integration.isError ? <RefreshError error={integration.error} what="the SCIM integration" onRetry={() => void integration.refetch()} /> : null}
           <Card>
             <CardHeader
               title={integration.data.name}

@@ -2,7 +2,7 @@
 
 import { useDeferredValue, type ReactNode } from "react";
 import { WidgetSkeleton } from "./skeleton";
-import { ErrorState } from "./states";
+import { ErrorState, keepsLoadedData, RefreshError } from "./states";
 
 /** What QueryState reads of a query (TanStack Query's result, or a combination of several). */
 export interface QueryLike<T> {
@@ -30,12 +30,24 @@ interface QueryStateProps<T> {
   children: (data: T) => ReactNode;
 }
 
-/** The loading / error (with Retry) / empty / data switch of a view over a query. */
+/**
+ * The loading / error (with Retry) / empty / data switch of a view over a query. Data already loaded stays when a
+ * refresh fails for a moment, under a note (keepsLoadedData).
+ */
 export function QueryState<T>({ state, what, label = what, lines = 3, loading, isEmpty, empty, frame = (node) => node, children }: QueryStateProps<T>) {
   if (state.isPending) return frame(loading ?? <WidgetSkeleton label={label} lines={lines} />);
-  if (state.isError || state.data === undefined) return frame(<ErrorState error={state.error} what={what} onRetry={() => void state.refetch()} />);
-  if (isEmpty?.(state.data)) return frame(empty);
-  return children(state.data);
+  const retry = () => void state.refetch();
+  const kept = state.isError && state.data !== undefined && keepsLoadedData(state.error);
+  if (!kept && (state.isError || state.data === undefined)) return frame(<ErrorState error={state.error} what={what} onRetry={retry} />);
+  const data = state.data as T;
+  const view = isEmpty?.(data) ? frame(empty) : children(data);
+  if (!kept) return view;
+  return (
+    <>
+      {frame(<RefreshError error={state.error} what={what} onRetry={retry} />)}
+      {view}
+    </>
+  );
 }
 
 /**
