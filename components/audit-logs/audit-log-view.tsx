@@ -3,7 +3,7 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { ChevronLeft, ChevronRight, ChevronsLeft, FileBraces, FileDown } from "lucide-react";
 import { useQueryStates } from "nuqs";
-import { Suspense, useState } from "react";
+import { Suspense, useEffect, useRef, useState } from "react";
 import { IntentLink } from "@/components/common/intent-link";
 import { lazyComponent } from "@/components/common/lazy";
 import { auditTargetHref } from "@/components/common/object-links";
@@ -61,7 +61,7 @@ export function AuditLogView({ orgId }: { orgId: string }) {
           title="Entries"
           description={`${windowInfo?.label ?? ""}, newest first${paged ? "" : " · first page"}`}
           // The previous filters' rows stay on screen while the new ones load: saving them then would file them under the new filters.
-          action={<ExportButtons items={items} disabled={page.isPlaceholderData} />}
+          action={<ExportButtons orgId={orgId} search={search} disabled={page.isPlaceholderData || items.length === 0} />}
         />
         <QueryState state={page} what="the audit log" label="audit-log entries" lines={8}>
           {(data) => (
@@ -159,17 +159,64 @@ function auditColumns(orgId: string, onDetails: (entry: LogEntry) => void): Colu
   ];
 }
 
-/** Saves the entries on screen (this page) as CSV or JSON; the export code is fetched on the first click. */
-function ExportButtons({ items, disabled }: { items: LogEntry[]; disabled: boolean }) {
-  const save = (ext: "csv" | "json") => void import("./export").then((m) => m.saveEntries(items, ext));
+/**
+ * Saves every entry the filters match (not only the page on screen), up to the newest 10,000, as CSV or JSON; the
+ * export code is fetched on the first click. Says how far it got while it walks the pages, and Cancel stops it.
+ */
+function ExportButtons({ orgId, search, disabled }: { orgId: string; search: AuditSearch; disabled: boolean }) {
+  const [progress, setProgress] = useState<{ count: number; abort: AbortController } | null>(null);
+  const [outcome, setOutcome] = useState<{ tone: "status" | "alert"; text: string } | null>(null);
+  // An export under way ends with the page: leaving it cancels the walk.
+  const running = useRef<AbortController | null>(null);
+  useEffect(() => () => running.current?.abort(), []);
+  const save = async (ext: "csv" | "json") => {
+    const abort = new AbortController();
+    running.current = abort;
+    setOutcome(null);
+    setProgress({ count: 0, abort });
+    try {
+      const m = await import("./export");
+      const collected = await m.collectEntries(orgId, search, (count) => setProgress({ count, abort }), abort.signal);
+      if (abort.signal.aborted) return;
+      await m.saveEntries(collected, ext);
+      const count = collected.entries.length.toLocaleString("en-US");
+      setOutcome({
+        tone: "status",
+        text: collected.truncated
+          ? `Exported the newest ${count} entries of more that match: narrow the time window for the rest.`
+          : `Exported ${count} ${collected.entries.length === 1 ? "entry" : "entries"}.`,
+      });
+    } catch (error) {
+      if (abort.signal.aborted) return;
+      setOutcome({ tone: "alert", text: `The export failed: ${error instanceof Error ? error.message : String(error)}` });
+    } finally {
+      setProgress((p) => (p?.abort === abort ? null : p));
+    }
+  };
   return (
-    <div className="flex flex-wrap gap-2">
-      <Button size="sm" variant="secondary" disabled={disabled || items.length === 0} onClick={() => save("csv")}>
-        <FileDown /> Export CSV
-      </Button>
-      <Button size="sm" variant="secondary" disabled={disabled || items.length === 0} onClick={() => save("json")}>
-        <FileBraces /> Export JSON
-      </Button>
+    <div className="flex flex-col items-end gap-1">
+      <div className="flex flex-wrap gap-2">
+        {progress ? (
+          <Button size="sm" variant="secondary" onClick={() => progress.abort.abort()}>
+            Cancel export
+          </Button>
+        ) : null}
+        <Button size="sm" variant="secondary" disabled={disabled || progress !== null} onClick={() => void save("csv")}>
+          <FileDown /> Export CSV
+        </Button>
+        <Button size="sm" variant="secondary" disabled={disabled || progress !== null} onClick={() => void save("json")}>
+          <FileBraces /> Export JSON
+        </Button>
+      </div>
+      {progress ? (
+        <p role="status" className="text-xs text-slate-500 dark:text-slate-400">
+          Exporting… {progress.count.toLocaleString("en-US")} entries so far
+        </p>
+      ) : outcome ? (
+        <p role={outcome.tone} className={outcome.tone === "alert" ? "text-xs text-red-700 dark:text-red-400" : "text-xs text-slate-500 dark:text-slate-400"}>
+          {outcome.text}
+        </p>
+      ) : null}
     </div>
   );
 }
