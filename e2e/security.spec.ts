@@ -246,6 +246,10 @@ test("a token just made stays on screen, shown once, when the integration's refr
     await expect(created).toBeVisible();
     // The refresh and its two retries, all dropped: the query has failed.
     await expect.poll(() => dropped, { timeout: 15_000 }).toBe(3);
+    // Leaving the page (here, closing it) asks first while the secret is not said to be saved; staying keeps it.
+    const asked = new Promise<string>((resolve) => page.once("dialog", (d) => void d.dismiss().then(() => resolve(d.type()))));
+    await page.close({ runBeforeUnload: true });
+    expect(await asked).toBe("beforeunload");
     // The page it was made on stays, and the dialog with it: the secret can still be taken.
     await takeSecret(page, created);
     await expect(page.getByRole("alert").filter({ hasText: "Could not refresh the SCIM integration" })).toBeVisible();

@@ -5,6 +5,7 @@ import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "./copy-button";
 import { csvText, saveText } from "./download";
+import { useLeaveWarning } from "./use-leave-warning";
 import { Dialog, DialogContent, DialogFooter } from "@/components/ui/dialog";
 
 export interface SecretField {
@@ -33,10 +34,11 @@ interface SecretDialogProps {
 
 /**
  * Shows a one-time secret: an unmissable warning, copy buttons, .env and .csv
- * downloads, and it closes only after the user confirms they saved it.
+ * downloads, and it closes only after the user confirms they saved it; until then, leaving the page asks first.
  */
 export function SecretDialog({ open, title, fields, fileBase, usage = [], onClose }: SecretDialogProps) {
   const [saved, setSaved] = useState(false);
+  useLeaveWarning(open && !saved);
   return (
     <Dialog open={open}>
       <DialogContent title={title} dismissible={false}>

@@ -3,6 +3,7 @@
 import { Copy, Download } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
+import { useLeaveWarning } from "@/components/common/use-leave-warning";
 
 /**
  * New recovery codes, shown this once: copy or download them, say they are saved, then go on.
@@ -10,6 +11,7 @@ import { Button } from "@/components/ui/button";
  */
 export function RecoveryCodes({ codes, continueLabel, onContinue }: { codes: string[]; continueLabel: string; onContinue: () => void }) {
   const [saved, setSaved] = useState(false);
+  useLeaveWarning(!saved);
   const [copied, setCopied] = useState(false);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const checkboxId = useId();
