@@ -108,6 +108,12 @@ test.describe("usage", () => {
     await page.getByLabel("From", { exact: true }).fill(from);
     await page.getByRole("button", { name: "Apply range" }).click();
     await expect(limit).toHaveText("Choose at most 366 days, or the monthly interval for up to five years.");
+    // Both bounds name the message and are marked invalid while it shows.
+    for (const bound of ["From", "To"]) {
+      const field = page.getByLabel(bound, { exact: true });
+      await expect(field).toHaveAttribute("aria-invalid", "true");
+      await expect(field).toHaveAccessibleDescription("Choose at most 366 days, or the monthly interval for up to five years.");
+    }
   });
 
   test("resource-type filters repeat in the URL and narrow the data", async ({ ownerPage: page, demo }) => {

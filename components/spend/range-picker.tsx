@@ -19,11 +19,16 @@ interface RangePickerProps {
 }
 
 /** Preset ranges as a button group, and a custom from/to applied together. */
+const RANGE_ERROR_ID = "range-error";
+
 export function RangePicker({ preset, current, error, limit, onPreset, onCustom }: RangePickerProps) {
   const [editing, setEditing] = useState(preset === "custom");
   const [from, setFrom] = useState(current?.start_date ?? "");
   const [to, setTo] = useState(current?.end_date ?? "");
   const [draftError, setDraftError] = useState<string | null>(null);
+  // The range's message is both bounds' (an order, a length): each names it, and is marked invalid while it shows.
+  const message = draftError ?? error;
+  const rangeMessage = message ? { "aria-describedby": RANGE_ERROR_ID, "aria-invalid": true } : {};
   const showCustom = editing || preset === "custom";
   return (
     <div className="space-y-3">
@@ -69,19 +74,19 @@ export function RangePicker({ preset, current, error, limit, onPreset, onCustom 
           }}
         >
           <Field label="From" htmlFor="range-from">
-            <Input id="range-from" type="date" value={from} onChange={(e) => setFrom(e.target.value)} className="w-44" />
+            <Input id="range-from" type="date" value={from} onChange={(e) => setFrom(e.target.value)} className="w-44" {...rangeMessage} />
           </Field>
           <Field label="To" htmlFor="range-to">
-            <Input id="range-to" type="date" value={to} onChange={(e) => setTo(e.target.value)} className="w-44" />
+            <Input id="range-to" type="date" value={to} onChange={(e) => setTo(e.target.value)} className="w-44" {...rangeMessage} />
           </Field>
           <Button type="submit" size="md" variant="secondary">
             Apply range
           </Button>
         </form>
       ) : null}
-      {draftError ?? error ? (
-        <p role="alert" className={cn("text-sm text-red-600 dark:text-red-400")}>
-          {draftError ?? error}
+      {message ? (
+        <p id={RANGE_ERROR_ID} role="alert" className={cn("text-sm text-red-600 dark:text-red-400")}>
+          {message}
         </p>
       ) : null}
     </div>

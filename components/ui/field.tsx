@@ -48,13 +48,15 @@ interface FieldProps {
 export function Field({ label, htmlFor, hint, error, children, className }: FieldProps) {
   const hintId = hint ? `${htmlFor}-hint` : undefined;
   const errorId = error ? `${htmlFor}-error` : undefined;
-  const describedBy = [hintId, errorId].filter(Boolean).join(" ") || undefined;
+  // A message the control already names (one shared by several fields, say) stays named.
+  const own = children.props;
+  const describedBy = [own["aria-describedby"], hintId, errorId].filter(Boolean).join(" ") || undefined;
   return (
     <div className={cn("space-y-1", className)}>
       <label htmlFor={htmlFor} className="block text-sm font-medium">
         {label}
       </label>
-      {React.cloneElement(children, { "aria-describedby": describedBy, "aria-invalid": error ? true : undefined })}
+      {React.cloneElement(children, { "aria-describedby": describedBy, "aria-invalid": error || own["aria-invalid"] ? true : undefined })}
       <FieldNotes id={htmlFor} hint={hint} error={error} />
     </div>
   );
