@@ -211,3 +211,22 @@ test.describe("audit logs", () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
   });
 });
+
+test.describe("audit logs read in a browser whose zone is not the server's", () => {
+  // Tokyo: no daylight saving, so its offset is always +09:00 (the server runs in UTC, as CI does, or in its own zone).
+  test.use({ timezoneId: "Asia/Tokyo" });
+
+  test("a link to a custom range names the browser's zone, and the entries' times are in it", async ({ ownerPage: page, demo }) => {
+    const day = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    const from = encodeURIComponent(`${day}T00:00:00+09:00`);
+    const to = encodeURIComponent(new Date().toISOString());
+    // Loaded whole from the server (a link, a reload): what it wrote is made the browser's once hydrated.
+    await openAudit(page, demo.organization_id, `?window=custom&from=${from}&to=${to}`);
+    await expect(page.getByText("In Asia/Tokyo (UTC+09:00)")).toBeVisible();
+    await expect(page.getByLabel("From", { exact: true })).toHaveValue(`${day}T00:00`);
+    await expect(entries(page).first()).toBeVisible();
+    const times = await entries(page).locator("time").allInnerTexts();
+    expect(times.length).toBeGreaterThan(0);
+    for (const time of times) expect(time).toMatch(/\+09:00$/);
+  });
+});

@@ -19,7 +19,8 @@ import { AUDIT_PAGE_SIZES, AUDIT_WINDOWS, auditLogQuery, type AuditSearch, type 
 import { catalogQueries } from "@/lib/query/catalog";
 import { projectQueries } from "@/lib/query/projects";
 import { AuditFiltersForm } from "./filters-form";
-import { formatInstant, resultTone } from "./format";
+import { resultTone } from "./format";
+import { LocalInstant } from "./local-instant";
 import { auditSearchParams } from "./search-params";
 import { compareNames } from "@/lib/compare";
 
@@ -101,9 +102,7 @@ function auditColumns(orgId: string, onDetails: (entry: LogEntry) => void): Colu
       header: "Time",
       cell: ({ row }) => (
         // Date above time: the column stays narrow enough for the result and details to stay in view at 1440 px.
-        <time dateTime={row.original.start_time} suppressHydrationWarning className="inline-block max-w-[9rem] whitespace-normal tabular-nums">
-          {formatInstant(row.original.start_time)}
-        </time>
+        <LocalInstant value={row.original.start_time} className="inline-block max-w-[9rem] whitespace-normal tabular-nums" />
       ),
     },
     {

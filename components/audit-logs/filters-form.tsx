@@ -7,6 +7,7 @@ import { Button } from "@/components/ui/button";
 import { Field, Input, Select } from "@/components/ui/field";
 import { MultiSelect, type MultiSelectOption } from "@/components/ui/multi-select";
 import { clearErrorOnChange, formValues, showErrors, type FieldErrors } from "@/components/common/native-form";
+import { useHydrated } from "@/components/common/dates";
 import { AUDIT_WINDOWS, type AuditListFilter, type AuditSearch } from "@/lib/query/audit-logs";
 import { CHOICE_FIELDS, filterProblems, localInputToRfc3339, splitList, type ChoiceList, type Choices, type FilterValues, type TextList } from "./filters";
 
@@ -47,6 +48,8 @@ export function AuditFiltersForm({ search, projects, locations, onApply }: Filte
   const [windowValue, setWindowValue] = useState<FilterValues["window"]>(search.window);
   const [choices, setChoices] = useState<Choices>(() => Object.fromEntries(CHOICE_FIELDS.map((name) => [name, search[name]])) as Choices);
   const [errors, setErrors] = useState<FieldErrors>({});
+  // The zone named is the browser's, known once the page is hydrated (the server writes a neutral word until then).
+  const hydrated = useHydrated();
   const fromRef = useRef<HTMLInputElement>(null);
   const toRef = useRef<HTMLInputElement>(null);
   // The server renders the range in its own zone; in the browser it is the user's.
@@ -118,7 +121,7 @@ export function AuditFiltersForm({ search, projects, locations, onApply }: Filte
         </Field>
         {windowValue === "custom" ? (
           <>
-            <Field label="From" htmlFor="audit-from" error={errors.from} hint={<span suppressHydrationWarning>In {zoneName()}</span>}>
+            <Field label="From" htmlFor="audit-from" error={errors.from} hint={hydrated ? `In ${zoneName()}` : "In your time zone"}>
               <Input ref={fromRef} id="audit-from" name="from" type="datetime-local" suppressHydrationWarning defaultValue={toLocalInput(search.from)} />
             </Field>
             <Field label="To" htmlFor="audit-to" error={errors.to}>

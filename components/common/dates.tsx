@@ -25,16 +25,25 @@ export function DateText({ value, withTime, empty = "—" }: { value: string | u
 const subscribe = () => () => {};
 
 /**
+ * False on the server and while the browser hydrates, true from the render after: for text that depends on the browser
+ * (its clock, its time zone), written once hydration is done, so both sides first write the same text. (React keeps
+ * the server's text through a hydration mismatch that is only hushed, never correcting it.)
+ */
+export function useHydrated(): boolean {
+  return useSyncExternalStore(
+    subscribe,
+    () => true,
+    () => false,
+  );
+}
+
+/**
  * "3 hours ago"; the exact time in the tooltip. The server, and the browser while it hydrates,
  * write the exact time (the same text on both sides); the relative words follow once the page
  * runs in the browser, so the server's clock and the browser's never have to agree.
  */
 export function RelativeTime({ value, empty = "Never" }: { value: string | undefined; empty?: string }) {
-  const hydrated = useSyncExternalStore(
-    subscribe,
-    () => true,
-    () => false,
-  );
+  const hydrated = useHydrated();
   if (!value || Number.isNaN(Date.parse(value))) return <span className="text-slate-500 dark:text-slate-400">{empty}</span>;
   return (
     <time dateTime={value} title={formatDateTime(value)}>
