@@ -40,12 +40,11 @@ export function QueryState<T>({ state, what, label = what, lines = 3, loading, i
   const kept = state.isError && state.data !== undefined && keepsLoadedData(state.error);
   if (!kept && (state.isError || state.data === undefined)) return frame(<ErrorState error={state.error} what={what} onRetry={retry} />);
   const data = state.data as T;
-  const view = isEmpty?.(data) ? frame(empty) : children(data);
-  if (!kept) return view;
+  // One shape whether the note shows or not: the view keeps its place, and its state (a form's edits, focus, a dialog).
   return (
     <>
-      {frame(<RefreshError error={state.error} what={what} onRetry={retry} />)}
-      {view}
+      {kept ? frame(<RefreshError error={state.error} what={what} onRetry={retry} />) : null}
+      {isEmpty?.(data) ? frame(empty) : children(data)}
     </>
   );
 }
