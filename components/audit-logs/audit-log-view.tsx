@@ -200,10 +200,11 @@ function ExportButtons({ orgId, search, disabled }: { orgId: string; search: Aud
             Cancel export
           </Button>
         ) : null}
-        <Button size="sm" variant="secondary" disabled={disabled || progress !== null} onClick={() => void save("csv")}>
+        {/* Waiting, not disabled, while an export runs: the button pressed keeps the keyboard's focus. */}
+        <Button size="sm" variant="secondary" disabled={disabled} waiting={progress !== null} onClick={() => void save("csv")}>
           <FileDown /> Export CSV
         </Button>
-        <Button size="sm" variant="secondary" disabled={disabled || progress !== null} onClick={() => void save("json")}>
+        <Button size="sm" variant="secondary" disabled={disabled} waiting={progress !== null} onClick={() => void save("json")}>
           <FileBraces /> Export JSON
         </Button>
       </div>

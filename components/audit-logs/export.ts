@@ -66,7 +66,7 @@ export async function collectEntries(orgId: string, search: AuditSearch, onProgr
   let next: string | undefined;
   for (;;) {
     signal.throwIfAborted();
-    const page = await apiFetch<AuditLogsResponse>(path, { query: next ? { ...query, next_token: next } : query });
+    const page = await apiFetch<AuditLogsResponse>(path, { query: next ? { ...query, next_token: next } : query, signal });
     entries.push(...page.items);
     onProgress(Math.min(entries.length, AUDIT_EXPORT_MAX));
     next = page.next_page_token || undefined;

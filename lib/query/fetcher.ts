@@ -33,6 +33,8 @@ export interface ApiFetchInit {
   method?: string;
   query?: QueryParams;
   body?: unknown;
+  /** Ends the call when aborted (an export cancelled): the fetch rejects with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 /** "?a=1&b=x&b=y": repeated names for arrays, undefined left out, order kept. */
@@ -81,7 +83,7 @@ export async function apiFetch<T>(path: string, init: ApiFetchInit = {}): Promis
     headers["content-type"] = "application/json";
     body = JSON.stringify(init.body);
   }
-  const response = await fetch(apiUrl(path, init.query), { method, headers, body, credentials: "same-origin", cache: "no-store" });
+  const response = await fetch(apiUrl(path, init.query), { method, headers, body, credentials: "same-origin", cache: "no-store", signal: init.signal });
   const parsed = await readResponseBody(response);
   if (response.status === 401) sendToSignIn(parsed);
   if (!response.ok) throw new ApiError(response.status, parsed);
