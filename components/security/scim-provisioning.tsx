@@ -13,7 +13,7 @@ import { RelativeTime } from "@/components/common/dates";
 import { FormError } from "@/components/common/form-errors";
 import type { ScimGroupMapping, ScimGroupMappingsResponse } from "@/lib/contract/scim";
 import { operationPath } from "@/lib/contract/operations";
-import { apiFetch } from "@/lib/query/fetcher";
+import { ApiError, apiFetch } from "@/lib/query/fetcher";
 import { iamQueries } from "@/lib/query/iam";
 import { projectQueries } from "@/lib/query/projects";
 import { scimQueries } from "@/lib/query/security";
@@ -100,6 +100,30 @@ type Preview = Pick<ScimGroupMappingsResponse, "bindings_to_create" | "bindings_
 
 let nextKey = 1;
 
+const MAPPING_FIELDS: Record<string, string> = { group_display_name: "Group name", role_id: "Role", scope_type: "Scope", scope_object_id: "Project" };
+
+/**
+ * The gateway's 400 about single mappings ("body.mappings[0].role_id: must be a UUID"), by row (from 0) and field, in
+ * the words the rows use ("Role: must be a UUID"); null when the error names none (it is then shown whole).
+ */
+function mappingProblems(error: unknown): Map<number, Map<string, string>> | null {
+  if (!(error instanceof ApiError) || error.status !== 400) return null;
+  const problems = new Map<number, Map<string, string>>();
+  for (const part of error.message.split("; ")) {
+    const match = /^body\.mappings\[(\d+)\]\.(\w+): (.+)$/.exec(part);
+    if (!match) return null;
+    const [, row, field, message] = match as unknown as [string, string, string, string];
+    const fields = problems.get(Number(row)) ?? new Map<string, string>();
+    problems.set(Number(row), fields.set(field, message));
+  }
+  return problems.size > 0 ? problems : null;
+}
+
+/** A mapping's control as its row's problems mark it: invalid, and described by the row's message. */
+function marked(problems: Map<string, string> | undefined, field: string, index: number) {
+  return problems?.has(field) ? { "aria-invalid": true, "aria-describedby": `scim-mapping-${index + 1}-error` } : {};
+}
+
 /**
  * Where a mapping's role is bound: the organization, or one of its projects by name. A role allowing both asks which;
  * a project the list does not hold (deleted, or not visible to the caller) is shown by its id.
@@ -112,8 +136,9 @@ function MappingScope(props: {
   projects: Array<{ id: string; name: string }>;
   disabled: boolean;
   onChange: (patch: Partial<ScimGroupMapping>) => void;
+  problems?: Map<string, string>;
 }) {
-  const { index, row, orgId, scopes, projects, disabled, onChange } = props;
+  const { index, row, orgId, scopes, projects, disabled, onChange, problems } = props;
   const both = scopes.includes("org") && scopes.includes("project");
   const known = projects.some((p) => p.id === row.scope_object_id);
   return (
@@ -123,6 +148,7 @@ function MappingScope(props: {
         {both ? (
           <Select
             aria-label={`Scope ${index + 1}`}
+            {...marked(problems, "scope_type", index)}
             value={row.scope_type}
             disabled={disabled}
             onChange={(e) => {
@@ -140,7 +166,7 @@ function MappingScope(props: {
       {row.scope_type === "project" ? (
         <label className="text-xs text-slate-500 dark:text-slate-400">
           Project
-          <Select aria-label={`Project ${index + 1}`} value={row.scope_object_id} disabled={disabled} onChange={(e) => onChange({ scope_object_id: e.target.value })}>
+          <Select aria-label={`Project ${index + 1}`} {...marked(problems, "scope_object_id", index)} value={row.scope_object_id} disabled={disabled} onChange={(e) => onChange({ scope_object_id: e.target.value })}>
             <option value="">Choose a project</option>
             {!known && row.scope_object_id ? <option value={row.scope_object_id}>{row.scope_object_id}</option> : null}
             {projects.map((p) => (
@@ -211,10 +237,13 @@ export function ScimGroupMappings({ orgId, integrationId, disabledReason }: { or
   const edit = (next: Draft[]) => {
     setDraft(next);
     setPreview(null);
-    // An older draft's preview is not shown, nor its error (reset: a preview still out no longer reports here).
+    // An older draft's preview is not shown, nor its error (reset: a preview still out no longer reports here), nor
+    // the refusal of its save: the rows it marked may be mended now.
     previewing.reset();
+    saving.reset();
     version.current += 1;
   };
+  const problems = mappingProblems(previewing.error ?? saving.error);
   const update = (key: number, patch: Partial<ScimGroupMapping>) => edit(rows.map((r) => (r.key === key ? { ...r, ...patch } : r)));
   // Saving clears the draft: an edit made meanwhile would be lost, so none is taken.
   const disabled = Boolean(disabledReason) || saving.isPending;
@@ -229,6 +258,7 @@ export function ScimGroupMappings({ orgId, integrationId, disabledReason }: { or
               Group name
               <Input
                 aria-label={`Group name ${index + 1}`}
+                {...marked(problems?.get(index), "group_display_name", index)}
                 value={row.group_display_name}
                 disabled={disabled}
                 onChange={(e) => update(row.key, { group_display_name: e.target.value })}
@@ -238,6 +268,7 @@ export function ScimGroupMappings({ orgId, integrationId, disabledReason }: { or
               Role
               <Select
                 aria-label={`Role ${index + 1}`}
+                {...marked(problems?.get(index), "role_id", index)}
                 value={row.role_id}
                 disabled={disabled}
                 onChange={(e) => {
@@ -267,10 +298,17 @@ export function ScimGroupMappings({ orgId, integrationId, disabledReason }: { or
               projects={projectList}
               disabled={disabled}
               onChange={(patch) => update(row.key, patch)}
+              problems={problems?.get(index)}
             />
             <Button variant="ghost-danger" size="sm" aria-label={`Remove mapping ${index + 1}`} disabled={disabled} onClick={() => edit(rows.filter((r) => r.key !== row.key))}>
               <Trash2 />
             </Button>
+            {problems?.get(index) ? (
+              <p id={`scim-mapping-${index + 1}-error`} className="text-xs text-red-600 sm:col-span-4 dark:text-red-400">
+                Mapping {index + 1}:{" "}
+                {[...problems.get(index)!].map(([field, message]) => `${MAPPING_FIELDS[field] ?? field}: ${message}`).join("; ")}
+              </p>
+            ) : null}
           </div>
         ))}
         <div className="flex flex-wrap gap-2">
@@ -304,7 +342,13 @@ export function ScimGroupMappings({ orgId, integrationId, disabledReason }: { or
             </Button>
           ) : null}
         </div>
-        <FormError error={previewing.error ?? saving.error} />
+        {problems ? (
+          <p role="alert" className="text-sm text-red-700 dark:text-red-400">
+            The gateway refused {problems.size === 1 ? "a mapping" : `${problems.size} mappings`}: see the marked {problems.size === 1 ? "row" : "rows"}.
+          </p>
+        ) : (
+          <FormError error={previewing.error ?? saving.error} />
+        )}
         {preview ? (
           <div className="rounded-md border border-slate-200 p-3 text-sm dark:border-slate-700" data-testid="scim-mapping-preview" aria-live="polite">
             <p className="font-medium">
