@@ -47,13 +47,17 @@ export function RefreshError({ error, onRetry, what }: { error: unknown; onRetry
       <span>
         Could not refresh {what}: {errorMessage((error ?? {}) as ErrorLike)} Showing what was last loaded.
       </span>
-      {onRetry ? (
-        <Button variant="secondary" size="sm" onClick={onRetry}>
-          Retry
-        </Button>
-      ) : null}
+      <RetryButton onRetry={onRetry} />
     </div>
   );
+}
+
+function RetryButton({ onRetry }: { onRetry?: () => void }) {
+  return onRetry ? (
+    <Button variant="secondary" size="sm" onClick={onRetry}>
+      Retry
+    </Button>
+  ) : null;
 }
 
 /** Explains an error; a 403 says what is missing rather than showing a blank panel. */
@@ -74,11 +78,7 @@ export function ErrorState({ error, onRetry, what }: { error: unknown; onRetry?:
       <AlertTriangle className="size-6 text-red-500" aria-hidden />
       <p className="text-sm font-medium">Could not load {what}.</p>
       <p className="text-sm text-slate-500 dark:text-slate-400">{message}</p>
-      {onRetry ? (
-        <Button variant="secondary" size="sm" onClick={onRetry}>
-          Retry
-        </Button>
-      ) : null}
+      <RetryButton onRetry={onRetry} />
     </div>
   );
 }
