@@ -138,6 +138,14 @@ test("an identity provider provisions through the console's /scim/v2; the integr
   await role.selectOption({ label: "Auditor" });
   await expect(page.getByRole("alert").filter({ hasText: "The gateway refused" })).toHaveCount(0);
   await expect(role).not.toHaveAttribute("aria-invalid", "true");
+  // So for a refused save; discarded, the draft takes its marks with it (the saved mapping shown is not marked).
+  await role.selectOption({ label: "Choose a role" });
+  await page.getByRole("button", { name: "Save mappings" }).click();
+  await expect(role).toHaveAttribute("aria-invalid", "true");
+  await page.getByRole("button", { name: "Discard" }).click();
+  await expect(role.locator("option:checked")).toHaveText("Auditor");
+  await expect(role).not.toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByRole("alert").filter({ hasText: "The gateway refused" })).toHaveCount(0);
   await page.getByRole("button", { name: "Remove mapping 1" }).click();
 
   // The binding the group grants is not removed by hand on the IAM page: it goes with the group.

@@ -62,7 +62,16 @@ export function AuditLogView({ orgId }: { orgId: string }) {
           title="Entries"
           description={`${windowInfo?.label ?? ""}, newest first${paged ? "" : " · first page"}`}
           // The previous filters' rows stay on screen while the new ones load: saving them then would file them under the new filters.
-          action={<ExportButtons orgId={orgId} search={search} disabled={page.isPlaceholderData || items.length === 0} />}
+          // Keyed by the filters (not the page): new filters end an export of the old ones, which would file its entries
+          // beside them.
+          action={
+            <ExportButtons
+              key={JSON.stringify({ ...search, next: null, prev: null, limit: null })}
+              orgId={orgId}
+              search={search}
+              disabled={page.isPlaceholderData || items.length === 0}
+            />
+          }
         />
         <QueryState state={page} what="the audit log" label="audit-log entries" lines={8}>
           {(data) => (
@@ -168,15 +177,21 @@ function ExportButtons({ orgId, search, disabled }: { orgId: string; search: Aud
   // An export under way ends with the page: leaving it cancels the walk.
   const running = useRef<AbortController | null>(null);
   useEffect(() => () => running.current?.abort(), []);
-  const save = async (ext: "csv" | "json") => {
+  // The export button pressed: focus goes back to it when Cancel, which holds it meanwhile, goes away.
+  const pressed = useRef<HTMLButtonElement | null>(null);
+  const save = async (ext: "csv" | "json", button: HTMLButtonElement) => {
     const abort = new AbortController();
     running.current = abort;
+    pressed.current = button;
     setOutcome(null);
     setProgress({ count: 0, abort });
     try {
       const m = await import("./export");
       const collected = await m.collectEntries(orgId, search, (count) => setProgress({ count, abort }), abort.signal);
-      if (abort.signal.aborted) return;
+      if (abort.signal.aborted) {
+        setOutcome({ tone: "status", text: "Export cancelled." });
+        return;
+      }
       await m.saveEntries(collected, ext);
       const count = collected.entries.length.toLocaleString("en-US");
       setOutcome({
@@ -186,7 +201,10 @@ function ExportButtons({ orgId, search, disabled }: { orgId: string; search: Aud
           : `Exported ${count} ${collected.entries.length === 1 ? "entry" : "entries"}.`,
       });
     } catch (error) {
-      if (abort.signal.aborted) return;
+      if (abort.signal.aborted) {
+        setOutcome({ tone: "status", text: "Export cancelled." });
+        return;
+      }
       setOutcome({ tone: "alert", text: `The export failed: ${error instanceof Error ? error.message : String(error)}` });
     } finally {
       setProgress((p) => (p?.abort === abort ? null : p));
@@ -196,15 +214,22 @@ function ExportButtons({ orgId, search, disabled }: { orgId: string; search: Aud
     <div className="flex flex-col items-end gap-1">
       <div className="flex flex-wrap gap-2">
         {progress ? (
-          <Button size="sm" variant="secondary" onClick={() => progress.abort.abort()}>
+          <Button
+            size="sm"
+            variant="secondary"
+            onClick={() => {
+              progress.abort.abort();
+              pressed.current?.focus();
+            }}
+          >
             Cancel export
           </Button>
         ) : null}
         {/* Waiting, not disabled, while an export runs: the button pressed keeps the keyboard's focus. */}
-        <Button size="sm" variant="secondary" disabled={disabled} waiting={progress !== null} onClick={() => void save("csv")}>
+        <Button size="sm" variant="secondary" disabled={disabled} waiting={progress !== null} onClick={(e) => void save("csv", e.currentTarget)}>
           <FileDown /> Export CSV
         </Button>
-        <Button size="sm" variant="secondary" disabled={disabled} waiting={progress !== null} onClick={() => void save("json")}>
+        <Button size="sm" variant="secondary" disabled={disabled} waiting={progress !== null} onClick={(e) => void save("json", e.currentTarget)}>
           <FileBraces /> Export JSON
         </Button>
       </div>

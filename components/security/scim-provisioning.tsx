@@ -102,6 +102,12 @@ let nextKey = 1;
 
 const MAPPING_FIELDS: Record<string, string> = { group_display_name: "Group name", role_id: "Role", scope_type: "Scope", scope_object_id: "Project" };
 
+/** A mapping's field as its row shows it: the scope's object is the organization on an organization-wide row. */
+function fieldLabel(field: string, row: Draft): string {
+  if (field === "scope_object_id" && row.scope_type === "org") return "Organization";
+  return MAPPING_FIELDS[field] ?? field;
+}
+
 /**
  * The gateway's 400 about single mappings ("body.mappings[0].role_id: must be a UUID"), by row (from 0) and field, in
  * the words the rows use ("Role: must be a UUID"); null when the error names none (it is then shown whole).
@@ -119,9 +125,19 @@ function mappingProblems(error: unknown): Map<number, Map<string, string>> | nul
   return problems.size > 0 ? problems : null;
 }
 
-/** A mapping's control as its row's problems mark it: invalid, and described by the row's message. */
-function marked(problems: Map<string, string> | undefined, field: string, index: number) {
-  return problems?.has(field) ? { "aria-invalid": true, "aria-describedby": `scim-mapping-${index + 1}-error` } : {};
+/**
+ * A mapping's control as its row's problems mark it: invalid, and described by the row's message; `alsoFor`, fields
+ * whose problems it carries (those the row shows no control for).
+ */
+function marked(problems: Map<string, string> | undefined, field: string, index: number, alsoFor: string[] = []) {
+  const mine = [field, ...alsoFor].some((f) => problems?.has(f));
+  return mine ? { "aria-invalid": true, "aria-describedby": `scim-mapping-${index + 1}-error` } : {};
+}
+
+/** The fields of a mapping its row shows no control for: its scope's kind when the role allows one, its object on an organization-wide row. */
+function withoutControl(row: Draft, scopes: string[]): string[] {
+  const both = scopes.includes("org") && scopes.includes("project");
+  return [...(both ? [] : ["scope_type"]), ...(row.scope_type === "project" ? [] : ["scope_object_id"])];
 }
 
 /**
@@ -243,7 +259,9 @@ export function ScimGroupMappings({ orgId, integrationId, disabledReason }: { or
     saving.reset();
     version.current += 1;
   };
-  const problems = mappingProblems(previewing.error ?? saving.error);
+  // A refusal names the rows of the draft it was about: none once the draft is gone.
+  const scopesOf = (row: Draft) => roleList.find((r) => r.id === row.role_id)?.allowed_scopes ?? [row.scope_type];
+  const problems = draft === null ? null : mappingProblems(previewing.error ?? saving.error);
   const update = (key: number, patch: Partial<ScimGroupMapping>) => edit(rows.map((r) => (r.key === key ? { ...r, ...patch } : r)));
   // Saving clears the draft: an edit made meanwhile would be lost, so none is taken.
   const disabled = Boolean(disabledReason) || saving.isPending;
@@ -268,7 +286,7 @@ export function ScimGroupMappings({ orgId, integrationId, disabledReason }: { or
               Role
               <Select
                 aria-label={`Role ${index + 1}`}
-                {...marked(problems?.get(index), "role_id", index)}
+                {...marked(problems?.get(index), "role_id", index, withoutControl(row, scopesOf(row)))}
                 value={row.role_id}
                 disabled={disabled}
                 onChange={(e) => {
@@ -294,7 +312,7 @@ export function ScimGroupMappings({ orgId, integrationId, disabledReason }: { or
               index={index}
               row={row}
               orgId={orgId}
-              scopes={roleList.find((r) => r.id === row.role_id)?.allowed_scopes ?? [row.scope_type]}
+              scopes={scopesOf(row)}
               projects={projectList}
               disabled={disabled}
               onChange={(patch) => update(row.key, patch)}
@@ -306,7 +324,7 @@ export function ScimGroupMappings({ orgId, integrationId, disabledReason }: { or
             {problems?.get(index) ? (
               <p id={`scim-mapping-${index + 1}-error`} className="text-xs text-red-600 sm:col-span-4 dark:text-red-400">
                 Mapping {index + 1}:{" "}
-                {[...problems.get(index)!].map(([field, message]) => `${MAPPING_FIELDS[field] ?? field}: ${message}`).join("; ")}
+                {[...problems.get(index)!].map(([field, message]) => `${fieldLabel(field, row)}: ${message}`).join("; ")}
               </p>
             ) : null}
           </div>
@@ -335,6 +353,7 @@ export function ScimGroupMappings({ orgId, integrationId, disabledReason }: { or
                 setDraft(null);
                 setPreview(null);
                 previewing.reset();
+                saving.reset();
                 version.current += 1;
               }}
             >
@@ -344,7 +363,9 @@ export function ScimGroupMappings({ orgId, integrationId, disabledReason }: { or
         </div>
         {problems ? (
           <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-            The gateway refused {problems.size === 1 ? "a mapping" : `${problems.size} mappings`}: see the marked {problems.size === 1 ? "row" : "rows"}.
+            {/* The gateway names at most five problems. */}
+            The gateway refused {problems.size === 1 ? "a mapping" : `${problems.size >= 5 ? "at least " : ""}${problems.size} mappings`}: see the marked{" "}
+            {problems.size === 1 ? "row" : "rows"}.
           </p>
         ) : (
           <FormError error={previewing.error ?? saving.error} />
