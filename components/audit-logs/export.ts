@@ -56,7 +56,14 @@ export interface CollectedEntries {
  * AUDIT_EXPORT_MAX; the page on screen and its size play no part. A relative window is fixed at the moment the export
  * begins (its end sent as end_time), so entries logged meanwhile neither shift the pages nor reach the file.
  */
-export async function collectEntries(orgId: string, search: AuditSearch, onProgress: (count: number) => void, signal: AbortSignal): Promise<CollectedEntries> {
+export async function collectEntries(
+  orgId: string,
+  search: AuditSearch,
+  onProgress: (count: number) => void,
+  signal: AbortSignal,
+  /** The most entries to keep (AUDIT_EXPORT_MAX; smaller in tests). */
+  max = AUDIT_EXPORT_MAX,
+): Promise<CollectedEntries> {
   const now = new Date();
   const query = auditQueryParams({ ...search, next: null, prev: null }, now);
   query.limit = String(EXPORT_PAGE);
@@ -68,13 +75,13 @@ export async function collectEntries(orgId: string, search: AuditSearch, onProgr
     signal.throwIfAborted();
     const page = await apiFetch<AuditLogsResponse>(path, { query: next ? { ...query, next_token: next } : query, signal });
     entries.push(...page.items);
-    onProgress(Math.min(entries.length, AUDIT_EXPORT_MAX));
+    onProgress(Math.min(entries.length, max));
     next = page.next_page_token || undefined;
-    if (!next || entries.length >= AUDIT_EXPORT_MAX) break;
+    if (!next || entries.length >= max) break;
   }
   return {
-    entries: entries.slice(0, AUDIT_EXPORT_MAX),
-    truncated: entries.length > AUDIT_EXPORT_MAX || (entries.length === AUDIT_EXPORT_MAX && next !== undefined),
+    entries: entries.slice(0, max),
+    truncated: entries.length > max || (entries.length === max && next !== undefined),
     start: typeof query.start_time === "string" ? query.start_time : undefined,
     end: String(query.end_time),
   };
