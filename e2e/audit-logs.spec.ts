@@ -179,7 +179,11 @@ test.describe("audit logs", () => {
 
   test("an absolute range entered in the user's zone is sent with its offset", async ({ ownerPage: page, demo }) => {
     await openAudit(page, demo.organization_id);
-    await page.getByLabel("Time window", { exact: true }).selectOption("custom");
+    // A choice made before the form has hydrated is undone by hydration (the server's window kept): chosen until it holds.
+    await expect(async () => {
+      await page.getByLabel("Time window", { exact: true }).selectOption("custom");
+      await expect(page.getByLabel("From", { exact: true })).toBeVisible({ timeout: 1_000 });
+    }).toPass();
     const day = new Date(Date.now() - 3 * 86_400_000).toISOString().slice(0, 10);
     await page.getByLabel("From", { exact: true }).fill(`${day}T00:00`);
     await page.getByLabel("To", { exact: true }).fill(`${day}T23:59`);
