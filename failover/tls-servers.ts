@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { appendFileSync, chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { isIP } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -59,13 +60,13 @@ export class TlsServers {
     execFileSync(command, argv, { cwd: this.dir, stdio: ["ignore", "ignore", "pipe"], timeout: 60_000 });
   }
 
-  /** A certificate for `name` (an IP address), signed by the authority, written as `<file>.crt` and `<file>.key` in `dir`. */
+  /** A certificate for `name` (an IP address or a DNS name), signed by the authority, written as `<file>.crt` and `<file>.key` in `dir`. */
   certificate(name: string, dir: string, file: string): void {
     const key = path.join(dir, `${file}.key`);
     const crt = path.join(dir, `${file}.crt`);
     const csr = path.join(this.dir, `${file}-${name}.csr`);
     const ext = path.join(this.dir, `${file}-${name}.ext`);
-    writeFileSync(ext, `subjectAltName=IP:${name}\n`);
+    writeFileSync(ext, `subjectAltName=${isIP(name) ? "IP" : "DNS"}:${name}\n`);
     this.openssl(["req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", key, "-subj", `/CN=${name}`, "-out", csr]);
     this.openssl(["x509", "-req", "-in", csr, "-CA", this.caFile, "-CAkey", path.join(this.dir, "ca.key"), "-CAcreateserial", "-days", "2", "-extfile", ext, "-out", crt]);
     // The server reads its key only when no one else can.

@@ -149,6 +149,51 @@ describe("a multi-host connection string over TLS", () => {
     }
   });
 
+  it("names the host reached to its server (SNI), not the list's first", async () => {
+    // The first host of the list is an address (no name is sent to it); the second, reached by name (localhost) through a
+    // relay that reads each TLS client hello, presents a certificate for that name. Routers that pick the node by the
+    // name a client sends (SNI) need it to be the node's own.
+    await servers.setReadOnly(first, false);
+    await servers.setReadOnly(second, true);
+    await servers.presentCertificateFor(first, "localhost");
+    const named: Array<string | null> = [];
+    const sockets = new Set<net.Socket>();
+    const relay = net.createServer((client) => {
+      const upstream = net.connect(first.port, first.host);
+      for (const socket of [client, upstream]) {
+        sockets.add(socket);
+        socket.on("error", () => undefined);
+        socket.on("close", () => sockets.delete(socket));
+      }
+      let seen = Buffer.alloc(0);
+      const hello = (chunk: Buffer) => {
+        seen = Buffer.concat([seen, chunk]);
+        const name = serverNameOf(seen.subarray(SSL_REQUEST_LENGTH));
+        if (name === undefined) return; // not all of the hello yet
+        named.push(name);
+        client.off("data", hello);
+      };
+      client.on("data", hello);
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((resolve) => relay.listen(0, "127.0.0.1", resolve));
+    const relayPort = (relay.address() as AddressInfo).port;
+    try {
+      const ca = encodeURIComponent(servers.caFile);
+      const url = `postgres://postgres@${second.host}:${second.port},localhost:${relayPort}/postgres?target_session_attrs=read-write&sslmode=verify-full&sslrootcert=${ca}`;
+      const hosts = new HostList(parseDatabaseUrl(url)!, 3_000);
+      const p = pool(hosts);
+      expect(await servedBy(p)).toEqual({ host: first.host, tls: true });
+      // The list's own look for a host, then the pool's connection: each named localhost.
+      expect(named.length).toBeGreaterThanOrEqual(2);
+      expect(named).toEqual(named.map(() => "localhost"));
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => relay.close(resolve));
+      await servers.presentCertificateFor(first, first.host);
+    }
+  });
+
   it("makes the change listener listen where writes are taken: a node that takes none hears no notice of them", async () => {
     await servers.setReadOnly(first, false);
     await servers.setReadOnly(second, true);
@@ -173,3 +218,32 @@ describe("a multi-host connection string over TLS", () => {
     }
   });
 });
+
+/** The bytes of PostgreSQL's SSLRequest, sent before the TLS client hello. */
+const SSL_REQUEST_LENGTH = 8;
+
+/**
+ * The server name (SNI) a TLS client hello sends (RFC 8446 4.1.2, RFC 6066 3): null when it sends none, undefined while
+ * the hello is not all there yet.
+ */
+function serverNameOf(record: Buffer): string | null | undefined {
+  if (record.length < 5) return undefined;
+  const length = record.readUInt16BE(3);
+  if (record.length < 5 + length) return undefined;
+  let at = 5 + 4 + 2 + 32; // record header, handshake header, legacy version, random
+  at += 1 + record[at]!; // session id
+  at += 2 + record.readUInt16BE(at); // cipher suites
+  at += 1 + record[at]!; // compression methods
+  const end = at + 2 + record.readUInt16BE(at);
+  for (at += 2; at + 4 <= end; ) {
+    const type = record.readUInt16BE(at);
+    const size = record.readUInt16BE(at + 2);
+    if (type === 0) {
+      // server_name: a list (2 bytes of length), its first entry's type (0: a host name) and 2 bytes of length.
+      const nameLength = record.readUInt16BE(at + 4 + 3);
+      return record.toString("ascii", at + 4 + 5, at + 4 + 5 + nameLength);
+    }
+    at += 4 + size;
+  }
+  return null;
+}

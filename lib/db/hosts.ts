@@ -150,8 +150,7 @@ export class HostList {
       connectionString: this.parsed.singleHostUrl,
       // A second longer than the socket's own watch (socket()): a silent host is found so, and said to be gone.
       connectionTimeoutMillis: this.connectTimeoutMs + 1_000,
-      // node-postgres calls this with the new connection's own settings (its `ssl` read after): see socket().
-      stream: ((connection: ConnectionSettings) => this.socket(connection)) as unknown as () => Duplex,
+      stream: this.streamFunction() as unknown as () => Duplex,
     };
   }
 
@@ -193,23 +192,38 @@ export class HostList {
   }
 
   /**
-   * With TLS, node-postgres checks the server's certificate against the URL's first host, whichever host the socket
-   * reached; libpq checks each host's certificate against that host's own name. The connection's TLS settings are its
-   * own copy (the private key kept, which node-postgres hides from enumeration) checking against the host reached.
-   * A `checkServerIdentity` already there (sslmode=verify-ca: no name checked) is left as asked. SNI still names the first
-   * host (node-postgres sets it last); PostgreSQL chooses no certificate by it.
+   * With TLS, node-postgres names the URL's first host to the server (SNI) and checks its certificate against that name,
+   * whichever host the socket reached; libpq does both with each host's own name. The connection's TLS upgrade is given
+   * the host reached instead: node-postgres then sends it as SNI (unless an IP address, RFC 6066) and checks the
+   * certificate against it. A `checkServerIdentity` already set (sslmode=verify-ca: no name checked) stays as asked.
    */
-  private checkedAgainstHostReached(ssl: true | tls.ConnectionOptions, socket: net.Socket): tls.ConnectionOptions {
-    const own: tls.ConnectionOptions = ssl === true ? {} : ssl;
-    if (own.checkServerIdentity) return own;
-    const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(own)) as tls.ConnectionOptions;
-    copy.checkServerIdentity = (name, cert) => tls.checkServerIdentity(this.socketHosts.get(socket)?.host ?? name, cert);
-    return copy;
+  private upgradeToHostReached(connection: PgConnection, socket: net.Socket): void {
+    const upgrade = connection.upgradeToSSL;
+    if (typeof upgrade !== "function") {
+      // Without it every connection after a failover would fail the name check, or name the wrong host: refuse at once.
+      throw new Error("node-postgres's connection has no upgradeToSSL: lib/db/hosts.ts needs updating for this version of pg");
+    }
+    const reached = () => this.socketHosts.get(socket)?.host;
+    connection.upgradeToSSL = function (this: PgConnection, host: string, ...rest: unknown[]) {
+      return upgrade.call(this, reached() ?? host, ...rest);
+    };
   }
 
-  private socket(connection?: ConnectionSettings): net.Socket {
+  /**
+   * The `stream` function of the list's connections. node-postgres calls it as a method of the new connection
+   * (`this.stream(config)` in its constructor), so its `this` is that connection: an arrow function would lose it.
+   */
+  private streamFunction() {
+    const socket = (connection: PgConnection | undefined, settings?: ConnectionSettings) => this.socket(connection, settings);
+    return function (this: PgConnection | undefined, settings?: ConnectionSettings): net.Socket {
+      return socket(this, settings);
+    };
+  }
+
+  /** A new connection's socket; `connection` is node-postgres's connection, `settings` what it was made with. */
+  private socket(connection: PgConnection | undefined, settings?: ConnectionSettings): net.Socket {
     const socket = new net.Socket();
-    if (connection?.ssl) connection.ssl = this.checkedAgainstHostReached(connection.ssl, socket);
+    if (settings?.ssl && connection) this.upgradeToHostReached(connection, socket);
     const connect = net.Socket.prototype.connect as (this: net.Socket, options: net.TcpSocketConnectOpts) => net.Socket;
     const connectTo = (host: Host) => connect.call(socket, { port: host.port, host: host.host });
     // node-postgres calls connect(port, host) with the URL's first host: go where the list says instead.
@@ -251,9 +265,14 @@ export class HostList {
   }
 }
 
-/** What node-postgres hands a `stream` function: the new connection's settings, its TLS ones read after the call. */
+/** What node-postgres hands a `stream` function: the new connection's settings. */
 interface ConnectionSettings {
   ssl?: boolean | tls.ConnectionOptions;
+}
+
+/** node-postgres's connection, as far as the host list reaches into it: its TLS upgrade, given the host to name. */
+interface PgConnection {
+  upgradeToSSL?: (host: string, ...rest: unknown[]) => void;
 }
 
 async function isReadOnly(client: pg.ClientBase): Promise<boolean> {
