@@ -4,7 +4,7 @@ import { sql } from "drizzle-orm";
 import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { StoreChanges, watchPglite, watchPool } from "./changes";
+import { listenForChanges, StoreChanges, watchPglite, watchPool } from "./changes";
 
 describe("watchPglite", () => {
   let client: PGlite;
@@ -55,6 +55,25 @@ describe("watchPglite", () => {
     const afterOne = changes.version;
     await client.query("(select * from scim_provision_person($1)) union all (select 0)", [8]);
     expect(changes.version).toBeGreaterThan(afterOne);
+  });
+});
+
+describe("the change listener", () => {
+  it("tries again when its client cannot even be made (a TLS file the URL names away for a moment)", async () => {
+    const warnings: string[] = [];
+    const changes = new StoreChanges();
+    const listener = listenForChanges("postgres://u@127.0.0.1:1/db?sslrootcert=/nonexistent/ca.crt", changes, (_message, fields) => {
+      warnings.push(String(fields.error));
+    });
+    try {
+      // The first try, then the next after 250 ms: a listener that gave up (or a rejection no one heard) makes no second.
+      for (let waited = 0; warnings.length < 2 && waited < 5_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+      expect(warnings.length).toBeGreaterThanOrEqual(2);
+      expect(warnings[0]).toMatch(/ENOENT/);
+      expect(changes.coherent).toBe(false);
+    } finally {
+      await listener.close();
+    }
   });
 });
 

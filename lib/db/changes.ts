@@ -317,18 +317,28 @@ export function listenForChanges(
     // TCP keep-alive: a connection idle between notices is not forgotten by a NAT or firewall on the way, which would
     // drop it without a word (no error, no end: notices lost while the cache stays on).
     const config = typeof connection === "string" ? { connectionString: connection } : connection;
-    const next = new pg.Client({ keepAlive: true, keepAliveInitialDelayMillis: 10_000, ...config });
+    const again = (error?: Error) => {
+      if (closed) return;
+      warn("change listener lost its connection: cached reads are off until it is back", { error: error?.message ?? "ended" });
+      retry = setTimeout(() => void connect(), delayMs);
+      // Backs off while the server is away (a restart, a failover), never longer than 5 s between tries.
+      delayMs = Math.min(delayMs * 2, 5_000);
+    };
+    let next: pg.Client;
+    try {
+      next = new pg.Client({ keepAlive: true, keepAliveInitialDelayMillis: 10_000, ...config });
+    } catch (error) {
+      // Making a client reads the TLS files the URL names (sslrootcert, sslkey): one away for a moment (a rotation) is
+      // tried again, as a server away is, rather than end the listener (and the cache with it) for good.
+      again(error as Error);
+      return;
+    }
     const lost = (error?: Error) => {
       if (client !== next) return;
       client = null;
       changes.coherent = false;
       next.end().catch(() => undefined);
-      if (!closed) {
-        warn("change listener lost its connection: cached reads are off until it is back", { error: error?.message ?? "ended" });
-        retry = setTimeout(() => void connect(), delayMs);
-        // Backs off while the server is away (a restart, a failover), never longer than 5 s between tries.
-        delayMs = Math.min(delayMs * 2, 5_000);
-      }
+      again(error);
     };
     client = next;
     drop = lost;

@@ -21,9 +21,19 @@ export interface ParsedUrl {
   after: string;
 }
 
+/** Whether a host is a Unix socket's directory (libpq: a host starting with a slash), not a network host. */
+export function isSocketDir(host: Host): boolean {
+  return host.host.startsWith("/");
+}
+
+/** The socket file of a Unix-socket host: the server's, in that directory, named by the port as libpq names it. */
+export function socketPath(host: Host): string {
+  return `${host.host.replace(/\/+$/, "")}/.s.PGSQL.${host.port}`;
+}
+
 /** The URL of one host of the list (node-postgres takes a connection string's host over any other setting). */
 export function urlForHost(parsed: ParsedUrl, host: Host): string {
-  const name = host.host.includes(":") ? `[${host.host}]` : host.host;
+  const name = isSocketDir(host) ? encodeURIComponent(host.host) : host.host.includes(":") ? `[${host.host}]` : host.host;
   return `${parsed.before}${name}:${host.port}${parsed.after}`;
 }
 
@@ -44,7 +54,14 @@ export function parseDatabaseUrl(url: string): ParsedUrl | null {
     if (!m) return null;
     const port = m[2] === undefined ? 5432 : Number(m[2]);
     if (port < 1 || port > 65_535) return null;
-    hosts.push({ host: (m[1] ?? "").replace(/^\[(.*)\]$/, "$1"), port });
+    // Percent-encoded, as a URL's host may be (a Unix socket's directory: %2Frun%2Fpostgresql).
+    let host: string;
+    try {
+      host = decodeURIComponent((m[1] ?? "").replace(/^\[(.*)\]$/, "$1"));
+    } catch {
+      return null;
+    }
+    hosts.push({ host, port });
   }
   const q = rest.indexOf("?");
   const path = q === -1 ? rest : rest.slice(0, q);

@@ -1,6 +1,10 @@
-import { createServer, type AddressInfo } from "node:net";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, type AddressInfo, type Server, type Socket } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import pg from "pg";
+import { fromDatabaseError, isStoreUnavailable } from "@/lib/gateway/errors";
 import { HostList, NoUsableHostError, parseDatabaseUrl } from "./hosts";
 
 /** A loopback port nothing listens on. */
@@ -38,6 +42,167 @@ describe("forgetting a host", () => {
     stop();
     hosts.forget(hosts.parsed.hosts[1]!);
     expect(heard).toHaveLength(1);
+  });
+});
+
+/**
+ * How a fake server (below) treats a connection: `silent` answers nothing at all; `mute` lets the session start and then
+ * answers no statement; `writable` answers every statement as a primary answers `show transaction_read_only` (off).
+ */
+type Manner = "silent" | "mute" | "writable";
+
+/** PostgreSQL's protocol, as far as a client's session start and one simple query go. */
+function message(type: string, body: Buffer): Buffer {
+  const header = Buffer.alloc(5);
+  header.write(type, 0, "ascii");
+  header.writeInt32BE(body.length + 4, 1);
+  return Buffer.concat([header, body]);
+}
+const int32 = (n: number) => Buffer.from([n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255]);
+const int16 = (n: number) => Buffer.from([(n >>> 8) & 255, n & 255]);
+const cstring = (text: string) => Buffer.from(`${text}\0`, "utf8");
+const READY = message("Z", Buffer.from("I"));
+const ANSWER = Buffer.concat([
+  message("T", Buffer.concat([int16(1), cstring("transaction_read_only"), int32(0), int16(0), int32(25), int16(0xffff), int32(0xffffffff), int16(0)])),
+  message("D", Buffer.concat([int16(1), int32(3), Buffer.from("off")])),
+  message("C", cstring("SHOW")),
+  READY,
+]);
+
+/**
+ * A server that speaks just enough of PostgreSQL's protocol to start a session (no TLS, no password) and answer a
+ * statement, in the manner `manner` gives each connection (by its number, from 0), on a loopback port or a Unix socket.
+ */
+async function fakeServer(manner: (n: number) => Manner, socketFile?: string): Promise<{ port: number; sockets: Set<Socket>; close: () => Promise<void> }> {
+  const sockets = new Set<Socket>();
+  let count = 0;
+  const server: Server = createServer((socket) => {
+    const how = manner(count++);
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+    socket.on("error", () => undefined);
+    if (how === "silent") return;
+    let buffered = Buffer.alloc(0);
+    let started = false;
+    socket.on("data", (chunk) => {
+      buffered = Buffer.concat([buffered, chunk]);
+      for (;;) {
+        if (!started) {
+          if (buffered.length < 4 || buffered.length < buffered.readInt32BE(0)) return;
+          buffered = buffered.subarray(buffered.readInt32BE(0));
+          started = true;
+          socket.write(Buffer.concat([message("R", int32(0)), READY]));
+          continue;
+        }
+        if (buffered.length < 5 || buffered.length < 1 + buffered.readInt32BE(1)) return;
+        const type = String.fromCharCode(buffered[0]!);
+        buffered = buffered.subarray(1 + buffered.readInt32BE(1));
+        if (type === "X") return void socket.end();
+        if (type === "Q" && how === "writable") socket.write(ANSWER);
+      }
+    });
+  });
+  await new Promise<void>((resolve) => (socketFile ? server.listen(socketFile, resolve) : server.listen(0, "127.0.0.1", resolve)));
+  return {
+    port: socketFile ? 0 : (server.address() as AddressInfo).port,
+    sockets,
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+describe("a host list's errors, answered as a store away (503), never 500", () => {
+  it("a host that took the list's first look, then answers no new connection", async () => {
+    // The list's look for a host starts a session; every connection after it is met with silence.
+    const server = await fakeServer((n) => (n === 0 ? "writable" : "silent"));
+    const hosts = new HostList(parseDatabaseUrl(`postgres://u@127.0.0.1:${server.port}/db?target_session_attrs=read-write`)!, 300);
+    const pool = new pg.Pool({ ...hosts.clientConfig(), max: 1 });
+    pool.on("error", () => undefined);
+    try {
+      const error = await pool.query("select 1").catch((e: unknown) => e);
+      expect((error as Error).message).toMatch(/did not answer within 300 ms/);
+      expect(isStoreUnavailable(error)).toBe(true);
+      expect(fromDatabaseError(error)?.status).toBe(503);
+    } finally {
+      await pool.end().catch(() => undefined);
+      await server.close();
+    }
+  });
+
+  it("a statement under way on a connection whose host is given up on", async () => {
+    const server = await fakeServer(() => "mute");
+    const hosts = new HostList(parseDatabaseUrl(`postgres://u@127.0.0.1:${server.port}/db`)!, 1_000);
+    const pool = new pg.Pool({ ...hosts.clientConfig(), max: 1 });
+    pool.on("error", () => undefined);
+    try {
+      const client = await pool.connect();
+      // As the store's pool does for each of its connections (lib/db/open.ts): an error is the statement's to tell.
+      client.on("error", () => undefined);
+      const pending = client.query("select 1").catch((e: unknown) => e);
+      hosts.forget(hosts.parsed.hosts[0]!, true);
+      const error = await pending;
+      expect((error as Error).message).toMatch(/was given up on/);
+      expect(isStoreUnavailable(error)).toBe(true);
+      expect(fromDatabaseError(error)?.status).toBe(503);
+      client.release(true);
+    } finally {
+      await pool.end().catch(() => undefined);
+      await server.close();
+    }
+  });
+});
+
+describe("a host list's probe", () => {
+  it("settles, never rejects, when its client cannot even be made (a TLS file the URL names away for a moment)", async () => {
+    const port = await deadPort();
+    const hosts = new HostList(parseDatabaseUrl(`postgres://u@127.0.0.1:${port}/db?target_session_attrs=read-write&sslrootcert=/nonexistent/ca.crt`)!, 300);
+    // Called as `void hosts.probe()`: a rejection would be no one's to hear.
+    await expect(hosts.probe()).resolves.toBeUndefined();
+  });
+});
+
+describe("a host list's look for a host", () => {
+  it("gives up on a host that starts the session and then answers nothing, and goes on to the next", async () => {
+    // As a pooler before a dead server does: the session starts, its first statement is held.
+    const mute = await fakeServer(() => "mute");
+    const writable = await fakeServer(() => "writable");
+    const hosts = new HostList(parseDatabaseUrl(`postgres://u@127.0.0.1:${mute.port},127.0.0.1:${writable.port}/db?target_session_attrs=read-write`)!, 300);
+    try {
+      const chosen = await Promise.race([hosts.choose(), new Promise((resolve) => setTimeout(() => resolve("still looking"), 5_000))]);
+      expect(chosen).toEqual({ host: "127.0.0.1", port: writable.port });
+    } finally {
+      await mute.close();
+      await writable.close();
+    }
+  });
+});
+
+describe("a Unix socket's host", () => {
+  it("is read percent-decoded, and connected to as libpq does (the socket file in that directory)", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "stratus-socket-"));
+    const server = await fakeServer(() => "writable", path.join(dir, ".s.PGSQL.5433"));
+    try {
+      const parsed = parseDatabaseUrl(`postgres://u@${encodeURIComponent(dir)}:5433/db?target_session_attrs=read-write`)!;
+      expect(parsed.hosts).toEqual([{ host: dir, port: 5433 }]);
+      const hosts = new HostList(parsed, 1_000);
+      const pool = new pg.Pool({ ...hosts.clientConfig(), max: 1, onConnect: (client: pg.ClientBase) => hosts.verify(client) });
+      try {
+        const { rows } = await pool.query<{ transaction_read_only: string }>("show transaction_read_only");
+        expect(rows).toEqual([{ transaction_read_only: "off" }]);
+        expect(await hosts.choose()).toEqual({ host: dir, port: 5433 });
+      } finally {
+        await pool.end();
+      }
+    } finally {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses a host whose percent-encoding is broken", () => {
+    expect(parseDatabaseUrl("postgres://u@%E0%A4%A/db")).toBeNull();
   });
 });
 

@@ -2,7 +2,7 @@ import net from "node:net";
 import type { Duplex } from "node:stream";
 import tls from "node:tls";
 import pg from "pg";
-import { urlForHost, type Host, type ParsedUrl, type SessionAttrs } from "./database-url";
+import { isSocketDir, socketPath, urlForHost, type Host, type ParsedUrl, type SessionAttrs } from "./database-url";
 
 export { parseDatabaseUrl, type Host, type ParsedUrl } from "./database-url";
 
@@ -24,9 +24,19 @@ export class NoUsableHostError extends Error {
 }
 
 /** A host that did not answer a new connection within the connect timeout: gone, its connections with it. */
-class SilentHostError extends Error {
+export class SilentHostError extends Error {
+  /** The store away for now (lib/gateway/errors answers 503), as a refused or reset connection is. */
+  readonly code = "STRATUS_SILENT_HOST";
   constructor(host: Host, ms: number) {
     super(`${host.host}:${host.port} did not answer within ${ms} ms`);
+  }
+}
+
+/** What a connection still open to a host given up on (gone silent, or a standby) ends with. */
+export class HostGivenUpError extends Error {
+  readonly code = "STRATUS_HOST_GIVEN_UP";
+  constructor(host: Host) {
+    super(`the store's host ${host.host}:${host.port} was given up on`);
   }
 }
 
@@ -92,7 +102,7 @@ export class HostList {
       this.open.delete(host);
       for (const socket of sockets) {
         this.dropping.add(socket);
-        socket.destroy(new Error(`the store's host ${host.host}:${host.port} was given up on`));
+        socket.destroy(new HostGivenUpError(host));
       }
     }
     for (const listener of this.forgetting) listener(host);
@@ -104,15 +114,17 @@ export class HostList {
    * host, lends none to ask with (the change listener's heartbeat could not be sent).
    */
   async probe(): Promise<void> {
-    const client = new pg.Client(this.clientConfig());
-    client.on("error", () => undefined);
+    let client: pg.Client | undefined;
     try {
+      // Inside the try: making a client reads the TLS files the URL names, which may be away (a rotation).
+      client = new pg.Client(this.clientConfig());
+      client.on("error", () => undefined);
       await client.connect();
       await client.query("select 1");
     } catch {
       // Said by the socket, when it is the host's silence.
     } finally {
-      client.end().catch(() => undefined);
+      client?.end().catch(() => undefined);
     }
   }
 
@@ -120,9 +132,16 @@ export class HostList {
     const causes: string[] = [];
     const errors: Error[] = [];
     for (const host of this.parsed.hosts) {
-      const probe = new pg.Client({ connectionString: urlForHost(this.parsed, host), connectionTimeoutMillis: this.connectTimeoutMs });
-      probe.on("error", () => undefined);
+      let probe: pg.Client | undefined;
       try {
+        probe = new pg.Client({
+          connectionString: urlForHost(this.parsed, host),
+          connectionTimeoutMillis: this.connectTimeoutMs,
+          // A host that takes the session but then answers nothing (a pooler before a dead server holds the query until
+          // its own timeout) would hold the scan, and every new connection waiting on it, with no end.
+          query_timeout: this.connectTimeoutMs,
+        });
+        probe.on("error", () => undefined);
         await probe.connect();
         if (this.readWrite && (await isReadOnly(probe))) {
           causes.push(`${host.host}:${host.port} read-only`);
@@ -135,7 +154,7 @@ export class HostList {
         errors.push(error as Error);
       } finally {
         // Not awaited: ending a client whose connection failed can wait forever for an end that never comes.
-        probe.end().catch(() => undefined);
+        probe?.end().catch(() => undefined);
       }
     }
     throw new NoUsableHostError(this.parsed.hosts, this.parsed.targetSessionAttrs, causes, errors);
@@ -224,8 +243,10 @@ export class HostList {
   private socket(connection: PgConnection | undefined, settings?: ConnectionSettings): net.Socket {
     const socket = new net.Socket();
     if (settings?.ssl && connection) this.upgradeToHostReached(connection, socket);
-    const connect = net.Socket.prototype.connect as (this: net.Socket, options: net.TcpSocketConnectOpts) => net.Socket;
-    const connectTo = (host: Host) => connect.call(socket, { port: host.port, host: host.host });
+    const connect = net.Socket.prototype.connect as (this: net.Socket, options: net.TcpSocketConnectOpts | net.IpcSocketConnectOpts) => net.Socket;
+    // A host that is a directory is a Unix socket's, as libpq reads it: the server's socket file in it.
+    const connectTo = (host: Host) =>
+      isSocketDir(host) ? connect.call(socket, { path: socketPath(host) }) : connect.call(socket, { port: host.port, host: host.host });
     // node-postgres calls connect(port, host) with the URL's first host: go where the list says instead.
     socket.connect = (() => {
       this.choose().then(
@@ -245,7 +266,7 @@ export class HostList {
             silent.unref();
           };
           // A name is looked up first, which is no sign of the host's health.
-          if (net.isIP(host.host)) watch();
+          if (net.isIP(host.host) || isSocketDir(host)) watch();
           else socket.once("lookup", watch);
           // Refused, reset or timed out: the next connection looks for the host again.
           socket.once("error", (error) => {

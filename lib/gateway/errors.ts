@@ -113,9 +113,10 @@ const NO_TLS_SERVER = /^The server does not support SSL connections/;
  * SQLSTATEs that say the server is away or not the one taking writes, rather than
  * anything about the request: admin/crash shutdown and "starting up" (57P01-57P03),
  * too many connections (53300), a read-only session on a standby (25006); and the
- * host list's own "no writable host" (lib/db/hosts).
+ * host list's own (lib/db/hosts): no writable host, a host silent at a new connection, a
+ * connection ended because its host was given up on.
  */
-const UNAVAILABLE_SQLSTATES = new Set(["57P01", "57P02", "57P03", "53300", "25006", "STRATUS_NO_USABLE_HOST"]);
+const UNAVAILABLE_SQLSTATES = new Set(["57P01", "57P02", "57P03", "53300", "25006", "STRATUS_NO_USABLE_HOST", "STRATUS_SILENT_HOST", "STRATUS_HOST_GIVEN_UP"]);
 /**
  * The one connection exception (class 08) that is the statement's fault, not the connection's: a
  * protocol violation, such as more than 65,535 bind parameters. Retried, it fails the same way.
