@@ -71,6 +71,13 @@ export function parseDatabaseUrl(url: string): ParsedUrl | null {
     throw new Error(`target_session_attrs=${attrs} is not supported: use any or read-write`);
   }
   params.delete("target_session_attrs");
+  // libpq uses no TLS over a Unix socket whatever sslmode says; node-postgres would ask the server for it there, which
+  // PostgreSQL always refuses, and every connection would fail. Said now, plainly, rather than as a store away.
+  const socketHost = hosts.find((h) => h.host.startsWith("/"));
+  const sslmode = params.get("sslmode");
+  if (socketHost && ((sslmode !== null && sslmode !== "disable") || params.has("ssl"))) {
+    throw new Error(`the Unix socket ${socketHost.host} takes no TLS: list it in a DATABASE_URL without sslmode (or with sslmode=disable), or name the node by its network address`);
+  }
   const query = params.toString();
   const parsed: ParsedUrl = {
     hosts,

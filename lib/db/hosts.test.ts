@@ -161,6 +161,22 @@ describe("a host list's probe", () => {
     // Called as `void hosts.probe()`: a rejection would be no one's to hear.
     await expect(hosts.probe()).resolves.toBeUndefined();
   });
+
+  it("gives up on the host when it takes the session and then answers nothing", async () => {
+    // The list's look for a host is answered; the probe's statement, later, is held (a pooler before a dead server).
+    const server = await fakeServer((n) => (n === 0 ? "writable" : "mute"));
+    const hosts = new HostList(parseDatabaseUrl(`postgres://u@127.0.0.1:${server.port}/db?target_session_attrs=read-write`)!, 300);
+    try {
+      expect(await hosts.choose()).toEqual({ host: "127.0.0.1", port: server.port });
+      const heard: number[] = [];
+      hosts.onForget((host) => heard.push(host.port));
+      const done = await Promise.race([hosts.probe().then(() => "settled"), new Promise((resolve) => setTimeout(() => resolve("still waiting"), 5_000))]);
+      expect(done).toBe("settled");
+      expect(heard).toEqual([server.port]);
+    } finally {
+      await server.close();
+    }
+  });
 });
 
 describe("a host list's look for a host", () => {
@@ -199,6 +215,13 @@ describe("a Unix socket's host", () => {
       await server.close();
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it("takes no TLS, and a URL asking for it with such a host is refused plainly", () => {
+    expect(() => parseDatabaseUrl("postgres://u@%2Frun%2Fpostgresql,db2:5432/db?target_session_attrs=read-write&sslmode=require")).toThrow(
+      /Unix socket \/run\/postgresql takes no TLS/,
+    );
+    expect(parseDatabaseUrl("postgres://u@%2Frun%2Fpostgresql,db2:5432/db?sslmode=disable")!.hosts).toHaveLength(2);
   });
 
   it("refuses a host whose percent-encoding is broken", () => {

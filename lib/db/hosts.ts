@@ -117,12 +117,15 @@ export class HostList {
     let client: pg.Client | undefined;
     try {
       // Inside the try: making a client reads the TLS files the URL names, which may be away (a rotation).
-      client = new pg.Client(this.clientConfig());
+      // A statement unanswered as long as a connection may take (a pooler holding it before a dead server) is the host's.
+      client = new pg.Client({ ...this.clientConfig(), query_timeout: this.connectTimeoutMs });
       client.on("error", () => undefined);
       await client.connect();
       await client.query("select 1");
-    } catch {
-      // Said by the socket, when it is the host's silence.
+    } catch (error) {
+      // Said by the socket, when it is the host's silence; a host that took the session and then answered nothing is gone too.
+      const host = client && this.hostOf(client);
+      if (host && /^Query read timeout/.test((error as Error).message)) this.forget(host, true);
     } finally {
       client?.end().catch(() => undefined);
     }
@@ -214,7 +217,8 @@ export class HostList {
    * With TLS, node-postgres names the URL's first host to the server (SNI) and checks its certificate against that name,
    * whichever host the socket reached; libpq does both with each host's own name. The connection's TLS upgrade is given
    * the host reached instead: node-postgres then sends it as SNI (unless an IP address, RFC 6066) and checks the
-   * certificate against it. A `checkServerIdentity` already set (sslmode=verify-ca: no name checked) stays as asked.
+   * certificate against it (an IP address is sent as no name, and checked as the address). A `checkServerIdentity`
+   * already set (libpq's verify-ca, with uselibpqcompat=true: no name checked) stays as asked.
    */
   private upgradeToHostReached(connection: PgConnection, socket: net.Socket): void {
     const upgrade = connection.upgradeToSSL;
