@@ -121,18 +121,7 @@ describe("a multi-host connection string over TLS", () => {
     await servers.setReadOnly(second, false);
     // The second reached through a loopback relay on its own address (its certificate names it) that can reset every
     // connection through it, as a server's machine does when its postgres is killed with data unread.
-    const sockets = new Set<net.Socket>();
-    const relay = net.createServer((client) => {
-      const upstream = net.connect(second.port, second.host);
-      for (const socket of [client, upstream]) {
-        sockets.add(socket);
-        socket.on("error", () => undefined);
-        socket.on("close", () => sockets.delete(socket));
-      }
-      client.pipe(upstream).pipe(client);
-    });
-    await new Promise<void>((resolve) => relay.listen(0, second.host, resolve));
-    const relayPort = (relay.address() as AddressInfo).port;
+    const { relay, sockets, port: relayPort } = await startRelay(second, second.host);
     try {
       const ca = encodeURIComponent(servers.caFile);
       const url = `postgres://postgres@${first.host}:${first.port},${second.host}:${relayPort}/postgres?target_session_attrs=read-write&sslmode=verify-full&sslrootcert=${ca}`;
@@ -157,14 +146,7 @@ describe("a multi-host connection string over TLS", () => {
     await servers.setReadOnly(second, true);
     await servers.presentCertificateFor(first, "localhost");
     const named: Array<string | null> = [];
-    const sockets = new Set<net.Socket>();
-    const relay = net.createServer((client) => {
-      const upstream = net.connect(first.port, first.host);
-      for (const socket of [client, upstream]) {
-        sockets.add(socket);
-        socket.on("error", () => undefined);
-        socket.on("close", () => sockets.delete(socket));
-      }
+    const { relay, sockets, port: relayPort } = await startRelay(first, "127.0.0.1", (client) => {
       let seen = Buffer.alloc(0);
       const hello = (chunk: Buffer) => {
         seen = Buffer.concat([seen, chunk]);
@@ -174,10 +156,7 @@ describe("a multi-host connection string over TLS", () => {
         client.off("data", hello);
       };
       client.on("data", hello);
-      client.pipe(upstream).pipe(client);
     });
-    await new Promise<void>((resolve) => relay.listen(0, "127.0.0.1", resolve));
-    const relayPort = (relay.address() as AddressInfo).port;
     try {
       const ca = encodeURIComponent(servers.caFile);
       const url = `postgres://postgres@${second.host}:${second.port},localhost:${relayPort}/postgres?target_session_attrs=read-write&sslmode=verify-full&sslrootcert=${ca}`;
@@ -246,4 +225,21 @@ function serverNameOf(record: Buffer): string | null | undefined {
     at += 4 + size;
   }
   return null;
+}
+
+/** A loopback relay on `address` to a server, every socket through it kept (to reset them); `tap` sees each client first. */
+async function startRelay(server: TlsServer, address: string, tap?: (client: net.Socket) => void): Promise<{ relay: net.Server; sockets: Set<net.Socket>; port: number }> {
+  const sockets = new Set<net.Socket>();
+  const relay = net.createServer((client) => {
+    const upstream = net.connect(server.port, server.host);
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on("error", () => undefined);
+      socket.on("close", () => sockets.delete(socket));
+    }
+    tap?.(client);
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve) => relay.listen(0, address, resolve));
+  return { relay, sockets, port: (relay.address() as AddressInfo).port };
 }
