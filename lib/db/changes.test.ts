@@ -5,6 +5,7 @@ import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listenForChanges, StoreChanges, watchPglite, watchPool } from "./changes";
+import { fakeServer } from "./fake-server";
 
 describe("watchPglite", () => {
   let client: PGlite;
@@ -73,6 +74,31 @@ describe("the change listener", () => {
       expect(changes.coherent).toBe(false);
     } finally {
       await listener.close();
+    }
+  });
+});
+
+describe("the change listener's connection", () => {
+  it("is given up on and made again when its session starts but it is never listening (its host silent from then on)", async () => {
+    // The session starts, then no statement is answered: the listener's check and LISTEN wait on it. Until it listens no
+    // heartbeat is sent, so only a deadline of its own can end it (and, through a host list, find its host silent).
+    const server = await fakeServer(() => "mute");
+    const warnings: string[] = [];
+    const changes = new StoreChanges();
+    const listener = listenForChanges(
+      `postgres://u@127.0.0.1:${server.port}/db`,
+      changes,
+      (_message, fields) => warnings.push(String(fields.error)),
+      { everyMs: 200, send: async () => undefined },
+    );
+    try {
+      for (let waited = 0; server.connections() < 2 && waited < 5_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+      expect(warnings[0]).toMatch(/not listening within 0.6 s/);
+      expect(server.connections()).toBeGreaterThanOrEqual(2);
+      expect(changes.coherent).toBe(false);
+    } finally {
+      await listener.close();
+      await server.close();
     }
   });
 });

@@ -352,16 +352,23 @@ export function listenForChanges(
       }
       changes.changed(notice.payload ? [notice.payload] : undefined);
     });
+    // A connection made but never listening (its host gone silent after the session started, a pooler holding its
+    // statements) would hold the listener not coherent, and without heartbeats, for ever: then no heartbeat fails, and
+    // nothing asks the host list to find that host silent. Given up on after three periods, as a heartbeat is.
+    const setup = setTimeout(() => lost(new Error(`its connection was not listening within ${(3 * everyMs) / 1000} s`)), 3 * everyMs);
+    setup.unref();
     try {
       await next.connect();
       await verify?.(next);
       await next.query(`LISTEN ${CHANNEL}`);
+      clearTimeout(setup);
       if (client !== next || closed) return;
       delayMs = 250;
       awaited = null;
       changes.changed();
       changes.coherent = true;
     } catch (error) {
+      clearTimeout(setup);
       lost(error as Error);
     }
   };
