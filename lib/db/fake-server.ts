@@ -4,9 +4,10 @@ import { createServer, type AddressInfo, type Server, type Socket } from "node:n
 
 /**
  * How a fake server (below) treats a connection: `silent` answers nothing at all; `mute` lets the session start and then
- * answers no statement; `writable` answers every statement as a primary answers `show transaction_read_only` (off).
+ * answers no statement; `writable` answers every statement as a primary answers `show transaction_read_only` (off);
+ * `standby` answers that statement as a standby does (on), and refuses any other as a read-only transaction (25006).
  */
-export type Manner = "silent" | "mute" | "writable";
+export type Manner = "silent" | "mute" | "writable" | "standby";
 
 /** PostgreSQL's protocol, as far as a client's session start and one simple query go. */
 function message(type: string, body: Buffer): Buffer {
@@ -19,20 +20,27 @@ const int32 = (n: number) => Buffer.from([n >>> 24, (n >>> 16) & 255, (n >>> 8) 
 const int16 = (n: number) => Buffer.from([(n >>> 8) & 255, n & 255]);
 const cstring = (text: string) => Buffer.from(`${text}\0`, "utf8");
 const READY = message("Z", Buffer.from("I"));
-const ANSWER = Buffer.concat([
-  message("T", Buffer.concat([int16(1), cstring("transaction_read_only"), int32(0), int16(0), int32(25), int16(0xffff), int32(0xffffffff), int16(0)])),
-  message("D", Buffer.concat([int16(1), int32(3), Buffer.from("off")])),
-  message("C", cstring("SHOW")),
+const readOnly = (value: "on" | "off") =>
+  Buffer.concat([
+    message("T", Buffer.concat([int16(1), cstring("transaction_read_only"), int32(0), int16(0), int32(25), int16(0xffff), int32(0xffffffff), int16(0)])),
+    message("D", Buffer.concat([int16(1), int32(value.length), Buffer.from(value)])),
+    message("C", cstring("SHOW")),
+    READY,
+  ]);
+const REFUSED = Buffer.concat([
+  message("E", Buffer.concat([cstring("SERROR"), cstring("C25006"), cstring("Mcannot execute INSERT in a read-only transaction"), Buffer.from([0])])),
   READY,
 ]);
 
 /**
  * A server that speaks just enough of PostgreSQL's protocol to start a session (no TLS, no password) and answer a
  * statement, in the manner `manner` gives each connection (by its number, from 0), on a loopback port or a Unix socket.
+ * `demote()` makes it a standby, for the connections it has as for new ones (as a primary fenced without a restart is).
  */
-export async function fakeServer(manner: (n: number) => Manner, socketFile?: string): Promise<{ port: number; sockets: Set<Socket>; connections: () => number; close: () => Promise<void> }> {
+export async function fakeServer(manner: (n: number) => Manner, socketFile?: string): Promise<{ port: number; sockets: Set<Socket>; connections: () => number; demote: () => void; close: () => Promise<void> }> {
   const sockets = new Set<Socket>();
   let count = 0;
+  let demoted = false;
   const server: Server = createServer((socket) => {
     const how = manner(count++);
     sockets.add(socket);
@@ -53,9 +61,12 @@ export async function fakeServer(manner: (n: number) => Manner, socketFile?: str
         }
         if (buffered.length < 5 || buffered.length < 1 + buffered.readInt32BE(1)) return;
         const type = String.fromCharCode(buffered[0]!);
+        const text = buffered.subarray(5, 1 + buffered.readInt32BE(1)).toString("utf8").replace(/\0$/, "");
         buffered = buffered.subarray(1 + buffered.readInt32BE(1));
         if (type === "X") return void socket.end();
-        if (type === "Q" && how === "writable") socket.write(ANSWER);
+        if (type !== "Q" || how === "mute") continue;
+        if (how === "writable" && !demoted) socket.write(readOnly("off"));
+        else socket.write(/^show transaction_read_only$/i.test(text) ? readOnly("on") : REFUSED);
       }
     });
   });
@@ -65,6 +76,9 @@ export async function fakeServer(manner: (n: number) => Manner, socketFile?: str
     sockets,
     /** How many connections it has taken so far. */
     connections: () => count,
+    demote: () => {
+      demoted = true;
+    },
     close: async () => {
       for (const socket of sockets) socket.destroy();
       await new Promise((resolve) => server.close(resolve));

@@ -112,6 +112,42 @@ describe("a host list's probe", () => {
   });
 });
 
+describe("a host that stops taking writes without a restart (fenced, or demoted keeping its sessions)", () => {
+  it("is given up on when a pooled connection's write is refused (25006), its other connections with it, and the next goes to the new primary", async () => {
+    const old = await fakeServer(() => "writable");
+    const next = await fakeServer(() => "writable");
+    const hosts = new HostList(parseDatabaseUrl(`postgres://u@127.0.0.1:${old.port},127.0.0.1:${next.port}/db?target_session_attrs=read-write`)!, 1_000);
+    const pool = new pg.Pool({ ...hosts.clientConfig(), max: 2, onConnect: (client: pg.ClientBase) => hosts.verify(client) });
+    pool.on("error", () => undefined);
+    const forgotten: number[] = [];
+    hosts.onForget((host) => forgotten.push(host.port));
+    const held: pg.PoolClient[] = [];
+    try {
+      // Both connections made to the first host and checked then: it took writes.
+      held.push(await pool.connect(), await pool.connect());
+      for (const client of held) client.on("error", () => undefined);
+      const [a, b] = held as [pg.PoolClient, pg.PoolClient];
+      expect(old.connections()).toBe(3); // the look for a host, then the two
+      old.demote();
+      const refused = await a.query("insert into t values (1)").catch((e: unknown) => e);
+      expect((refused as { code?: string }).code).toBe("25006");
+      expect(fromDatabaseError(refused)?.status).toBe(503);
+      // The host is asked again on a connection of its own, found read-only, and given up on: the idle one ends too.
+      for (let waited = 0; forgotten.length === 0 && waited < 5_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+      expect(forgotten).toEqual([old.port]);
+      await expect(b.query("select 1")).rejects.toThrow(/not queryable/);
+      for (const client of held.splice(0)) client.release(true);
+      await pool.query("insert into t values (2)");
+      expect(await hosts.choose()).toEqual({ host: "127.0.0.1", port: next.port });
+    } finally {
+      for (const client of held) client.release(true);
+      await pool.end().catch(() => undefined);
+      await old.close();
+      await next.close();
+    }
+  });
+});
+
 describe("a host list's look for a host", () => {
   it("gives up on a host that starts the session and then answers nothing, and goes on to the next", async () => {
     // As a pooler before a dead server does: the session starts, its first statement is held.
@@ -179,5 +215,27 @@ describe.skipIf(!admin)("a host list over PostgreSQL", () => {
     const { rows } = await pool.query<{ ro: string; port: number }>("select current_setting('transaction_read_only') as ro, inet_server_port() as port");
     expect(rows[0]).toEqual({ ro: "off", port: Number(url.port) });
     expect(await hosts.choose()).toEqual({ host: url.hostname, port: Number(url.port) });
+  });
+
+  it("keeps a host that refused a write only because the transaction was begun read only", async () => {
+    const url = new URL(admin!);
+    const hosts = new HostList(parseDatabaseUrl(`postgres://${url.username}@${url.host}${url.pathname}?target_session_attrs=read-write`)!, 2_000);
+    const pool = new pg.Pool({ ...hosts.clientConfig(), max: 2, onConnect: (client: pg.ClientBase) => hosts.verify(client) });
+    pools.push(pool);
+    const forgotten: number[] = [];
+    hosts.onForget((host) => forgotten.push(host.port));
+    const client = await pool.connect();
+    try {
+      await client.query("begin read only");
+      const refused = await client.query("create temporary table kept (id int)").catch((e: unknown) => e);
+      expect((refused as { code?: string }).code).toBe("25006");
+      await client.query("rollback");
+      // The host is asked again (it takes writes) and kept: the connection answers, no host is forgotten.
+      await new Promise((r) => setTimeout(r, 500));
+      expect((await client.query<{ n: number }>("select 1 as n")).rows).toEqual([{ n: 1 }]);
+      expect(forgotten).toEqual([]);
+    } finally {
+      client.release();
+    }
   });
 });

@@ -180,10 +180,45 @@ export class HostList {
   async verify(client: pg.ClientBase): Promise<void> {
     this.followTls(client);
     if (!this.readWrite) return;
+    const host = this.hostOf(client);
     if (await isReadOnly(client)) {
-      const host = this.hostOf(client);
       if (host) this.forget(host, true);
       throw new ReadOnlyHostError(host ?? { host: "?", port: 0 });
+    }
+    if (host) this.heedRefusals(client, host);
+  }
+
+  /**
+   * A host that took writes may stop without a restart (fenced: default_transaction_read_only set and the configuration
+   * reloaded; demoted by a tool that keeps sessions): its connections, checked when they were made, are then refused
+   * every write (25006) for as long as the pool keeps them. A refusal heard from the server on any statement has the
+   * host asked again, on a connection of its own (a transaction begun read only is refused so too, the host well); one
+   * that answers read-only is given up on, its connections with it, and the next connection looks for the new primary.
+   */
+  private heedRefusals(client: pg.ClientBase, host: Host): void {
+    const connection = (client as unknown as { connection?: NodeJS.EventEmitter }).connection;
+    connection?.on("errorMessage", (message: { code?: string }) => {
+      if (message.code === "25006") void this.recheck(host);
+    });
+  }
+
+  private readonly rechecking = new Set<Host>();
+
+  /** Asks `host` whether it still takes writes; gives it up if it does not. One question at a time per host. */
+  private async recheck(host: Host): Promise<void> {
+    if (this.rechecking.has(host)) return;
+    this.rechecking.add(host);
+    let client: pg.Client | undefined;
+    try {
+      client = new pg.Client({ connectionString: urlForHost(this.parsed, host), connectionTimeoutMillis: this.connectTimeoutMs, query_timeout: this.connectTimeoutMs });
+      client.on("error", () => undefined);
+      await client.connect();
+      if (await isReadOnly(client)) this.forget(host, true);
+    } catch {
+      // Unreachable now: the connections' own errors say so, and the next connection looks again.
+    } finally {
+      this.rechecking.delete(host);
+      client?.end().catch(() => undefined);
     }
   }
 
