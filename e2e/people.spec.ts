@@ -182,6 +182,8 @@ test.describe("People", () => {
 
         await row.getByRole("button", { name: `Allow ${demo.auditor.email} to sign in with an API key` }).click();
         await expect(row).toContainText("SSO or API key");
+        // The button pressed keeps the focus through its call and the table's refresh (the same button, renamed).
+        await expect(row.getByRole("button", { name: `Require ${demo.auditor.email} to sign in with SSO` })).toBeFocused();
         await other.goto("/sign-in");
         await other.getByRole("button", { name: "Sign in as demo auditor" }).click();
         await expect(other).toHaveURL(new RegExp(`/orgs/${demo.organization_id}$`));

@@ -118,7 +118,7 @@ export function RegistryTokenForm({ registryHost, username }: { registryHost: st
             {failure}
           </p>
         ) : null}
-        <Button type="submit" disabled={mutation.isPending}>
+        <Button type="submit" waiting={mutation.isPending}>
           {mutation.isPending ? "Creating…" : "Create token"}
         </Button>
       </form>

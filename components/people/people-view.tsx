@@ -194,7 +194,7 @@ export function PeopleView({ orgId, selfId }: { orgId: string; selfId: string })
                 variant="ghost"
                 reason={writeReason ?? ownersOnly(p.sso_required ? "lift SSO sign-in of" : "require SSO sign-in of")}
                 aria-label={p.sso_required ? `Allow ${p.email} to sign in with an API key` : `Require ${p.email} to sign in with SSO`}
-                disabled={signIn.isPending}
+                waiting={signIn.isPending}
                 // Lifting it takes nothing away; requiring it ends sessions and can lock the person out: asked first.
                 onClick={() => (p.sso_required ? signIn.mutate(p) : setRequiringSso(p))}
               >

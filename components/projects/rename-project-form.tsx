@@ -56,7 +56,7 @@ export function RenameProjectForm({ project, onDone }: { project: { id: string; 
           aria-describedby={error ? errorId : undefined}
           {...form.register("name")}
         />
-        <Button type="submit" size="sm" disabled={rename.isPending}>
+        <Button type="submit" size="sm" waiting={rename.isPending}>
           {rename.isPending ? "Saving…" : "Save"}
         </Button>
         <Button type="button" size="sm" variant="ghost" onClick={onDone}>

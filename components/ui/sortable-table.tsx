@@ -54,6 +54,21 @@ const stickyCell = (columnId: string, head = false) =>
       )
     : undefined;
 
+/**
+ * A header's or a cell's content. flexRender makes a column's function a component of its own, whose identity is that
+ * function's: a page that builds its columns anew on each render (most do, over their state) had every cell unmounted
+ * and mounted again on each, and a control in it lost its focus (a dialog closing returned focus to nothing; a row's
+ * button, pressed, was a new button once its mutation was under way). Called here inside one component per cell
+ * (keyed by the cell), the content is reconciled instead, its DOM kept. A function is the same column's from one render
+ * to the next (the cell's key names the column), so hooks it calls keep their order.
+ */
+function Content<C extends object>({ render, context }: { render: unknown; context: C }): React.ReactNode {
+  if (typeof render === "function" && !(render.prototype as { isReactComponent?: unknown } | undefined)?.isReactComponent) {
+    return (render as (context: C) => React.ReactNode)(context);
+  }
+  return flexRender(render as Parameters<typeof flexRender>[0], context);
+}
+
 /** The table itself (DataTable, data-table.tsx, loads it after the page's first load). */
 export function SortableTable<T extends RowData>({ columns, data, label, empty, getRowId, onRowClick, className }: DataTableProps<T>) {
   const [sorting, setSorting] = useState<SortingState>([]);
@@ -83,11 +98,11 @@ export function SortableTable<T extends RowData>({ columns, data, label, empty, 
                   >
                     {header.isPlaceholder ? null : header.column.getCanSort() ? (
                       <button type="button" onClick={header.column.getToggleSortingHandler()} className="inline-flex items-center gap-1 hover:text-slate-900 dark:hover:text-white">
-                        {flexRender(header.column.columnDef.header, header.getContext())}
+                        <Content render={header.column.columnDef.header} context={header.getContext()} />
                         {sorted === "asc" ? <ArrowUp className="size-3" /> : sorted === "desc" ? <ArrowDown className="size-3" /> : <ArrowUpDown className="size-3 opacity-40" />}
                       </button>
                     ) : (
-                      flexRender(header.column.columnDef.header, header.getContext())
+                      <Content render={header.column.columnDef.header} context={header.getContext()} />
                     )}
                   </th>
                 );
@@ -111,7 +126,7 @@ export function SortableTable<T extends RowData>({ columns, data, label, empty, 
               >
                 {row.getAllCells().map((cell) => (
                   <td key={cell.id} className={cn("whitespace-nowrap px-3 py-2 align-middle", stickyCell(cell.column.id))}>
-                    {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                    <Content render={cell.column.columnDef.cell} context={cell.getContext()} />
                   </td>
                 ))}
               </tr>
