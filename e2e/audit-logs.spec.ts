@@ -56,6 +56,8 @@ test.describe("audit logs", () => {
     await expect(sheet.getByText("Acme AI Labs").first()).toBeVisible();
     await page.keyboard.press("Escape");
     await expect(sheet).toBeHidden();
+    // Focus goes back to the button that opened it: the table kept that button through the page's re-render.
+    await expect(row.getByRole("button", { name: /^Details of Create Project/ })).toBeFocused();
   });
 
   test("results and actor e-mail filters narrow the entries and live in the URL", async ({ ownerPage: page, memberPage, demo }) => {

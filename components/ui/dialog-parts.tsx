@@ -45,7 +45,7 @@ let lastOpener: HTMLElement | null = null;
  * another one as it closes (a create form, then its one-time secret) had the focus handed to it by
  * nothing on the page, so it returns to what opened the first.
  */
-function useReturnFocus() {
+export function useReturnFocus() {
   const opener = useRef<HTMLElement | null>(null);
   return {
     /** Called as the content mounts, before any field of it takes the focus. */
@@ -73,7 +73,7 @@ function useReturnFocus() {
  * Notes what has the focus as the dialog's content mounts: the first thing in it, so before any
  * field of it takes the focus (autoFocus, which Radix then treats as the focus it was given).
  */
-function OpenerProbe({ onMount }: { onMount: () => void }) {
+export function OpenerProbe({ onMount }: { onMount: () => void }) {
   const mounted = useRef(onMount);
   useLayoutEffect(() => mounted.current(), []);
   return null;

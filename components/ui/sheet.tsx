@@ -4,6 +4,7 @@ import { X } from "lucide-react";
 import { Dialog as D } from "radix-ui";
 import type * as React from "react";
 import { cn } from "@/lib/utils";
+import { OpenerProbe, useReturnFocus } from "./dialog-parts";
 
 export const Sheet = D.Root;
 
@@ -14,17 +15,24 @@ interface SheetContentProps {
   className?: string;
 }
 
-/** A modal panel sliding in from the right: for the details of one row beside its list. Full width on phones. */
+/**
+ * A modal panel sliding in from the right: for the details of one row beside its list. Full width on phones. Opened by
+ * no Radix trigger (a row's button sets the page's state), so focus returns to its opener as a dialog's does: Radix
+ * alone would give it to no one.
+ */
 export function SheetContent({ title, description, children, className }: SheetContentProps) {
+  const focus = useReturnFocus();
   return (
     <D.Portal>
       <D.Overlay className="fixed inset-0 z-50 bg-black/40" />
       <D.Content
+        onCloseAutoFocus={focus.onCloseAutoFocus}
         className={cn(
           "fixed inset-y-0 right-0 z-50 flex w-full max-w-xl flex-col border-l border-slate-200 bg-white shadow-xl focus:outline-none dark:border-slate-700 dark:bg-slate-900",
           className,
         )}
       >
+        <OpenerProbe onMount={focus.noteOpener} />
         <div className="flex items-start justify-between gap-4 border-b border-slate-200 px-5 py-4 dark:border-slate-800">
           <div className="min-w-0">
             <D.Title className="truncate text-base font-semibold">{title}</D.Title>
