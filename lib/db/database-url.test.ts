@@ -33,4 +33,31 @@ describe("parseDatabaseUrl", () => {
     expect(parseDatabaseUrl("postgres://h1:1,/db")).toBeNull();
     expect(() => parseDatabaseUrl("postgres://h1,h2/db?target_session_attrs=prefer-standby")).toThrow(/target_session_attrs/);
   });
+
+  it("reads the hosts of a URL without any in its authority from the host and port parameters, as libpq does", () => {
+    const parsed = parseDatabaseUrl("postgres://u@/app?host=db-a,%2Frun%2Fpostgresql,::1&port=5433,5434,5435&target_session_attrs=read-write&application_name=x");
+    expect(parsed).toMatchObject({
+      hosts: [
+        { host: "db-a", port: 5433 },
+        { host: "/run/postgresql", port: 5434 },
+        { host: "::1", port: 5435 },
+      ],
+      targetSessionAttrs: "read-write",
+      singleHostUrl: "postgres://u@db-a:5433/app?application_name=x",
+    });
+    expect(urlForHost(parsed!, parsed!.hosts[1]!)).toBe("postgres://u@%2Frun%2Fpostgresql:5434/app?application_name=x");
+    // One port is every host's; none, 5432.
+    expect(parseDatabaseUrl("postgres:///app?host=a,b&port=6000")?.hosts).toEqual([
+      { host: "a", port: 6000 },
+      { host: "b", port: 6000 },
+    ]);
+    expect(parseDatabaseUrl("postgres:///app?host=/run/postgresql")?.hosts).toEqual([{ host: "/run/postgresql", port: 5432 }]);
+    // Ports that do not pair with the hosts are no list libpq would read.
+    expect(parseDatabaseUrl("postgres:///app?host=a,b,c&port=1,2")).toBeNull();
+  });
+
+  it("refuses a writable session asked of a URL naming no host (node-postgres would go to localhost, libpq to its socket)", () => {
+    expect(() => parseDatabaseUrl("postgres:///app?target_session_attrs=read-write")).toThrow(/target_session_attrs needs the hosts named/);
+    expect(parseDatabaseUrl("postgres:///app?target_session_attrs=any")).toBeNull();
+  });
 });

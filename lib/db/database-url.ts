@@ -47,9 +47,38 @@ export function parseDatabaseUrl(url: string): ParsedUrl | null {
   const at = authority.lastIndexOf("@");
   const userinfo = at === -1 ? "" : authority.slice(0, at + 1);
   const hostPart = authority.slice(at + 1);
-  if (!hostPart) return null;
+  const q = rest.indexOf("?");
+  const path = q === -1 ? rest : rest.slice(0, q);
+  const params = new URLSearchParams(q === -1 ? "" : rest.slice(q + 1));
+  // No host in the authority: libpq reads them from the `host` parameter (`postgres:///db?host=/run/postgresql`), a
+  // list as the authority's is, each with the `port` parameter's port of the same place (one port: every host's).
+  let entries: string[];
+  if (hostPart) {
+    entries = hostPart.split(",");
+  } else {
+    const listed = params.get("host");
+    if (listed === null || listed === "") {
+      // The server node-postgres then reaches (localhost, or PGHOST) is not libpq's (its socket directory): a writable
+      // session cannot be looked for among hosts not named.
+      if ((params.get("target_session_attrs") ?? "any") !== "any") {
+        throw new Error("target_session_attrs needs the hosts named: in the URL (postgres://user@h1:5432,h2:5432/db) or as host=");
+      }
+      return null;
+    }
+    const names = listed.split(",");
+    const ports = (params.get("port") ?? "").split(",").filter((p) => p !== "");
+    if (ports.length > 1 && ports.length !== names.length) return null;
+    // Written as the authority would hold them: the parameters' values are decoded already.
+    entries = names.map((name, i) => {
+      const written = name.includes(":") && !name.startsWith("/") ? `[${name}]` : encodeURIComponent(name);
+      const port = ports.length === 0 ? undefined : (ports[ports.length === 1 ? 0 : i] ?? undefined);
+      return port === undefined ? written : `${written}:${port}`;
+    });
+    params.delete("host");
+    params.delete("port");
+  }
   const hosts: Host[] = [];
-  for (const entry of hostPart.split(",")) {
+  for (const entry of entries) {
     const m = /^(\[[0-9a-fA-F:.]+\]|[^:[\]]+)(?::(\d{1,5}))?$/.exec(entry);
     if (!m) return null;
     const port = m[2] === undefined ? 5432 : Number(m[2]);
@@ -63,9 +92,6 @@ export function parseDatabaseUrl(url: string): ParsedUrl | null {
     }
     hosts.push({ host, port });
   }
-  const q = rest.indexOf("?");
-  const path = q === -1 ? rest : rest.slice(0, q);
-  const params = new URLSearchParams(q === -1 ? "" : rest.slice(q + 1));
   const attrs = params.get("target_session_attrs") ?? "any";
   if (!SESSION_ATTRS.includes(attrs)) {
     throw new Error(`target_session_attrs=${attrs} is not supported: use any or read-write`);
